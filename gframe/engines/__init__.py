@@ -1,0 +1,151 @@
+"""Execution: pick the engine, optimize, evaluate, and cache results on the plan.
+
+This is where a lazy frontend object turns into data. ``materialize(plan)`` returns a ``Result``:
+the engine-native table plus the engine that holds it. Results are cached by plan (structural
+equality, weak keys), so a frame used twice is computed once, and later plans that contain a
+materialized frame start from its result (the subtree is replaced by a ``Materialized`` leaf
+before the optimizer runs).
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from gframe.config import options
+from gframe.engines.evaluate import RunStats
+from gframe.errors import GPUUnavailableError
+from gframe.plan.logical import Materialized, Plan
+from gframe.plan.node import Opaque
+
+_engines: dict[str, Any] = {}
+_gpu_probe: list[str | None] = []  # [None] when a GPU is usable, [reason] when not
+
+
+def gpu_unavailable_reason() -> str | None:
+    """Why the GPU engine cannot run here (None if it can). Imports pylibcudf on first call only."""
+    if not _gpu_probe:
+        try:
+            from gframe.engines.gpu import probe
+        except ImportError as exc:  # the gpu package itself failed to import
+            _gpu_probe.append(f"gpu engine unavailable: {exc}")
+        else:
+            _gpu_probe.append(probe())
+    return _gpu_probe[0]
+
+
+def get_engine(name: str | None = None) -> Any:
+    """The engine for ``name`` (default: ``options.engine``); 'auto' prefers the GPU when usable."""
+    name = name or options.engine
+    if name == "auto":
+        name = "gpu" if gpu_unavailable_reason() is None else "cpu"
+    if name not in _engines:
+        if name == "gpu":
+            reason = gpu_unavailable_reason()
+            if reason is not None:
+                raise GPUUnavailableError(f"GFRAME_ENGINE=gpu but the GPU engine cannot run: {reason}")
+            from gframe.engines.gpu import GpuEngine
+
+            _engines["gpu"] = GpuEngine()
+        else:
+            from gframe.engines.cpu import CpuEngine
+
+            _engines["cpu"] = CpuEngine()
+    return _engines[name]
+
+
+@dataclass
+class Result:
+    """A materialized plan: the engine's native table and the engine that holds it."""
+
+    engine: Any
+    native: Any
+    plan: Plan
+
+    def num_rows(self) -> int:
+        return self.engine.num_rows(self.native)
+
+    def to_arrow(self, offset: int = 0, length: int | None = None) -> pa.Table:
+        return self.engine.to_arrow(self.native, offset, length)
+
+
+_results: "weakref.WeakKeyDictionary[Plan, Result]" = weakref.WeakKeyDictionary()
+last_stats: list[RunStats] = []
+
+
+def cached(plan: Plan) -> Result | None:
+    res = _results.get(plan)
+    if res is not None and res.engine is get_engine():
+        return res
+    return None
+
+
+def substitute_cached(plan: Plan, engine: Any) -> Plan:
+    """Replace every subtree already materialized on ``engine`` with a ``Materialized`` leaf."""
+    memo: dict[int, Plan] = {}
+
+    def go(node: Plan) -> Plan:
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        res = _results.get(node)
+        if res is not None and res.engine is engine:
+            out: Plan = Materialized(Opaque(res.native, "result"), engine.name, node.schema)
+        else:
+            out = node.reconstruct([go(c) for c in node.children])  # type: ignore[arg-type]
+        memo[key] = out
+        return out
+
+    return go(plan)
+
+
+def prepare(plan: Plan, engine: Any, optimize: bool | None = None) -> Plan:
+    """The plan an engine runs: cached subtrees substituted, then optimized (unless turned off)."""
+    plan = substitute_cached(plan, engine)
+    if options.optimize if optimize is None else optimize:
+        from gframe.optimizer import optimize as run_passes
+
+        plan = run_passes(plan, disabled=options.disabled_passes)
+    return plan
+
+
+def materialize(plan: Plan) -> Result:
+    """Compute ``plan`` (or return its cached result)."""
+    engine = get_engine()
+    hit = _results.get(plan)
+    if hit is not None and hit.engine is engine:
+        return hit
+    stats = RunStats()
+    physical = prepare(plan, engine)
+    native = engine.execute(physical, stats)
+    if options.verify_optimizer and options.optimize:
+        _verify(plan, engine, native)
+    last_stats[:] = [stats]
+    res = Result(engine, native, plan)
+    try:
+        _results[plan] = res
+    except TypeError:  # unhashable parameters somewhere: just don't cache
+        pass
+    return res
+
+
+def _verify(plan: Plan, engine: Any, native: Any) -> None:
+    """Verification mode: the unoptimized plan must give the same result."""
+    from gframe.frontend.convert import arrow_to_pandas
+
+    reference = engine.execute(prepare(plan, engine, optimize=False))
+    import pandas.testing as pdt
+
+    got = arrow_to_pandas(engine.to_arrow(native), plan.schema)
+    want = arrow_to_pandas(engine.to_arrow(reference), plan.schema)
+    pdt.assert_frame_equal(got, want, check_dtype=True, check_exact=False)
+
+
+def placement(plan: Plan, engine: Any) -> dict[int, str]:
+    """Which engine runs each node (by id): the engine's own name, or where it hands a subtree off."""
+    placed = getattr(engine, "placement", None)
+    if placed is not None:
+        return placed(plan)
+    return {id(n): engine.name for n in plan.walk()}

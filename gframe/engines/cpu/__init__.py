@@ -1,0 +1,41 @@
+"""The CPU engine: Polars kernels over Arrow memory (the default where no GPU is present)."""
+from __future__ import annotations
+
+from typing import Any, MutableMapping
+
+import polars as pl
+import pyarrow as pa
+
+from gframe.engines.cpu.kernels import run
+from gframe.engines.evaluate import RunStats, evaluate
+from gframe.errors import UnsupportedError
+from gframe.plan import logical as L
+
+
+class CpuEngine:
+    name = "cpu"
+
+    def supports(self, plan: L.Plan) -> str | None:
+        return None if run.dispatch(type(plan)) is not run.dispatch(object) else f"no cpu kernel for {type(plan).__name__}"
+
+    def execute(self, plan: L.Plan, stats: RunStats | None = None) -> pl.DataFrame:
+        return evaluate(plan, self.kernel, {}, stats)
+
+    @staticmethod
+    def kernel(node: L.Plan, inputs: list[Any]) -> pl.DataFrame:
+        if isinstance(node, L.Materialized):
+            if node.engine != "cpu":
+                raise UnsupportedError(f"a {node.engine} result on the cpu engine")
+            return node.data.value
+        return run(node, inputs)
+
+    def num_rows(self, native: pl.DataFrame) -> int:
+        return native.height
+
+    def to_arrow(self, native: pl.DataFrame, offset: int = 0, length: int | None = None) -> pa.Table:
+        if offset or length is not None:
+            native = native.slice(offset, length)
+        return native.to_arrow()
+
+    def from_arrow(self, table: pa.Table) -> pl.DataFrame:
+        return pl.from_arrow(table)  # type: ignore[return-value]

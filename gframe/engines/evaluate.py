@@ -1,0 +1,49 @@
+"""The one generic evaluator: recursion, per-run sharing of equal subplans, result cache, timing.
+
+Engines provide kernels (a function of a node and its already-evaluated inputs); this module walks
+the plan. Equal subplans (structural equality) are computed once per run, and a node whose result
+the frontend already materialized is taken from the engine's cache instead of recomputed.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, MutableMapping
+
+from gframe.plan.logical import Plan
+
+
+@dataclass
+class RunStats:
+    """What one execution did: node count, kernel seconds by node type, cache hits."""
+
+    nodes: int = 0
+    cache_hits: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def evaluate(plan: Plan, kernel: Callable[[Plan, list[Any]], Any], cache: MutableMapping[Plan, Any],
+             stats: RunStats | None = None) -> Any:
+    """Evaluate ``plan`` bottom-up with ``kernel``; ``cache`` holds results materialized earlier."""
+    memo: dict[Plan, Any] = {}
+    stats = stats if stats is not None else RunStats()
+
+    def go(node: Plan) -> Any:
+        hit = memo.get(node)
+        if hit is not None:
+            return hit
+        cached = cache.get(node)
+        if cached is not None:
+            stats.cache_hits += 1
+            memo[node] = cached
+            return cached
+        inputs = [go(c) for c in node.children]  # type: ignore[arg-type]
+        t0 = time.perf_counter()
+        out = kernel(node, inputs)
+        name = type(node).__name__
+        stats.seconds[name] = stats.seconds.get(name, 0.0) + time.perf_counter() - t0
+        stats.nodes += 1
+        memo[node] = out
+        return out
+
+    return go(plan)

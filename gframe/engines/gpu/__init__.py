@@ -1,0 +1,28 @@
+"""The GPU engine on pylibcudf (see docs/gpu.md). Importing this package imports no GPU library;
+``probe()`` and ``GpuEngine`` load pylibcudf at the first GPU execution."""
+from __future__ import annotations
+
+
+def probe() -> str | None:
+    """None when pylibcudf imports and a CUDA device is visible, else the reason it can't run."""
+    try:
+        import pylibcudf  # noqa: F401
+    except Exception as exc:  # noqa: BLE001 - any import failure means "no GPU engine here"
+        return f"pylibcudf is not importable ({type(exc).__name__}: {exc})"
+    try:
+        import rmm  # noqa: F401
+        from cuda.bindings import runtime  # type: ignore[import-not-found]
+
+        err, count = runtime.cudaGetDeviceCount()
+        if int(err) != 0 or count < 1:
+            return "no CUDA device is visible"
+    except Exception as exc:  # noqa: BLE001
+        return f"CUDA runtime unavailable ({type(exc).__name__}: {exc})"
+    return None
+
+
+class GpuEngine:  # placeholder replaced by the GPU engine issue
+    name = "gpu"
+
+    def __init__(self) -> None:
+        raise NotImplementedError("the GPU engine is not built yet")

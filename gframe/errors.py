@@ -1,0 +1,14 @@
+"""Exceptions of gframe's own. Everything else raises pandas' exception types."""
+from __future__ import annotations
+
+
+class FallbackError(NotImplementedError):
+    """Raised in strict mode (``fallback="raise"``) when a call would run through pandas."""
+
+
+class GPUUnavailableError(RuntimeError):
+    """``engine="gpu"`` was requested but no usable GPU / pylibcudf is present."""
+
+
+class UnsupportedError(NotImplementedError):
+    """An engine cannot lower a node or expression; raised while lowering, never while running."""

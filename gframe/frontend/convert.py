@@ -1,0 +1,113 @@
+"""Conversion at the edges: pandas/numpy/dict in, Arrow tables with internal names, and back.
+
+On the way in NaN in float columns becomes null (gframe's one missing value); on the way out nulls
+become what pandas shows (NaN, NaT, None) and dtypes follow pandas' value-dependent rules (an int
+column with missing values is float64).
+"""
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from gframe.plan.logical import InMemoryScan, Plan
+from gframe.plan.node import Opaque
+from gframe.plan.schema import (Field, IndexField, Schema, arrow_type_from_pandas, index_name, internal_name,
+                                normalize_arrow_type)
+
+
+def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Array:
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        arr = pa.Array.from_pandas(values)
+        return arr.cast(pa.dictionary(pa.int32(), normalize_arrow_type(arr.type.value_type)))
+    try:
+        arr = pa.Array.from_pandas(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
+        raise TypeError(f"column {label!r} of dtype {dtype} has values gframe cannot store natively: {exc}") from exc
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    t = normalize_arrow_type(arr.type)
+    if t != arr.type:
+        arr = arr.cast(t)
+    if dtype == object and pa.types.is_null(arr.type):
+        arr = pa.nulls(len(values), pa.float64())
+    return arr
+
+
+def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
+    """A pandas DataFrame as an Arrow table with internal column names, and its schema."""
+    if not df.columns.is_unique:
+        dup = df.columns[df.columns.duplicated()].tolist()
+        raise ValueError(f"gframe needs unique column labels; duplicated: {dup}")
+    arrays: list[pa.Array] = []
+    names: list[str] = []
+    fields: list[Field] = []
+    for i, label in enumerate(df.columns):
+        arr = _array_from_pandas(df.iloc[:, i], label)
+        arrays.append(arr)
+        names.append(internal_name(label))
+        fields.append(Field(label, arr.type if df.dtypes.iloc[i] != object or not pa.types.is_null(arr.type) else pa.float64()))
+    index: tuple[IndexField, ...] | None
+    idx = df.index
+    if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
+        index = None
+    else:
+        levels = [idx.get_level_values(i) for i in range(idx.nlevels)]
+        index = []
+        for lvl, values in enumerate(levels):
+            arr = _array_from_pandas(values, values.name)
+            arrays.append(arr)
+            names.append(index_name(lvl))
+            index.append(IndexField(values.name, arr.type, lvl))
+        index = tuple(index)
+    table = pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
+    if not arrays and len(df):
+        table = pa.table({"__gf_len": pa.nulls(len(df))}).drop_columns([])  # keep the row count
+    return table, Schema(tuple(fields), index)
+
+
+def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
+    table, schema = pandas_to_table(df)
+    return InMemoryScan(Opaque(table, "arrow"), schema, origin)
+
+
+def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None) -> Any:
+    if isinstance(col, pa.ChunkedArray) and col.num_chunks == 0:
+        col = pa.array([], type=col.type)
+    values = col.to_pandas()
+    if dtype is not None and pa.types.is_dictionary(dtype) and not isinstance(values.dtype, pd.CategoricalDtype):
+        values = values.astype("category")
+    if pa.types.is_integer(col.type) and col.null_count == 0 and values.dtype.kind == "f":
+        values = values.astype(col.type.to_pandas_dtype())
+    return values
+
+
+def arrow_to_pandas(table: pa.Table, schema: Schema) -> pd.DataFrame:
+    """Arrow table (internal names) -> pandas DataFrame with the schema's labels and index."""
+    data = {}
+    for i, f in enumerate(schema.columns):
+        data[i] = _pandas_column(table.column(f.name), f.dtype)
+    n = table.num_rows
+    if schema.index is None:
+        index: pd.Index = pd.RangeIndex(n)
+    else:
+        arrays = [_pandas_column(table.column(f.name), f.dtype) for f in schema.index]
+        if len(arrays) == 1:
+            index = pd.Index(arrays[0])
+            index.name = schema.index[0].label
+        else:
+            index = pd.MultiIndex.from_arrays([pd.Index(a) for a in arrays], names=[f.label for f in schema.index])
+    out = pd.DataFrame({k: pd.Series(v).set_axis(index) if len(v) == n else v for k, v in data.items()}, index=index)
+    if not data:
+        out = pd.DataFrame(index=index)
+    if schema.columns:
+        out.columns = pd.Index(schema.labels)
+    return out
+
+
+def labels_index(labels: list[Hashable]) -> pd.Index:
+    """pandas' column Index for a list of labels (RangeIndex / str dtype as pandas infers)."""
+    return pd.Index(labels)

@@ -1,0 +1,974 @@
+"""DataFrame: the pandas DataFrame API over an immutable logical plan.
+
+Every method builds a new plan and returns a new DataFrame; nothing computes until a value is
+needed (repr, len, iteration, to_pandas, values, scalars, writes). In-place idioms
+(``df["c"] = ...``, ``inplace=True``) swap the object's plan. What is not native here runs through
+pandas via ``gframe.fallback`` (see ``__getattr__``), recorded and visible.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from gframe import engines
+from gframe.fallback import call_pandas
+from gframe.frontend.coerce import is_scalar, literal, scalar_value
+from gframe.frontend.convert import arrow_to_pandas, scan_pandas
+from gframe.frontend.index import Index
+from gframe.plan import logical as L
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit, func
+from gframe.plan.node import Opaque
+from gframe.plan.schema import Field, Schema, internal_name, is_numeric, is_string, pandas_dtype
+
+_NUMERIC_REDUCTIONS = ("sum", "mean", "std", "var", "median", "prod")
+
+
+def _listify(x: Any) -> list[Any]:
+    if x is None:
+        return []
+    if isinstance(x, (list, tuple, pd.Index, np.ndarray)):
+        return list(x)
+    return [x]
+
+
+class DataFrame:
+    """Two-dimensional, size-mutable, lazily computed tabular data (pandas' DataFrame API).
+
+    >>> import gframe as pd
+    >>> df = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", None]})
+    >>> df[df.a > 1].shape
+    (2, 2)
+    """
+
+    _plan: L.Plan
+
+    def __init__(self, data: Any = None, index: Any = None, columns: Any = None, dtype: Any = None,
+                 copy: bool | None = None) -> None:
+        if isinstance(data, DataFrame) and index is None and columns is None and dtype is None:
+            object.__setattr__(self, "_plan", data._plan)
+            return
+        if isinstance(data, pa.Table) and index is None and columns is None and dtype is None:
+            data = data.to_pandas()
+        from gframe.fallback import _to_pandas
+
+        data = _to_pandas(data, [0])
+        index = _to_pandas(index, [0])
+        pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
+            else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
+        object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))
+
+    # ------------------------------------------------------------------ construction helpers
+    @classmethod
+    def _from_plan(cls, plan: L.Plan) -> "DataFrame":
+        obj = cls.__new__(cls)
+        object.__setattr__(obj, "_plan", plan)
+        return obj
+
+    @classmethod
+    def _from_pandas(cls, pdf: pd.DataFrame, origin: str = "pandas") -> "DataFrame":
+        return cls._from_plan(scan_pandas(pdf, origin))
+
+    def _replace(self, plan: L.Plan) -> None:
+        """In-place idioms: swap this object's plan."""
+        object.__setattr__(self, "_plan", plan)
+
+    def _inplace(self, new: "DataFrame", inplace: bool) -> "DataFrame | None":
+        if inplace:
+            self._replace(new._plan)
+            return None
+        return new
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("_plan",) or name.startswith("_"):
+            object.__setattr__(self, name, value)
+        elif self._schema.has(name):
+            self[name] = value
+        elif name in ("columns", "index"):
+            self._replace(_fallback_set(self, name, value)._plan)
+        else:
+            object.__setattr__(self, name, value)
+
+    # ------------------------------------------------------------------ schema, no execution
+    @property
+    def _schema(self) -> Schema:
+        return self._plan.schema
+
+    @property
+    def columns(self) -> pd.Index:
+        return pd.Index(self._schema.labels) if self._schema.columns else pd.RangeIndex(0)
+
+    @columns.setter
+    def columns(self, value: Any) -> None:
+        labels = list(value)
+        if len(labels) != len(self._schema.columns):
+            raise ValueError(f"Length mismatch: Expected axis has {len(self._schema.columns)} elements, "
+                             f"new values have {len(labels)} elements")
+        self._replace(self.rename(columns=dict(zip(self._schema.labels, labels)))._plan)
+
+    @property
+    def dtypes(self) -> pd.Series:
+        s = self._schema
+        if not s.exact:
+            return self.to_pandas().dtypes if not _all_known(s) else None  # type: ignore[return-value]
+        return pd.Series([pandas_dtype(f.dtype) for f in s.columns], index=self.columns, dtype=object)
+
+    @property
+    def ndim(self) -> int:
+        return 2
+
+    @property
+    def index(self) -> Index:
+        return Index._of(self._plan)
+
+    @index.setter
+    def index(self, value: Any) -> None:
+        self._replace(_fallback_set(self, "index", value)._plan)
+
+    def _col(self, label: Hashable) -> Field:
+        try:
+            return self._schema.field(label)
+        except (KeyError, TypeError):
+            raise KeyError(label) from None
+
+    def _names(self, labels: Iterable[Hashable], axis_msg: str = "not in index") -> list[str]:
+        labels = list(labels)
+        missing = [lab for lab in labels if not self._schema.has(lab)]
+        if missing:
+            raise KeyError(f"{missing} {axis_msg}")
+        return [internal_name(lab) for lab in labels]
+
+    # ------------------------------------------------------------------ execution
+    def _result(self) -> engines.Result:
+        return engines.materialize(self._plan)
+
+    def to_pandas(self) -> pd.DataFrame:
+        """Compute and return a pandas DataFrame (the only full host copy)."""
+        res = self._result()
+        return arrow_to_pandas(res.to_arrow(), self._schema)
+
+    def __len__(self) -> int:
+        return self._result().num_rows()
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (len(self), len(self._schema.columns))
+
+    @property
+    def size(self) -> int:
+        n, m = self.shape
+        return n * m
+
+    @property
+    def empty(self) -> bool:
+        return len(self._schema.columns) == 0 or len(self) == 0
+
+    @property
+    def values(self) -> np.ndarray:
+        return self.to_pandas().values
+
+    def to_numpy(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        return self.to_pandas().to_numpy(*args, **kwargs)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self.to_pandas(), dtype=dtype)
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self._schema.labels)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return self._schema.has(key)
+
+    def keys(self) -> pd.Index:
+        return self.columns
+
+    def items(self) -> Iterator[tuple[Hashable, Any]]:
+        for label in self._schema.labels:
+            yield label, self[label]
+
+    def __repr__(self) -> str:
+        return _repr_frame(self, html=False)
+
+    def _repr_html_(self) -> str:
+        return _repr_frame(self, html=True)
+
+    def __bool__(self) -> bool:
+        raise ValueError("The truth value of a DataFrame is ambiguous. Use a.empty, a.bool(), a.item(), a.any() or a.all().")
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def explain(self, optimized: bool = True) -> str:
+        """The logical plan (and the optimized plan) with the engine each node runs on."""
+        from gframe.plan.printer import explain
+
+        text = explain(self._plan, optimized=optimized)
+        print(text)
+        return text
+
+    def dtypes_arrow(self) -> list[Any]:
+        return [f.dtype for f in self._schema.columns]
+
+    def copy(self, deep: bool = True) -> "DataFrame":
+        return DataFrame._from_plan(self._plan)
+
+    # ------------------------------------------------------------------ column access
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        plan = self.__dict__.get("_plan") if hasattr(self, "__dict__") else None
+        if plan is None:
+            plan = object.__getattribute__(self, "_plan")
+        if plan.schema.has(name):
+            return self[name]
+        attr = getattr(pd.DataFrame, name, None)
+        if attr is None:
+            raise AttributeError(f"'DataFrame' object has no attribute {name!r}")
+        return _fallback_attr(self, name, attr)
+
+    def __getitem__(self, key: Any) -> Any:
+        from gframe.frontend.series import Series
+
+        if isinstance(key, Series):
+            return self._filter(key)
+        if isinstance(key, slice):
+            return self.iloc[key]
+        if isinstance(key, (list, tuple, pd.Index, np.ndarray, Index)) and not (isinstance(key, tuple) and self._schema.has(key)):
+            keys = list(key) if not isinstance(key, Index) else key.tolist()
+            if keys and all(isinstance(k, (bool, np.bool_)) for k in keys) and not all(self._schema.has(k) for k in keys):
+                return self._filter(Series(keys, index=self.index if self._schema.index is not None else None))
+            names = self._names(keys)
+            return DataFrame._from_plan(L.Select(tuple((lab, Col(n)) for lab, n in zip(keys, names)), self._plan))
+        if isinstance(key, DataFrame):
+            return call_pandas("DataFrame.__getitem__", pd.DataFrame.__getitem__, (self, key), {}, "frame mask")
+        f = self._col(key)
+        return Series._over(self._plan, Col(f.name), f.label)
+
+    def _filter(self, mask: Any) -> "DataFrame":
+        from gframe.frontend.series import Series
+
+        if not isinstance(mask, Series):
+            mask = Series(mask)
+        t = mask._dtype_arrow
+        if t is not None and not pa.types.is_boolean(t):
+            raise KeyError(f"boolean mask expected, got a Series of dtype {mask.dtype}")
+        plan, pred = _align_expr(self._plan, mask)
+        base = _positions(plan)
+        return DataFrame._from_plan(L.Filter(pred, base))
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if isinstance(key, list):
+            if isinstance(value, DataFrame):
+                for k, c in zip(key, value._schema.labels):
+                    self[k] = value[c]
+                return
+            for k in key:
+                self[k] = value
+            return
+        from gframe.frontend.series import Series
+
+        if isinstance(key, Series):
+            self._replace(self.mask(key, value)._plan)
+            return
+        self._replace(self._with_column(key, value)._plan)
+
+    def _with_column(self, key: Hashable, value: Any) -> "DataFrame":
+        from gframe.frontend.series import Series
+
+        if isinstance(value, DataFrame) and len(value._schema.columns) == 1:
+            value = value[value._schema.labels[0]]
+        if callable(value) and not isinstance(value, Series):
+            value = value(self)
+        if not isinstance(value, Series) and not is_scalar(value):
+            arr = value.to_pandas() if isinstance(value, Index) else value
+            n = len(self)
+            if len(arr) != n:
+                raise ValueError(f"Length of values ({len(arr)}) does not match length of index ({n})")
+            idx = self.index.to_pandas() if self._schema.index is not None else None
+            value = Series(pd.Series(arr, index=idx) if not isinstance(arr, pd.Series) else arr.set_axis(idx) if idx is not None else arr.reset_index(drop=True))
+        if isinstance(value, Series):
+            plan, expr = _align_expr(self._plan, value)
+        else:
+            plan, expr = self._plan, literal(value)
+        outputs = [(f.label, Col(f.name)) for f in plan.schema.columns if f.label in set(self._schema.labels) or f.label == key]
+        outputs = [(f.label, Col(f.name)) for f in self._schema.columns]
+        replaced = False
+        for i, (lab, _) in enumerate(outputs):
+            if lab == key and type(lab) is type(key):
+                outputs[i] = (lab, expr)
+                replaced = True
+        if not replaced:
+            outputs.append((key, expr))
+        return DataFrame._from_plan(L.Select(tuple(outputs), plan))
+
+    def __delitem__(self, key: Hashable) -> None:
+        self._replace(self.drop(columns=[key])._plan)
+
+    def pop(self, item: Hashable) -> Any:
+        out = self[item]
+        del self[item]
+        return out
+
+    def insert(self, loc: int, column: Hashable, value: Any, allow_duplicates: bool = False) -> None:
+        if self._schema.has(column):
+            raise ValueError(f"cannot insert {column}, already exists")
+        new = self._with_column(column, value)
+        labels = list(self._schema.labels)
+        labels.insert(loc, column)
+        self._replace(new[labels]._plan)
+
+    @property
+    def loc(self) -> Any:
+        from gframe.frontend.indexing import LocIndexer
+
+        return LocIndexer(self)
+
+    @property
+    def iloc(self) -> Any:
+        from gframe.frontend.indexing import ILocIndexer
+
+        return ILocIndexer(self)
+
+    @property
+    def at(self) -> Any:
+        return _fallback_attr(self, "at", None)
+
+    @property
+    def iat(self) -> Any:
+        return _fallback_attr(self, "iat", None)
+
+    # ------------------------------------------------------------------ rows
+    def head(self, n: int = 5) -> "DataFrame":
+        if n >= 0:
+            return DataFrame._from_plan(L.Slice(0, n, self._plan))
+        return DataFrame._from_plan(L.Slice(0, None, L.Slice(0, n, self._plan)) if False else _head_negative(self._plan, n))
+
+    def tail(self, n: int = 5) -> "DataFrame":
+        if n == 0:
+            return DataFrame._from_plan(L.Slice(0, 0, _positions(self._plan)))
+        if n > 0:
+            return DataFrame._from_plan(L.Slice(-n, None, _positions(self._plan)))
+        return DataFrame._from_plan(L.Slice(-n, None, _positions(self._plan)))
+
+    # ------------------------------------------------------------------ elementwise
+    def _map_columns(self, fn: Callable[[Field, Expr], Expr | None], labels: Iterable[Hashable] | None = None) -> "DataFrame":
+        want = None if labels is None else set(labels)
+        outputs = []
+        for f in self._schema.columns:
+            e: Expr = Col(f.name)
+            if want is None or f.label in want:
+                new = fn(f, e)
+                e = new if new is not None else e
+            outputs.append((f.label, e))
+        return DataFrame._from_plan(L.Select(tuple(outputs), self._plan))
+
+    def isna(self) -> "DataFrame":
+        return self._map_columns(lambda f, e: func("isna", e))
+
+    isnull = isna
+
+    def notna(self) -> "DataFrame":
+        return self._map_columns(lambda f, e: func("notna", e))
+
+    notnull = notna
+
+    def abs(self) -> "DataFrame":
+        for f in self._schema.columns:
+            if not is_numeric(f.dtype):
+                raise TypeError(f"bad operand type for abs(): column {f.label!r} of dtype {pandas_dtype(f.dtype)}")
+        return self._map_columns(lambda f, e: func("abs", e))
+
+    def round(self, decimals: int | dict[Hashable, int] = 0) -> "DataFrame":
+        if isinstance(decimals, dict):
+            return self._map_columns(lambda f, e: func("round", e, decimals=int(decimals[f.label])) if is_numeric(f.dtype) else None,
+                                     decimals.keys())
+        return self._map_columns(lambda f, e: func("round", e, decimals=int(decimals)) if is_numeric(f.dtype) else None)
+
+    def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "DataFrame | None":
+        if not (is_scalar(lower) and is_scalar(upper)):
+            return _fallback_call(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
+        lo, hi = scalar_value(lower), scalar_value(upper)
+        new = self._map_columns(lambda f, e: func("clip", e, lower=lo, upper=hi) if is_numeric(f.dtype) else None)
+        return self._inplace(new, inplace)
+
+    def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "DataFrame | None":
+        if value is None or limit is not None:
+            return _fallback_call(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
+        if isinstance(value, dict):
+            new = self._map_columns(lambda f, e: func("fillna", e, literal(value[f.label])), value.keys())
+        elif is_scalar(value):
+            new = self._map_columns(lambda f, e: _fill(f, e, value))
+        else:
+            return _fallback_call(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
+        return self._inplace(new, inplace)
+
+    def isin(self, values: Any) -> "DataFrame":
+        if isinstance(values, dict):
+            return self._map_columns(lambda f, e: func("isin", e, values=tuple(scalar_value(v) for v in values.get(f.label, ())))
+                                     ) if True else None
+        if isinstance(values, (DataFrame,)) or not _is_listlike(values):
+            if not _is_listlike(values):
+                raise TypeError(f"only list-like or dict-like objects are allowed to be passed to DataFrame.isin(), you passed a '{type(values).__name__}'")
+            return _fallback_call(self, "isin", (values,), {})
+        vals = tuple(scalar_value(v) for v in _values_of(values))
+        return self._map_columns(lambda f, e: func("isin", e, values=vals))
+
+    def where(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "DataFrame | None":
+        from gframe.frontend.series import Series
+
+        if isinstance(cond, Series) or not is_scalar(other) or axis is not None:
+            return _fallback_call(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
+        if isinstance(cond, DataFrame) and isinstance(cond._plan, L.Select) and cond._plan.child == self._plan:
+            # cond is computed from this frame's columns (``df > 0``): inline its expressions
+            conds = dict(cond._plan.outputs)
+            lit = literal(other)
+            new = self._map_columns(lambda f, e: func("where", e, conds[f.label], lit) if f.label in conds else func("where", e, Lit(False), lit))
+            if all(t is not None for t in new.dtypes_arrow()):
+                return self._inplace(new, inplace)
+        return _fallback_call(self, "where", (cond, other), {"inplace": inplace})
+
+    def mask(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "DataFrame | None":
+        if isinstance(cond, DataFrame):
+            return self.where(~cond, other, inplace=inplace)
+        return _fallback_call(self, "mask", (cond, other), {"inplace": inplace, "axis": axis})
+
+    def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "DataFrame":
+        from gframe.frontend.series import cast_expr
+
+        if isinstance(dtype, dict):
+            self._names(dtype.keys(), "not found in columns")
+            return self._map_columns(lambda f, e: cast_expr(e, f, dtype[f.label]), dtype.keys())
+        return self._map_columns(lambda f, e: cast_expr(e, f, dtype))
+
+    # ------------------------------------------------------------------ arithmetic
+    def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
+        from gframe.frontend.series import check_binop
+
+        if is_scalar(other):
+            lit = literal(other)
+
+            def apply(f: Field, e: Expr) -> Expr:
+                l, r = (lit, e) if reflected else (e, lit)
+                expr = BinOp(op, l, r)
+                check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
+                return expr
+
+            return self._map_columns(apply)
+        if isinstance(other, DataFrame) and other._plan == self._plan:
+            outs = []
+            for f in self._schema.columns:
+                outs.append((f.label, BinOp(op, Col(f.name), Col(f.name))))
+            return DataFrame._from_plan(L.Select(tuple(outs), self._plan))
+        fn = getattr(pd.DataFrame, f"__{'r' if reflected else ''}{op}__")
+        return call_pandas(f"DataFrame.__{op}__", fn, (self, other), {}, "operand is not a scalar")
+
+    def __add__(self, o: Any) -> "DataFrame": return self._binary("add", o)
+    def __radd__(self, o: Any) -> "DataFrame": return self._binary("add", o, True)
+    def __sub__(self, o: Any) -> "DataFrame": return self._binary("sub", o)
+    def __rsub__(self, o: Any) -> "DataFrame": return self._binary("sub", o, True)
+    def __mul__(self, o: Any) -> "DataFrame": return self._binary("mul", o)
+    def __rmul__(self, o: Any) -> "DataFrame": return self._binary("mul", o, True)
+    def __truediv__(self, o: Any) -> "DataFrame": return self._binary("truediv", o)
+    def __rtruediv__(self, o: Any) -> "DataFrame": return self._binary("truediv", o, True)
+    def __floordiv__(self, o: Any) -> "DataFrame": return self._binary("floordiv", o)
+    def __rfloordiv__(self, o: Any) -> "DataFrame": return self._binary("floordiv", o, True)
+    def __mod__(self, o: Any) -> "DataFrame": return self._binary("mod", o)
+    def __rmod__(self, o: Any) -> "DataFrame": return self._binary("mod", o, True)
+    def __pow__(self, o: Any) -> "DataFrame": return self._binary("pow", o)
+    def __rpow__(self, o: Any) -> "DataFrame": return self._binary("pow", o, True)
+    def __eq__(self, o: Any) -> "DataFrame": return self._binary("eq", o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> "DataFrame": return self._binary("ne", o)  # type: ignore[override]
+    def __lt__(self, o: Any) -> "DataFrame": return self._binary("lt", o)
+    def __le__(self, o: Any) -> "DataFrame": return self._binary("le", o)
+    def __gt__(self, o: Any) -> "DataFrame": return self._binary("gt", o)
+    def __ge__(self, o: Any) -> "DataFrame": return self._binary("ge", o)
+    def __and__(self, o: Any) -> "DataFrame": return self._binary("and", o)
+    def __or__(self, o: Any) -> "DataFrame": return self._binary("or", o)
+
+    def __invert__(self) -> "DataFrame":
+        return self._map_columns(lambda f, e: func("invert", e))
+
+    def __neg__(self) -> "DataFrame":
+        return self._map_columns(lambda f, e: func("neg", e))
+
+    add = __add__
+    sub = __sub__
+    mul = __mul__
+    div = truediv = __truediv__
+    floordiv = __floordiv__
+    mod = __mod__
+    pow = __pow__
+    eq = __eq__
+    ne = __ne__
+    lt = __lt__
+    le = __le__
+    gt = __gt__
+    ge = __ge__
+
+    # ------------------------------------------------------------------ columns
+    def assign(self, **kwargs: Any) -> "DataFrame":
+        out = self
+        for k, v in kwargs.items():
+            out = out._with_column(k, v(out) if callable(v) else v)
+        return out
+
+    def rename(self, mapper: Any = None, *, index: Any = None, columns: Any = None, axis: Any = None,
+               copy: Any = None, inplace: bool = False, level: Any = None, errors: str = "ignore") -> "DataFrame | None":
+        if mapper is not None and axis in (None, 1, "columns") and columns is None:
+            columns, mapper = mapper, None
+        if index is not None or mapper is not None or level is not None:
+            return _fallback_call(self, "rename", (mapper,), {"index": index, "columns": columns, "axis": axis, "inplace": inplace,
+                                                              "level": level, "errors": errors})
+        if columns is None:
+            return self._inplace(self, inplace)
+        fn = columns if callable(columns) else (lambda lab: columns.get(lab, lab))
+        if errors == "raise" and not callable(columns):
+            missing = [k for k in columns if not self._schema.has(k)]
+            if missing:
+                raise KeyError(f"{missing} not found in axis")
+        outputs = tuple((fn(f.label), Col(f.name)) for f in self._schema.columns)
+        labels = [o[0] for o in outputs]
+        if len(set(map(internal_name, labels))) != len(labels):
+            return _fallback_call(self, "rename", (), {"columns": columns, "inplace": inplace})
+        return self._inplace(DataFrame._from_plan(L.Select(outputs, self._plan)), inplace)
+
+    def drop(self, labels: Any = None, *, axis: Any = 0, index: Any = None, columns: Any = None, level: Any = None,
+             inplace: bool = False, errors: str = "raise") -> "DataFrame | None":
+        if labels is not None and axis in (1, "columns"):
+            columns = labels
+        elif labels is not None or index is not None:
+            return _fallback_call(self, "drop", (labels,), {"axis": axis, "index": index, "columns": columns, "level": level,
+                                                            "inplace": inplace, "errors": errors})
+        cols = _listify(columns)
+        if errors == "raise":
+            missing = [c for c in cols if not self._schema.has(c)]
+            if missing:
+                raise KeyError(f"{missing} not found in axis")
+        drop = set(internal_name(c) for c in cols)
+        keep = tuple((f.label, Col(f.name)) for f in self._schema.columns if f.name not in drop)
+        return self._inplace(DataFrame._from_plan(L.Select(keep, self._plan)), inplace)
+
+    def reindex(self, *args: Any, **kwargs: Any) -> Any:
+        columns = kwargs.get("columns")
+        if columns is not None and not args and set(kwargs) == {"columns"} and all(self._schema.has(c) for c in columns):
+            return self[list(columns)]
+        return _fallback_call(self, "reindex", args, kwargs)
+
+    def filter(self, items: Any = None, like: str | None = None, regex: str | None = None, axis: Any = None) -> "DataFrame":
+        if axis in (None, 1, "columns"):
+            import re
+
+            labels = self._schema.labels
+            if items is not None:
+                keep = [lab for lab in items if lab in labels]
+            elif like is not None:
+                keep = [lab for lab in labels if like in str(lab)]
+            elif regex is not None:
+                keep = [lab for lab in labels if re.search(regex, str(lab))]
+            else:
+                raise TypeError("Must pass either `items`, `like`, or `regex`")
+            return self[keep]
+        return _fallback_call(self, "filter", (items, like, regex, axis), {})
+
+    def select_dtypes(self, include: Any = None, exclude: Any = None) -> "DataFrame":
+        empty = pd.DataFrame({f.label: pd.Series([], dtype=pandas_dtype(f.dtype)) for f in self._schema.columns})
+        keep = list(empty.select_dtypes(include=include, exclude=exclude).columns)
+        return self[keep]
+
+    def set_index(self, keys: Any, *, drop: bool = True, append: bool = False, inplace: bool = False,
+                  verify_integrity: bool = False) -> "DataFrame | None":
+        keys_l = keys if isinstance(keys, list) else [keys]
+        if not all(not isinstance(k, (list, np.ndarray, pd.Index, pd.Series)) and self._schema.has(k) for k in keys_l):
+            if all(isinstance(k, Hashable) and not isinstance(k, (list,)) for k in keys_l):
+                missing = [k for k in keys_l if not self._schema.has(k)]
+                if missing:
+                    raise KeyError(f"None of {missing} are in the columns")
+            return _fallback_call(self, "set_index", (keys,), {"drop": drop, "append": append, "inplace": inplace})
+        names = tuple(internal_name(k) for k in keys_l)
+        base = _positions(self._plan) if append and self._schema.index is None else self._plan
+        return self._inplace(DataFrame._from_plan(L.SetIndex(names, drop, append, base)), inplace)
+
+    def reset_index(self, level: Any = None, *, drop: bool = False, inplace: bool = False, col_level: Any = 0,
+                    col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":
+        if level is not None or names is not None:
+            return _fallback_call(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names})
+        labels = _reset_labels(self._schema)
+        if not drop and any(self._schema.has(lab) for lab in labels):
+            raise ValueError(f"cannot insert {next(lab for lab in labels if self._schema.has(lab))}, already exists")
+        return self._inplace(DataFrame._from_plan(L.ResetIndex(drop, labels, self._plan)), inplace)
+
+    # ------------------------------------------------------------------ missing data
+    def dropna(self, *, axis: Any = 0, how: Any = None, thresh: Any = None, subset: Any = None,
+               inplace: bool = False, ignore_index: bool = False) -> "DataFrame | None":
+        if axis not in (0, "index") or thresh is not None:
+            return _fallback_call(self, "dropna", (), {"axis": axis, "how": how, "thresh": thresh, "subset": subset,
+                                                       "inplace": inplace, "ignore_index": ignore_index})
+        how = how or "any"
+        if how not in ("any", "all"):
+            raise ValueError(f"invalid how option: {how}")
+        names = self._names(_listify(subset) if subset is not None else self._schema.labels)
+        if not names:
+            new = self
+        else:
+            preds = [func("notna", Col(n)) for n in names]
+            pred = preds[0]
+            for p in preds[1:]:
+                pred = BinOp("and" if how == "any" else "or", pred, p)
+            new = DataFrame._from_plan(L.Filter(pred, _positions(self._plan)))
+        if ignore_index:
+            new = new.reset_index(drop=True)
+        return self._inplace(new, inplace)
+
+    # ------------------------------------------------------------------ reductions
+    def _reduce(self, fn: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **params: Any) -> Any:
+        from gframe.frontend.series import Series
+
+        if axis not in (0, "index", None) or not skipna:
+            return _fallback_call(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **params})
+        cols = [f for f in self._schema.columns if not numeric_only or (is_numeric(f.dtype) and (fn not in ("std", "var", "mean", "median") or True))]
+        if numeric_only:
+            cols = [f for f in cols if f.dtype is not None and not pa.types.is_dictionary(f.dtype)]
+        kinds = {("num" if is_numeric(f.dtype) and not pa.types.is_boolean(f.dtype) or (fn in ("sum", "any", "all", "count", "nunique", "min", "max", "mean", "prod") and f.dtype is not None and pa.types.is_boolean(f.dtype)) else "other") for f in cols}
+        if not cols:
+            return Series(pd.Series([], dtype="float64" if fn not in ("count", "nunique") else "int64", index=pd.Index([], dtype=object)))
+        if "other" in kinds and fn not in ("count", "nunique", "min", "max") or len(kinds) > 1 and fn in ("min", "max"):
+            return _fallback_call(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **params})
+        aggs = tuple((f.label, Agg(fn, tuple(sorted(params.items())), Col(f.name))) for f in cols)
+        plan = L.Aggregate((), (), aggs, False, True, False, self._plan)
+        row = DataFrame._from_plan(plan).to_pandas()
+        values = row.iloc[0] if len(row) else pd.Series([np.nan] * len(cols), index=row.columns)
+        out = pd.Series(values.values, index=pd.Index([f.label for f in cols]))
+        if fn in ("count", "nunique"):
+            out = out.astype("int64")
+        elif fn in ("any", "all"):
+            out = out.astype(bool)
+        elif len({pandas_dtype(f.dtype) for f in cols}) > 1 or fn in ("mean", "std", "var", "median"):
+            out = out.astype("float64") if all(is_numeric(f.dtype) for f in cols) else out
+        else:
+            t = plan.schema.columns[0].dtype
+            if t is not None and len(row):
+                out = out.astype(row.dtypes.iloc[0])
+        return Series._from_pandas(out, origin=f"DataFrame.{fn}")
+
+    def sum(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        if min_count:
+            return _fallback_call(self, "sum", (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, "min_count": min_count})
+        return self._reduce("sum", axis, skipna, numeric_only)
+
+    def prod(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        return self._reduce("prod", axis, skipna, numeric_only)
+
+    product = prod
+
+    def mean(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("mean", axis, skipna, numeric_only)
+
+    def median(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("median", axis, skipna, numeric_only)
+
+    def min(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("min", axis, skipna, numeric_only)
+
+    def max(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("max", axis, skipna, numeric_only)
+
+    def std(self, axis: Any = 0, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("std", axis, skipna, numeric_only, ddof=ddof)
+
+    def var(self, axis: Any = 0, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("var", axis, skipna, numeric_only, ddof=ddof)
+
+    def count(self, axis: Any = 0, numeric_only: bool = False) -> Any:
+        return self._reduce("count", axis, True, numeric_only)
+
+    def nunique(self, axis: Any = 0, dropna: bool = True) -> Any:
+        return self._reduce("nunique", axis, True, False, dropna=dropna)
+
+    def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        return self._reduce("any", axis, skipna, False)
+
+    def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        return self._reduce("all", axis, skipna, False)
+
+    # ------------------------------------------------------------------ ordering
+    def sort_values(self, by: Any, *, axis: Any = 0, ascending: Any = True, inplace: bool = False, kind: Any = None,
+                    na_position: str = "last", ignore_index: bool = False, key: Any = None) -> "DataFrame | None":
+        if key is not None or axis not in (0, "index"):
+            return _fallback_call(self, "sort_values", (by,), {"axis": axis, "ascending": ascending, "inplace": inplace,
+                                                               "kind": kind, "na_position": na_position, "ignore_index": ignore_index, "key": key})
+        by_l = _listify(by)
+        for b in by_l:
+            if not self._schema.has(b):
+                raise KeyError(b)
+        names = [internal_name(b) for b in by_l]
+        desc = _descending(ascending, len(names))
+        if na_position not in ("first", "last"):
+            raise ValueError(f"invalid na_position: {na_position}")
+        plan = L.Sort(tuple(names), desc, na_position == "last", _positions(self._plan))
+        new = DataFrame._from_plan(plan)
+        if ignore_index:
+            new = new.reset_index(drop=True)
+        return self._inplace(new, inplace)
+
+    def sort_index(self, *, axis: Any = 0, level: Any = None, ascending: Any = True, inplace: bool = False, kind: Any = None,
+                   na_position: str = "last", sort_remaining: bool = True, ignore_index: bool = False, key: Any = None) -> "DataFrame | None":
+        if axis not in (0, "index") or level is not None or key is not None:
+            return _fallback_call(self, "sort_index", (), {"axis": axis, "level": level, "ascending": ascending, "inplace": inplace,
+                                                           "na_position": na_position, "ignore_index": ignore_index, "key": key})
+        if self._schema.index is None:
+            new = self if ascending else DataFrame._from_plan(L.Sort((L.index_name(0),), (True,), True, _positions(self._plan)))
+        else:
+            names = self._schema.index_names
+            new = DataFrame._from_plan(L.Sort(tuple(names), _descending(ascending, len(names)), na_position == "last", self._plan))
+        if ignore_index:
+            new = new.reset_index(drop=True)
+        return self._inplace(new, inplace)
+
+    def nlargest(self, n: int, columns: Any, keep: str = "first") -> "DataFrame":
+        return self._topk(n, columns, keep, True)
+
+    def nsmallest(self, n: int, columns: Any, keep: str = "first") -> "DataFrame":
+        return self._topk(n, columns, keep, False)
+
+    def _topk(self, n: int, columns: Any, keep: str, largest: bool) -> "DataFrame":
+        if keep != "first":
+            return _fallback_call(self, "nlargest" if largest else "nsmallest", (n, columns), {"keep": keep})
+        names = self._names(_listify(columns))
+        return DataFrame._from_plan(L.TopK(tuple(names), (largest,) * len(names), True, n, _positions(self._plan)))
+
+    def drop_duplicates(self, subset: Any = None, *, keep: Any = "first", inplace: bool = False,
+                        ignore_index: bool = False) -> "DataFrame | None":
+        if keep not in ("first", "last", False):
+            raise ValueError('keep must be either "first", "last" or False')
+        names = self._names(_listify(subset)) if subset is not None else []
+        new = DataFrame._from_plan(L.Distinct(tuple(names), "none" if keep is False else keep, _positions(self._plan)))
+        if ignore_index:
+            new = new.reset_index(drop=True)
+        return self._inplace(new, inplace)
+
+    def value_counts(self, subset: Any = None, normalize: bool = False, sort: bool = True, ascending: bool = False,
+                     dropna: bool = True) -> Any:
+        from gframe.frontend.series import Series
+
+        labels = _listify(subset) if subset is not None else self._schema.labels
+        names = self._names(labels)
+        name = "proportion" if normalize else "count"
+        agg = L.Aggregate(tuple(names), tuple(labels), ((name, Agg("size", (), Col(names[0]))),), False, dropna, True, self._plan)
+        out = Series._from_frame_plan(agg)
+        if normalize:
+            out = out / out.sum()
+            out = out.rename(name) if True else out
+        if sort:
+            out = out.sort_values(ascending=ascending, kind="stable")
+        return out
+
+    # ------------------------------------------------------------------ relational
+    def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,
+                group_keys: bool = True, observed: bool = True, dropna: bool = True) -> Any:
+        from gframe.frontend.groupby import DataFrameGroupBy
+
+        return DataFrameGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna,
+                                group_keys=group_keys)
+
+    def merge(self, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
+              left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),
+              copy: Any = None, indicator: bool = False, validate: Any = None) -> "DataFrame":
+        from gframe.frontend.reshape import merge
+
+        return merge(self, right, how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index,
+                     right_index=right_index, sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
+
+    def join(self, other: Any, on: Any = None, how: str = "left", lsuffix: str = "", rsuffix: str = "",
+             sort: bool = False, validate: Any = None) -> "DataFrame":
+        from gframe.frontend.reshape import join
+
+        return join(self, other, on=on, how=how, lsuffix=lsuffix, rsuffix=rsuffix, sort=sort, validate=validate)
+
+    # ------------------------------------------------------------------ I/O
+    def to_parquet(self, path: Any = None, *args: Any, **kwargs: Any) -> Any:
+        from gframe.io.parquet import to_parquet
+
+        return to_parquet(self, path, *args, **kwargs)
+
+    def to_csv(self, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:
+        from gframe.io.csv import to_csv
+
+        return to_csv(self, path_or_buf, *args, **kwargs)
+
+    def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if isinstance(func_, tuple):
+            fn, target = func_
+            kwargs[target] = self
+            return fn(*args, **kwargs)
+        return func_(self, *args, **kwargs)
+
+    def apply(self, func_: Any, axis: Any = 0, raw: bool = False, result_type: Any = None, args: tuple = (), **kwargs: Any) -> Any:
+        from gframe.udf import apply_frame
+
+        return apply_frame(self, func_, axis=axis, raw=raw, result_type=result_type, args=args, **kwargs)
+
+
+# ---------------------------------------------------------------------- helpers (module-private)
+
+def _all_known(s: Schema) -> bool:
+    return s.exact
+
+
+def _is_listlike(v: Any) -> bool:
+    return isinstance(v, (list, tuple, set, frozenset, np.ndarray, pd.Index, pd.Series, range)) or type(v).__name__ in ("Series", "Index")
+
+
+def _values_of(v: Any) -> list[Any]:
+    if hasattr(v, "to_pandas"):
+        v = v.to_pandas()
+    return list(v)
+
+
+def _fill(f: Field, e: Expr, value: Any) -> Expr | None:
+    return func("fillna", e, literal(value))
+
+
+def _descending(ascending: Any, n: int) -> tuple[bool, ...]:
+    if isinstance(ascending, (list, tuple)):
+        if len(ascending) != n:
+            raise ValueError(f"Length of ascending ({len(ascending)}) != length of by ({n})")
+        return tuple(not bool(a) for a in ascending)
+    if not isinstance(ascending, (bool, np.bool_, int)):
+        raise ValueError(f'For argument "ascending" expected type bool, received type {type(ascending).__name__}.')
+    return (not bool(ascending),) * n
+
+
+def _positions(plan: L.Plan) -> L.Plan:
+    """Rows are about to move or go: carry the default RangeIndex as a real column first."""
+    return L.RowIndex(plan) if plan.schema.index is None else plan
+
+
+def _head_negative(plan: L.Plan, n: int) -> L.Plan:
+    """head(-k): all rows but the last k (a Slice with a length computed from the row count)."""
+    from gframe.plan.logical import Slice
+
+    return Slice(0, None, plan) if n == 0 else _DropTail(-n, plan)
+
+
+def _DropTail(k: int, plan: L.Plan) -> L.Plan:
+    # all but the last k rows: reverse-positions filter, expressed with a row index and a count
+    pos = L.RowIndex(L.Select((), plan)) if False else None
+    from gframe.plan.expr import Agg as _A
+
+    n_rows = L.Aggregate((), (), (("n", _A("size", (), Lit(1))),), False, True, False, plan)
+    return _TailCut(k, plan, n_rows)
+
+
+def _TailCut(k: int, plan: L.Plan, n_rows: L.Plan) -> L.Plan:
+    res = engines.materialize(n_rows)
+    n = int(res.to_arrow().column(0)[0].as_py()) if res.num_rows() else 0
+    return L.Slice(0, max(n - k, 0), plan)
+
+
+def _reset_labels(schema: Schema) -> tuple[Hashable, ...]:
+    idx = schema.index
+    if idx is None:
+        return ("index" if not schema.has("index") else "level_0",)
+    if len(idx) == 1:
+        lab = idx[0].label
+        return (lab if lab is not None else ("index" if not schema.has("index") else "level_0"),)
+    return tuple(f.label if f.label is not None else f"level_{f.level}" for f in idx)
+
+
+def _align_expr(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr]:
+    """An expression of ``series`` over ``plan``, aligning on the index where the plans differ.
+
+    Same plan: the series' expression as is. Otherwise the frame's columns and the series sit side
+    by side in an ``HConcat`` (aligned on the index, positionally for two default indexes).
+    """
+    if series._plan == plan:
+        return plan, series._expr
+    tmp = "__gf_aligned"
+    right = L.Select(((tmp, series._expr),), series._plan)
+    both = L.HConcat(plan, right)
+    n_left = len(plan.schema.columns)
+    outputs = tuple((f.label, Col(f.name)) for f in both.schema.columns[:n_left])
+    aligned = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
+    return aligned, Col(internal_name(tmp))
+
+
+def _fallback_call(df: Any, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+    cls = pd.DataFrame if isinstance(df, DataFrame) else pd.Series
+    fn = getattr(cls, name)
+    inplace = kwargs.get("inplace", False)
+    if inplace:
+        kwargs = {**kwargs, "inplace": False}
+    out = call_pandas(f"{cls.__name__}.{name}", fn, (df, *args), kwargs, "argument combination not native")
+    if inplace:
+        df._replace(out._plan)
+        return None
+    return out
+
+
+def _fallback_set(df: DataFrame, name: str, value: Any) -> DataFrame:
+    from gframe.fallback import _to_pandas, check, from_pandas_result
+
+    check(f"DataFrame.{name} = ...", "setting the axis is not native")
+    pdf = df.to_pandas()
+    setattr(pdf, name, _to_pandas(value, [0]))
+    return from_pandas_result(pdf, f"DataFrame.{name}=")
+
+
+def _fallback_attr(obj: Any, name: str, attr: Any) -> Any:
+    """A pandas attribute gframe does not implement: method calls and properties go through pandas."""
+    from gframe.fallback import check, from_pandas_result
+
+    cls = pd.DataFrame if isinstance(obj, DataFrame) else pd.Series
+    attr = getattr(cls, name)
+    if callable(attr) and not isinstance(attr, property):
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return _fallback_call(obj, name, args, kwargs)
+
+        method.__name__ = name
+        return method
+    check(f"{cls.__name__}.{name}", "not native")
+    value = getattr(obj.to_pandas(), name)
+    from gframe.fallback import FallbackEvent, record
+
+    record(FallbackEvent(f"{cls.__name__}.{name}", "not native", 0, 0.0))
+    return from_pandas_result(value, f"{cls.__name__}.{name}")
+
+
+def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
+    """pandas' repr, computing only the rows shown: all when few, else the head and tail."""
+    max_rows = pd.get_option("display.max_rows")
+    min_rows = pd.get_option("display.min_rows") or max_rows
+    res = df._result()
+    n = res.num_rows()
+    schema = df._plan.schema
+    is_series = as_series
+    if max_rows is None or n <= max_rows:
+        pdf = arrow_to_pandas(res.to_arrow(), schema)
+        shown = pdf.iloc[:, 0].rename(schema.columns[0].label) if is_series else pdf
+        return shown._repr_html_() if html and not is_series else repr(shown)  # type: ignore[union-attr]
+    half = min(min_rows, max_rows) // 2
+    head = arrow_to_pandas(res.to_arrow(0, half), schema)
+    tail = arrow_to_pandas(res.to_arrow(n - half, half), schema)
+    both = pd.concat([head, tail])
+    if is_series:
+        s = both.iloc[:, 0].rename(schema.columns[0].label)
+        text = s.to_string(max_rows=2 * half - 1, min_rows=2 * half, length=False, dtype=True, name=True)
+        lines = text.split("\n")
+        # pandas' footer line is "Name: x, Length: n, dtype: t"
+        last = lines[-1]
+        parts = [p.strip() for p in last.split(",")]
+        parts = [p for p in parts if not p.startswith("Length")]
+        insert_at = 1 if parts and parts[0].startswith("Name") else 0
+        parts.insert(insert_at, f"Length: {n}")
+        lines[-1] = ", ".join(parts)
+        return "\n".join(lines)
+    if html:
+        text = both.to_html(max_rows=2 * half - 1, min_rows=2 * half, show_dimensions=False, notebook=True)
+        return text.replace("</div>", f"<p>{n} rows × {both.shape[1]} columns</p>\n</div>", 1) if "</div>" in text else text
+    text = both.to_string(max_rows=2 * half - 1, min_rows=2 * half, show_dimensions=False,
+                          max_cols=pd.get_option("display.max_columns"), line_width=pd.get_option("display.width"))
+    return f"{text}\n\n[{n} rows x {both.shape[1]} columns]"
+
+
+from gframe.frontend.series import Series  # noqa: E402  (circular: Series needs DataFrame helpers)

@@ -1,0 +1,372 @@
+"""GroupBy: ``df.groupby(keys)`` builds an ``Aggregate`` plan node; nothing runs until needed.
+
+Native: column keys (one or many) and index levels, ``as_index``, ``sort``, ``dropna``, ``observed``,
+``agg`` with a name, a list, a dict or named aggregations, the aggregation methods, ``size`` and
+``head(n)``. Anything else (transform, apply, rolling...) runs through pandas on the same grouping.
+"""
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+import pandas as pd
+import pyarrow as pa
+
+from gframe.fallback import call_pandas
+from gframe.plan import logical as L
+from gframe.plan.expr import AGGREGATIONS, Agg, Col
+from gframe.plan.schema import internal_name, is_numeric, is_string
+
+_NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
+_ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "first", "last": "last",
+            "sum": "sum", "mean": "mean", "min": "min", "max": "max", "std": "std", "var": "var",
+            "median": "median", "prod": "prod", "any": "any", "all": "all"}
+
+
+def _agg_name(fn: Any) -> str | None:
+    if isinstance(fn, str):
+        return _ALIASES.get(fn)
+    import builtins
+
+    import numpy as np
+
+    table = {builtins.sum: "sum", builtins.min: "min", builtins.max: "max", np.sum: "sum", np.mean: "mean",
+             np.min: "min", np.max: "max", len: "size"}
+    return table.get(fn)
+
+
+class _GroupBy:
+    def __init__(self, obj: Any, by: Any, *, level: Any = None, as_index: bool = True, sort: bool = True,
+                 observed: bool = True, dropna: bool = True, group_keys: bool = True, selection: Any = None) -> None:
+        self._obj = obj
+        self._by = by
+        self._level = level
+        self._as_index = as_index
+        self._sort = sort
+        self._observed = observed
+        self._dropna = dropna
+        self._group_keys = group_keys
+        self._selection = selection
+        self._native_keys = self._resolve_keys()
+
+    # which keys, as internal names + labels, or None when the grouping is not native
+    def _resolve_keys(self) -> tuple[tuple[str, ...], tuple[Hashable, ...]] | None:
+        frame = self._frame
+        schema = frame._plan.schema
+        if self._level is not None:
+            if self._by is not None or schema.index is None:
+                return None
+            levels = self._level if isinstance(self._level, list) else [self._level]
+            names, labels = [], []
+            for lv in levels:
+                match = [f for f in schema.index if f.level == lv or (f.label == lv and f.label is not None)] if not isinstance(lv, bool) else []
+                if not match:
+                    return None
+                names.append(match[0].name)
+                labels.append(match[0].label)
+            return tuple(names), tuple(labels)
+        keys = self._by if isinstance(self._by, list) else [self._by]
+        if self._by is None:
+            raise TypeError("You have to supply one of 'by' and 'level'")
+        names, labels = [], []
+        for k in keys:
+            if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series):
+                return None
+            if not schema.has(k):
+                if schema.index is not None and any(f.label == k for f in schema.index):
+                    f = next(f for f in schema.index if f.label == k)
+                    names.append(f.name)
+                    labels.append(k)
+                    continue
+                raise KeyError(k)
+            f = schema.field(k)
+            if f.dtype is not None and pa.types.is_dictionary(f.dtype) and not self._observed:
+                return None
+            names.append(f.name)
+            labels.append(k)
+        return tuple(names), tuple(labels)
+
+    @property
+    def _frame(self) -> Any:
+        from gframe.frontend.frame import DataFrame
+
+        obj = self._obj
+        return obj if isinstance(obj, DataFrame) else obj._frame()
+
+    def _value_fields(self) -> list[Any]:
+        schema = self._frame._plan.schema
+        keys = set(self._native_keys[0]) if self._native_keys else set()
+        if self._selection is not None:
+            sel = self._selection if isinstance(self._selection, list) else [self._selection]
+            return [schema.field(s) for s in sel]
+        return [f for f in schema.columns if f.name not in keys]
+
+    # ------------------------------------------------------------------ fallback
+    def _pandas_groupby(self, pobj: Any) -> Any:
+        by = self._by
+        from gframe.fallback import _to_pandas
+
+        by = _to_pandas(by, [0])
+        gb = pobj.groupby(by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
+                          dropna=self._dropna, group_keys=self._group_keys)
+        if self._selection is not None:
+            gb = gb[self._selection]
+        return gb
+
+    def _fallback(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        def run(pobj: Any, *a: Any, **k: Any) -> Any:
+            return getattr(self._pandas_groupby(pobj), name)(*a, **k)
+
+        kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
+        return call_pandas(f"{kind}.{name}", run, (self._obj, *args), kwargs, "not native for this grouping")
+
+    @property
+    def _is_frame_groupby(self) -> bool:
+        return isinstance(self, DataFrameGroupBy) and not (self._selection is not None and not isinstance(self._selection, list))
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._selection is None and self._frame._plan.schema.has(name) and isinstance(self, DataFrameGroupBy):
+            return self[name]
+        cls = pd.core.groupby.DataFrameGroupBy if isinstance(self, DataFrameGroupBy) else pd.core.groupby.SeriesGroupBy
+        if not hasattr(cls, name):
+            raise AttributeError(f"'{cls.__name__}' object has no attribute {name!r}")
+        return lambda *a, **k: self._fallback(name, *a, **k)
+
+    # ------------------------------------------------------------------ native aggregation
+    def _aggregate(self, specs: list[tuple[Hashable, str, Any, dict[str, Any]]], squeeze: bool = False) -> Any:
+        """specs: (output label, agg name, input Field or None for size, params)."""
+        from gframe.frontend.frame import DataFrame
+        from gframe.frontend.series import Series
+
+        names, labels = self._native_keys  # type: ignore[misc]
+        aggs = []
+        for out_label, fn, f, params in specs:
+            child = Col(f.name) if f is not None else Col(names[0])
+            aggs.append((out_label, Agg(fn, tuple(sorted(params.items())), child)))
+        plan = L.Aggregate(names, labels, tuple(aggs), self._sort, self._dropna, self._as_index, self._frame._plan)
+        out = DataFrame._from_plan(plan)
+        if squeeze and self._as_index:
+            return Series._from_frame_plan(plan)
+        return out
+
+    def _method(self, fn: str, numeric_only: bool = False, **params: Any) -> Any:
+        if self._native_keys is None:
+            return self._fallback(fn, **({"numeric_only": numeric_only} if numeric_only else {}), **params)
+        fields = self._value_fields()
+        if numeric_only:
+            fields = [f for f in fields if is_numeric(f.dtype)]
+        for f in fields:
+            if f.dtype is None or pa.types.is_dictionary(f.dtype):
+                return self._fallback(fn, **params)
+            if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
+                return self._fallback(fn, **params)
+            if pa.types.is_timestamp(f.dtype) and fn in ("sum", "prod", "std", "var"):
+                return self._fallback(fn, **params)
+        specs = [(f.label, fn, f, params) for f in fields]
+        squeeze = self._selection is not None and not isinstance(self._selection, list)
+        return self._aggregate(specs, squeeze=squeeze)
+
+    def sum(self, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        if min_count or kw:
+            return self._fallback("sum", numeric_only=numeric_only, min_count=min_count, **kw)
+        return self._method("sum", numeric_only)
+
+    def mean(self, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._method("mean", numeric_only) if not kw else self._fallback("mean", numeric_only=numeric_only, **kw)
+
+    def median(self, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._method("median", numeric_only) if not kw else self._fallback("median", numeric_only=numeric_only, **kw)
+
+    def min(self, numeric_only: bool = False, min_count: int = -1, **kw: Any) -> Any:
+        return self._method("min", numeric_only) if not kw and min_count == -1 else self._fallback("min", numeric_only=numeric_only, min_count=min_count, **kw)
+
+    def max(self, numeric_only: bool = False, min_count: int = -1, **kw: Any) -> Any:
+        return self._method("max", numeric_only) if not kw and min_count == -1 else self._fallback("max", numeric_only=numeric_only, min_count=min_count, **kw)
+
+    def prod(self, numeric_only: bool = False, min_count: int = 0) -> Any:
+        return self._method("prod", numeric_only) if not min_count else self._fallback("prod", numeric_only=numeric_only, min_count=min_count)
+
+    def std(self, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._method("std", numeric_only, ddof=ddof) if not kw else self._fallback("std", ddof=ddof, numeric_only=numeric_only, **kw)
+
+    def var(self, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._method("var", numeric_only, ddof=ddof) if not kw else self._fallback("var", ddof=ddof, numeric_only=numeric_only, **kw)
+
+    def count(self) -> Any:
+        return self._method("count")
+
+    def nunique(self, dropna: bool = True) -> Any:
+        return self._method("nunique", dropna=dropna)
+
+    def first(self, numeric_only: bool = False, min_count: int = -1, skipna: bool = True) -> Any:
+        if min_count != -1 or not skipna:
+            return self._fallback("first", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
+        return self._method("first", numeric_only)
+
+    def last(self, numeric_only: bool = False, min_count: int = -1, skipna: bool = True) -> Any:
+        if min_count != -1 or not skipna:
+            return self._fallback("last", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
+        return self._method("last", numeric_only)
+
+    def any(self, skipna: bool = True) -> Any:
+        return self._method("any")
+
+    def all(self, skipna: bool = True) -> Any:
+        return self._method("all")
+
+    def size(self) -> Any:
+        from gframe.frontend.frame import DataFrame
+        from gframe.frontend.series import Series
+
+        if self._native_keys is None:
+            return self._fallback("size")
+        names, labels = self._native_keys
+        label = "size" if not self._as_index else None
+        plan = L.Aggregate(names, labels, ((label, Agg("size", (), Col(names[0]))),), self._sort, self._dropna,
+                           self._as_index, self._frame._plan)
+        if self._as_index:
+            return Series._from_frame_plan(plan)
+        if not self._is_frame_groupby:
+            return DataFrame._from_plan(plan)
+        return DataFrame._from_plan(plan)
+
+    def head(self, n: int = 5) -> Any:
+        from gframe.frontend.frame import DataFrame, _positions
+        from gframe.frontend.series import Series
+
+        if self._native_keys is None or n < 0:
+            return self._fallback("head", n)
+        frame = self._frame
+        plan = L.GroupHead(self._native_keys[0], n, self._dropna, _positions(frame._plan))
+        out = DataFrame._from_plan(plan)
+        if self._selection is not None:
+            out = out[self._selection]
+            return out if isinstance(self._selection, list) else Series._back(out) if False else out
+        return out
+
+    def agg(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if self._native_keys is None or args:
+            return self._fallback("agg", func, *args, **kwargs)
+        squeeze = self._selection is not None and not isinstance(self._selection, list)
+        if func is None and kwargs:
+            specs = []
+            for out_label, spec in kwargs.items():
+                if squeeze:
+                    col, fn = self._selection, spec
+                else:
+                    if isinstance(spec, tuple):
+                        col, fn = spec
+                    else:
+                        col, fn = spec.column, spec.aggfunc
+                name = _agg_name(fn)
+                if name is None:
+                    return self._fallback("agg", **kwargs)
+                f = self._frame._plan.schema.field(col) if self._frame._plan.schema.has(col) else None
+                if f is None:
+                    raise KeyError(col)
+                if not self._ok(name, f):
+                    return self._fallback("agg", **kwargs)
+                specs.append((out_label, name, f, {}))
+            return self._aggregate(specs)
+        if kwargs:
+            return self._fallback("agg", func, **kwargs)
+        if isinstance(func, (str,)) or callable(func):
+            name = _agg_name(func)
+            if name is None:
+                return self._fallback("agg", func)
+            if name == "size":
+                return self.size()
+            return self._method(name)
+        if isinstance(func, list):
+            names = [_agg_name(f) for f in func]
+            if any(n is None for n in names) or len(set(names)) != len(names):
+                return self._fallback("agg", func)
+            fields = self._value_fields()
+            specs = []
+            for f in fields:
+                for n, orig in zip(names, func):
+                    if not self._ok(n, f):
+                        return self._fallback("agg", func)
+                    lab = orig if isinstance(orig, str) else n
+                    specs.append((lab if squeeze else (f.label, lab), n, f, {}))
+            out = self._aggregate(specs)
+            return out
+        if isinstance(func, dict):
+            specs = []
+            multi = any(isinstance(v, list) for v in func.values())
+            schema = self._frame._plan.schema
+            for col, fns in func.items():
+                if not schema.has(col):
+                    raise KeyError(f"Label(s) {[col]} do not exist" if False else col)
+                f = schema.field(col)
+                for fn in (fns if isinstance(fns, list) else [fns]):
+                    n = _agg_name(fn)
+                    if n is None or not self._ok(n, f):
+                        return self._fallback("agg", func)
+                    lab = fn if isinstance(fn, str) else n
+                    specs.append(((col, lab) if multi else col, n, f, {}))
+            return self._aggregate(specs)
+        return self._fallback("agg", func)
+
+    aggregate = agg
+
+    @staticmethod
+    def _ok(fn: str, f: Any) -> bool:
+        t = f.dtype
+        if t is None or pa.types.is_dictionary(t):
+            return False
+        if is_string(t) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
+            return False
+        if pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
+            return False
+        return True
+
+    def __iter__(self) -> Any:
+        gb = self._pandas_groupby(self._obj.to_pandas())
+        from gframe.fallback import from_pandas_result
+
+        for k, g in gb:
+            yield k, from_pandas_result(g, "GroupBy.__iter__")
+
+    def __len__(self) -> int:
+        return len(self.size())
+
+
+class DataFrameGroupBy(_GroupBy):
+    def __getitem__(self, key: Any) -> Any:
+        frame = self._frame
+        keys = key if isinstance(key, list) else [key]
+        for k in keys:
+            if not frame._plan.schema.has(k):
+                raise KeyError(f"Column not found: {k}")
+        cls = DataFrameGroupBy if isinstance(key, list) else SeriesGroupBy
+        return cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
+                   dropna=self._dropna, group_keys=self._group_keys, selection=key)
+
+
+class SeriesGroupBy(_GroupBy):
+    def __init__(self, obj: Any, by: Any, **kw: Any) -> None:
+        from gframe.frontend.series import Series
+
+        if isinstance(obj, Series) and kw.get("selection") is None:
+            # s.groupby(other_series_or_level): group the one-column frame by its index or a key series
+            self._series_obj = obj
+            super().__init__(obj, by, **kw)
+        else:
+            super().__init__(obj, by, **kw)
+
+    def _resolve_keys(self) -> Any:
+        from gframe.frontend.series import Series
+
+        if isinstance(self._obj, Series) and self._selection is None:
+            if self._level is None:
+                return None
+        return super()._resolve_keys()
+
+    def _value_fields(self) -> list[Any]:
+        from gframe.frontend.series import Series
+
+        if isinstance(self._obj, Series) and self._selection is None:
+            return [self._frame._plan.schema.columns[0]]
+        return super()._value_fields()

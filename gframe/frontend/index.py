@@ -1,0 +1,135 @@
+"""Index: the row labels of a frame, as a lazy view of the plan's index columns.
+
+An ``Index`` is a thin handle: the plan of its frame and nothing else. Its values are computed
+when asked for (``to_pandas``, ``len``, iteration). Anything beyond the basics runs through pandas.
+"""
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+import pandas as pd
+
+from gframe.plan.logical import Plan, ResetIndex, Select
+
+
+class Index:
+    """The index of a DataFrame or Series (RangeIndex, column-backed Index or MultiIndex)."""
+
+    def __init__(self, data: Any = None, name: Hashable = None, dtype: Any = None) -> None:
+        if isinstance(data, Index):
+            object.__setattr__(self, "_plan", data._plan)
+            object.__setattr__(self, "_pandas", data._pandas)
+            return
+        pidx = pd.Index(data, name=name, dtype=dtype)
+        object.__setattr__(self, "_plan", None)
+        object.__setattr__(self, "_pandas", pidx)
+
+    @classmethod
+    def _of(cls, plan: Plan) -> "Index":
+        obj = cls.__new__(cls)
+        object.__setattr__(obj, "_plan", plan)
+        object.__setattr__(obj, "_pandas", None)
+        return obj
+
+    @classmethod
+    def _from_pandas(cls, pidx: pd.Index) -> "Index":
+        obj = cls.__new__(cls)
+        object.__setattr__(obj, "_plan", None)
+        object.__setattr__(obj, "_pandas", pidx)
+        return obj
+
+    def to_pandas(self) -> pd.Index:
+        if self._pandas is None:
+            from gframe.frontend.frame import DataFrame
+
+            # only the index columns travel to the host
+            plan = Select((), self._plan)
+            object.__setattr__(self, "_pandas", DataFrame._from_plan(plan).to_pandas().index)
+        return self._pandas
+
+    @property
+    def names(self) -> list[Hashable]:
+        if self._plan is not None:
+            idx = self._plan.schema.index
+            return [None] if idx is None else [f.label for f in idx]
+        return list(self._pandas.names)
+
+    @property
+    def name(self) -> Hashable:
+        return self.names[0] if len(self.names) == 1 else None
+
+    @property
+    def nlevels(self) -> int:
+        return len(self.names)
+
+    def __len__(self) -> int:
+        if self._plan is not None and self._pandas is None:
+            from gframe.frontend.frame import DataFrame
+
+            return len(DataFrame._from_plan(self._plan))
+        return len(self.to_pandas())
+
+    def __iter__(self):
+        return iter(self.to_pandas())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
+        return np.asarray(self.to_pandas(), dtype=dtype)
+
+    @property
+    def values(self) -> Any:
+        return self.to_pandas().values
+
+    def to_numpy(self, *args: Any, **kwargs: Any) -> Any:
+        return self.to_pandas().to_numpy(*args, **kwargs)
+
+    def tolist(self) -> list[Any]:
+        return self.to_pandas().tolist()
+
+    def to_list(self) -> list[Any]:
+        return self.tolist()
+
+    @property
+    def dtype(self) -> Any:
+        return self.to_pandas().dtype
+
+    def __repr__(self) -> str:
+        return repr(self.to_pandas())
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return self.to_pandas() == (other.to_pandas() if isinstance(other, Index) else other)
+
+    def __getitem__(self, key: Any) -> Any:
+        from gframe.fallback import from_pandas_result
+
+        return from_pandas_result(self.to_pandas()[key], "Index.__getitem__")
+
+    def equals(self, other: Any) -> bool:
+        return self.to_pandas().equals(other.to_pandas() if isinstance(other, Index) else other)
+
+    def to_frame(self, index: bool = True, name: Any = None) -> Any:
+        from gframe.frontend.frame import DataFrame
+
+        if self._plan is not None and not index and name is None:
+            names = [f.label if f.label is not None else ("index" if self.nlevels == 1 else f"level_{f.level}")
+                     for f in (self._plan.schema.index or [])] or ["index"]
+            return DataFrame._from_plan(ResetIndex(False, tuple(names), Select((), self._plan)))
+        return DataFrame._from_pandas(self.to_pandas().to_frame(index=index, **({} if name is None else {"name": name})))
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        attr = getattr(pd.Index, name, None)
+        if attr is None:
+            raise AttributeError(f"'Index' object has no attribute {name!r}")
+        from gframe.fallback import call_pandas, from_pandas_result
+
+        value = getattr(self.to_pandas(), name)
+        if callable(value):
+            return lambda *a, **k: call_pandas(f"Index.{name}", value, a, k, "not native")
+        return from_pandas_result(value, f"Index.{name}")
+
+
+MultiIndex = pd.MultiIndex
+RangeIndex = pd.RangeIndex

@@ -1,0 +1,700 @@
+"""Series: one column as an expression over a frame's plan.
+
+A Series is ``(plan, expr, name)``: ``df.a + df.b`` is one expression over ``df``'s plan, so
+``df["c"] = df.a + df.b`` becomes a single projection. Operations that move rows (sort, filter,
+head) turn the Series into a one-column frame plan and come back; two Series over different plans
+are aligned on their index (an ``HConcat``), as pandas aligns them.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Hashable, Iterator
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from gframe import engines
+from gframe.fallback import call_pandas
+from gframe.frontend.coerce import is_scalar, literal, scalar_value
+from gframe.frontend.frame import (DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call, _is_listlike,
+                                   _positions, _repr_frame, _values_of)
+from gframe.frontend.index import Index
+from gframe.plan import logical as L
+from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
+from gframe.plan.schema import (Field, arrow_type_from_pandas, internal_name, is_numeric, is_string, pandas_dtype)
+from gframe.plan.typing import expr_type
+
+_OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
+
+
+def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> None:
+    """pandas raises TypeError at the call for arithmetic its dtypes don't support: so do we."""
+    if op in ARITHMETIC and expr_type(expr, lookup) is None:
+        lt = expr_type(expr.left, lookup)
+        rt = expr_type(expr.right, lookup)
+        if lt is not None and rt is not None or (lt is None) != (rt is None) and not isinstance(expr.left, Lit) and not isinstance(expr.right, Lit):
+            left = str(pandas_dtype(lt)) if lt is not None else type(other).__name__
+            raise TypeError(f"operation {op!r} not supported for dtype {left!r} with {pandas_dtype(rt) if rt is not None else type(other).__name__!r}")
+    if op in ARITHMETIC and isinstance(other, str) and dtype is not None and not is_string(dtype):
+        raise TypeError(f"unsupported operand type(s) for {_OP_SYMBOL[op]}: dtype {pandas_dtype(dtype)} and 'str'")
+    if op in ARITHMETIC and dtype is not None and is_string(dtype) and not (isinstance(other, str) or op == "add" and other is None):
+        if not (hasattr(other, "_dtype_arrow") and is_string(other._dtype_arrow)) and op != "mul":
+            raise TypeError(f"operation {op!r} not supported for dtype 'str' with object of type {type(other)}")
+
+
+def cast_expr(e: Expr, f: Field, dtype: Any) -> Expr:
+    """``astype``: the Arrow type pandas' dtype maps to; object/unknown targets are not native."""
+    if dtype in (str, "str", "string"):
+        target = pa.large_string()
+    else:
+        try:
+            target = arrow_type_from_pandas(dtype)
+        except TypeError:
+            raise TypeError(f"dtype {dtype!r} not understood") from None
+    if target is None:
+        raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
+    src = f.dtype
+    if target == src:
+        return e
+    return func("cast", e, dtype=target)
+
+
+class Series:
+    """One-dimensional labeled array, computed lazily (pandas' Series API).
+
+    >>> import gframe as pd
+    >>> s = pd.Series([1.0, None, 3.0], name="x")
+    >>> float(s.sum())
+    4.0
+    """
+
+    _plan: L.Plan
+    _expr: Expr
+    _name: Hashable
+
+    def __init__(self, data: Any = None, index: Any = None, dtype: Any = None, name: Any = None, copy: Any = None) -> None:
+        if isinstance(data, Series) and index is None and dtype is None:
+            self._set(data._plan, data._expr, data._name if name is None else name)
+            return
+        from gframe.fallback import _to_pandas
+
+        data = _to_pandas(data, [0])
+        index = _to_pandas(index, [0])
+        ps = data if isinstance(data, pd.Series) and index is None and dtype is None and name is None \
+            else pd.Series(data, index=index, dtype=dtype, name=name, copy=copy)
+        s = Series._from_pandas(ps, "Series")
+        self._set(s._plan, s._expr, s._name)
+
+    def _set(self, plan: L.Plan, expr: Expr, name: Hashable) -> None:
+        object.__setattr__(self, "_plan", plan)
+        object.__setattr__(self, "_expr", expr)
+        object.__setattr__(self, "_name", name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "name":
+            self._set(self._plan, self._expr, value)
+        elif name == "index":
+            new = _fallback_setattr(self, name, value)
+            self._set(new._plan, new._expr, new._name)
+        else:
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def _over(cls, plan: L.Plan, expr: Expr, name: Hashable) -> "Series":
+        obj = cls.__new__(cls)
+        obj._set(plan, expr, name)
+        return obj
+
+    @classmethod
+    def _from_frame_plan(cls, plan: L.Plan) -> "Series":
+        f = plan.schema.columns[0]
+        return cls._over(plan, Col(f.name), f.label)
+
+    @classmethod
+    def _from_pandas(cls, ps: pd.Series, origin: str = "pandas") -> "Series":
+        frame = DataFrame._from_pandas(ps.to_frame(name=ps.name if ps.name is not None else "__gf_series"), origin)
+        f = frame._plan.schema.columns[0]
+        return cls._over(frame._plan, Col(f.name), ps.name)
+
+    def _replace_from(self, other: "Series") -> None:
+        self._set(other._plan, other._expr, other._name)
+
+    def _inplace(self, new: "Series", inplace: bool) -> "Series | None":
+        if inplace:
+            self._replace_from(new)
+            return None
+        return new
+
+    def _with(self, expr: Expr, name: Hashable = ...) -> "Series":
+        return Series._over(self._plan, expr, self._name if name is ... else name)
+
+    # ------------------------------------------------------------------ frame view
+    def _frame_plan(self) -> L.Plan:
+        """This Series as a one-column frame plan (its label is the Series name)."""
+        if isinstance(self._expr, Col) and len(self._plan.schema.columns) == 1 and self._plan.schema.columns[0].name == self._expr.name \
+                and self._plan.schema.columns[0].label == self._name:
+            return self._plan
+        return L.Select(((self._name, self._expr),), self._plan)
+
+    def _frame(self) -> DataFrame:
+        return DataFrame._from_plan(self._frame_plan())
+
+    @staticmethod
+    def _back(df: DataFrame) -> "Series":
+        return Series._from_frame_plan(df._plan)
+
+    @property
+    def _dtype_arrow(self) -> Any:
+        return expr_type(self._expr, self._plan.schema.dtype_of)
+
+    # ------------------------------------------------------------------ metadata
+    @property
+    def name(self) -> Hashable:
+        return self._name
+
+    @property
+    def dtype(self) -> Any:
+        t = self._dtype_arrow
+        if t is None or (pa.types.is_integer(t) or pa.types.is_boolean(t)) and not self._plan.schema.exact:
+            return self.to_pandas().dtype
+        return pandas_dtype(t)
+
+    dtypes = dtype
+
+    @property
+    def ndim(self) -> int:
+        return 1
+
+    @property
+    def index(self) -> Index:
+        return Index._of(self._plan)
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (len(self),)
+
+    @property
+    def size(self) -> int:
+        return len(self)
+
+    @property
+    def empty(self) -> bool:
+        return len(self) == 0
+
+    # ------------------------------------------------------------------ execution
+    def to_pandas(self) -> pd.Series:
+        pdf = self._frame().to_pandas()
+        return pdf.iloc[:, 0].rename(self._name)
+
+    def __len__(self) -> int:
+        return len(DataFrame._from_plan(self._plan))
+
+    @property
+    def values(self) -> Any:
+        return self.to_pandas().values
+
+    @property
+    def array(self) -> Any:
+        return self.to_pandas().array
+
+    def to_numpy(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        return self.to_pandas().to_numpy(*args, **kwargs)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self.to_pandas(), dtype=dtype)
+
+    def tolist(self) -> list[Any]:
+        return self.to_pandas().tolist()
+
+    to_list = tolist
+
+    def to_frame(self, name: Any = None) -> DataFrame:
+        label = self._name if name is None else name
+        if label is None:
+            label = 0
+        return DataFrame._from_plan(L.Select(((label, self._expr),), self._plan))
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.to_pandas())
+
+    def items(self) -> Any:
+        return self.to_pandas().items()
+
+    def __repr__(self) -> str:
+        return _series_repr(self)
+
+    def __bool__(self) -> bool:
+        raise ValueError("The truth value of a Series is ambiguous. Use a.empty, a.bool(), a.item(), a.any() or a.all().")
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self.index.to_pandas()
+
+    def item(self) -> Any:
+        return self.to_pandas().item()
+
+    def explain(self, optimized: bool = True) -> str:
+        return self._frame().explain(optimized=optimized)
+
+    def copy(self, deep: bool = True) -> "Series":
+        return Series._over(self._plan, self._expr, self._name)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        attr = getattr(pd.Series, name, None)
+        if attr is None:
+            raise AttributeError(f"'Series' object has no attribute {name!r}")
+        return _fallback_attr(self, name, attr)
+
+    # ------------------------------------------------------------------ selection
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, Series):
+            t = key._dtype_arrow
+            if t is not None and pa.types.is_boolean(t):
+                return Series._back(self._frame()._filter(key))
+        if isinstance(key, slice) and (key.start is None or isinstance(key.start, int)) and (key.stop is None or isinstance(key.stop, int)):
+            return self.iloc[key]
+        return self.loc[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if isinstance(key, Series) and is_scalar(value):
+            self._replace_from(self.mask(key, value))
+            return
+        new = _fallback_setitem(self, key, value)
+        self._replace_from(new)
+
+    @property
+    def loc(self) -> Any:
+        from gframe.frontend.indexing import LocIndexer
+
+        return LocIndexer(self)
+
+    @property
+    def iloc(self) -> Any:
+        from gframe.frontend.indexing import ILocIndexer
+
+        return ILocIndexer(self)
+
+    @property
+    def at(self) -> Any:
+        return _fallback_attr(self, "at", None)
+
+    @property
+    def iat(self) -> Any:
+        return _fallback_attr(self, "iat", None)
+
+    def head(self, n: int = 5) -> "Series":
+        return Series._back(self._frame().head(n))
+
+    def tail(self, n: int = 5) -> "Series":
+        return Series._back(self._frame().tail(n))
+
+    # ------------------------------------------------------------------ arithmetic
+    def _binary(self, op: str, other: Any, reflected: bool = False) -> "Series":
+        if isinstance(other, DataFrame):
+            return NotImplemented  # type: ignore[return-value]
+        if isinstance(other, (Index, pd.Index)):
+            other = other.to_pandas() if isinstance(other, Index) else other
+        if isinstance(other, Series):
+            if other._plan == self._plan:
+                plan, lexpr, rexpr = self._plan, self._expr, other._expr
+            else:
+                (plan, rexpr), lexpr = _align_pair(self, other)
+            name = self._name if self._name == other._name else None
+        elif is_scalar(other):
+            plan, rexpr, lexpr = self._plan, literal(other), self._expr
+            name = self._name
+        elif _is_listlike(other) or isinstance(other, np.ndarray):
+            arr = np.asarray(other if not isinstance(other, pd.Series) else other.values)
+            if isinstance(other, pd.Series):
+                return self._binary(op, Series(other), reflected)
+            if len(arr) != len(self):
+                raise ValueError(f"Unable to coerce to Series, length must be {len(self)}: given {len(arr)}")
+            idx = self.index.to_pandas() if self._plan.schema.index is not None else None
+            return self._binary(op, Series(pd.Series(arr, index=idx)), reflected).rename(self._name)
+        else:
+            return NotImplemented  # type: ignore[return-value]
+        l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
+        expr = BinOp(op, l, r)
+        check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
+        return Series._over(plan, expr, name)
+
+    def __add__(self, o: Any) -> "Series": return self._binary("add", o)
+    def __radd__(self, o: Any) -> "Series": return self._binary("add", o, True)
+    def __sub__(self, o: Any) -> "Series": return self._binary("sub", o)
+    def __rsub__(self, o: Any) -> "Series": return self._binary("sub", o, True)
+    def __mul__(self, o: Any) -> "Series": return self._binary("mul", o)
+    def __rmul__(self, o: Any) -> "Series": return self._binary("mul", o, True)
+    def __truediv__(self, o: Any) -> "Series": return self._binary("truediv", o)
+    def __rtruediv__(self, o: Any) -> "Series": return self._binary("truediv", o, True)
+    def __floordiv__(self, o: Any) -> "Series": return self._binary("floordiv", o)
+    def __rfloordiv__(self, o: Any) -> "Series": return self._binary("floordiv", o, True)
+    def __mod__(self, o: Any) -> "Series": return self._binary("mod", o)
+    def __rmod__(self, o: Any) -> "Series": return self._binary("mod", o, True)
+    def __pow__(self, o: Any) -> "Series": return self._binary("pow", o)
+    def __rpow__(self, o: Any) -> "Series": return self._binary("pow", o, True)
+    def __eq__(self, o: Any) -> "Series": return self._binary("eq", o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> "Series": return self._binary("ne", o)  # type: ignore[override]
+    def __lt__(self, o: Any) -> "Series": return self._binary("lt", o)
+    def __le__(self, o: Any) -> "Series": return self._binary("le", o)
+    def __gt__(self, o: Any) -> "Series": return self._binary("gt", o)
+    def __ge__(self, o: Any) -> "Series": return self._binary("ge", o)
+    def __and__(self, o: Any) -> "Series": return self._binary("and", o)
+    def __rand__(self, o: Any) -> "Series": return self._binary("and", o, True)
+    def __or__(self, o: Any) -> "Series": return self._binary("or", o)
+    def __ror__(self, o: Any) -> "Series": return self._binary("or", o, True)
+    def __xor__(self, o: Any) -> "Series": return self._binary("xor", o)
+    def __rxor__(self, o: Any) -> "Series": return self._binary("xor", o, True)
+
+    def __invert__(self) -> "Series":
+        t = self._dtype_arrow
+        if t is not None and not (pa.types.is_boolean(t) or pa.types.is_integer(t)):
+            raise TypeError(f"bad operand type for unary ~: '{pandas_dtype(t)}'")
+        return self._with(func("invert", self._expr))
+
+    def __neg__(self) -> "Series":
+        t = self._dtype_arrow
+        if t is not None and is_string(t):
+            raise TypeError("bad operand type for unary -: 'str'")
+        return self._with(func("neg", self._expr))
+
+    def __abs__(self) -> "Series":
+        return self.abs()
+
+    def add(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("add", o) if fill_value is None else _fallback_call(self, "add", (o,), {"fill_value": fill_value})
+    def sub(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("sub", o) if fill_value is None else _fallback_call(self, "sub", (o,), {"fill_value": fill_value})
+    def mul(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("mul", o) if fill_value is None else _fallback_call(self, "mul", (o,), {"fill_value": fill_value})
+    def truediv(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("truediv", o) if fill_value is None else _fallback_call(self, "truediv", (o,), {"fill_value": fill_value})
+    div = truediv
+    def floordiv(self, o: Any) -> "Series": return self._binary("floordiv", o)
+    def mod(self, o: Any) -> "Series": return self._binary("mod", o)
+    def pow(self, o: Any) -> "Series": return self._binary("pow", o)
+    def radd(self, o: Any) -> "Series": return self._binary("add", o, True)
+    def rsub(self, o: Any) -> "Series": return self._binary("sub", o, True)
+    def rmul(self, o: Any) -> "Series": return self._binary("mul", o, True)
+    def rtruediv(self, o: Any) -> "Series": return self._binary("truediv", o, True)
+    def eq(self, o: Any) -> "Series": return self._binary("eq", o)
+    def ne(self, o: Any) -> "Series": return self._binary("ne", o)
+    def lt(self, o: Any) -> "Series": return self._binary("lt", o)
+    def le(self, o: Any) -> "Series": return self._binary("le", o)
+    def gt(self, o: Any) -> "Series": return self._binary("gt", o)
+    def ge(self, o: Any) -> "Series": return self._binary("ge", o)
+
+    # ------------------------------------------------------------------ elementwise
+    def abs(self) -> "Series":
+        t = self._dtype_arrow
+        if t is not None and not (is_numeric(t) or pa.types.is_duration(t)):
+            raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")
+        return self._with(func("abs", self._expr))
+
+    def isna(self) -> "Series":
+        return self._with(func("isna", self._expr))
+
+    isnull = isna
+
+    def notna(self) -> "Series":
+        return self._with(func("notna", self._expr))
+
+    notnull = notna
+
+    def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "Series | None":
+        if value is None or limit is not None or not (is_scalar(value) or isinstance(value, Series)):
+            return _fallback_call(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
+        if isinstance(value, Series):
+            plan, other = _align_expr(self._plan, value)
+            if plan is not self._plan:
+                return _fallback_call(self, "fillna", (value,), {"inplace": inplace})
+            new = self._with(func("fillna", self._expr, other))
+        else:
+            new = self._with(func("fillna", self._expr, literal(value)))
+        return self._inplace(new, inplace)
+
+    def dropna(self, *, axis: Any = 0, inplace: bool = False, how: Any = None, ignore_index: bool = False) -> "Series | None":
+        new = Series._back(self._frame().dropna(ignore_index=ignore_index))
+        return self._inplace(new, inplace)
+
+    def isin(self, values: Any) -> "Series":
+        if not _is_listlike(values) and not isinstance(values, dict):
+            raise TypeError(f"only list-like objects are allowed to be passed to isin(), you passed a `{type(values).__name__}`")
+        vals = tuple(scalar_value(v) for v in _values_of(values))
+        return self._with(func("isin", self._expr, values=vals))
+
+    def between(self, left: Any, right: Any, inclusive: str = "both") -> "Series":
+        if inclusive not in ("both", "neither", "left", "right"):
+            raise ValueError("Inclusive has to be either string of 'both','left', 'right', or 'neither'.")
+        lo = "ge" if inclusive in ("both", "left") else "gt"
+        hi = "le" if inclusive in ("both", "right") else "lt"
+        return (self._binary(lo, left)) & (self._binary(hi, right))
+
+    def where(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "Series | None":
+        if callable(cond):
+            cond = cond(self)
+        if callable(other):
+            other = other(self)
+        if not isinstance(cond, Series) or not (is_scalar(other) or isinstance(other, Series)):
+            return _fallback_call(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
+        plan, c = _align_expr(self._plan, cond)
+        if plan is not self._plan:
+            return _fallback_call(self, "where", (cond, other), {"inplace": inplace})
+        if isinstance(other, Series):
+            plan2, o = _align_expr(self._plan, other)
+            if plan2 is not self._plan:
+                return _fallback_call(self, "where", (cond, other), {"inplace": inplace})
+        else:
+            o = literal(other)
+        t = self._dtype_arrow
+        new = self._with(func("where", self._expr, c, o))
+        if new._dtype_arrow is None and not (t is not None and pa.types.is_boolean(t)):
+            return _fallback_call(self, "where", (cond, other), {"inplace": inplace})
+        return self._inplace(new, inplace)
+
+    def mask(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "Series | None":
+        if callable(cond):
+            cond = cond(self)
+        if isinstance(cond, Series):
+            return self.where(~cond.fillna(False) if cond._dtype_arrow is not None else ~cond, other, inplace=inplace)
+        return _fallback_call(self, "mask", (cond, other), {"inplace": inplace})
+
+    def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "Series | None":
+        if not (is_scalar(lower) and is_scalar(upper)):
+            return _fallback_call(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
+        return self._inplace(self._with(func("clip", self._expr, lower=scalar_value(lower), upper=scalar_value(upper))), inplace)
+
+    def round(self, decimals: int = 0) -> "Series":
+        t = self._dtype_arrow
+        if t is not None and not is_numeric(t):
+            raise TypeError(f"Expected numeric dtype, got {pandas_dtype(t)} instead.")
+        return self._with(func("round", self._expr, decimals=int(decimals)))
+
+    def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "Series":
+        f = Field(self._name, self._dtype_arrow)
+        try:
+            return self._with(cast_expr(self._expr, f, dtype))
+        except NotImplementedError:
+            return _fallback_call(self, "astype", (dtype,), {"errors": errors})
+
+    def rename(self, index: Any = None, *, axis: Any = None, copy: Any = None, inplace: bool = False, level: Any = None,
+               errors: str = "ignore") -> "Series | None":
+        if index is None or is_scalar(index) or isinstance(index, tuple):
+            return self._inplace(Series._over(self._plan, self._expr, index), inplace)
+        return _fallback_call(self, "rename", (index,), {"inplace": inplace})
+
+    def reset_index(self, level: Any = None, *, drop: bool = False, name: Any = ..., inplace: bool = False,
+                    allow_duplicates: bool = False) -> Any:
+        if level is not None:
+            return _fallback_call(self, "reset_index", (level,), {"drop": drop, "inplace": inplace})
+        if drop:
+            return self._inplace(Series._back(self._frame().reset_index(drop=True)), inplace)
+        label = self._name if name is ... else name
+        if label is None:
+            label = 0
+        return DataFrame._from_plan(L.Select(((label, self._expr),), self._plan)).reset_index()
+
+    # ------------------------------------------------------------------ reductions
+    def _reduce(self, fn: str, skipna: bool = True, **params: Any) -> Any:
+        t = self._dtype_arrow
+        if not skipna:
+            return _fallback_call(self, fn, (), {"skipna": skipna, **params})
+        if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
+            if fn in ("sum", "mean", "median", "std", "var", "prod"):
+                raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
+            return _fallback_call(self, fn, (), {"skipna": skipna, **params})
+        if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
+            raise TypeError(f"datetime64 type does not support operation '{fn}'")
+        if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max"):
+            return _fallback_call(self, fn, (), {"skipna": skipna, **params})
+        agg = Agg(fn, tuple(sorted(params.items())), self._expr)
+        plan = L.Aggregate((), (), (("value", agg),), False, True, False, self._plan)
+        res = engines.materialize(plan)
+        table = res.to_arrow()
+        value = table.column(0)[0] if table.num_rows else None
+        return _scalar(value, fn, t, plan.schema.columns[0].dtype)
+
+    def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        if min_count:
+            return _fallback_call(self, "sum", (), {"skipna": skipna, "min_count": min_count})
+        return self._reduce("sum", skipna)
+
+    def prod(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        return self._reduce("prod", skipna)
+
+    product = prod
+
+    def mean(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("mean", skipna)
+
+    def median(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("median", skipna)
+
+    def min(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("min", skipna)
+
+    def max(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("max", skipna)
+
+    def std(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("std", skipna, ddof=ddof)
+
+    def var(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        return self._reduce("var", skipna, ddof=ddof)
+
+    def count(self) -> Any:
+        return self._reduce("count")
+
+    def nunique(self, dropna: bool = True) -> int:
+        return int(self._reduce("nunique", dropna=dropna))
+
+    def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        return self._reduce("any", skipna)
+
+    def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        return self._reduce("all", skipna)
+
+    # ------------------------------------------------------------------ ordering and sets
+    def sort_values(self, *, axis: Any = 0, ascending: Any = True, inplace: bool = False, kind: Any = None,
+                    na_position: str = "last", ignore_index: bool = False, key: Any = None) -> "Series | None":
+        if key is not None:
+            return _fallback_call(self, "sort_values", (), {"ascending": ascending, "inplace": inplace, "kind": kind,
+                                                            "na_position": na_position, "ignore_index": ignore_index, "key": key})
+        frame = self._frame()
+        label = frame._plan.schema.columns[0].label
+        new = Series._back(frame.sort_values(label, ascending=ascending, na_position=na_position, ignore_index=ignore_index))
+        return self._inplace(new, inplace)
+
+    def sort_index(self, *, axis: Any = 0, level: Any = None, ascending: Any = True, inplace: bool = False, kind: Any = None,
+                   na_position: str = "last", sort_remaining: bool = True, ignore_index: bool = False, key: Any = None) -> "Series | None":
+        new = self._frame().sort_index(level=level, ascending=ascending, na_position=na_position, ignore_index=ignore_index, key=key)
+        return self._inplace(Series._back(new), inplace)
+
+    def nlargest(self, n: int = 5, keep: str = "first") -> "Series":
+        frame = self._frame()
+        return Series._back(frame.nlargest(n, frame._plan.schema.columns[0].label, keep=keep))
+
+    def nsmallest(self, n: int = 5, keep: str = "first") -> "Series":
+        frame = self._frame()
+        return Series._back(frame.nsmallest(n, frame._plan.schema.columns[0].label, keep=keep))
+
+    def drop_duplicates(self, *, keep: Any = "first", inplace: bool = False, ignore_index: bool = False) -> "Series | None":
+        new = Series._back(self._frame().drop_duplicates(keep=keep, ignore_index=ignore_index))
+        return self._inplace(new, inplace)
+
+    def unique(self) -> Any:
+        frame = self._frame()
+        plan = L.Distinct((), "first", frame._plan)
+        res = Series._from_frame_plan(plan).to_pandas()
+        return pd.unique(res) if not isinstance(res.dtype, np.dtype) else res.values if res.dtype != object else pd.unique(res)
+
+    def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
+                     dropna: bool = True) -> "Series":
+        if bins is not None:
+            return _fallback_call(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
+                                                             "bins": bins, "dropna": dropna})
+        frame = self._frame()
+        label = frame._plan.schema.columns[0].label
+        name = "proportion" if normalize else "count"
+        key = frame._plan.schema.columns[0].name
+        agg = L.Aggregate((key,), (label,), ((name, Agg("size", (), Col(key))),), False, dropna, True, frame._plan)
+        out = Series._from_frame_plan(agg)
+        if normalize:
+            out = (out / out.sum()).rename(name)
+        if sort:
+            out = out.sort_values(ascending=ascending)
+        return out
+
+    # ------------------------------------------------------------------ accessors, grouping
+    @property
+    def str(self) -> Any:
+        from gframe.frontend.accessors import StringMethods
+
+        return StringMethods(self)
+
+    @property
+    def dt(self) -> Any:
+        from gframe.frontend.accessors import DatetimeMethods
+
+        return DatetimeMethods(self)
+
+    def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,
+                group_keys: bool = True, observed: bool = True, dropna: bool = True) -> Any:
+        from gframe.frontend.groupby import SeriesGroupBy
+
+        return SeriesGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna)
+
+    def map(self, arg: Any, na_action: Any = None) -> "Series":
+        from gframe.udf import map_series
+
+        return map_series(self, arg, na_action=na_action)
+
+    def apply(self, func_: Any, convert_dtype: Any = None, args: tuple = (), *, by_row: Any = "compat", **kwargs: Any) -> Any:
+        from gframe.udf import map_series
+
+        if args or kwargs:
+            return map_series(self, lambda v: func_(v, *args, **kwargs))
+        return map_series(self, func_)
+
+    def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        return func_(self, *args, **kwargs)
+
+    def to_csv(self, *args: Any, **kwargs: Any) -> Any:
+        return _fallback_call(self, "to_csv", args, kwargs)
+
+
+def _align_pair(left: Series, right: Series) -> tuple[tuple[L.Plan, Expr], Expr]:
+    """Both sides over one plan, aligned on the index: ((plan, right expr), left expr)."""
+    lt, rt = "__gf_left", "__gf_right"
+    lp = L.Select(((lt, left._expr),), left._plan)
+    rp = L.Select(((rt, right._expr),), right._plan)
+    both = L.HConcat(lp, rp)
+    return (both, Col(internal_name(rt))), Col(internal_name(lt))
+
+
+def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> Any:
+    """pandas' scalar for a reduction: numpy scalars of the result dtype; NaN/NaT when missing."""
+    py = None if value is None else value.as_py()
+    if fn == "nunique":
+        return int(py or 0)
+    if fn in ("count", "size"):
+        return np.int64(py or 0)
+    if fn in ("any", "all"):
+        return np.bool_(bool(py)) if py is not None else np.bool_(fn == "all")
+    if out_type is not None and pa.types.is_timestamp(out_type):
+        return pd.NaT if py is None else pd.Timestamp(value.value, unit=out_type.unit, tz=out_type.tz) if False else pd.Timestamp(np.datetime64(value.value, out_type.unit)).tz_localize(out_type.tz) if out_type.tz else pd.Timestamp(np.datetime64(value.value, out_type.unit))
+    if out_type is not None and pa.types.is_duration(out_type):
+        return pd.NaT if py is None else pd.Timedelta(np.timedelta64(value.value, out_type.unit))
+    if py is None:
+        if fn in ("sum",):
+            return np.int64(0) if out_type is not None and pa.types.is_integer(out_type) else np.float64(0.0)
+        if fn == "prod":
+            return np.int64(1) if out_type is not None and pa.types.is_integer(out_type) else np.float64(1.0)
+        return np.nan
+    if out_type is not None and (pa.types.is_large_string(out_type) or pa.types.is_string(out_type)):
+        return py
+    if out_type is not None and pa.types.is_boolean(out_type):
+        return np.bool_(py)
+    if out_type is not None and (pa.types.is_integer(out_type) or pa.types.is_floating(out_type)):
+        return np.dtype(out_type.to_pandas_dtype()).type(py)
+    return py
+
+
+def _series_repr(s: Series) -> str:
+    return _repr_frame(s._frame(), html=False, as_series=True)
+
+
+def _fallback_setitem(s: Series, key: Any, value: Any) -> Series:
+    from gframe.fallback import _to_pandas, check, from_pandas_result
+
+    check("Series.__setitem__", "label-based assignment is not native")
+    ps = s.to_pandas().copy()
+    ps[_to_pandas(key, [0])] = _to_pandas(value, [0])
+    return from_pandas_result(ps, "Series.__setitem__")
+
+
+def _fallback_setattr(s: Series, name: str, value: Any) -> Series:
+    from gframe.fallback import _to_pandas, check, from_pandas_result
+
+    check(f"Series.{name} = ...", "not native")
+    ps = s.to_pandas().copy()
+    setattr(ps, name, _to_pandas(value, [0]))
+    return from_pandas_result(ps, f"Series.{name}=")

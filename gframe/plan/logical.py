@@ -1,0 +1,524 @@
+"""Logical plan nodes: what to compute, never how.
+
+Each node is immutable, hashed by structure, and computes its output ``schema`` when built, so
+``df.columns``, ``df.dtypes`` and a ``KeyError`` for a missing column need no execution. Engines
+lower these nodes (``engines/cpu``, ``engines/gpu``); the optimizer rewrites them.
+
+Index handling: a schema with ``index=None`` has pandas' default RangeIndex, which no engine stores.
+Operations that reorder or drop rows need the original positions, so the frontend puts a
+``RowIndex`` node below them; that makes the index an ordinary int64 column the engines carry.
+"""
+from __future__ import annotations
+
+from typing import Any, Hashable, Sequence
+
+import pyarrow as pa
+
+from gframe.plan.expr import Agg, Col, Expr, columns_used, format_expr
+from gframe.plan.node import Node, Opaque
+from gframe.plan.schema import Field, IndexField, Schema
+from gframe.plan.typing import expr_type
+
+
+class Plan(Node):
+    """Base of plan nodes. ``schema`` is computed at construction."""
+
+    __slots__ = ("schema",)
+    schema: Schema
+
+    def _init(self, children: Sequence["Plan"], *values: Any) -> None:
+        self._setup(children, *values)
+        object.__setattr__(self, "schema", self._compute_schema())
+
+    def _compute_schema(self) -> Schema:
+        raise NotImplementedError
+
+    @property
+    def child(self) -> "Plan":
+        return self.children[0]  # type: ignore[return-value]
+
+    def describe(self) -> str:
+        """One-line description for ``explain()``."""
+        return type(self).__name__
+
+    def _lookup(self, child: "Plan | None" = None) -> Any:
+        schema = (child or self.child).schema
+        return schema.dtype_of
+
+
+# ----------------------------------------------------------------------------------------- scans
+
+class InMemoryScan(Plan):
+    """An Arrow table already in memory (from a dict, numpy, pandas, or a fallback's result).
+
+    ``table`` is an ``Opaque`` wrapping a ``pyarrow.Table`` whose columns are the schema's internal
+    names (data, then index). ``origin`` says where it came from, for ``explain()``.
+    """
+
+    __slots__ = ("table", "table_schema", "origin")
+    _non_child = ("table", "table_schema", "origin")
+
+    def __init__(self, table: Opaque, table_schema: Schema, origin: str = "") -> None:
+        self._init((), table, table_schema, origin)
+
+    def _compute_schema(self) -> Schema:
+        return self.table_schema
+
+    def describe(self) -> str:
+        t = self.table.value
+        return f"InMemoryScan [{t.num_rows} rows x {len(self.table_schema.columns)} cols]" + (
+            f" from {self.origin}" if self.origin else ""
+        )
+
+
+class ParquetScan(Plan):
+    """Read a parquet file. ``columns`` (internal names) and ``predicate`` are filled by the optimizer."""
+
+    __slots__ = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows")
+    _non_child = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows")
+
+    def __init__(self, path: str, file_schema: Schema, file_columns: tuple[tuple[str, str], ...],
+                 columns: tuple[str, ...] | None = None, predicate: Expr | None = None,
+                 n_rows: int | None = None) -> None:
+        # file_columns: (column name in the file, internal name) for every data and index column
+        self._init((), path, file_schema, tuple(file_columns), columns, predicate, n_rows)
+
+    def _compute_schema(self) -> Schema:
+        if self.columns is None:
+            return self.file_schema
+        keep = set(self.columns)
+        return self.file_schema.with_columns(f for f in self.file_schema.columns if f.name in keep)
+
+    def describe(self) -> str:
+        parts = [f"ParquetScan {self.path!r}"]
+        if self.columns is not None:
+            parts.append(f"columns={list(self.columns)}")
+        if self.predicate is not None:
+            parts.append(f"filter={format_expr(self.predicate)}")
+        if self.n_rows is not None:
+            parts.append(f"n_rows={self.n_rows}")
+        return " ".join(parts)
+
+
+class CsvScan(Plan):
+    """Read a CSV file with pandas' parsing rules (options as sorted (key, value) pairs)."""
+
+    __slots__ = ("path", "file_schema", "options", "columns", "n_rows")
+    _non_child = ("path", "file_schema", "options", "columns", "n_rows")
+
+    def __init__(self, path: str, file_schema: Schema, options: tuple[tuple[str, Hashable], ...],
+                 columns: tuple[str, ...] | None = None, n_rows: int | None = None) -> None:
+        self._init((), path, file_schema, options, columns, n_rows)
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return dict(self.options).get(name, default)
+
+    _compute_schema = ParquetScan._compute_schema
+
+    def describe(self) -> str:
+        cols = f" columns={list(self.columns)}" if self.columns is not None else ""
+        rows = f" n_rows={self.n_rows}" if self.n_rows is not None else ""
+        return f"CsvScan {self.path!r}{cols}{rows}"
+
+
+# ---------------------------------------------------------------------------------- row-wise ops
+
+class Select(Plan):
+    """Compute the output data columns from expressions; the index passes through.
+
+    ``outputs`` is a tuple of (label, expr) pairs in output order.
+    """
+
+    __slots__ = ("outputs",)
+    _non_child = ("outputs",)
+
+    def __init__(self, outputs: tuple[tuple[Hashable, Expr], ...], child: Plan) -> None:
+        self._init((child,), tuple(outputs))
+
+    def _compute_schema(self) -> Schema:
+        look = self._lookup()
+        return self.child.schema.with_columns(Field(label, expr_type(e, look)) for label, e in self.outputs)
+
+    def describe(self) -> str:
+        items = []
+        for label, e in self.outputs:
+            text = format_expr(e)
+            items.append(text if isinstance(e, Col) and e.name == Field(label, None).name else f"{label}={text}")
+        return f"Select [{', '.join(items)}]"
+
+
+class Filter(Plan):
+    __slots__ = ("predicate",)
+    _non_child = ("predicate",)
+
+    def __init__(self, predicate: Expr, child: Plan) -> None:
+        self._init((child,), predicate)
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        return f"Filter {format_expr(self.predicate)}"
+
+
+class RowIndex(Plan):
+    """Materialize the default RangeIndex as an int64 index column (positions 0..n-1)."""
+
+    __slots__ = ()
+
+    def __init__(self, child: Plan) -> None:
+        self._init((child,))
+
+    def _compute_schema(self) -> Schema:
+        assert self.child.schema.index is None
+        return self.child.schema.with_index((IndexField(None, pa.int64(), 0),))
+
+
+class Sort(Plan):
+    """Stable sort by internal column names (data or index columns)."""
+
+    __slots__ = ("by", "descending", "nulls_last")
+    _non_child = ("by", "descending", "nulls_last")
+
+    def __init__(self, by: tuple[str, ...], descending: tuple[bool, ...], nulls_last: bool, child: Plan) -> None:
+        self._init((child,), tuple(by), tuple(descending), nulls_last)
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        keys = ", ".join(f"{b}{' desc' if d else ''}" for b, d in zip(self.by, self.descending))
+        return f"Sort [{keys}] nulls_{'last' if self.nulls_last else 'first'}"
+
+
+class Slice(Plan):
+    """Rows ``offset`` .. ``offset+length`` (negative offset counts from the end; length None: to the end)."""
+
+    __slots__ = ("offset", "length")
+    _non_child = ("offset", "length")
+
+    def __init__(self, offset: int, length: int | None, child: Plan) -> None:
+        self._init((child,), offset, length)
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        return f"Slice offset={self.offset} length={self.length}"
+
+
+class TopK(Plan):
+    """The first ``k`` rows of a stable sort: what ``sort_values(...).head(k)`` and ``nlargest`` mean."""
+
+    __slots__ = ("by", "descending", "nulls_last", "k")
+    _non_child = ("by", "descending", "nulls_last", "k")
+
+    def __init__(self, by: tuple[str, ...], descending: tuple[bool, ...], nulls_last: bool, k: int, child: Plan) -> None:
+        self._init((child,), tuple(by), tuple(descending), nulls_last, k)
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        keys = ", ".join(f"{b}{' desc' if d else ''}" for b, d in zip(self.by, self.descending))
+        return f"TopK k={self.k} [{keys}]"
+
+
+class Distinct(Plan):
+    """drop_duplicates: keep 'first', 'last' or 'none' of each group of equal ``subset`` rows, in order."""
+
+    __slots__ = ("subset", "keep")
+    _non_child = ("subset", "keep")
+
+    def __init__(self, subset: tuple[str, ...], keep: str, child: Plan) -> None:
+        self._init((child,), tuple(subset), keep)
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        return f"Distinct subset={list(self.subset)} keep={self.keep}"
+
+
+# ------------------------------------------------------------------------------------ relational
+
+class Aggregate(Plan):
+    """Group by ``keys`` (internal names) and aggregate; no keys: one row.
+
+    ``sort``: keys in sorted order, else first-appearance order. ``dropna``: drop groups whose key
+    is null. ``keys_as_index``: keys become the index (pandas' as_index=True). Output data columns
+    are the keys (unless they are the index) then the aggregations ``aggs`` ((label, Agg) pairs).
+    """
+
+    __slots__ = ("keys", "key_labels", "aggs", "sort", "dropna", "keys_as_index")
+    _non_child = ("keys", "key_labels", "aggs", "sort", "dropna", "keys_as_index")
+
+    def __init__(self, keys: tuple[str, ...], key_labels: tuple[Hashable, ...], aggs: tuple[tuple[Hashable, Agg], ...],
+                 sort: bool, dropna: bool, keys_as_index: bool, child: Plan) -> None:
+        self._init((child,), tuple(keys), tuple(key_labels), tuple(aggs), sort, dropna, keys_as_index)
+
+    def _compute_schema(self) -> Schema:
+        look = self._lookup()
+        keyf = [(lab, look(k)) for k, lab in zip(self.keys, self.key_labels)]
+        aggf = [Field(label, expr_type(a, look)) for label, a in self.aggs]
+        if self.keys_as_index and self.keys:
+            index = tuple(IndexField(lab, t, i) for i, (lab, t) in enumerate(keyf))
+            return Schema(tuple(aggf), index)
+        return Schema(tuple(Field(lab, t) for lab, t in keyf) + tuple(aggf), None)
+
+    def describe(self) -> str:
+        aggs = ", ".join(f"{label}={format_expr(a)}" for label, a in self.aggs)
+        return (f"Aggregate keys={list(self.keys)} [{aggs}] sort={self.sort} dropna={self.dropna}"
+                f"{' as_index' if self.keys_as_index else ''}")
+
+
+class GroupHead(Plan):
+    """The first ``n`` rows of each group of ``keys``, in the original row order (groupby().head)."""
+
+    __slots__ = ("keys", "n", "dropna")
+    _non_child = ("keys", "n", "dropna")
+
+    def __init__(self, keys: tuple[str, ...], n: int, dropna: bool, child: Plan) -> None:
+        self._init((child,), tuple(keys), n, dropna)
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+
+class Join(Plan):
+    """pandas merge. ``how`` in inner/left/right/outer/cross.
+
+    ``left_on``/``right_on`` are internal names (data or index columns of each side). The output is
+    described by ``outputs``: (label, side, internal name) triples - the merge's column list after
+    pandas' key coalescing and suffix rules, computed by the frontend. ``index_from`` is "none"
+    (a new RangeIndex), "left" or "right" (that side's index, as pandas keeps for index joins).
+    ``sort`` sorts the result by the keys (pandas' sort=True, and how="outer").
+    """
+
+    __slots__ = ("how", "left_on", "right_on", "outputs", "index_from", "sort")
+    _non_child = ("how", "left_on", "right_on", "outputs", "index_from", "sort")
+
+    def __init__(self, how: str, left_on: tuple[str, ...], right_on: tuple[str, ...],
+                 outputs: tuple[tuple[Hashable, str, str], ...], index_from: str, sort: bool,
+                 left: Plan, right: Plan) -> None:
+        self._init((left, right), how, tuple(left_on), tuple(right_on), tuple(outputs), index_from, sort)
+
+    @property
+    def left(self) -> Plan:
+        return self.children[0]  # type: ignore[return-value]
+
+    @property
+    def right(self) -> Plan:
+        return self.children[1]  # type: ignore[return-value]
+
+    def _compute_schema(self) -> Schema:
+        lt, rt = self.left.schema, self.right.schema
+        fields = []
+        for label, side, name in self.outputs:
+            t = (lt if side == "left" else rt).dtype_of(name) if side in ("left", "right") else None
+            # a side that may miss rows gets nulls: pandas decides int->float from the data
+            may_miss = (side == "right" and self.how in ("left", "outer")) or (
+                side == "left" and self.how in ("right", "outer")) or side == "key"
+            if side == "key":
+                t = lt.dtype_of(name) if self.how != "right" else None
+                if self.how == "right":
+                    t = None
+            if may_miss and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)):
+                t = None
+            fields.append(Field(label, t))
+        if self.index_from == "none":
+            index = None
+        else:
+            src = lt if self.index_from == "left" else rt
+            index = src.index
+            if index is not None and self.how in ("outer",):
+                index = tuple(IndexField(f.label, None, f.level) for f in index)
+        return Schema(tuple(fields), index)
+
+    def describe(self) -> str:
+        return (f"Join how={self.how} left_on={list(self.left_on)} right_on={list(self.right_on)}"
+                f" index={self.index_from}{' sort' if self.sort else ''}")
+
+
+class Union(Plan):
+    """concat(axis=0): rows of each child in order; columns are the union in first-seen order.
+
+    Missing columns are null (so pandas decides int->float from the data). The index is the
+    children's indexes concatenated (``ignore_index`` gives a new RangeIndex).
+    """
+
+    __slots__ = ("ignore_index",)
+    _non_child = ("ignore_index",)
+
+    def __init__(self, ignore_index: bool, *children: Plan) -> None:
+        self._init(children, ignore_index)
+
+    def _compute_schema(self) -> Schema:
+        labels: list[Hashable] = []
+        seen: set[str] = set()
+        for c in self.children:
+            for f in c.schema.columns:
+                if f.name not in seen:
+                    seen.add(f.name)
+                    labels.append(f.label)
+        fields = []
+        for label in labels:
+            ts = []
+            for c in self.children:
+                ts.append(c.schema.field(label).dtype if c.schema.has(label) else "missing")
+            fields.append(Field(label, _union_type(ts)))
+        if self.ignore_index:
+            return Schema(tuple(fields), None)
+        idx = [c.schema.index for c in self.children]
+        first = idx[0]
+        assert first is not None
+        levels = []
+        for f in first:
+            ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
+            levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
+                                     ts[0] if all(t == ts[0] for t in ts) else None, f.level))
+        return Schema(tuple(fields), tuple(levels))
+
+    def describe(self) -> str:
+        return f"Union{' ignore_index' if self.ignore_index else ''}"
+
+
+def _union_type(types: list[Any]) -> pa.DataType | None:
+    present = [t for t in types if t != "missing"]
+    if any(t is None for t in present):
+        return None
+    if len(present) < len(types):
+        t0 = present[0]
+        if all(t == t0 for t in present) and not (pa.types.is_integer(t0) or pa.types.is_boolean(t0)):
+            return t0
+        return None
+    t0 = present[0]
+    if all(t == t0 for t in present):
+        return t0
+    import numpy as np
+
+    try:
+        if all(pa.types.is_integer(t) or pa.types.is_floating(t) for t in present):
+            return pa.from_numpy_dtype(np.result_type(*[t.to_pandas_dtype() for t in present]))
+    except (TypeError, NotImplementedError):
+        return None
+    return None
+
+
+class HConcat(Plan):
+    """concat(axis=1): children side by side, aligned on their index (outer join where they differ)."""
+
+    __slots__ = ()
+
+    def __init__(self, *children: Plan) -> None:
+        self._init(children)
+
+    def _compute_schema(self) -> Schema:
+        fields: list[Field] = []
+        for c in self.children:
+            fields.extend(Field(f.label, None if f.dtype is None or pa.types.is_integer(f.dtype) or pa.types.is_boolean(f.dtype) else f.dtype)
+                          for f in c.schema.columns)
+        first = self.children[0].schema.index
+        index = None if first is None else tuple(IndexField(f.label, f.dtype, f.level) for f in first)
+        return Schema(tuple(fields), index)
+
+
+class SetIndex(Plan):
+    """Make data columns ``keys`` the index (``append``: after the existing levels); ``drop`` removes them from the data."""
+
+    __slots__ = ("keys", "drop", "append")
+    _non_child = ("keys", "drop", "append")
+
+    def __init__(self, keys: tuple[str, ...], drop: bool, append: bool, child: Plan) -> None:
+        self._init((child,), tuple(keys), drop, append)
+
+    def _compute_schema(self) -> Schema:
+        s = self.child.schema
+        by_name = {f.name: f for f in s.columns}
+        levels: list[IndexField] = []
+        if self.append and s.index is not None:
+            levels.extend(s.index)
+        for k in self.keys:
+            f = by_name[k]
+            levels.append(IndexField(f.label, f.dtype, len(levels)))
+        cols = [f for f in s.columns if not (self.drop and f.name in self.keys)]
+        return Schema(tuple(cols), tuple(levels))
+
+    def describe(self) -> str:
+        return f"SetIndex {list(self.keys)}{' drop' if self.drop else ''}"
+
+
+class ResetIndex(Plan):
+    """Move the index levels into data columns in front (``drop``: discard them) and use a RangeIndex."""
+
+    __slots__ = ("drop", "labels")
+    _non_child = ("drop", "labels")
+
+    def __init__(self, drop: bool, labels: tuple[Hashable, ...], child: Plan) -> None:
+        self._init((child,), drop, tuple(labels))
+
+    def _compute_schema(self) -> Schema:
+        s = self.child.schema
+        if self.drop:
+            return Schema(s.columns, None)
+        idx = s.index if s.index is not None else (IndexField(None, pa.int64(), 0),)
+        front = tuple(Field(lab, f.dtype) for lab, f in zip(self.labels, idx))
+        return Schema(front + s.columns, None)
+
+    def describe(self) -> str:
+        return f"ResetIndex{' drop' if self.drop else ''}"
+
+
+class RenameIndex(Plan):
+    """Set the index level names (labels only: no data moves)."""
+
+    __slots__ = ("labels",)
+    _non_child = ("labels",)
+
+    def __init__(self, labels: tuple[Hashable, ...], child: Plan) -> None:
+        self._init((child,), tuple(labels))
+
+    def _compute_schema(self) -> Schema:
+        s = self.child.schema
+        assert s.index is not None
+        return s.with_index(tuple(IndexField(lab, f.dtype, f.level) for lab, f in zip(self.labels, s.index)))
+
+
+class Cache(Plan):
+    """Marks a subplan the optimizer found used more than once: engines compute it once per run."""
+
+    __slots__ = ()
+
+    def __init__(self, child: Plan) -> None:
+        self._init((child,))
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+
+def output_columns_used(plan: Plan) -> set[str]:
+    """Internal names of the child columns a node reads (for projection pushdown and explain)."""
+    if isinstance(plan, Select):
+        return set().union(*(columns_used(e) for _, e in plan.outputs)) if plan.outputs else set()
+    if isinstance(plan, Filter):
+        return columns_used(plan.predicate)
+    return set(plan.child.schema.all_names) if plan.children else set()
+
+
+class Materialized(Plan):
+    """A result an engine already holds (a frame computed earlier): a leaf the optimizer stops at.
+
+    ``data`` wraps the engine-native table; ``engine`` names the engine that owns it.
+    """
+
+    __slots__ = ("data", "engine", "result_schema")
+    _non_child = ("data", "engine", "result_schema")
+
+    def __init__(self, data: Opaque, engine: str, result_schema: Schema) -> None:
+        self._init((), data, engine, result_schema)
+
+    def _compute_schema(self) -> Schema:
+        return self.result_schema
+
+    def describe(self) -> str:
+        return f"Materialized [{self.engine}]"

@@ -1,0 +1,111 @@
+"""The one node base for plans and expressions.
+
+Nodes are immutable. Every constructor argument that is not a child is listed in ``_non_child``;
+from that one rule each node gets structural equality and hashing (so identical subplans are found
+with ``==`` and can share a cached result), ``reconstruct`` (rebuild with new children, used by every
+optimizer pass) and a readable ``repr``. Modelled on cudf_polars' ``dsl/nodebase.py``.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar, Iterator, Self, Sequence
+
+
+class Node:
+    """Immutable tree node with structural hash/eq.
+
+    Subclasses set ``_non_child`` (names of the non-child fields, in constructor order) and call
+    ``super().__init__(children, *fields)`` - the values are stored as attributes of those names.
+    Non-child values must be hashable; in-memory data is wrapped in an object hashed by identity.
+    """
+
+    __slots__ = ("children", "_hash", "__weakref__")
+    _non_child: ClassVar[tuple[str, ...]] = ()
+    children: tuple[Node, ...]
+
+    def _setup(self, children: Sequence[Node], *values: Any) -> None:
+        object.__setattr__(self, "children", tuple(children))
+        for name, value in zip(self._non_child, values, strict=True):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_hash", None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _ctor_arguments(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in self._non_child)
+
+    def reconstruct(self, children: Sequence[Node]) -> Self:
+        """The same node over new children (each subclass's constructor takes fields then children)."""
+        children = tuple(children)
+        if children == self.children and all(a is b for a, b in zip(children, self.children)):
+            return self
+        return type(self)(*self._ctor_arguments(), *children)
+
+    def get_hashable(self) -> tuple[Any, ...]:
+        return (type(self), self._ctor_arguments(), self.children)
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash(self.get_hashable())
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(self) is not type(other):
+            return False
+        assert isinstance(other, Node)
+        if hash(self) != hash(other):
+            return False
+        return self._ctor_arguments() == other._ctor_arguments() and self.children == other.children
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (*self._ctor_arguments(), *self.children))
+
+    def walk(self) -> Iterator[Node]:
+        """Every node of the tree once (post-order, shared subtrees visited once)."""
+        seen: set[int] = set()
+        stack: list[tuple[Node, bool]] = [(self, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if id(node) in seen:
+                continue
+            if expanded:
+                seen.add(id(node))
+                yield node
+            else:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(node.children))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._non_child)
+        kids = ", ".join(repr(c) for c in self.children)
+        return f"{type(self).__name__}({args}{', ' if args and kids else ''}{kids})"
+
+
+class Opaque:
+    """A value hashed and compared by identity: in-memory data, Python callables.
+
+    Plans never hash data by content; two scans of the same in-memory table are equal because they
+    hold the same ``Opaque``.
+    """
+
+    __slots__ = ("value", "label")
+
+    def __init__(self, value: Any, label: str = "") -> None:
+        self.value = value
+        self.label = label
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Opaque) and other.value is self.value
+
+    def __repr__(self) -> str:
+        return f"<{self.label or type(self.value).__name__}@{id(self.value):x}>"

@@ -1,0 +1,123 @@
+"""Test helpers: run the same code with pandas and with gframe and compare.
+
+The one rule of the test suite is that pandas code gives pandas' answer. ``assert_matches_pandas``
+runs a function once with the real ``pandas`` module and once with ``gframe`` (on the engine
+selected by ``gframe.options``) and compares values, dtypes, index, names and row order with
+pandas' own ``assert_frame_equal`` / ``assert_series_equal``.
+
+Example
+-------
+>>> from gframe.testing import assert_matches_pandas
+>>> assert_matches_pandas(lambda pd: pd.DataFrame({"a": [1, 2, 2]}).groupby("a").size())
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pandas
+import pandas.testing as pdt
+
+__all__ = ["assert_matches_pandas", "assert_raises_like_pandas", "to_pandas"]
+
+
+def to_pandas(obj: Any) -> Any:
+    """Materialize a gframe object (or pass a pandas object / scalar through)."""
+    if isinstance(obj, (pandas.DataFrame, pandas.Series, pandas.Index)):
+        return obj
+    import gframe
+
+    if isinstance(obj, (gframe.DataFrame, gframe.Series, gframe.Index)):
+        return obj.to_pandas()
+    if isinstance(obj, tuple):
+        return tuple(to_pandas(o) for o in obj)
+    if isinstance(obj, list):
+        return [to_pandas(o) for o in obj]
+    return obj
+
+
+def _compare(expected: Any, result: Any, **kw: Any) -> None:
+    if isinstance(expected, pandas.DataFrame):
+        assert isinstance(result, pandas.DataFrame), f"expected a DataFrame, got {type(result)}"
+        pdt.assert_frame_equal(result, expected, **kw)
+    elif isinstance(expected, pandas.Series):
+        assert isinstance(result, pandas.Series), f"expected a Series, got {type(result)}"
+        pdt.assert_series_equal(result, expected, **kw)
+    elif isinstance(expected, pandas.Index):
+        assert isinstance(result, pandas.Index), f"expected an Index, got {type(result)}"
+        kw = {k: v for k, v in kw.items() if k in ("exact", "check_names", "check_exact", "rtol", "atol")}
+        pdt.assert_index_equal(result, expected, **kw)
+    elif isinstance(expected, np.ndarray):
+        assert isinstance(result, np.ndarray), f"expected an ndarray, got {type(result)}"
+        np.testing.assert_array_equal(result, expected)
+        assert result.dtype == expected.dtype, (result.dtype, expected.dtype)
+    elif isinstance(expected, (tuple, list)):
+        assert type(result) is type(expected) and len(result) == len(expected), (result, expected)
+        for e, r in zip(expected, result):
+            _compare(e, r, **kw)
+    elif isinstance(expected, float) and np.isnan(expected):
+        assert isinstance(result, float) and np.isnan(result), f"expected NaN, got {result!r}"
+    elif expected is pandas.NaT or expected is None:
+        assert result is expected, f"expected {expected!r}, got {result!r}"
+    elif isinstance(expected, (float, np.floating)):
+        assert isinstance(result, (float, np.floating)), f"expected a float, got {type(result)}: {result!r}"
+        np.testing.assert_allclose(result, expected, rtol=kw.get("rtol", 1e-5))
+    else:
+        assert result == expected, f"expected {expected!r}, got {result!r}"
+        assert type(result) is type(expected) or (
+            isinstance(result, (int, np.integer)) and isinstance(expected, (int, np.integer))
+            or isinstance(result, (bool, np.bool_)) and isinstance(expected, (bool, np.bool_))
+        ), f"expected type {type(expected).__name__}, got {type(result).__name__}"
+
+
+def _gframe_module() -> Any:
+    """The module under test: gframe, or pandas itself when GFRAME_TEST_SELFCHECK=1.
+
+    The self-check mode runs the test suite with pandas on both sides, which proves each test is
+    valid pandas code before gframe implements what it tests.
+    """
+    import os
+
+    if os.environ.get("GFRAME_TEST_SELFCHECK") == "1":
+        return pandas
+    import gframe
+
+    return gframe
+
+
+def assert_matches_pandas(fn: Callable[[Any], Any], **kw: Any) -> Any:
+    """Run ``fn(pandas)`` and ``fn(gframe)`` and assert the results are equal.
+
+    Keyword arguments go to ``pandas.testing.assert_frame_equal`` / ``assert_series_equal``
+    (``check_dtype``, ``check_index_type``, ``check_exact``, ``rtol``, ...). Returns the gframe
+    result (materialized) so a test can check more.
+    """
+    expected = fn(pandas)
+    result = to_pandas(fn(_gframe_module()))
+    _compare(expected, result, **kw)
+    return result
+
+
+def assert_raises_like_pandas(fn: Callable[[Any], Any], match: str | None = None) -> type[BaseException]:
+    """Assert that gframe raises the same exception type as pandas for ``fn``.
+
+    gframe objects are lazy: the function's result is materialized so errors raised at execution
+    time count too (though gframe should raise at build time where pandas does).
+    """
+    import re
+
+    gframe = _gframe_module()
+    try:
+        fn(pandas)
+    except Exception as exc:  # noqa: BLE001 - we capture pandas' type to compare
+        expected_type = type(exc)
+    else:
+        raise AssertionError("pandas did not raise")
+    try:
+        to_pandas(fn(gframe))
+    except Exception as exc:  # noqa: BLE001
+        assert isinstance(exc, expected_type), f"pandas raised {expected_type.__name__}, gframe raised {type(exc).__name__}: {exc}"
+        if match is not None:
+            assert re.search(match, str(exc)), f"message {str(exc)!r} does not match {match!r}"
+        return expected_type
+    raise AssertionError(f"pandas raised {expected_type.__name__}, gframe did not raise")

@@ -1,0 +1,83 @@
+"""set_index / reset_index."""
+import pytest
+
+from gframe.testing import assert_matches_pandas
+
+NaN = float("nan")
+
+DATA = {
+    "k": ["b", "a", "c", "a"],
+    "n": [2, 1, 2, 3],
+    "v": [1.5, NaN, 3.5, 4.5],
+}
+
+
+def frame(pd):
+    return pd.DataFrame(DATA)
+
+
+@pytest.mark.parametrize("keys", ["k", "n", ["k", "n"], ["n", "k"]])
+@pytest.mark.parametrize("drop", [True, False])
+def test_set_index(keys, drop):
+    assert_matches_pandas(lambda pd: frame(pd).set_index(keys, drop=drop))
+
+
+def test_set_index_then_loc():
+    assert_matches_pandas(lambda pd: frame(pd).set_index("k").loc[["a", "c"]])
+
+
+def test_set_index_then_loc_scalar_label():
+    assert_matches_pandas(lambda pd: frame(pd).set_index("k").loc["c"])
+
+
+def test_set_index_datetime():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"t": pd.to_datetime(["2020-01-02", "2020-01-01"]), "v": [1, 2]}).set_index("t")
+    )
+
+
+@pytest.mark.parametrize("drop", [True, False])
+def test_reset_index(drop):
+    assert_matches_pandas(lambda pd: frame(pd).set_index("k").reset_index(drop=drop))
+
+
+@pytest.mark.parametrize("drop", [True, False])
+def test_reset_index_after_filter(drop):
+    assert_matches_pandas(lambda pd: (lambda df: df[df.n > 1].reset_index(drop=drop))(frame(pd)))
+
+
+def test_reset_index_multi():
+    assert_matches_pandas(lambda pd: frame(pd).set_index(["k", "n"]).reset_index())
+
+
+def test_reset_index_level():
+    assert_matches_pandas(lambda pd: frame(pd).set_index(["k", "n"]).reset_index(level="n"))
+
+
+def test_reset_index_after_groupby():
+    assert_matches_pandas(lambda pd: frame(pd).groupby("k").v.sum().reset_index())
+
+
+def test_reset_index_after_groupby_many_keys():
+    assert_matches_pandas(lambda pd: frame(pd).groupby(["k", "n"]).agg(s=("v", "sum")).reset_index())
+
+
+def test_reset_index_series_name():
+    assert_matches_pandas(lambda pd: frame(pd).groupby("k").size().reset_index(name="count"))
+
+
+def test_reset_index_drop_series():
+    assert_matches_pandas(lambda pd: frame(pd).v.sort_values(kind="stable").reset_index(drop=True))
+
+
+def test_set_index_string_index_name():
+    assert_matches_pandas(lambda pd: frame(pd).set_index("k").index)
+
+
+def test_rename_axis_and_index_name():
+    assert_matches_pandas(lambda pd: frame(pd).set_index("k").rename_axis("key").reset_index())
+
+
+def test_set_index_one_row_and_empty():
+    assert_matches_pandas(lambda pd: frame(pd).head(1).set_index("n"))
+    assert_matches_pandas(lambda pd: frame(pd).head(0).set_index("n"))

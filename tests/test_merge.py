@@ -1,0 +1,177 @@
+"""merge / join: row order, suffixes, duplicate and null keys."""
+import pytest
+
+from gframe.testing import assert_matches_pandas
+
+NaN = float("nan")
+
+HOWS = ["inner", "left", "right", "outer"]
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_on_string_key(how, left_data, right_data):
+    # duplicate keys on both sides (many-to-many) and None keys
+    assert_matches_pandas(lambda pd: pd.DataFrame(left_data).merge(pd.DataFrame(right_data), on="key", how=how))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_pd_merge_function(how, left_data, right_data):
+    assert_matches_pandas(lambda pd: pd.merge(pd.DataFrame(left_data), pd.DataFrame(right_data), on="key", how=how))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_int_key(how):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"id": [3, 1, 2, 1], "a": ["x", "y", "z", "w"]}).merge(
+            pd.DataFrame({"id": [1, 4, 3, 3], "b": [0.5, 1.5, 2.5, 3.5]}), on="id", how=how
+        )
+    )
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_float_key_with_nan(how):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"f": [1.0, NaN, 2.0], "a": [1, 2, 3]}).merge(
+            pd.DataFrame({"f": [NaN, 2.0, 3.0], "b": [4, 5, 6]}), on="f", how=how
+        )
+    )
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_many_keys(how):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k1": [1, 1, 2, 2], "k2": ["a", "b", "a", None], "v": [1, 2, 3, 4]}).merge(
+            pd.DataFrame({"k1": [1, 2, 2, 3], "k2": ["a", "a", None, "c"], "w": [10, 20, 30, 40]}),
+            on=["k1", "k2"],
+            how=how,
+        )
+    )
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_left_on_right_on(how):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"lk": ["a", "b", "c"], "v": [1, 2, 3]}).merge(
+            pd.DataFrame({"rk": ["c", "a", "d"], "w": [7.0, 8.0, 9.0]}), left_on="lk", right_on="rk", how=how
+        )
+    )
+
+
+@pytest.mark.parametrize("suffixes", [("_x", "_y"), ("_left", "_right"), ("", "_r")])
+def test_merge_suffixes(suffixes):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": [1, 2], "v": [1, 2]}).merge(
+            pd.DataFrame({"k": [2, 1], "v": [3, 4]}), on="k", suffixes=suffixes
+        )
+    )
+
+
+def test_merge_default_suffixes():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": [1, 2], "v": [1, 2], "s": ["a", "b"]}).merge(
+            pd.DataFrame({"k": [2, 1, 2], "v": [3, 4, 5], "s": [None, "c", "d"]}), on="k", how="left"
+        )
+    )
+
+
+def test_merge_no_on_uses_common_columns():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": [1, 2, 3], "a": [1, 2, 3]}).merge(pd.DataFrame({"k": [3, 1], "b": [9, 8]}))
+    )
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_left_index_right_index(how):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"a": [1, 2, 3]}, index=["x", "y", "z"]).merge(
+            pd.DataFrame({"b": [4.0, 5.0, 6.0]}, index=["z", "w", "x"]), left_index=True, right_index=True, how=how
+        )
+    )
+
+
+def test_merge_left_on_right_index():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": ["b", "a", "b"], "v": [1, 2, 3]}).merge(
+            pd.DataFrame({"w": [10, 20]}, index=["a", "b"]), left_on="k", right_index=True, how="left"
+        )
+    )
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_with_empty(how):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": [1, 2], "a": [1.0, 2.0]}).merge(
+            pd.DataFrame({"k": [1], "b": [3.0]}).head(0), on="k", how=how
+        )
+    )
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_no_matches(how):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": ["a", "b"], "a": [1.0, 2.0]}).merge(
+            pd.DataFrame({"k": ["c"], "b": [3.0]}), on="k", how=how
+        )
+    )
+
+
+def test_merge_cross():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"a": [1, 2]}).merge(pd.DataFrame({"b": ["x", "y", "z"]}), how="cross")
+    )
+
+
+def test_merge_indicator():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": [1, 2, 3]}).merge(pd.DataFrame({"k": [2, 3, 4]}), on="k", how="outer", indicator=True)
+    )
+
+
+def test_merge_datetime_key():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"t": pd.to_datetime(["2020-01-01", "2020-01-02", None]), "a": [1, 2, 3]}).merge(
+            pd.DataFrame({"t": pd.to_datetime(["2020-01-02", None]), "b": [5, 6]}), on="t", how="left"
+        )
+    )
+
+
+def test_merge_then_groupby(sales_data):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame(sales_data)
+        .merge(pd.DataFrame({"store": ["s1", "s2", "s3"], "region": ["n", "s", "n"]}), on="store")
+        .groupby("region")
+        .qty.sum()
+    )
+
+
+@pytest.mark.parametrize("how", ["left", "inner", "outer", "right"])
+def test_join_on_index(how):
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"a": [1, 2, 3]}, index=["x", "y", "z"]).join(
+            pd.DataFrame({"b": ["p", None, "q"]}, index=["z", "x", "w"]), how=how
+        )
+    )
+
+
+def test_join_suffixes():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"v": [1, 2]}, index=[0, 1]).join(
+            pd.DataFrame({"v": [3, 4]}, index=[1, 2]), suffixes=("_l", "_r")
+        )
+    )
+
+
+def test_join_on_column():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": ["b", "a", "c"], "v": [1, 2, 3]}).join(
+            pd.DataFrame({"w": [10.0, 20.0]}, index=["a", "b"]), on="k"
+        )
+    )
+
+
+def test_join_after_set_index():
+    assert_matches_pandas(
+        lambda pd: pd.DataFrame({"k": [1, 2, 3], "v": [1, 2, 3]}).set_index("k").join(
+            pd.DataFrame({"k": [3, 1], "w": ["c", "a"]}).set_index("k")
+        )
+    )
