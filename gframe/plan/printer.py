@@ -31,7 +31,12 @@ def explain(plan: Plan, optimized: bool = True) -> str:
     engine = engines.get_engine()
     out = ["== logical plan ==", render(plan)]
     if optimized:
-        physical = engines.prepare(plan, engine)
+        # the plan the engine would run from scratch (cached results not substituted), so that
+        # explain() shows the same thing before and after the frame was computed
+        from gframe.config import options
+        from gframe.optimizer import optimize
+
+        physical = optimize(plan, disabled=options.disabled_passes) if options.optimize else plan
         out += [f"== optimized plan (engine: {engine.name}) ==", render(physical, engines.placement(physical, engine))]
     report = fallback_report()
     if report:
