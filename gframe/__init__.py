@@ -13,6 +13,7 @@ import pandas as _pd
 from gframe.config import option_context, options
 from gframe.errors import FallbackError, GPUUnavailableError
 from gframe.fallback import fallback_report
+from gframe.frontend.datetimes import to_datetime
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index, MultiIndex, RangeIndex
 from gframe.frontend.reshape import concat, merge
@@ -38,7 +39,7 @@ get_option = _pd.get_option
 set_option = _pd.set_option
 
 __all__ = ["DataFrame", "Series", "Index", "MultiIndex", "RangeIndex", "concat", "merge", "read_csv",
-           "read_parquet", "options", "option_context", "fallback_report", "FallbackError", "GPUUnavailableError"]
+           "read_parquet", "to_datetime", "options", "option_context", "fallback_report", "FallbackError", "GPUUnavailableError"]
 
 
 def __getattr__(name: str) -> Any:

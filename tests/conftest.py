@@ -103,3 +103,30 @@ def _selfcheck_passthrough(monkeypatch):
 
         monkeypatch.setattr(gt, "to_pandas", passthrough)
     yield
+
+
+# ------------------------------------------------------------------ optimizer verification mode
+# ``pytest --verify-optimizer`` (or GFRAME_VERIFY_OPTIMIZER=1) runs every query of every test with
+# the optimizer on and off and asserts equal results (``gframe.engines._verify``).
+
+def pytest_addoption(parser):
+    parser.addoption("--verify-optimizer", action="store_true", default=False,
+                     help="run every gframe query optimized and unoptimized and assert equal results")
+
+
+# fixtures that count engine executions: verification runs each plan a second time
+_COUNTS_EXECUTIONS = ("executions",)
+
+
+@pytest.fixture(autouse=True)
+def _optimizer_verification(request):
+    if os.environ.get("GFRAME_TEST_SELFCHECK") == "1":
+        yield
+        return
+    import gframe
+
+    on = request.config.getoption("--verify-optimizer") or gframe.options.verify_optimizer
+    if any(name in request.fixturenames for name in _COUNTS_EXECUTIONS):
+        on = False
+    with gframe.option_context(verify_optimizer=on):
+        yield

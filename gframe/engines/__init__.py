@@ -62,7 +62,6 @@ class Result:
 
     engine: Any
     native: Any
-    plan: Plan
 
     def num_rows(self) -> int:
         return self.engine.num_rows(self.native)
@@ -123,7 +122,7 @@ def materialize(plan: Plan) -> Result:
     if options.verify_optimizer and options.optimize:
         _verify(plan, engine, native)
     last_stats[:] = [stats]
-    res = Result(engine, native, plan)
+    res = Result(engine, native)  # no reference to the plan: the cache key must be able to die
     try:
         _results[plan] = res
     except TypeError:  # unhashable parameters somewhere: just don't cache

@@ -1,13 +1,64 @@
-"""``.str`` and ``.dt``: each method is one ``Func`` expression named ``str.<name>`` / ``dt.<name>``."""
+"""``.str`` and ``.dt``: each method is one ``Func`` expression named ``str.<name>`` / ``dt.<name>``.
+
+The frontend validates arguments (pandas' exceptions, at the call) and decides what is native; the
+parameters it puts in the plan are engine-neutral (a regex in the common subset of Python's and
+Rust's syntax, a frequency as nanoseconds). Anything else runs through pandas, recorded.
+"""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pandas as pd
 import pyarrow as pa
 
 from gframe.plan.expr import func
-from gframe.plan.schema import is_string
+from gframe.plan.freq import freq_in_unit, freq_nanos
+from gframe.plan.schema import OBJECT_STRING, is_string
+
+_NO_DEFAULT: Any = pd.api.extensions.no_default
+
+# Python regex syntax the engines' regex dialect (Rust's ``regex``) lacks: lookaround, back
+# references, atomic groups, conditionals, ``\Z``
+_NOT_PORTABLE = re.compile(r"\(\?<?[=!]|\(\?P=|\(\?>|\(\?\(|\\[1-9]|\\Z")
+
+
+def portable_regex(pat: str) -> bool:
+    """Whether ``pat`` means the same to Python's ``re`` and to the engines' regex dialect."""
+    try:
+        re.compile(pat)
+    except re.error:
+        return False
+    return _NOT_PORTABLE.search(pat) is None
+
+
+def _python_repl_to_template(repl: str) -> str | None:
+    """A ``re.sub`` replacement (``\\1``, ``\\g<name>``) as a ``$``-template (``${1}``); None if unsure."""
+    out = []
+    i = 0
+    escapes = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "f": "\f", "v": "\v", "a": "\a"}
+    while i < len(repl):
+        ch = repl[i]
+        if ch == "$":
+            out.append("$$")
+            i += 1
+        elif ch == "\\":
+            m = re.match(r"\\(\d{1,2})|\\g<(\w+)>", repl[i:])
+            if m:
+                group = m.group(1) or m.group(2)
+                if group == "0" and m.group(1):
+                    return None  # "\0" is a NUL character to Python
+                out.append("${" + group + "}")
+                i += m.end()
+            elif i + 1 < len(repl) and repl[i + 1] in escapes:
+                out.append(escapes[repl[i + 1]].replace("$", "$$"))
+                i += 2
+            else:
+                return None  # pandas (re) raises "bad escape": let it
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 class _Accessor:
@@ -47,6 +98,15 @@ class _Accessor:
         return call_pandas(f"Series.{kind}.{name}", lambda ps: getattr(getattr(ps, kind), name), (self._s,), {}, "not native")
 
 
+def _na_value(na: Any) -> tuple[bool, Any]:
+    """(native, fill) for a predicate's ``na``: the default fills False (pandas' str dtype)."""
+    if na is _NO_DEFAULT:
+        return True, False
+    if isinstance(na, bool):
+        return True, na
+    return False, None
+
+
 class StringMethods(_Accessor):
     _kind = "str"
     _pandas_cls = pd.core.strings.accessor.StringMethods
@@ -57,21 +117,61 @@ class StringMethods(_Accessor):
             raise AttributeError("Can only use .str accessor with string values!")
         super().__init__(series)
 
-    def contains(self, pat: str, case: bool = True, flags: int = 0, na: Any = None, regex: bool = True) -> Any:
-        if flags or na is not None or not isinstance(pat, str):
+    @property
+    def _object_dtype(self) -> bool:
+        """Strings in an object column (``split().str.get``): pandas' missing-value rules differ."""
+        t = self._s._dtype_arrow
+        return t is None or t == OBJECT_STRING
+
+    # ---------------------------------------------------------------- predicates
+    def contains(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT, regex: bool = True) -> Any:
+        native, fill = _na_value(na)
+        if not isinstance(pat, str) or flags not in (0, re.IGNORECASE) or not native or self._object_dtype \
+                or (regex and not portable_regex(pat)):
             return self._fallback("contains", pat, case=case, flags=flags, na=na, regex=regex)
-        return self._fn("contains", pat=pat, case=case, regex=regex)
+        if flags == re.IGNORECASE:
+            case = False
+        return self._fn("contains", pat=pat, case=bool(case), regex=bool(regex), na=fill)
 
-    def startswith(self, pat: Any, na: Any = None) -> Any:
-        if na is not None or not isinstance(pat, str):
-            return self._fallback("startswith", pat, na=na)
-        return self._fn("startswith", pat=pat)
+    def _affix(self, name: str, pat: Any, na: Any) -> Any:
+        native, fill = _na_value(na)
+        pats = (pat,) if isinstance(pat, str) else pat
+        if not native or not isinstance(pats, tuple) or not all(isinstance(p, str) for p in pats) or self._object_dtype:
+            if not isinstance(pat, (str, tuple)):
+                raise TypeError(f"expected a string or tuple, not {type(pat).__name__}")
+            return self._fallback(name, pat, na=na)
+        return self._fn(name, pat=pats, na=fill)
 
-    def endswith(self, pat: Any, na: Any = None) -> Any:
-        if na is not None or not isinstance(pat, str):
-            return self._fallback("endswith", pat, na=na)
-        return self._fn("endswith", pat=pat)
+    def startswith(self, pat: Any, na: Any = _NO_DEFAULT) -> Any:
+        return self._affix("startswith", pat, na)
 
+    def endswith(self, pat: Any, na: Any = _NO_DEFAULT) -> Any:
+        return self._affix("endswith", pat, na)
+
+    def _char_class(self, name: str) -> Any:
+        if self._object_dtype:
+            return self._fallback(name)
+        return self._fn(name, na=False)
+
+    def isdigit(self) -> Any:
+        return self._char_class("isdigit")
+
+    def isalpha(self) -> Any:
+        return self._char_class("isalpha")
+
+    def isalnum(self) -> Any:
+        return self._char_class("isalnum")
+
+    def isspace(self) -> Any:
+        return self._char_class("isspace")
+
+    def islower(self) -> Any:
+        return self._char_class("islower")
+
+    def isupper(self) -> Any:
+        return self._char_class("isupper")
+
+    # ---------------------------------------------------------------- elementwise
     def len(self) -> Any:
         return self._fn("len")
 
@@ -81,61 +181,100 @@ class StringMethods(_Accessor):
     def upper(self) -> Any:
         return self._fn("upper")
 
+    def title(self) -> Any:
+        return self._fn("title")
+
+    def _strip(self, name: str, to_strip: Any) -> Any:
+        if to_strip is not None and not isinstance(to_strip, str):
+            return self._fallback(name, to_strip)
+        return self._fn(name, to_strip=to_strip)
+
     def strip(self, to_strip: Any = None) -> Any:
-        return self._fn("strip", to_strip=to_strip)
+        return self._strip("strip", to_strip)
 
     def lstrip(self, to_strip: Any = None) -> Any:
-        return self._fn("lstrip", to_strip=to_strip)
+        return self._strip("lstrip", to_strip)
 
     def rstrip(self, to_strip: Any = None) -> Any:
-        return self._fn("rstrip", to_strip=to_strip)
+        return self._strip("rstrip", to_strip)
 
     def slice(self, start: Any = None, stop: Any = None, step: Any = None) -> Any:
-        if step not in (None, 1) or (start is not None and start < 0) or (stop is not None and stop < 0):
+        bounds = (start, stop)
+        if step not in (None, 1) or not all(b is None or isinstance(b, int) and not isinstance(b, bool) for b in bounds):
             return self._fallback("slice", start, stop, step)
-        return self._fn("slice", start=start, stop=stop, step=step)
+        return self._fn("slice", start=start, stop=stop)
+
+    def get(self, i: Any) -> Any:
+        if not isinstance(i, int) or isinstance(i, bool):
+            return self._fallback("get", i)
+        return self._fn("get", i=i)
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, slice):
             return self.slice(key.start, key.stop, key.step)
-        return self._fallback("get", key)
+        return self.get(key)
 
-    def replace(self, pat: Any, repl: Any, n: int = -1, case: Any = None, flags: int = 0, regex: bool = False) -> Any:
-        if not isinstance(pat, str) or not isinstance(repl, str) or case is not None or flags or n not in (-1, 1) or (regex and "$" in repl):
+    def replace(self, pat: Any, repl: Any = None, n: int = -1, case: Any = None, flags: int = 0, regex: bool = False) -> Any:
+        def fallback() -> Any:
             return self._fallback("replace", pat, repl, n=n, case=case, flags=flags, regex=regex)
-        return self._fn("replace", pat=pat, repl=repl, n=n, regex=regex)
+
+        if not isinstance(pat, str) or not isinstance(repl, str) or not isinstance(n, int) or pat == "" \
+                or flags not in (0, re.IGNORECASE):
+            return fallback()
+        if flags == re.IGNORECASE:
+            case = False
+        case = True if case is None else bool(case)
+        if regex:
+            template = _python_repl_to_template(repl)
+            if template is None or not portable_regex(pat):
+                return fallback()
+        else:
+            template = repl
+        return self._fn("replace", pat=pat, repl=template, n=n, case=case, regex=bool(regex))
 
     def split(self, pat: Any = None, *, n: int = -1, expand: bool = False, regex: Any = None) -> Any:
-        if pat is None or expand or n != -1 or regex:
+        if n is None or n == 0:
+            n = -1
+        literal = pat is None or isinstance(pat, str) and (regex is False or regex is None and len(pat) == 1
+                                                            or re.escape(pat) == pat)
+        if expand or not isinstance(n, int) or not literal or pat == "":
             return self._fallback("split", pat, n=n, expand=expand, regex=regex)
-        return _SplitResult(self._s, pat)
+        return _SplitResult(self._s, pat, n, regex)
 
 
 class _SplitResult:
     """``s.str.split(sep)``: lazy until ``.str.get(i)`` / ``.str[i]`` picks one part (then one native op)."""
 
-    def __init__(self, series: Any, pat: str) -> None:
+    def __init__(self, series: Any, pat: str | None, n: int, regex: Any) -> None:
         self._series = series
         self._pat = pat
+        self._n = n
+        self._regex = regex
 
     @property
     def str(self) -> "_SplitResult":
         return self
 
-    def get(self, i: int) -> Any:
-        return self._series._with(func("str.split_get", self._series._expr, pat=self._pat, i=i))
+    def get(self, i: Any) -> Any:
+        if not isinstance(i, int) or isinstance(i, bool) or (self._n > 0 and i < 0):
+            return getattr(self._materialize().str, "get")(i)
+        return self._series._with(func("str.split_get", self._series._expr, pat=self._pat, n=self._n, i=i))
 
     def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, int):
+        if isinstance(i, int) and not isinstance(i, bool):
             return self.get(i)
-        return getattr(self._materialize(), "__getitem__")(i)
+        return self._materialize().str[i]
 
     def _materialize(self) -> Any:
         from gframe.fallback import call_pandas
 
-        return call_pandas("Series.str.split", lambda ps, p: ps.str.split(p), (self._series, self._pat), {}, "list column")
+        pat, n, regex = self._pat, self._n, self._regex
+        return call_pandas("Series.str.split", lambda ps: ps.str.split(pat, n=n, regex=regex), (self._series,), {},
+                           "list column")
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
         return getattr(self._materialize(), name)
 
     def to_pandas(self) -> Any:
@@ -155,9 +294,15 @@ class DatetimeMethods(_Accessor):
             raise AttributeError("Can only use .dt accessor with datetimelike values")
         super().__init__(series)
 
-    def _field(self, name: str) -> Any:
+    def _timestamp(self) -> Any:
+        """The column's Arrow timestamp type when native ops apply (tz-naive timestamps), else None."""
         t = self._s._dtype_arrow
-        if t is not None and pa.types.is_duration(t):
+        if t is not None and pa.types.is_timestamp(t) and t.tz is None:
+            return t
+        return None
+
+    def _field(self, name: str) -> Any:
+        if self._timestamp() is None:
             return self._fallback_property(name)
         return self._fn(name)
 
@@ -168,6 +313,7 @@ class DatetimeMethods(_Accessor):
     minute = property(lambda self: self._field("minute"))
     second = property(lambda self: self._field("second"))
     microsecond = property(lambda self: self._field("microsecond"))
+    nanosecond = property(lambda self: self._field("nanosecond"))
     dayofweek = property(lambda self: self._field("dayofweek"))
     day_of_week = dayofweek
     weekday = dayofweek
@@ -176,24 +322,28 @@ class DatetimeMethods(_Accessor):
     day_of_year = dayofyear
     date = property(lambda self: self._field("date"))
 
-    def floor(self, freq: str, *args: Any, **kwargs: Any) -> Any:
+    def normalize(self) -> Any:
+        return self._rounding("floor", "D", (), {}, api="normalize")
+
+    def floor(self, freq: Any, *args: Any, **kwargs: Any) -> Any:
         return self._rounding("floor", freq, args, kwargs)
 
-    def ceil(self, freq: str, *args: Any, **kwargs: Any) -> Any:
+    def ceil(self, freq: Any, *args: Any, **kwargs: Any) -> Any:
         return self._rounding("ceil", freq, args, kwargs)
 
-    def round(self, freq: str, *args: Any, **kwargs: Any) -> Any:
+    def round(self, freq: Any, *args: Any, **kwargs: Any) -> Any:
         return self._rounding("round", freq, args, kwargs)
 
-    def _rounding(self, name: str, freq: Any, args: Any, kwargs: Any) -> Any:
-        from gframe.engines.cpu.expressions import freq_duration
-        from gframe.errors import UnsupportedError
-
-        t = self._s._dtype_arrow
-        try:
-            if args or kwargs or not isinstance(freq, str) or t is None or not pa.types.is_timestamp(t) or t.tz is not None or name == "round":
-                raise UnsupportedError(name)
-            freq_duration(freq)
-        except UnsupportedError:
+    def _rounding(self, name: str, freq: Any, args: Any, kwargs: Any, api: str | None = None) -> Any:
+        t = self._timestamp()
+        if args or kwargs or t is None:
+            if api is not None:
+                return self._fallback(api)
             return self._fallback(name, freq, *args, **kwargs)
-        return self._fn(name, freq=freq)
+        nanos = freq_nanos(freq)  # pandas' ValueError for an invalid or non-fixed frequency
+        ticks = freq_in_unit(nanos, t.unit)
+        if ticks is None:
+            return self._fallback(api or name, *(() if api else (freq,)))
+        if ticks <= 1:
+            return self._s._with(self._s._expr)  # finer than the column's unit: unchanged
+        return self._fn(name, freq=nanos)

@@ -6,6 +6,7 @@ column with missing values is float64).
 """
 from __future__ import annotations
 
+import pickle
 from typing import Any, Hashable
 
 import numpy as np
@@ -14,7 +15,7 @@ import pyarrow as pa
 
 from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
-from gframe.plan.schema import (Field, IndexField, Schema, arrow_type_from_pandas, index_name, internal_name,
+from gframe.plan.schema import (OBJECT_DATE, OBJECT_STRING, PYOBJECT, Field, IndexField, Schema, arrow_type_from_pandas, index_name, internal_name,
                                 normalize_arrow_type)
 
 
@@ -22,11 +23,14 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
     dtype = values.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         arr = pa.Array.from_pandas(values)
-        return arr.cast(pa.dictionary(pa.int32(), normalize_arrow_type(arr.type.value_type)))
+        return arr.cast(pa.dictionary(pa.int32(), normalize_arrow_type(arr.type.value_type), arr.type.ordered))
     try:
         arr = pa.Array.from_pandas(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
-        raise TypeError(f"column {label!r} of dtype {dtype} has values gframe cannot store natively: {exc}") from exc
+        if dtype != object:
+            raise TypeError(f"column {label!r} of dtype {dtype} has values gframe cannot store natively: {exc}") from exc
+        # mixed Python objects: kept exactly (pickled), moved by the engines, computed on by pandas
+        return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
     t = normalize_arrow_type(arr.type)
@@ -66,7 +70,8 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     table = pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
     if not arrays and len(df):
         table = pa.table({"__gf_len": pa.nulls(len(df))}).drop_columns([])  # keep the row count
-    return table, Schema(tuple(fields), index)
+    empty = None if len(df.columns) or isinstance(df.columns, pd.RangeIndex) else str(df.columns.dtype)
+    return table, Schema(tuple(fields), index, empty)
 
 
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
@@ -77,22 +82,40 @@ def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
 def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None) -> Any:
     if isinstance(col, pa.ChunkedArray) and col.num_chunks == 0:
         col = pa.array([], type=col.type)
+    if dtype is not None and (pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)) \
+            and (pa.types.is_timestamp(col.type) or pa.types.is_duration(col.type)) and col.type.unit != dtype.unit:
+        col = col.cast(dtype)  # an engine without the unit (Polars has no seconds) widened it
+    if dtype == PYOBJECT:
+        objects = np.empty(len(col), dtype=object)
+        objects[:] = [None if b is None else pickle.loads(b) for b in col.to_pylist()]
+        return pd.Series(objects, dtype=object)
     values = col.to_pandas()
+    if dtype == OBJECT_STRING:
+        return values.astype(object).where(values.notna(), np.nan)
+    if dtype == OBJECT_DATE:
+        values = pd.Series(col.cast(pa.date32()).to_pandas(date_as_object=True), dtype=object)
+        return values.where(values.notna(), pd.NaT)
     if dtype is not None and pa.types.is_dictionary(dtype) and not isinstance(values.dtype, pd.CategoricalDtype):
         values = values.astype("category")
+    if dtype is not None and pa.types.is_dictionary(dtype) and isinstance(values.dtype, pd.CategoricalDtype) \
+            and values.dtype.ordered != dtype.ordered:  # engines' enums are ordered; pandas' categoricals say
+        values = values.astype(pd.CategoricalDtype(values.dtype.categories, ordered=dtype.ordered))
     if pa.types.is_integer(col.type) and col.null_count == 0 and values.dtype.kind == "f":
         values = values.astype(col.type.to_pandas_dtype())
     return values
 
 
-def arrow_to_pandas(table: pa.Table, schema: Schema) -> pd.DataFrame:
-    """Arrow table (internal names) -> pandas DataFrame with the schema's labels and index."""
+def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.DataFrame:
+    """Arrow table (internal names) -> pandas DataFrame with the schema's labels and index.
+
+    ``offset``: the table holds rows from this position on (a default RangeIndex starts there).
+    """
     data = {}
     for i, f in enumerate(schema.columns):
         data[i] = _pandas_column(table.column(f.name), f.dtype)
     n = table.num_rows
     if schema.index is None:
-        index: pd.Index = pd.RangeIndex(n)
+        index: pd.Index = pd.RangeIndex(offset, offset + n)
     else:
         arrays = [_pandas_column(table.column(f.name), f.dtype) for f in schema.index]
         if len(arrays) == 1:
@@ -102,7 +125,7 @@ def arrow_to_pandas(table: pa.Table, schema: Schema) -> pd.DataFrame:
             index = pd.MultiIndex.from_arrays([pd.Index(a) for a in arrays], names=[f.label for f in schema.index])
     out = pd.DataFrame({k: pd.Series(v).set_axis(index) if len(v) == n else v for k, v in data.items()}, index=index)
     if not data:
-        out = pd.DataFrame(index=index)
+        out = pd.DataFrame(index=index, columns=schema.columns_index())
     if schema.columns:
         out.columns = pd.Index(schema.labels)
     return out

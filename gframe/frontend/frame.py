@@ -21,7 +21,7 @@ from gframe.frontend.index import Index
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit, func
 from gframe.plan.node import Opaque
-from gframe.plan.schema import Field, Schema, internal_name, is_numeric, is_string, pandas_dtype
+from gframe.plan.schema import PYOBJECT, Field, Schema, index_name, internal_name, is_numeric, is_string, pandas_dtype
 
 _NUMERIC_REDUCTIONS = ("sum", "mean", "std", "var", "median", "prod")
 
@@ -98,7 +98,7 @@ class DataFrame:
 
     @property
     def columns(self) -> pd.Index:
-        return pd.Index(self._schema.labels) if self._schema.columns else pd.RangeIndex(0)
+        return self._schema.columns_index()
 
     @columns.setter
     def columns(self, value: Any) -> None:
@@ -255,7 +255,10 @@ class DataFrame:
             raise KeyError(f"boolean mask expected, got a Series of dtype {mask.dtype}")
         plan, pred = _align_expr(self._plan, mask)
         base = _positions(plan)
-        return DataFrame._from_plan(L.Filter(pred, base))
+        out: L.Plan = L.Filter(pred, base)
+        if plan is not self._plan:  # the aligned mask column goes once it has done its work
+            out = L.Select(tuple((f.label, Col(f.name)) for f in self._schema.columns), out)
+        return DataFrame._from_plan(out)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         if isinstance(key, list):
@@ -437,15 +440,24 @@ class DataFrame:
         from gframe.frontend.series import cast_expr
 
         if isinstance(dtype, dict):
-            self._names(dtype.keys(), "not found in columns")
-            return self._map_columns(lambda f, e: cast_expr(e, f, dtype[f.label]), dtype.keys())
-        return self._map_columns(lambda f, e: cast_expr(e, f, dtype))
+            missing = [k for k in dtype if not self._schema.has(k)]
+            if missing:
+                raise KeyError("Only a column name can be used for the key in a dtype mappings argument. "
+                               f"'{missing[0]}' not found in columns.")
+        try:
+            if errors != "raise":
+                raise NotImplementedError("astype(errors=...)")
+            if isinstance(dtype, dict):
+                return self._map_columns(lambda f, e: cast_expr(e, f, dtype[f.label], self._plan), dtype.keys())
+            return self._map_columns(lambda f, e: cast_expr(e, f, dtype, self._plan))
+        except NotImplementedError:
+            return _fallback_call(self, "astype", (dtype,), {"errors": errors})
 
     # ------------------------------------------------------------------ arithmetic
     def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
         from gframe.frontend.series import check_binop
 
-        if is_scalar(other):
+        if is_scalar(other) and not any(f.dtype == PYOBJECT for f in self._schema.columns):
             lit = literal(other)
 
             def apply(f: Field, e: Expr) -> Expr:
@@ -455,7 +467,7 @@ class DataFrame:
                 return expr
 
             return self._map_columns(apply)
-        if isinstance(other, DataFrame) and other._plan == self._plan:
+        if isinstance(other, DataFrame) and other._plan == self._plan and not any(f.dtype == PYOBJECT for f in self._schema.columns):
             outs = []
             for f in self._schema.columns:
                 outs.append((f.label, BinOp(op, Col(f.name), Col(f.name))))
@@ -537,17 +549,25 @@ class DataFrame:
              inplace: bool = False, errors: str = "raise") -> "DataFrame | None":
         if labels is not None and axis in (1, "columns"):
             columns = labels
-        elif labels is not None or index is not None:
-            return _fallback_call(self, "drop", (labels,), {"axis": axis, "index": index, "columns": columns, "level": level,
-                                                            "inplace": inplace, "errors": errors})
+        elif labels is not None:
+            if index is not None or columns is not None:
+                raise ValueError("Cannot specify both 'labels' and 'index'/'columns'")
+            index = labels
         cols = _listify(columns)
         if errors == "raise":
             missing = [c for c in cols if not self._schema.has(c)]
             if missing:
                 raise KeyError(f"{missing} not found in axis")
+        plan = self._plan
+        if index is not None:
+            rows = _drop_rows(plan, index, errors) if level is None else None
+            if rows is None:
+                return _fallback_call(self, "drop", (), {"index": index, "columns": columns, "level": level,
+                                                         "inplace": inplace, "errors": errors})
+            plan = rows
         drop = set(internal_name(c) for c in cols)
         keep = tuple((f.label, Col(f.name)) for f in self._schema.columns if f.name not in drop)
-        return self._inplace(DataFrame._from_plan(L.Select(keep, self._plan)), inplace)
+        return self._inplace(DataFrame._from_plan(L.Select(keep, plan)), inplace)
 
     def reindex(self, *args: Any, **kwargs: Any) -> Any:
         columns = kwargs.get("columns")
@@ -591,73 +611,131 @@ class DataFrame:
 
     def reset_index(self, level: Any = None, *, drop: bool = False, inplace: bool = False, col_level: Any = 0,
                     col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":
-        if level is not None or names is not None:
-            return _fallback_call(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names})
-        labels = _reset_labels(self._schema)
-        if not drop and any(self._schema.has(lab) for lab in labels):
-            raise ValueError(f"cannot insert {next(lab for lab in labels if self._schema.has(lab))}, already exists")
-        return self._inplace(DataFrame._from_plan(L.ResetIndex(drop, labels, self._plan)), inplace)
+        from gframe.frontend.reshape import reset_index
+
+        if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default):
+            return _fallback_call(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
+                                                                  "col_level": col_level, "col_fill": col_fill,
+                                                                  "allow_duplicates": allow_duplicates})
+        return self._inplace(reset_index(self, level, drop, names, _reset_labels(self._schema)), inplace)
+
+    def rename_axis(self, mapper: Any = pd.api.extensions.no_default, *, index: Any = pd.api.extensions.no_default,
+                    columns: Any = pd.api.extensions.no_default, axis: Any = 0, copy: Any = None,
+                    inplace: bool = False) -> "DataFrame | None":
+        from gframe.frontend.reshape import rename_axis
+
+        nd = pd.api.extensions.no_default
+        value = mapper if mapper is not nd else index
+        if columns is not nd or axis not in (0, "index") or value is nd or callable(value) or isinstance(value, dict) \
+                or (mapper is not nd and index is not nd):
+            kw = {k: v for k, v in (("index", index), ("columns", columns)) if v is not nd}
+            return _fallback_call(self, "rename_axis", (() if mapper is nd else (mapper,)),
+                                  {**kw, "axis": axis, **({"inplace": True} if inplace else {})})
+        return self._inplace(rename_axis(self, value), inplace)
 
     # ------------------------------------------------------------------ missing data
     def dropna(self, *, axis: Any = 0, how: Any = None, thresh: Any = None, subset: Any = None,
                inplace: bool = False, ignore_index: bool = False) -> "DataFrame | None":
-        if axis not in (0, "index") or thresh is not None:
+        if axis not in (0, "index"):
             return _fallback_call(self, "dropna", (), {"axis": axis, "how": how, "thresh": thresh, "subset": subset,
                                                        "inplace": inplace, "ignore_index": ignore_index})
+        if how is not None and thresh is not None:
+            raise TypeError("You cannot set both the how and thresh arguments at the same time.")
         how = how or "any"
         if how not in ("any", "all"):
             raise ValueError(f"invalid how option: {how}")
         names = self._names(_listify(subset) if subset is not None else self._schema.labels)
-        if not names:
+        if not names and thresh is None:
             new = self
         else:
             preds = [func("notna", Col(n)) for n in names]
-            pred = preds[0]
-            for p in preds[1:]:
-                pred = BinOp("and" if how == "any" else "or", pred, p)
+            if thresh is not None:  # at least ``thresh`` non-missing values in the row
+                count: Expr = Lit(0)
+                for p in preds:
+                    count = BinOp("add", count, func("cast", p, dtype=pa.int64()))
+                pred = BinOp("ge", count, Lit(int(thresh)))
+            else:
+                pred = preds[0]
+                for p in preds[1:]:
+                    pred = BinOp("and" if how == "any" else "or", pred, p)
             new = DataFrame._from_plan(L.Filter(pred, _positions(self._plan)))
         if ignore_index:
             new = new.reset_index(drop=True)
         return self._inplace(new, inplace)
 
     # ------------------------------------------------------------------ reductions
-    def _reduce(self, fn: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **params: Any) -> Any:
-        from gframe.frontend.series import Series
+    def _reduce(self, fn: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0,
+                **params: Any) -> Any:
+        from gframe.frontend.series import Series, reduce_columns
 
-        if axis not in (0, "index", None) or not skipna:
-            return _fallback_call(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **params})
-        cols = [f for f in self._schema.columns if not numeric_only or (is_numeric(f.dtype) and (fn not in ("std", "var", "mean", "median") or True))]
-        if numeric_only:
-            cols = [f for f in cols if f.dtype is not None and not pa.types.is_dictionary(f.dtype)]
-        kinds = {("num" if is_numeric(f.dtype) and not pa.types.is_boolean(f.dtype) or (fn in ("sum", "any", "all", "count", "nunique", "min", "max", "mean", "prod") and f.dtype is not None and pa.types.is_boolean(f.dtype)) else "other") for f in cols}
+        def fallback() -> Any:
+            extra = {"min_count": min_count} if min_count else {}
+            return _fallback_call(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **extra, **params})
+
+        if axis in (1, "columns"):
+            out = self._reduce_rows(fn, skipna, numeric_only, min_count)
+            return fallback() if out is None or params else out
+        if axis not in (0, "index", None):
+            raise ValueError(f"No axis named {axis} for object type DataFrame")
+        cols = [f for f in self._schema.columns if not numeric_only or is_numeric(f.dtype)]
         if not cols:
             return Series(pd.Series([], dtype="float64" if fn not in ("count", "nunique") else "int64", index=pd.Index([], dtype=object)))
-        if "other" in kinds and fn not in ("count", "nunique", "min", "max") or len(kinds) > 1 and fn in ("min", "max"):
-            return _fallback_call(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **params})
-        aggs = tuple((f.label, Agg(fn, tuple(sorted(params.items())), Col(f.name))) for f in cols)
-        plan = L.Aggregate((), (), aggs, False, True, False, self._plan)
-        row = DataFrame._from_plan(plan).to_pandas()
-        values = row.iloc[0] if len(row) else pd.Series([np.nan] * len(cols), index=row.columns)
-        out = pd.Series(values.values, index=pd.Index([f.label for f in cols]))
+        if fn in ("mean", "median", "std", "var", "prod") and any(is_string(f.dtype) for f in cols):
+            bad = next(f for f in cols if is_string(f.dtype))
+            raise TypeError(f"Cannot perform reduction '{fn}' with string dtype (column {bad.label!r})")
+
+        def native(f: Field) -> bool:
+            t = f.dtype
+            if t is None or pa.types.is_dictionary(t):
+                return fn in ("count", "nunique") and t is not None
+            if is_numeric(t) or fn in ("count", "nunique"):
+                return True
+            if fn in ("min", "max"):
+                return is_string(t) or pa.types.is_timestamp(t) or pa.types.is_duration(t)
+            return fn in ("mean", "median") and pa.types.is_timestamp(t)
+
+        if not all(native(f) for f in cols) or not skipna and fn in ("any", "all"):
+            return fallback()
+        values = reduce_columns(self._plan, [(Col(f.name), f.dtype) for f in cols], fn, skipna, min_count, params)
+        out = pd.Series(values, index=pd.Index([f.label for f in cols]))
         if fn in ("count", "nunique"):
             out = out.astype("int64")
-        elif fn in ("any", "all"):
-            out = out.astype(bool)
-        elif len({pandas_dtype(f.dtype) for f in cols}) > 1 or fn in ("mean", "std", "var", "median"):
-            out = out.astype("float64") if all(is_numeric(f.dtype) for f in cols) else out
-        else:
-            t = plan.schema.columns[0].dtype
-            if t is not None and len(row):
-                out = out.astype(row.dtypes.iloc[0])
+        # mixed kinds (an int and a str) make pandas' object result: stored as Python objects
         return Series._from_pandas(out, origin=f"DataFrame.{fn}")
 
+    def _reduce_rows(self, fn: str, skipna: bool, numeric_only: bool, min_count: int) -> Any:
+        """Row-wise (axis=1) sum / mean / count: one expression over the columns; None if not native."""
+        from gframe.frontend.series import Series
+
+        cols = [f for f in self._schema.columns if not numeric_only or is_numeric(f.dtype)]
+        if fn not in ("sum", "mean", "count") or not cols or not all(is_numeric(f.dtype) for f in cols):
+            return None
+
+        def as_number(f: Field) -> Expr:
+            e: Expr = Col(f.name)
+            return func("cast", e, dtype=pa.int64()) if pa.types.is_boolean(f.dtype) else e
+
+        valid: Expr = Lit(0)
+        for f in cols:
+            valid = BinOp("add", valid, func("cast", func("notna", Col(f.name)), dtype=pa.int64()))
+        if fn == "count":
+            return Series._over(self._plan, valid, None)
+        total: Expr | None = None
+        for f in cols:
+            term = as_number(f) if not skipna else func("fillna", as_number(f), Lit(0))
+            total = term if total is None else BinOp("add", total, term)
+        assert total is not None
+        if fn == "mean":
+            total = BinOp("truediv", total, valid if skipna else Lit(len(cols)))
+        elif min_count:
+            total = func("where", total, BinOp("ge", valid, Lit(int(min_count))), Lit(None))
+        return Series._over(self._plan, total, None)
+
     def sum(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
-        if min_count:
-            return _fallback_call(self, "sum", (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, "min_count": min_count})
-        return self._reduce("sum", axis, skipna, numeric_only)
+        return self._reduce("sum", axis, skipna, numeric_only, min_count)
 
     def prod(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
-        return self._reduce("prod", axis, skipna, numeric_only)
+        return self._reduce("prod", axis, skipna, numeric_only, min_count)
 
     product = prod
 
@@ -717,7 +795,7 @@ class DataFrame:
             return _fallback_call(self, "sort_index", (), {"axis": axis, "level": level, "ascending": ascending, "inplace": inplace,
                                                            "na_position": na_position, "ignore_index": ignore_index, "key": key})
         if self._schema.index is None:
-            new = self if ascending else DataFrame._from_plan(L.Sort((L.index_name(0),), (True,), True, _positions(self._plan)))
+            new = self if ascending else DataFrame._from_plan(L.Sort((index_name(0),), (True,), True, _positions(self._plan)))
         else:
             names = self._schema.index_names
             new = DataFrame._from_plan(L.Sort(tuple(names), _descending(ascending, len(names)), na_position == "last", self._plan))
@@ -732,10 +810,21 @@ class DataFrame:
         return self._topk(n, columns, keep, False)
 
     def _topk(self, n: int, columns: Any, keep: str, largest: bool) -> "DataFrame":
-        if keep != "first":
-            return _fallback_call(self, "nlargest" if largest else "nsmallest", (n, columns), {"keep": keep})
+        if keep not in ("first", "last", "all"):
+            raise ValueError('keep must be either "first", "last" or "all"')
         names = self._names(_listify(columns))
-        return DataFrame._from_plan(L.TopK(tuple(names), (largest,) * len(names), True, n, _positions(self._plan)))
+        for name, f in zip(names, (self._col(c) for c in _listify(columns))):
+            if f.dtype is not None and not (is_numeric(f.dtype) or pa.types.is_timestamp(f.dtype)
+                                            or pa.types.is_duration(f.dtype)):
+                raise TypeError(f"Column {f.label!r} has dtype {pandas_dtype(f.dtype)}, cannot use method "
+                                f"{'nlargest' if largest else 'nsmallest'!r} with this dtype")
+        desc = (largest,) * len(names)
+        if keep == "last" and self._schema.index is None:
+            # ties at the cut: the last ones win, in reverse order (positions descending)
+            names, desc = names + [index_name(0)], desc + (True,)
+        elif keep != "first":
+            return _fallback_call(self, "nlargest" if largest else "nsmallest", (n, columns), {"keep": keep})
+        return DataFrame._from_plan(L.TopK(tuple(names), desc, True, n, _positions(self._plan)))
 
     def drop_duplicates(self, subset: Any = None, *, keep: Any = "first", inplace: bool = False,
                         ignore_index: bool = False) -> "DataFrame | None":
@@ -746,6 +835,18 @@ class DataFrame:
         if ignore_index:
             new = new.reset_index(drop=True)
         return self._inplace(new, inplace)
+
+    def duplicated(self, subset: Any = None, keep: Any = "first") -> Any:
+        from gframe.frontend.series import Series
+
+        if keep not in ("first", "last", False):
+            raise ValueError('keep must be either "first", "last" or False')
+        labels = _listify(subset) if subset is not None else self._schema.labels
+        names = self._names(labels, "not in index") if labels else []
+        if not names:
+            return Series._over(self._plan, Lit(False), None)
+        expr = func("duplicated", *(Col(n) for n in names), keep="none" if keep is False else keep)
+        return Series._over(self._plan, expr, None)
 
     def value_counts(self, subset: Any = None, normalize: bool = False, sort: bool = True, ascending: bool = False,
                      dropna: bool = True) -> Any:
@@ -779,11 +880,13 @@ class DataFrame:
         return merge(self, right, how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index,
                      right_index=right_index, sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
 
-    def join(self, other: Any, on: Any = None, how: str = "left", lsuffix: str = "", rsuffix: str = "",
-             sort: bool = False, validate: Any = None) -> "DataFrame":
+    def join(self, other: Any, on: Any = None, how: str = "left", lsuffix: Any = pd.api.extensions.no_default,
+             rsuffix: Any = pd.api.extensions.no_default, sort: bool = False, validate: Any = None, *,
+             suffixes: Any = pd.api.extensions.no_default) -> "DataFrame":
         from gframe.frontend.reshape import join
 
-        return join(self, other, on=on, how=how, lsuffix=lsuffix, rsuffix=rsuffix, sort=sort, validate=validate)
+        return join(self, other, on=on, how=how, lsuffix=lsuffix, rsuffix=rsuffix, sort=sort, validate=validate,
+                    suffixes=suffixes)
 
     # ------------------------------------------------------------------ I/O
     def to_parquet(self, path: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -842,6 +945,29 @@ def _descending(ascending: Any, n: int) -> tuple[bool, ...]:
 def _positions(plan: L.Plan) -> L.Plan:
     """Rows are about to move or go: carry the default RangeIndex as a real column first."""
     return L.RowIndex(plan) if plan.schema.index is None else plan
+
+
+def _drop_rows(plan: L.Plan, labels: Any, errors: str) -> L.Plan | None:
+    """``drop(index=labels)``: a filter on the index (one level); None where not native.
+
+    Missing labels raise pandas' KeyError at the call (one small distinct over the matches).
+    """
+    if plan.schema.index is not None and len(plan.schema.index) != 1:
+        return None
+    values = [scalar_value(v) for v in (_listify(labels) if not isinstance(labels, tuple) else [labels])]
+    if not all(isinstance(v, (int, float, str, bool)) and not isinstance(v, bool) or isinstance(v, pd.Timestamp)
+               for v in values):
+        return None
+    base = _positions(plan)
+    key = Col(index_name(0))
+    hit = func("isin", key, values=tuple(values))
+    if errors == "raise" and values:
+        found = L.Distinct((index_name(0),), "first", L.Filter(hit, base))
+        seen = set(DataFrame._from_plan(found).index.to_pandas().tolist())
+        missing = [v for v in values if v not in seen]
+        if missing:
+            raise KeyError(f"{missing} not found in axis")
+    return L.Filter(func("invert", hit), base)
 
 
 def _head_negative(plan: L.Plan, n: int) -> L.Plan:
@@ -949,11 +1075,13 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
         return shown._repr_html_() if html and not is_series else repr(shown)  # type: ignore[union-attr]
     half = min(min_rows, max_rows) // 2
     head = arrow_to_pandas(res.to_arrow(0, half), schema)
-    tail = arrow_to_pandas(res.to_arrow(n - half, half), schema)
-    both = pd.concat([head, tail])
+    tail = arrow_to_pandas(res.to_arrow(n - half, half), schema, offset=n - half)
+    # head, one hidden filler row, tail: pandas truncates it to exactly the rows it would show
+    both = pd.concat([head, head.iloc[:1], tail])
+    shown_rows = 2 * half
     if is_series:
         s = both.iloc[:, 0].rename(schema.columns[0].label)
-        text = s.to_string(max_rows=2 * half - 1, min_rows=2 * half, length=False, dtype=True, name=True)
+        text = s.to_string(max_rows=shown_rows, min_rows=shown_rows, length=False, dtype=True, name=True)
         lines = text.split("\n")
         # pandas' footer line is "Name: x, Length: n, dtype: t"
         last = lines[-1]
@@ -964,11 +1092,36 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
         lines[-1] = ", ".join(parts)
         return "\n".join(lines)
     if html:
-        text = both.to_html(max_rows=2 * half - 1, min_rows=2 * half, show_dimensions=False, notebook=True)
-        return text.replace("</div>", f"<p>{n} rows × {both.shape[1]} columns</p>\n</div>", 1) if "</div>" in text else text
-    text = both.to_string(max_rows=2 * half - 1, min_rows=2 * half, show_dimensions=False,
+        with pd.option_context("display.max_rows", shown_rows, "display.min_rows", shown_rows):
+            text = both._repr_html_()
+        return text.replace(f"<p>{len(both)} rows × ", f"<p>{n} rows × ")
+    text = both.to_string(max_rows=shown_rows, min_rows=shown_rows, show_dimensions=False,
                           max_cols=pd.get_option("display.max_columns"), line_width=pd.get_option("display.width"))
     return f"{text}\n\n[{n} rows x {both.shape[1]} columns]"
 
+
+def _objects_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A method that computes on values: over columns of mixed Python objects (``PYOBJECT``, which
+    engines only move) it runs through pandas, as pandas applies Python's operations to each."""
+    import functools
+
+    name = method.__name__
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        types = [f.dtype for f in self._schema.columns] if isinstance(self, DataFrame) else [self._dtype_arrow]
+        if PYOBJECT in types:
+            return _fallback_call(self, name, args, kwargs)
+        return method(self, *args, **kwargs)
+
+    return wrapper
+
+
+_VALUE_METHODS = ("isna", "isnull", "notna", "notnull", "abs", "round", "clip", "fillna", "isin", "where", "mask",
+                  "astype", "dropna", "sum", "prod", "product", "mean", "median", "min", "max", "std", "var", "count",
+                  "nunique", "any", "all", "sort_values", "nlargest", "nsmallest", "drop_duplicates", "duplicated",
+                  "value_counts", "__invert__", "__neg__")
+for _name in _VALUE_METHODS:
+    setattr(DataFrame, _name, _objects_via_pandas(getattr(DataFrame, _name)))
 
 from gframe.frontend.series import Series  # noqa: E402  (circular: Series needs DataFrame helpers)

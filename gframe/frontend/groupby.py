@@ -22,6 +22,10 @@ _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "fi
             "median": "median", "prod": "prod", "any": "any", "all": "all"}
 
 
+# what pandas gives an empty group (observed=False); the other aggregations give a missing value
+_EMPTY_GROUP = {"size": 0, "count": 0, "nunique": 0, "sum": 0, "prod": 1, "any": False, "all": True}
+
+
 def _agg_name(fn: Any) -> str | None:
     if isinstance(fn, str):
         return _ALIASES.get(fn)
@@ -63,7 +67,7 @@ class _GroupBy:
                     return None
                 names.append(match[0].name)
                 labels.append(match[0].label)
-            return tuple(names), tuple(labels)
+            return self._check_observed(tuple(names), tuple(labels))
         keys = self._by if isinstance(self._by, list) else [self._by]
         if self._by is None:
             raise TypeError("You have to supply one of 'by' and 'level'")
@@ -79,11 +83,18 @@ class _GroupBy:
                     continue
                 raise KeyError(k)
             f = schema.field(k)
-            if f.dtype is not None and pa.types.is_dictionary(f.dtype) and not self._observed:
-                return None
             names.append(f.name)
             labels.append(k)
-        return tuple(names), tuple(labels)
+        return self._check_observed(tuple(names), tuple(labels))
+
+    def _check_observed(self, names: tuple[str, ...], labels: tuple[Hashable, ...]) -> Any:
+        """observed=False with a categorical key: native for one key, or many keys sorted without nulls."""
+        schema = self._frame._plan.schema
+        cat = any(schema.dtype_of(n) is not None and pa.types.is_dictionary(schema.dtype_of(n)) for n in names)
+        self._unobserved = cat and not self._observed
+        if self._unobserved and len(names) > 1 and not (self._sort and self._dropna):
+            return None
+        return names, labels
 
     @property
     def _frame(self) -> Any:
@@ -144,11 +155,22 @@ class _GroupBy:
         for out_label, fn, f, params in specs:
             child = Col(f.name) if f is not None else Col(names[0])
             aggs.append((out_label, Agg(fn, tuple(sorted(params.items())), child)))
-        plan = L.Aggregate(names, labels, tuple(aggs), self._sort, self._dropna, self._as_index, self._frame._plan)
+        plan = self._complete(L.Aggregate(names, labels, tuple(aggs), self._sort, self._dropna, self._as_index,
+                                          self._frame._plan))
         out = DataFrame._from_plan(plan)
         if squeeze and self._as_index:
             return Series._from_frame_plan(plan)
         return out
+
+    def _complete(self, plan: L.Aggregate) -> L.Plan:
+        """observed=False: add the groups of unobserved categories (counts and sums 0, others missing)."""
+        if not getattr(self, "_unobserved", False):
+            return plan
+        n = len(plan.keys)
+        keys = plan.schema.index_names if plan.keys_as_index else plan.schema.names[:n]
+        fields = plan.schema.columns[len(plan.schema.columns) - len(plan.aggs):]
+        fills = tuple((f.name, _EMPTY_GROUP[a.fn]) for f, (_, a) in zip(fields, plan.aggs) if a.fn in _EMPTY_GROUP)
+        return L.CompleteGroups(tuple(keys), plan.keys, fills, plan.sort, plan, plan.child)
 
     def _method(self, fn: str, numeric_only: bool = False, **params: Any) -> Any:
         if self._native_keys is None:
@@ -223,13 +245,46 @@ class _GroupBy:
             return self._fallback("size")
         names, labels = self._native_keys
         label = "size" if not self._as_index else None
-        plan = L.Aggregate(names, labels, ((label, Agg("size", (), Col(names[0]))),), self._sort, self._dropna,
-                           self._as_index, self._frame._plan)
+        if self._as_index and not self._is_frame_groupby:
+            # SeriesGroupBy.size keeps the Series' name
+            label = self._selection if self._selection is not None else self._obj.name
+        plan = self._complete(L.Aggregate(names, labels, ((label, Agg("size", (), Col(names[0]))),), self._sort,
+                                          self._dropna, self._as_index, self._frame._plan))
         if self._as_index:
             return Series._from_frame_plan(plan)
         if not self._is_frame_groupby:
             return DataFrame._from_plan(plan)
         return DataFrame._from_plan(plan)
+
+    def transform(self, func: Any, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
+        from gframe.frontend.frame import DataFrame
+        from gframe.frontend.series import Series
+
+        name = _agg_name(func) if not args and not kwargs and engine is None and engine_kwargs is None else None
+        if self._native_keys is None or name is None:
+            extra = {k: v for k, v in (("engine", engine), ("engine_kwargs", engine_kwargs)) if v is not None}
+            return self._fallback("transform", func, *args, **extra, **kwargs)
+        keys = self._native_keys[0]
+        squeeze = not self._is_frame_groupby
+        if name == "size":
+            label = (self._selection if self._selection is not None else self._obj.name) if squeeze else None
+            plan = L.GroupWindow(keys, ((label, Agg("size", (), Col(keys[0]))),), self._dropna, self._frame._plan)
+            return Series._from_frame_plan(plan)
+        fields = self._value_fields()
+        if not all(self._ok(name, f) for f in fields):
+            return self._fallback("transform", func)
+        outputs = tuple((f.label, Agg(name, (), Col(f.name))) for f in fields)
+        plan = L.GroupWindow(keys, outputs, self._dropna, self._frame._plan)
+        return Series._from_frame_plan(plan) if squeeze else DataFrame._from_plan(plan)
+
+    def cumcount(self, ascending: bool = True) -> Any:
+        from gframe.frontend.series import Series
+
+        if self._native_keys is None:
+            return self._fallback("cumcount", ascending=ascending)
+        keys = self._native_keys[0]
+        a = Agg("size", (("ascending", bool(ascending)), ("cumulative", True)), Col(keys[0]))
+        return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
 
     def head(self, n: int = 5) -> Any:
         from gframe.frontend.frame import DataFrame, _positions
@@ -250,6 +305,8 @@ class _GroupBy:
             return self._fallback("agg", func, *args, **kwargs)
         squeeze = self._selection is not None and not isinstance(self._selection, list)
         if func is None and kwargs:
+            if not self._as_index and set(kwargs) & set(self._native_keys[1]):
+                return self._fallback("agg", **kwargs)  # pandas drops the key column of that name
             specs = []
             for out_label, spec in kwargs.items():
                 if squeeze:

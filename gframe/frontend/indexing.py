@@ -1,8 +1,10 @@
-"""``loc`` and ``iloc``: label and position indexing, native for masks, column lists and slices.
+"""``loc`` and ``iloc``: label and position indexing, native for masks, lists, slices and scalars.
 
-Row selection by a boolean Series is a ``Filter``; by a position slice a ``Slice``; label slices on a
-default RangeIndex are position slices. Anything else (label lists on a real index, single rows of a
-frame) runs through pandas, recorded.
+Row selection by a boolean Series is a ``Filter``; by a position slice a ``Slice``; by a list of
+positions or labels a ``Take`` (labels of one index level; on pandas' default RangeIndex a label is
+its position). pandas raises at the call for a missing label or an out-of-range position, so
+gframe checks those now (a row count or one small distinct over the matching labels). Anything
+else (label slices on a real index, MultiIndex keys) runs through pandas, recorded.
 """
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ import numpy as np
 import pandas as pd
 
 from gframe.fallback import call_pandas
-from gframe.frontend.coerce import is_scalar
+from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.plan import logical as L
+from gframe.plan.expr import Col, Lit, func
+from gframe.plan.schema import index_name
 
 
 def _is_frame(obj: Any) -> bool:
@@ -44,6 +48,82 @@ def _is_full(s: Any) -> bool:
     return isinstance(s, slice) and s.start is None and s.stop is None and s.step is None
 
 
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _is_label(v: Any) -> bool:
+    """A hashable scalar label gframe can match natively."""
+    return is_scalar(v) and v is not None and not (isinstance(v, float) and v != v)
+
+
+def _key_list(key: Any) -> list[Any] | None:
+    if isinstance(key, (list, np.ndarray, pd.Index)):
+        return list(key)
+    from gframe.frontend.index import Index
+
+    if isinstance(key, Index):
+        return key.tolist()
+    return None
+
+
+def _is_bool_list(values: list[Any]) -> bool:
+    return bool(values) and all(isinstance(v, (bool, np.bool_)) for v in values)
+
+
+def take_positions(frame: Any, positions: list[Any]) -> Any:
+    """Rows at ``positions`` (negative count from the end); pandas' IndexError when out of range."""
+    n = len(frame)
+    norm = []
+    for p in positions:
+        p = int(p)
+        if p < -n or p >= n:
+            raise IndexError("positional indexers are out-of-bounds")
+        norm.append(p + n if p < 0 else p)
+    plan = L.RowIndex(frame._plan) if frame._schema.index is None else frame._plan
+    return type(frame)._from_plan(L.Take(tuple(norm), False, plan))
+
+
+def take_labels(frame: Any, labels: list[Any]) -> Any | None:
+    """Rows whose index label is in ``labels``, in that order; KeyError for a missing label.
+    None where not native (a MultiIndex, labels of odd types)."""
+    schema = frame._schema
+    values = [scalar_value(v) for v in labels]
+    if not all(_is_label(v) for v in values):
+        return None
+    if schema.index is None:  # default RangeIndex: the label is the position
+        n = len(frame)
+        missing = [lab for lab, v in zip(labels, values) if not (_is_int(v) and 0 <= v < n)]
+        if missing:
+            raise KeyError(f"{missing} not in index")
+        return take_positions(frame, [int(v) for v in values])
+    if len(schema.index) != 1:
+        return None
+    if values:
+        hit = func("isin", Col(index_name(0)), values=tuple(values))
+        found = type(frame)._from_plan(L.Distinct((index_name(0),), "first", L.Filter(hit, frame._plan)))
+        seen = set(found.index.to_pandas().tolist())
+        missing = [lab for lab, v in zip(labels, values) if v not in seen]
+        if missing:
+            raise KeyError(f"{missing} not in index")
+    return type(frame)._from_plan(L.Take(tuple(values), True, frame._plan))
+
+
+def _one_row(obj: Any, frame: Any, label: Any) -> Any:
+    """``loc[label]``: a scalar for a Series, a row Series for a frame; repeated labels keep a frame."""
+    rows = take_labels(frame, [label])
+    if rows is None:
+        return None
+    pdf = rows.to_pandas()
+    if len(pdf) != 1:
+        return _back(obj, rows)
+    if not _is_frame(obj):
+        return pdf.iloc[0, 0]
+    from gframe.fallback import from_pandas_result
+
+    return from_pandas_result(pdf.iloc[0], "DataFrame.loc")  # one row, transposed at the edge
+
+
 class _Indexer:
     def __init__(self, obj: Any) -> None:
         self.obj = obj
@@ -69,6 +149,10 @@ class _Indexer:
 
 class LocIndexer(_Indexer):
     def __getitem__(self, key: Any) -> Any:
+        out = self._get(key)
+        return self._fallback("loc", key) if out is NotImplemented else out
+
+    def _get(self, key: Any) -> Any:
         from gframe.frontend.series import Series
 
         obj = self.obj
@@ -76,27 +160,60 @@ class LocIndexer(_Indexer):
         if callable(rows):
             rows = rows(obj)
         frame = _as_frame(obj)
+        scalar_col = None
         if not _is_full(cols):
-            if is_scalar(cols) and _is_full(rows):
-                return frame[cols]
-            if isinstance(cols, list) or isinstance(cols, pd.Index):
-                frame = frame[list(cols)]
-            elif is_scalar(cols) and isinstance(rows, Series):
-                return frame._filter(rows)[cols]
+            col_list = _key_list(cols)
+            if is_scalar(cols):
+                if not frame._schema.has(cols):
+                    raise KeyError(cols)
+                scalar_col = cols
+                frame = frame[[cols]]
+            elif col_list is not None and not _is_bool_list(col_list):
+                frame = frame[col_list]
             else:
-                return self._fallback("loc", key)
+                return NotImplemented
+        out = self._rows(obj, frame, rows)
+        if scalar_col is not None and _is_frame(out):
+            return out[scalar_col]
+        return out  # NotImplemented, a Series, or the one value of loc[label, column]
+
+    def _rows(self, obj: Any, frame: Any, rows: Any) -> Any:
+        from gframe.frontend.series import Series
+
         if _is_full(rows):
             return _back(obj, frame)
-        if isinstance(rows, Series) and rows._dtype_arrow is not None and str(rows._dtype_arrow) == "bool":
-            return _back(obj, frame._filter(rows))
-        if isinstance(rows, (list, np.ndarray)) and len(rows) and all(isinstance(r, (bool, np.bool_)) for r in rows):
-            return _back(obj, frame._filter(Series(list(rows), index=frame.index.to_pandas() if frame._schema.index is not None else None)))
-        if isinstance(rows, slice) and frame._schema.index is None and rows.step in (None, 1) and \
-                all(v is None or isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (rows.start, rows.stop)):
-            start = 0 if rows.start is None else max(int(rows.start), 0)
-            length = None if rows.stop is None else max(int(rows.stop) - start + 1, 0)
-            return _back(obj, type(frame)._from_plan(L.Slice(start, length, L.RowIndex(frame._plan))))
-        return self._fallback("loc", key)
+        if isinstance(rows, Series):
+            t = rows._dtype_arrow
+            if t is not None and str(t) == "bool":
+                return _back(obj, frame._filter(rows))
+            rows = rows.tolist()
+        row_list = _key_list(rows)
+        if row_list is not None:
+            if _is_bool_list(row_list):
+                if len(row_list) != len(frame):
+                    raise IndexError(f"Boolean index has wrong length: {len(row_list)} instead of {len(frame)}")
+                idx = frame.index.to_pandas() if frame._schema.index is not None else None
+                return _back(obj, frame._filter(Series(row_list, index=idx)))
+            taken = take_labels(frame, row_list)
+            return NotImplemented if taken is None else _back(obj, taken)
+        if isinstance(rows, slice):
+            if frame._schema.index is None and rows.step in (None, 1) and \
+                    all(v is None or _is_int(v) for v in (rows.start, rows.stop)):
+                start = 0 if rows.start is None else max(int(rows.start), 0)
+                length = None if rows.stop is None else max(int(rows.stop) - start + 1, 0)
+                return _back(obj, type(frame)._from_plan(L.Slice(start, length, L.RowIndex(frame._plan))))
+            return NotImplemented
+        if _is_label(rows):
+            if _is_frame(obj) and len(frame._schema.columns) == 1 and frame is not obj:
+                # loc[label, column]: the one value
+                rows_frame = take_labels(frame, [rows])
+                if rows_frame is None:
+                    return NotImplemented
+                pdf = rows_frame.to_pandas()
+                return pdf.iloc[0, 0] if len(pdf) == 1 else rows_frame.iloc[:, 0]
+            out = _one_row(obj, frame, rows)
+            return NotImplemented if out is None else out
+        return NotImplemented
 
     def __setitem__(self, key: Any, value: Any) -> None:
         from gframe.frontend.series import Series
@@ -105,16 +222,25 @@ class LocIndexer(_Indexer):
         rows, cols = _split(key) if _is_frame(obj) else (key, None)
         if isinstance(rows, Series) and (is_scalar(value) or isinstance(value, Series)):
             if _is_frame(obj) and (is_scalar(cols) or isinstance(cols, list)) and not _is_full(cols):
+                updates = {}
                 for c in ([cols] if is_scalar(cols) else cols):
                     if c in obj._plan.schema.labels:
                         new_col = obj[c].where(~rows.fillna(False), value)
+                    elif is_scalar(value):
+                        # a new column: the value where the mask holds, missing elsewhere
+                        cond = rows.fillna(False)
+                        if cond._plan != obj._plan:
+                            return self._fallback("loc", key, value, setting=True)
+                        new_col = Series._over(obj._plan, func("where", literal(value), cond._expr, Lit(None)), c)
+                        if new_col._dtype_arrow is None:
+                            return self._fallback("loc", key, value, setting=True)
                     else:
-                        new_col = Series(np.nan, index=None).__class__  # placeholder never used
                         return self._fallback("loc", key, value, setting=True)
-                    if isinstance(new_col, Series) and new_col._plan == obj._plan:
-                        obj[c] = new_col
-                    else:
+                    if not (isinstance(new_col, Series) and new_col._plan == obj._plan):
                         return self._fallback("loc", key, value, setting=True)
+                    updates[c] = new_col
+                for c, new_col in updates.items():
+                    obj[c] = new_col
                 return
             if not _is_frame(obj):
                 obj._replace_from(obj.mask(rows, value))
@@ -127,35 +253,78 @@ class LocIndexer(_Indexer):
 
 class ILocIndexer(_Indexer):
     def __getitem__(self, key: Any) -> Any:
+        out = self._get(key)
+        return self._fallback("iloc", key) if out is NotImplemented else out
+
+    def _get(self, key: Any) -> Any:
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, slice(None))
         frame = _as_frame(obj)
+        scalar_col = False
         if not _is_full(cols):
             labels = frame._plan.schema.labels
-            if isinstance(cols, (int, np.integer)) and _is_full(rows):
-                return frame[labels[cols]]
-            if isinstance(cols, slice):
+            col_list = _key_list(cols)
+            if _is_int(cols):
+                if not -len(labels) <= cols < len(labels):
+                    raise IndexError("single positional indexer is out-of-bounds")
+                frame = frame[[labels[cols]]]
+                scalar_col = True
+            elif isinstance(cols, slice):
                 frame = frame[labels[cols]]
-            elif isinstance(cols, list) and all(isinstance(c, (int, np.integer)) for c in cols):
-                frame = frame[[labels[c] for c in cols]]
+            elif col_list is not None and all(_is_int(c) for c in col_list):
+                if any(not -len(labels) <= c < len(labels) for c in col_list):
+                    raise IndexError("positional indexers are out-of-bounds")
+                frame = frame[[labels[c] for c in col_list]]
             else:
-                return self._fallback("iloc", key)
-        if isinstance(rows, slice) and rows.step in (None, 1):
-            start, stop = rows.start, rows.stop
-            if (start is None or start >= 0) and (stop is None or stop >= 0):
+                return NotImplemented
+        out = self._rows(obj, frame, rows)
+        if scalar_col and _is_frame(out):
+            return out[out._schema.labels[0]]
+        return out
+
+    def _rows(self, obj: Any, frame: Any, rows: Any) -> Any:
+        if _is_full(rows):
+            return _back(obj, frame)
+        if isinstance(rows, slice):
+            start, stop, step = rows.start, rows.stop, rows.step
+            if not all(v is None or _is_int(v) for v in (start, stop, step)):
+                raise TypeError(f"cannot do positional indexing with these indexers [{start}] of type "
+                                f"{type(start).__name__}")
+            if step in (None, 1) and (start is None or start >= 0) and (stop is None or stop >= 0):
                 start = start or 0
                 length = None if stop is None else max(stop - start, 0)
-                plan = frame._plan if start == 0 else L.RowIndex(frame._plan) if frame._schema.index is None else frame._plan
+                plan = L.RowIndex(frame._plan) if frame._schema.index is None and start else frame._plan
                 return _back(obj, type(frame)._from_plan(L.Slice(start, length, plan)))
-        if isinstance(rows, (int, np.integer)) and not _is_frame(obj):
+            if step in (None, 1) and (start is None or start < 0) and stop is None:
+                plan = L.RowIndex(frame._plan) if frame._schema.index is None else frame._plan
+                return _back(obj, type(frame)._from_plan(L.Slice(start or 0, None, plan)))
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
+            positions = list(range(len(frame)))[rows]
+            return _back(obj, take_positions(frame, positions))
+        row_list = _key_list(rows)
+        if row_list is not None:
+            if _is_bool_list(row_list):
+                if len(row_list) != len(frame):
+                    raise IndexError(f"Boolean index has wrong length: {len(row_list)} instead of {len(frame)}")
+                row_list = [i for i, b in enumerate(row_list) if b]
+            if not all(_is_int(p) for p in row_list):
+                raise IndexError(".iloc requires numeric indexers, got " + repr(row_list))
+            return _back(obj, take_positions(frame, row_list))
+        if _is_int(rows):
             n = len(frame)
             i = int(rows)
             if i < -n or i >= n:
                 raise IndexError("single positional indexer is out-of-bounds")
-            i = i % n if n else i
-            one = type(frame)._from_plan(L.Slice(i, 1, frame._plan))
-            return one.to_pandas().iloc[0, 0]
-        return self._fallback("iloc", key)
+            i = i % n
+            one = type(frame)._from_plan(L.Slice(i, 1, L.RowIndex(frame._plan) if frame._schema.index is None else frame._plan))
+            pdf = one.to_pandas()
+            if not _is_frame(obj) or len(pdf.columns) == 1 and frame is not obj:
+                return pdf.iloc[0, 0]
+            from gframe.fallback import from_pandas_result
+
+            return from_pandas_result(pdf.iloc[0], "DataFrame.iloc")  # one row, transposed at the edge
+        return NotImplemented
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._fallback("iloc", key, value, setting=True)

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Sequence
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from gframe.fallback import call_pandas
 from gframe.plan import logical as L
+from gframe.plan.expr import BinOp, Col, Func, Lit, func
+from gframe.plan.schema import internal_name
 
 _HOWS = ("inner", "left", "right", "outer", "cross", "left_anti", "right_anti")
+_NO_DEFAULT: Any = pd.api.extensions.no_default
 
 
 def _frame(obj: Any) -> Any:
@@ -40,69 +45,151 @@ def _as_list(x: Any) -> list[Any]:
 
 def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
           left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),
-          copy: Any = None, indicator: bool = False, validate: Any = None) -> Any:
-    """pandas.merge, natively for column keys (and index-on-index), through pandas otherwise."""
+          copy: Any = None, indicator: Any = False, validate: Any = None) -> Any:
+    """pandas.merge, natively for column keys, index keys and a mix of both; validate and anti joins
+    through pandas."""
     left, right = _frame(left), _frame(right)
     if how not in _HOWS:
         raise ValueError(f"'{how}' is not a valid Merge type: left, right, inner, outer, left_anti, right_anti, cross")
     kwargs = dict(how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index, right_index=right_index,
                   sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
-    if indicator or validate or how in ("left_anti", "right_anti"):
-        return call_pandas("merge", pd.merge, (left, right), kwargs, "indicator/validate/anti joins not native")
+    if validate or how in ("left_anti", "right_anti"):
+        return call_pandas("merge", pd.merge, (left, right), kwargs, "validate/anti joins not native")
     ls, rs = left._plan.schema, right._plan.schema
+    ind = _indicator_label(indicator, ls, rs)
     if how == "cross":
         if on is not None or left_on is not None or right_on is not None or left_index or right_index:
             raise pd.errors.MergeError("Can not pass on, right_on, left_on or set right_index=True or left_index=True")
+        if ind is not None:
+            return call_pandas("merge", pd.merge, (left, right), kwargs, "cross join with indicator not native")
         outputs = _outputs(ls, rs, [], [], set(), suffixes)
+        if outputs is None:
+            return call_pandas("merge", pd.merge, (left, right), kwargs, "duplicate output labels")
         return type(left)._from_plan(L.Join("cross", (), (), tuple(outputs), "none", False, left._plan, right._plan))
-    if left_index and right_index and on is None and left_on is None and right_on is None:
-        if ls.index is None or rs.index is None:
-            # default RangeIndex: positions are the labels
-            lp = L.RowIndex(left._plan) if ls.index is None else left._plan
-            rp = L.RowIndex(right._plan) if rs.index is None else right._plan
-        else:
-            lp, rp = left._plan, right._plan
-        if len(lp.schema.index or ()) != len(rp.schema.index or ()) or how == "outer":
-            return call_pandas("merge", pd.merge, (left, right), kwargs, "index join of this shape not native")
-        outputs = _outputs(lp.schema, rp.schema, [], [], set(), suffixes)
-        idx_from = "right" if how == "right" else "left"
-        plan = L.Join(how, tuple(lp.schema.index_names), tuple(rp.schema.index_names), tuple(outputs), idx_from, sort,
-                      lp, rp)
-        return type(left)._from_plan(plan)
+    if on is not None and (left_on is not None or right_on is not None):
+        raise pd.errors.MergeError('Can only pass argument "on" OR "left_on" and "right_on", not a combination of both.')
+    if on is not None and (left_index or right_index):
+        raise pd.errors.MergeError('Can only pass argument "on" OR "left_index" and "right_index", not a combination '
+                                   'of both.')
+    if left_index and left_on is not None:
+        raise pd.errors.MergeError('Can only pass argument "left_on" OR "left_index" not both.')
+    if right_index and right_on is not None:
+        raise pd.errors.MergeError('Can only pass argument "right_on" OR "right_index" not both.')
+    lp, rp = left._plan, right._plan
+    lkey_cols: list[str] = []  # left key columns joined to the right's index
     if left_index or right_index:
-        return call_pandas("merge", pd.merge, (left, right), kwargs, "column-to-index merge not native")
-    if on is not None:
-        if left_on is not None or right_on is not None:
-            raise pd.errors.MergeError('Can only pass argument "on" OR "left_on" and "right_on", not a combination of both.')
-        lkeys = rkeys = _as_list(on)
-    elif left_on is not None or right_on is not None:
-        if left_on is None or right_on is None:
-            raise pd.errors.MergeError('Must pass "left_on" OR "left_index" and "right_on" OR "right_index".' if left_on is None else
-                                       'Must pass "right_on" OR "right_index".')
-        lkeys, rkeys = _as_list(left_on), _as_list(right_on)
-        if len(lkeys) != len(rkeys):
-            raise ValueError("len(right_on) must equal len(left_on)")
+        # an index side: its levels are the keys (positions for a default RangeIndex); a column side
+        # keeps its own index in the result
+        lp = L.RowIndex(lp) if lp.schema.index is None else lp
+        rp = L.RowIndex(rp) if rp.schema.index is None else rp
+        ls, rs = lp.schema, rp.schema
+        if left_index and right_index:
+            if len(ls.index or ()) != len(rs.index or ()):
+                return call_pandas("merge", pd.merge, (left, right), kwargs, "index join of this shape not native")
+            lnames, rnames = tuple(ls.index_names), tuple(rs.index_names)
+            coalesced: set[Hashable] = set()
+            idx_from = {"right": "right", "outer": "both"}.get(how, "left")
+        elif right_index:
+            if left_on is None:
+                raise pd.errors.MergeError('Must pass "left_on" OR "left_index" and "right_on" OR "right_index".')
+            lkeys = _as_list(left_on)
+            if len(lkeys) != len(rs.index_names):
+                raise ValueError('len(left_on) must equal the number of levels in the index of "right"')
+            _check_keys(ls, lkeys)
+            lnames, rnames = tuple(ls.field(k).name for k in lkeys), tuple(rs.index_names)
+            lkey_cols, coalesced, idx_from = list(lnames), set(), "left"
+        else:
+            if right_on is None:
+                raise pd.errors.MergeError('Must pass "left_on" OR "left_index" and "right_on" OR "right_index".')
+            rkeys = _as_list(right_on)
+            if len(rkeys) != len(ls.index_names):
+                raise ValueError('len(right_on) must equal the number of levels in the index of "left"')
+            _check_keys(rs, rkeys)
+            lnames, rnames = tuple(ls.index_names), tuple(rs.field(k).name for k in rkeys)
+            coalesced, idx_from = set(), "right"
     else:
-        common = [c for c in ls.labels if rs.has(c)]
-        if not common:
-            raise pd.errors.MergeError(
-                f"No common columns to perform merge on. Merge options: left_on={left_on}, right_on={right_on}, "
-                f"left_index={left_index}, right_index={right_index}")
-        lkeys = rkeys = common
-    for k in lkeys:
-        if not ls.has(k):
-            raise KeyError(k)
-    for k in rkeys:
-        if not rs.has(k):
-            raise KeyError(k)
-    coalesced = {lk for lk, rk in zip(lkeys, rkeys) if lk == rk}
-    outputs = _outputs(ls, rs, lkeys, rkeys, coalesced, suffixes)
+        if on is not None:
+            lkeys = rkeys = _as_list(on)
+        elif left_on is not None or right_on is not None:
+            if left_on is None or right_on is None:
+                raise pd.errors.MergeError('Must pass "left_on" OR "left_index" and "right_on" OR "right_index".'
+                                           if left_on is None else 'Must pass "right_on" OR "right_index".')
+            lkeys, rkeys = _as_list(left_on), _as_list(right_on)
+            if len(lkeys) != len(rkeys):
+                raise ValueError("len(right_on) must equal len(left_on)")
+        else:
+            common = [c for c in ls.labels if rs.has(c)]
+            if not common:
+                raise pd.errors.MergeError(
+                    f"No common columns to perform merge on. Merge options: left_on={left_on}, right_on={right_on}, "
+                    f"left_index={left_index}, right_index={right_index}")
+            lkeys = rkeys = common
+        _check_keys(ls, lkeys)
+        _check_keys(rs, rkeys)
+        coalesced = {lk for lk, rk in zip(lkeys, rkeys) if lk == rk}
+        lnames = tuple(ls.field(k).name for k in lkeys)
+        rnames = tuple(rs.field(k).name for k in rkeys)
+        idx_from = "none"
+    _check_key_types(ls, rs, lnames, rnames)
+    outputs = _outputs(ls, rs, [], [], coalesced, suffixes)
     if outputs is None:
         return call_pandas("merge", pd.merge, (left, right), kwargs, "duplicate output labels")
-    lnames = tuple(ls.field(k).name for k in lkeys)
-    rnames = tuple(rs.field(k).name for k in rkeys)
-    plan = L.Join(how, lnames, rnames, tuple(outputs), "none", sort, left._plan, right._plan)
+    # a left key column joined to the right's index takes the right key where the left row is missing
+    outputs = [(lab, "key" if side == "left" and name in lkey_cols else side, name) for lab, side, name in outputs]
+    if ind is not None:
+        if any(lab == ind for lab, _, _ in outputs):
+            return call_pandas("merge", pd.merge, (left, right), kwargs, "indicator label clashes")
+        # marker columns, true on each side's rows: missing after the join where that side has no row
+        marks = ("__gf_left_row", "__gf_right_row")
+        lp = L.Select(tuple((f.label, Col(f.name)) for f in ls.columns) + ((marks[0], Lit(True)),), lp)
+        rp = L.Select(tuple((f.label, Col(f.name)) for f in rs.columns) + ((marks[1], Lit(True)),), rp)
+        names = (internal_name(marks[0]), internal_name(marks[1]))
+        outputs += [(marks[0], "left", names[0]), (marks[1], "right", names[1])]
+        plan = L.Join(how, lnames, rnames, tuple(outputs), idx_from, sort, lp, rp)
+        return type(left)._from_plan(L.MergeIndicator(ind, names[0], names[1], plan))
+    plan = L.Join(how, lnames, rnames, tuple(outputs), idx_from, sort, lp, rp)
     return type(left)._from_plan(plan)
+
+
+def _check_keys(schema: Any, keys: Sequence[Hashable]) -> None:
+    for k in keys:
+        if not schema.has(k):
+            raise KeyError(k)
+
+
+def _check_key_types(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str]) -> None:
+    """pandas refuses to match numbers against strings or datetimes: a ValueError when the plan is built."""
+    from gframe.plan.schema import is_numeric, is_string, is_temporal, pandas_dtype
+
+    def kind(t: Any) -> str | None:
+        if t is None or pa.types.is_dictionary(t):
+            return None
+        return "num" if is_numeric(t) else "str" if is_string(t) else "time" if is_temporal(t) else None
+
+    for a, b in zip(lnames, rnames):
+        ta, tb = ls.dtype_of(a), rs.dtype_of(b)
+        ka, kb = kind(ta), kind(tb)
+        if ka is not None and kb is not None and ka != kb:
+            label = next((f.label for f in ls.columns if f.name == a), None)
+            label = label if label is not None else next((f.label for f in rs.columns if f.name == b), None)
+            raise ValueError(f"You are trying to merge on {pandas_dtype(ta)} and {pandas_dtype(tb)} columns for key "
+                             f"'{label}'. If you wish to proceed you should use pd.concat")
+
+
+def _indicator_label(indicator: Any, ls: Any, rs: Any) -> Hashable | None:
+    if indicator is False or indicator is None:
+        return None
+    if indicator is True:
+        label = "_merge"
+    elif isinstance(indicator, str):
+        label = indicator
+    else:
+        raise ValueError("indicator option can only accept boolean or string arguments")
+    for s in (ls, rs):
+        if s.has(label):
+            raise ValueError(f"Cannot use `indicator=True` option when data contains a column named {label}"
+                             if indicator is True else "Cannot use name of an existing column for indicator column")
+    return label
 
 
 def _outputs(ls: Any, rs: Any, lkeys: Sequence[Hashable], rkeys: Sequence[Hashable], coalesced: set[Hashable],
@@ -133,53 +220,90 @@ def _outputs(ls: Any, rs: Any, lkeys: Sequence[Hashable], rkeys: Sequence[Hashab
     return out
 
 
-def join(left: Any, other: Any, on: Any = None, how: str = "left", lsuffix: str = "", rsuffix: str = "",
-         sort: bool = False, validate: Any = None) -> Any:
-    """DataFrame.join: on the index (or ``on`` columns of the left against the right's index)."""
-    right = _frame(other) if not isinstance(other, list) else None
-    kwargs = dict(on=on, how=how, lsuffix=lsuffix, rsuffix=rsuffix, sort=sort, validate=validate)
-    if right is None or on is not None or validate is not None or how not in ("left", "right", "inner"):
+def join(left: Any, other: Any, on: Any = None, how: str = "left", lsuffix: Any = _NO_DEFAULT, rsuffix: Any = _NO_DEFAULT,
+         sort: bool = False, validate: Any = None, suffixes: Any = _NO_DEFAULT) -> Any:
+    """DataFrame.join: a merge on the index (or ``on`` columns of the left against the right's index)."""
+    from gframe.frontend.series import Series
+
+    if lsuffix is not _NO_DEFAULT or rsuffix is not _NO_DEFAULT:
+        if suffixes is not _NO_DEFAULT:
+            raise ValueError("Cannot specify both 'suffixes' and 'lsuffix'/'rsuffix'.")
+        import warnings
+
+        warnings.warn("The 'lsuffix' and 'rsuffix' keywords in DataFrame.join are deprecated and will be removed in "
+                      "a future version. Use the 'suffixes' keyword instead.", pd.errors.Pandas4Warning, stacklevel=3)
+        resolved = (lsuffix if lsuffix is not _NO_DEFAULT else "", rsuffix if rsuffix is not _NO_DEFAULT else "")
+    else:
+        resolved = suffixes if suffixes is not _NO_DEFAULT else ("", "")
+    if isinstance(other, (Series, pd.Series)) and other.name is None:
+        raise ValueError("Other Series must have a name")
+    if isinstance(other, (list, tuple)) or how not in _HOWS:
         if how not in _HOWS:
-            raise ValueError(f"'{how}' is not a valid Merge type")
-        return call_pandas("DataFrame.join", pd.DataFrame.join, (left, other), kwargs, "join shape not native")
-    overlap = set(left._plan.schema.labels) & set(right._plan.schema.labels)
-    if overlap and not lsuffix and not rsuffix:
-        raise ValueError(f"columns overlap but no suffix specified: {pd.Index(sorted(overlap, key=str))}")
-    return merge(left, right, how=how, left_index=True, right_index=True, sort=sort, suffixes=(lsuffix, rsuffix))
+            raise ValueError(f"'{how}' is not a valid Merge type: left, right, inner, outer, left_anti, right_anti, cross")
+        kwargs = dict(on=on, how=how, sort=sort, validate=validate, suffixes=resolved)
+        return call_pandas("DataFrame.join", pd.DataFrame.join, (left, other), kwargs, "joining many frames not native")
+    if how == "cross":
+        return merge(left, other, how=how, on=on, suffixes=resolved, sort=sort, validate=validate)
+    return merge(left, other, how=how, left_on=on, left_index=on is None, right_index=True, suffixes=resolved,
+                 sort=sort, validate=validate)
 
 
 def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool = False, keys: Any = None,
-           levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: bool = False, copy: Any = None) -> Any:
+           levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = False, copy: Any = None,
+           union_categories: bool = False) -> Any:
     """pandas.concat: rows (``Union``) or columns aligned on the index (``HConcat``)."""
     from gframe.frontend.frame import DataFrame
     from gframe.frontend.series import Series
 
-    if isinstance(objs, dict):
-        return call_pandas("concat", pd.concat, (objs,), dict(axis=axis, join=join, ignore_index=ignore_index), "dict input")
-    objs = [o for o in list(objs) if o is not None]
-    if not objs:
-        raise ValueError("No objects to concatenate")
+    sort = False if sort is _NO_DEFAULT else sort
     kwargs = dict(axis=axis, join=join, ignore_index=ignore_index, keys=keys, levels=levels, names=names,
                   verify_integrity=verify_integrity, sort=sort)
+    if union_categories:
+        kwargs["union_categories"] = union_categories
+    if isinstance(objs, dict):
+        return call_pandas("concat", pd.concat, (objs,), kwargs, "dict input")
+    objs = list(objs)
+    if keys is not None:
+        keys = list(keys)
+        pairs = [(k, o) for k, o in zip(keys, objs) if o is not None]
+        keys, objs = [k for k, _ in pairs], [o for _, o in pairs]
+    objs = [o for o in objs if o is not None]
+    if not objs:
+        raise ValueError("No objects to concatenate")
+    if join not in ("inner", "outer"):
+        raise ValueError("Only can inner (intersect) or outer (union) join the other axis")
     wrapped = [DataFrame._from_pandas(o) if isinstance(o, pd.DataFrame) else Series(o) if isinstance(o, pd.Series) else o
                for o in objs]
-    if keys is not None or levels is not None or names is not None or verify_integrity or sort or join != "outer":
-        return call_pandas("concat", pd.concat, (wrapped,), kwargs, "keys/levels/join options not native")
+    kwargs["keys"] = keys
+    if levels is not None or verify_integrity or union_categories or (names is not None and keys is None):
+        return call_pandas("concat", pd.concat, (wrapped,), kwargs, "levels/verify_integrity options not native")
     if axis in (0, "index"):
+        if keys is not None and (ignore_index or len(keys) != len(wrapped)):
+            return call_pandas("concat", pd.concat, (wrapped,), kwargs, "keys with ignore_index not native")
         if all(isinstance(o, DataFrame) for o in wrapped):
             plans = [o._plan if ignore_index or o._plan.schema.index is not None else L.RowIndex(o._plan) for o in wrapped]
             if not ignore_index and len({len(p.schema.index or ()) for p in plans}) > 1:
                 return call_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
-            return DataFrame._from_plan(L.Union(ignore_index, *plans))
+            labels = _concat_labels([p.schema for p in plans], join, sort)
+            if labels is None:
+                return call_pandas("concat", pd.concat, (wrapped,), kwargs, "column labels not sortable")
+            if keys is not None:
+                plans = [_with_key_level(p, k, names) for p, k in zip(plans, keys)]
+            out = L.Union(ignore_index, *plans)
+            if out.schema.labels != labels:
+                out = L.Select(tuple((lab, Col(out.schema.field(lab).name)) for lab in labels), out)
+            return DataFrame._from_plan(out)
         if all(isinstance(o, Series) for o in wrapped):
             names_ = {o.name for o in wrapped}
             name = wrapped[0].name if len(names_) == 1 else None
             label = "__gf_concat"
             frames = [DataFrame._from_plan(L.Select(((label, o._expr),), o._plan)) for o in wrapped]
-            out = concat(frames, ignore_index=ignore_index)
+            out = concat(frames, ignore_index=ignore_index, keys=keys, names=names)
             return Series._over(out._plan, out[label]._expr, name)
         return call_pandas("concat", pd.concat, (wrapped,), kwargs, "mixed frames and series")
     if axis in (1, "columns"):
+        if keys is not None or sort:
+            return call_pandas("concat", pd.concat, (wrapped,), kwargs, "keys/sort along columns not native")
         frames = []
         for i, o in enumerate(wrapped):
             if isinstance(o, Series):
@@ -190,5 +314,126 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             return call_pandas("concat", pd.concat, (wrapped,), kwargs, "duplicate column labels")
         if len({len(f._plan.schema.index or ()) for f in frames}) > 1 or any(f._plan.schema.index is None for f in frames) and not all(f._plan.schema.index is None for f in frames):
             return call_pandas("concat", pd.concat, (wrapped,), kwargs, "index kinds differ")
-        return DataFrame._from_plan(L.HConcat(*[f._plan for f in frames]))
+        if join == "outer" or len(frames) == 1:
+            return DataFrame._from_plan(L.HConcat(*[f._plan for f in frames]))
+        # inner: the index labels every frame has, in the first frame's order - the outer alignment
+        # with a marker per frame, kept where every marker is present
+        marks = [internal_name(f"__gf_present_{i}") for i in range(len(frames))]
+        plans = [L.Select(tuple((fl.label, Col(fl.name)) for fl in f._plan.schema.columns) + ((f"__gf_present_{i}", Lit(True)),),
+                          f._plan) for i, f in enumerate(frames)]
+        both = L.HConcat(*plans)
+        pred: Any = Func("notna", (), Col(marks[0]))
+        for m in marks[1:]:
+            pred = BinOp("and", pred, Func("notna", (), Col(m)))
+        kept = L.Filter(pred, both)
+        # no row misses a value, so every column keeps its own dtype (the alignment made ints float)
+        own = {fl.name: fl.dtype for f in frames for fl in f._plan.schema.columns}
+        outputs = []
+        for fl in both.schema.columns:
+            if fl.name in marks:
+                continue
+            t = own[fl.name]
+            e: Any = Col(fl.name)
+            if t is not None and t != fl.dtype:
+                e = func("cast", e, dtype=t)
+            outputs.append((fl.label, e))
+        return DataFrame._from_plan(L.Select(tuple(outputs), kept))
     raise ValueError(f"No axis named {axis} for object type DataFrame")
+
+
+def _concat_labels(schemas: list[Any], join: str, sort: bool) -> list[Hashable] | None:
+    """The column labels of a row-wise concat: the union (or intersection) in first-seen order,
+    sorted with ``sort`` where the frames' columns differ (pandas' "not already aligned")."""
+    seen: list[Hashable] = []
+    for s in schemas:
+        for lab in s.labels:
+            if lab not in seen:
+                seen.append(lab)
+    if join == "inner":
+        seen = [lab for lab in seen if all(s.has(lab) for s in schemas)]
+    aligned = all(s.labels == schemas[0].labels for s in schemas)
+    if sort and not aligned:
+        try:
+            seen = sorted(seen)
+        except TypeError:
+            return None
+    return seen
+
+
+def _with_key_level(plan: L.Plan, key: Hashable, names: Any) -> L.Plan:
+    """concat(keys=...): ``key`` as a new outermost index level of ``plan``."""
+    s = plan.schema
+    idx = s.index or ()
+    tmp = [f"__gf_level_{i}" for i in range(len(idx))]
+    cols = tuple((f.label, Col(f.name)) for f in s.columns)
+    out: L.Plan = L.ResetIndex(False, tuple(tmp), plan)
+    out = L.Select(cols + tuple((t, Col(internal_name(t))) for t in tmp) + (("__gf_key", Lit(key)),), out)
+    out = L.SetIndex(tuple(internal_name(t) for t in ["__gf_key", *tmp]), True, False, out)
+    labels = [None] + [f.label for f in idx]
+    if names is not None:
+        given = list(names)
+        labels = [given[i] if i < len(given) else lab for i, lab in enumerate(labels)]
+    return L.RenameIndex(tuple(labels), out)
+
+
+# ------------------------------------------------------------------------------- index <-> columns
+
+def index_levels(schema: Any, level: Any) -> list[int]:
+    """Positions of the index levels ``level`` names (labels or positions), with pandas' errors."""
+    idx = schema.index or (L.IndexField(None, None, 0),)
+    out = []
+    for lv in (list(level) if isinstance(level, (list, tuple)) else [level]):
+        match = [f.level for f in idx if f.label == lv and f.label is not None]
+        if match:
+            out.append(match[0])
+        elif isinstance(lv, (int, np.integer)) and not isinstance(lv, bool):
+            n = len(idx)
+            if lv < 0:
+                lv += n
+            if not 0 <= lv < n:
+                raise IndexError(f"Too many levels: Index has only {n} level{'s' if n > 1 else ''}, not {lv + 1}"
+                                 if lv >= n else f"Too many levels: Index has only {n} levels, {lv - n} is not a valid level number")
+            out.append(int(lv))
+        else:
+            raise KeyError(f"Level {lv} not found" if len(idx) > 1 else f"Requested level ({lv}) does not match index name "
+                           f"({idx[0].label})")
+    return sorted(set(out))
+
+
+def reset_index(df: Any, level: Any, drop: bool, names: Any, labels: tuple[Hashable, ...]) -> Any:
+    """DataFrame.reset_index: ``labels`` are pandas' default column labels of every index level."""
+    schema = df._plan.schema
+    n = len(schema.index or ()) or 1
+    moved = list(range(n)) if level is None else index_levels(schema, level)
+    if names is not None and not drop:
+        # pandas: one name per index level (the moved levels take theirs)
+        if not isinstance(names, (str, int, list, tuple)):
+            raise ValueError("Index names must be str or 1-dimensional list")
+        new = [names] if isinstance(names, (str, int)) else list(names)
+        labels = tuple(new[i] if i in moved else labels[i] for i in range(n))
+    if not drop:
+        for i in moved:
+            if schema.has(labels[i]):
+                raise ValueError(f"cannot insert {labels[i]}, already exists")
+    if len(moved) == n:
+        return type(df)._from_plan(L.ResetIndex(drop, tuple(labels), df._plan))
+    # some levels only: all of them out (the kept ones under placeholder labels), the kept ones back in
+    kept = [i for i in range(n) if i not in moved]
+    tmp = {i: f"__gf_level_{i}" for i in kept}
+    plan: L.Plan = L.ResetIndex(False, tuple(tmp.get(i, labels[i]) for i in range(n)), df._plan)
+    plan = L.SetIndex(tuple(internal_name(tmp[i]) for i in kept), True, False, plan)
+    plan = L.RenameIndex(tuple(schema.index[i].label for i in kept), plan)  # type: ignore[index]
+    if drop:
+        plan = L.Select(tuple((f.label, Col(f.name)) for f in schema.columns), plan)
+    return type(df)._from_plan(plan)
+
+
+def rename_axis(df: Any, value: Any) -> Any:
+    """DataFrame.rename_axis(names): new index level names (a named default index keeps its positions)."""
+    from gframe.frontend.frame import _positions
+
+    plan = df._plan if df._plan.schema.index is not None else _positions(df._plan)
+    labels = list(value) if isinstance(value, (list, tuple)) else [value]
+    if len(labels) != len(plan.schema.index):
+        raise ValueError("Length of names must match number of levels in MultiIndex.")
+    return type(df)._from_plan(L.RenameIndex(tuple(labels), plan))

@@ -16,12 +16,13 @@ import pyarrow as pa
 from gframe import engines
 from gframe.fallback import call_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
-from gframe.frontend.frame import (DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call, _is_listlike,
-                                   _positions, _repr_frame, _values_of)
+from gframe.frontend.frame import (_VALUE_METHODS, DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call,
+                                   _is_listlike, _objects_via_pandas, _positions, _repr_frame, _values_of)
 from gframe.frontend.index import Index
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
-from gframe.plan.schema import (Field, arrow_type_from_pandas, internal_name, is_numeric, is_string, pandas_dtype)
+from gframe.plan.schema import (PYOBJECT, Field, arrow_type_from_pandas, internal_name, is_numeric, is_string,
+                                pandas_dtype)
 from gframe.plan.typing import expr_type
 
 _OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
@@ -32,7 +33,8 @@ def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> No
     if op in ARITHMETIC and expr_type(expr, lookup) is None:
         lt = expr_type(expr.left, lookup)
         rt = expr_type(expr.right, lookup)
-        if lt is not None and rt is not None or (lt is None) != (rt is None) and not isinstance(expr.left, Lit) and not isinstance(expr.right, Lit):
+        # a None operand is decided by the data (nothing to check yet); int // int is None too
+        if lt is not None and rt is not None and not (is_numeric(lt) and is_numeric(rt)):
             left = str(pandas_dtype(lt)) if lt is not None else type(other).__name__
             raise TypeError(f"operation {op!r} not supported for dtype {left!r} with {pandas_dtype(rt) if rt is not None else type(other).__name__!r}")
     if op in ARITHMETIC and isinstance(other, str) and dtype is not None and not is_string(dtype):
@@ -42,21 +44,67 @@ def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> No
             raise TypeError(f"operation {op!r} not supported for dtype 'str' with object of type {type(other)}")
 
 
-def cast_expr(e: Expr, f: Field, dtype: Any) -> Expr:
-    """``astype``: the Arrow type pandas' dtype maps to; object/unknown targets are not native."""
-    if dtype in (str, "str", "string"):
+def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr:
+    """``astype``: the Arrow type pandas' dtype maps to; NotImplementedError where not native.
+
+    With ``plan`` (the column's plan), casts pandas refuses for some values (NaN / inf to int,
+    unparsable strings to numbers) are checked now and raise pandas' exception at the call.
+    """
+    if dtype in (str, "str"):
         target = pa.large_string()
     else:
         try:
-            target = arrow_type_from_pandas(dtype)
+            pdtype = pd.api.types.pandas_dtype(dtype)
+            target = arrow_type_from_pandas(pdtype)
         except TypeError:
             raise TypeError(f"dtype {dtype!r} not understood") from None
+        if isinstance(pdtype, pd.StringDtype) and pdtype.na_value is not np.nan:
+            target = None  # "string": pd.NA semantics, not gframe's str
+        if isinstance(pdtype, pd.CategoricalDtype) and (pdtype.categories is not None or pdtype.ordered):
+            target = None
     if target is None:
         raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
     src = f.dtype
+    if pa.types.is_dictionary(target) and src is not None and (pa.types.is_integer(src) or pa.types.is_floating(src)):
+        target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
     if target == src:
         return e
+    if src is None and not (pa.types.is_floating(target) or is_string(target)) \
+            or pa.types.is_dictionary(target) and not (is_string(src) or target.value_type == src) \
+            or is_string(target) and not (is_numeric(src) or is_string(src)) \
+            or is_string(src) and not (is_numeric(target) and not pa.types.is_boolean(target)) and not is_string(target) \
+            and not pa.types.is_dictionary(target) \
+            or pa.types.is_timestamp(target) or pa.types.is_duration(target) or pa.types.is_date(target):
+        raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src)} is not native")
+    if plan is not None:
+        _check_cast(plan, e, f, src, target)
     return func("cast", e, dtype=target)
+
+
+def _any_true(plan: L.Plan, pred: Expr) -> bool:
+    """Whether ``pred`` holds for some row of ``plan`` (one small aggregation, computed now)."""
+    agg = L.Aggregate((), (), (("any", Agg("any", (), pred)),), False, True, False, plan)
+    table = engines.materialize(agg).to_arrow()
+    return bool(table.num_rows and table.column(0)[0].as_py())
+
+
+def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any) -> None:
+    """pandas' errors for values a cast cannot take, raised at the call as pandas does."""
+    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src):
+        if _any_true(plan, BinOp("or", func("isna", e), BinOp("eq", func("abs", e), Lit(float("inf"))))):
+            raise pd.errors.IntCastingNaNError(
+                f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "
+                "non-finite values or cast to an integer type that supports these values (e.g. 'Int64')")
+    if is_string(src) and is_numeric(target):
+        if pa.types.is_integer(target) and _any_true(plan, func("isna", e)):
+            raise ValueError(f"cannot convert float NaN to integer (column {f.label!r} has missing values)")
+        failed = BinOp("and", func("notna", e), func("isna", func("cast", e, dtype=target, strict=False)))
+        if _any_true(plan, failed):
+            bad = Series._from_frame_plan(L.Slice(0, 3, L.Select((("value", e),), L.Filter(failed, plan))))
+            convert = int if pa.types.is_integer(target) else float
+            for value in bad.tolist():
+                convert(value)  # Python's (pandas') own ValueError: "invalid literal for int() ..."
+            raise NotImplementedError("strings Python parses but the engine does not")  # -> pandas
 
 
 class Series:
@@ -203,6 +251,26 @@ class Series:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self.to_pandas(), dtype=dtype)
 
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """numpy ufuncs on a Series give a Series (as in pandas): elementwise math is native."""
+        if method == "__call__" and not kwargs and len(inputs) == 1 and inputs[0] is self:
+            t = self._dtype_arrow
+            if ufunc.__name__ in _UFUNCS and is_numeric(t) and not pa.types.is_boolean(t):
+                return self._with(func("ufunc", self._expr, name=ufunc.__name__))
+            if ufunc is np.absolute:
+                return self.abs()
+            if ufunc is np.negative:
+                return -self
+        if method == "__call__" and not kwargs and len(inputs) == 2 and ufunc.__name__ in _UFUNC_OPS:
+            op, reflected = _UFUNC_OPS[ufunc.__name__], inputs[1] is self and inputs[0] is not self
+            other = inputs[0] if reflected else inputs[1]
+            return self._binary(op, other, reflected)
+
+        def run(*args: Any) -> Any:
+            return getattr(ufunc, method)(*args, **kwargs)
+
+        return call_pandas(f"numpy.{ufunc.__name__}", run, inputs, {}, "numpy function not native")
+
     def tolist(self) -> list[Any]:
         return self.to_pandas().tolist()
 
@@ -316,6 +384,9 @@ class Series:
             return self._binary(op, Series(pd.Series(arr, index=idx)), reflected).rename(self._name)
         else:
             return NotImplemented  # type: ignore[return-value]
+        if PYOBJECT in (expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of)):
+            # Python objects: pandas applies the operator to each
+            return _fallback_call(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         expr = BinOp(op, l, r)
         check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
@@ -471,7 +542,9 @@ class Series:
     def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "Series":
         f = Field(self._name, self._dtype_arrow)
         try:
-            return self._with(cast_expr(self._expr, f, dtype))
+            if errors != "raise":
+                raise NotImplementedError("astype(errors=...)")
+            return self._with(cast_expr(self._expr, f, dtype, self._plan))
         except NotImplementedError:
             return _fallback_call(self, "astype", (dtype,), {"errors": errors})
 
@@ -493,32 +566,23 @@ class Series:
         return DataFrame._from_plan(L.Select(((label, self._expr),), self._plan)).reset_index()
 
     # ------------------------------------------------------------------ reductions
-    def _reduce(self, fn: str, skipna: bool = True, **params: Any) -> Any:
+    def _reduce(self, fn: str, skipna: bool = True, min_count: int = 0, **params: Any) -> Any:
         t = self._dtype_arrow
-        if not skipna:
-            return _fallback_call(self, fn, (), {"skipna": skipna, **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn in ("sum", "mean", "median", "std", "var", "prod"):
                 raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
             return _fallback_call(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
-        if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max"):
+        if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return _fallback_call(self, fn, (), {"skipna": skipna, **params})
-        agg = Agg(fn, tuple(sorted(params.items())), self._expr)
-        plan = L.Aggregate((), (), (("value", agg),), False, True, False, self._plan)
-        res = engines.materialize(plan)
-        table = res.to_arrow()
-        value = table.column(0)[0] if table.num_rows else None
-        return _scalar(value, fn, t, plan.schema.columns[0].dtype)
+        return reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
 
     def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
-        if min_count:
-            return _fallback_call(self, "sum", (), {"skipna": skipna, "min_count": min_count})
-        return self._reduce("sum", skipna)
+        return self._reduce("sum", skipna, min_count)
 
     def prod(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
-        return self._reduce("prod", skipna)
+        return self._reduce("prod", skipna, min_count)
 
     product = prod
 
@@ -552,6 +616,35 @@ class Series:
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
         return self._reduce("all", skipna)
 
+    def quantile(self, q: Any = 0.5, interpolation: str = "linear") -> Any:
+        t = self._dtype_arrow
+        if not isinstance(q, (float, int)) or isinstance(q, bool) or t is None or not is_numeric(t) \
+                or pa.types.is_boolean(t) or interpolation not in ("linear", "lower", "higher", "midpoint"):
+            return _fallback_call(self, "quantile", (q,), {"interpolation": interpolation})
+        if not 0 <= q <= 1:
+            raise ValueError("percentiles should all be in the interval [0, 1]")
+        return self._reduce("quantile", q=float(q), interpolation=interpolation)
+
+    def _arg_extreme(self, largest: bool, skipna: bool) -> Any:
+        """idxmax / idxmin: the label of the first extreme value (a top-1 of the column)."""
+        t = self._dtype_arrow
+        if not skipna or t is None or not (is_numeric(t) or pa.types.is_timestamp(t)):
+            return _fallback_call(self, "idxmax" if largest else "idxmin", (), {"skipna": skipna})
+        frame = self._frame()
+        f = frame._plan.schema.columns[0]
+        base = L.Filter(func("notna", Col(f.name)), _positions(frame._plan))
+        top = DataFrame._from_plan(L.TopK((f.name,), (largest,), True, 1, base))
+        labels = top.index.to_pandas()
+        if not len(labels):
+            raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")
+        return labels[0]
+
+    def idxmax(self, axis: Any = 0, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
+        return self._arg_extreme(True, skipna)
+
+    def idxmin(self, axis: Any = 0, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
+        return self._arg_extreme(False, skipna)
+
     # ------------------------------------------------------------------ ordering and sets
     def sort_values(self, *, axis: Any = 0, ascending: Any = True, inplace: bool = False, kind: Any = None,
                     na_position: str = "last", ignore_index: bool = False, key: Any = None) -> "Series | None":
@@ -560,7 +653,7 @@ class Series:
                                                             "na_position": na_position, "ignore_index": ignore_index, "key": key})
         frame = self._frame()
         label = frame._plan.schema.columns[0].label
-        new = Series._back(frame.sort_values(label, ascending=ascending, na_position=na_position, ignore_index=ignore_index))
+        new = Series._back(frame.sort_values([label], ascending=ascending, na_position=na_position, ignore_index=ignore_index))
         return self._inplace(new, inplace)
 
     def sort_index(self, *, axis: Any = 0, level: Any = None, ascending: Any = True, inplace: bool = False, kind: Any = None,
@@ -570,15 +663,20 @@ class Series:
 
     def nlargest(self, n: int = 5, keep: str = "first") -> "Series":
         frame = self._frame()
-        return Series._back(frame.nlargest(n, frame._plan.schema.columns[0].label, keep=keep))
+        return Series._back(frame.nlargest(n, [frame._plan.schema.columns[0].label], keep=keep))
 
     def nsmallest(self, n: int = 5, keep: str = "first") -> "Series":
         frame = self._frame()
-        return Series._back(frame.nsmallest(n, frame._plan.schema.columns[0].label, keep=keep))
+        return Series._back(frame.nsmallest(n, [frame._plan.schema.columns[0].label], keep=keep))
 
     def drop_duplicates(self, *, keep: Any = "first", inplace: bool = False, ignore_index: bool = False) -> "Series | None":
         new = Series._back(self._frame().drop_duplicates(keep=keep, ignore_index=ignore_index))
         return self._inplace(new, inplace)
+
+    def duplicated(self, keep: Any = "first") -> "Series":
+        if keep not in ("first", "last", False):
+            raise ValueError('keep must be either "first", "last" or False')
+        return self._with(func("duplicated", self._expr, keep="none" if keep is False else keep))
 
     def unique(self) -> Any:
         frame = self._frame()
@@ -641,6 +739,14 @@ class Series:
         return _fallback_call(self, "to_csv", args, kwargs)
 
 
+# numpy ufuncs lowered natively (float results, as numpy gives for int input) and binary ones
+_UFUNCS = frozenset({"sqrt", "exp", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos",
+                     "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "rint", "sign"})
+_UFUNC_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "truediv", "divide": "truediv",
+              "floor_divide": "floordiv", "remainder": "mod", "power": "pow", "equal": "eq", "not_equal": "ne",
+              "less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge"}
+
+
 def _align_pair(left: Series, right: Series) -> tuple[tuple[L.Plan, Expr], Expr]:
     """Both sides over one plan, aligned on the index: ((plan, right expr), left expr)."""
     lt, rt = "__gf_left", "__gf_right"
@@ -650,9 +756,50 @@ def _align_pair(left: Series, right: Series) -> tuple[tuple[L.Plan, Expr], Expr]
     return (both, Col(internal_name(rt))), Col(internal_name(lt))
 
 
+def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: bool = True, min_count: int = 0,
+                   params: dict[str, Any] | None = None) -> list[Any]:
+    """pandas' reduction ``fn`` of each (expression, type) over ``plan``, in one aggregation.
+
+    Returns the scalars pandas gives (numpy scalars, NaN / NaT when missing). ``skipna=False``: a
+    column holding a missing value gives NaN; ``min_count``: fewer valid values give NaN.
+    """
+    params = dict(params or {})
+    if any(t is None and not isinstance(e, Col) for e, t in cols):
+        # a dtype the data decides (dt.year over NaT is float64): computed as a column first
+        plan = L.Select(tuple((f"__gf_r{i}", e) for i, (e, _) in enumerate(cols)), plan)
+        cols = [(Col(internal_name(f"__gf_r{i}")), plan.schema.columns[i].dtype) for i in range(len(cols))]
+    aggs: list[tuple[Hashable, Agg]] = []
+    for i, (e, t) in enumerate(cols):
+        x = e
+        if t is not None and pa.types.is_boolean(t) and fn in ("mean", "std", "var", "median"):
+            x = func("cast", e, dtype=pa.float64())
+        aggs.append((f"v{i}", Agg(fn, tuple(sorted(params.items())), x)))
+        if not skipna and fn not in ("count", "nunique", "size"):
+            aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
+        if min_count:
+            aggs.append((f"c{i}", Agg("count", (), e)))
+    agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
+    table = engines.materialize(agg_plan).to_arrow()
+    row = {f.label: (table.column(f.name)[0] if table.num_rows else None, f.dtype) for f in agg_plan.schema.columns}
+    out = []
+    for i, (e, t) in enumerate(cols):
+        value, out_t = row[f"v{i}"]
+        result = _scalar(value, fn, t, out_t)
+        missing = not skipna and f"n{i}" in row and row[f"n{i}"][0] is not None and row[f"n{i}"][0].as_py()
+        if min_count and (row[f"c{i}"][0] is None or (row[f"c{i}"][0].as_py() or 0) < min_count):
+            missing = True
+        if missing:
+            temporal = out_t is not None and (pa.types.is_timestamp(out_t) or pa.types.is_duration(out_t))
+            result = pd.NaT if temporal else np.nan
+        out.append(result)
+    return out
+
+
 def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> Any:
     """pandas' scalar for a reduction: numpy scalars of the result dtype; NaN/NaT when missing."""
     py = None if value is None else value.as_py()
+    if out_type is None and value is not None:
+        out_type = value.type  # decided by the data
     if fn == "nunique":
         return int(py or 0)
     if fn in ("count", "size"):
@@ -698,3 +845,7 @@ def _fallback_setattr(s: Series, name: str, value: Any) -> Series:
     ps = s.to_pandas().copy()
     setattr(ps, name, _to_pandas(value, [0]))
     return from_pandas_result(ps, f"Series.{name}=")
+
+
+for _name in _VALUE_METHODS + ("between", "idxmax", "idxmin", "unique", "quantile"):
+    setattr(Series, _name, _objects_via_pandas(getattr(Series, _name)))

@@ -57,7 +57,8 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
         fields.append(Field(label, normalize_arrow_type(f.type)))
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
-    plan = ParquetScan(path, file_schema, tuple(file_cols))
+    st = os.stat(path)
+    plan = ParquetScan(path, file_schema, tuple(file_cols), stamp=(st.st_mtime_ns, st.st_size))
     df = DataFrame._from_plan(plan)
     if columns is not None:
         df = df[list(columns)]
@@ -66,13 +67,86 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
 
 def to_parquet(df: Any, path: Any = None, engine: str = "auto", compression: Any = "snappy", index: Any = None,
                partition_cols: Any = None, storage_options: Any = None, **kwargs: Any) -> Any:
-    """Write atomically: a failed write leaves no file."""
+    """Write atomically (a failed write leaves no file), from the engine's Arrow result with
+    pandas' metadata, so pandas reads the file back with the same index and dtypes."""
+    from gframe.fallback import call_pandas
     from gframe.io.atomic import atomic_path
 
-    pdf = df.to_pandas()
+    extra = {} if engine == "auto" else {"engine": engine}
+    if isinstance(path, (str, os.PathLike)) and not partition_cols and not kwargs and engine in ("auto", "pyarrow") \
+            and not os.path.isdir(os.fspath(path)):
+        table = _arrow_for_pandas(df, index)
+        if table is not None:
+            with atomic_path(path) as tmp:
+                pq.write_table(table, tmp, compression=compression)
+            return None
+
+    def write(pdf: Any, target: Any) -> Any:
+        return pdf.to_parquet(target, compression=compression, index=index, partition_cols=partition_cols,
+                              storage_options=storage_options, **extra, **kwargs)
+
     if path is None or not isinstance(path, (str, os.PathLike)) or partition_cols:
-        return pdf.to_parquet(path, engine=engine, compression=compression, index=index, partition_cols=partition_cols,
-                              storage_options=storage_options, **kwargs)
+        return call_pandas("DataFrame.to_parquet", write, (df, path), {}, "writer options not native")
     with atomic_path(path) as tmp:
-        pdf.to_parquet(tmp, engine=engine, compression=compression, index=index, **kwargs)
+        call_pandas("DataFrame.to_parquet", write, (df, tmp), {}, "writer options not native")
     return None
+
+
+def _arrow_for_pandas(df: Any, index: Any) -> Any:
+    """The frame's Arrow table named and typed as pandas writes it, with pandas' metadata; None
+    where gframe does not write natively (non-string labels, categoricals, bools with nulls)."""
+    import json
+
+    import pyarrow as pa
+
+    from gframe.frontend.convert import arrow_to_pandas
+    from gframe.plan.logical import RowIndex
+
+    plan = df._plan
+    if index is True and plan.schema.index is None:
+        plan = RowIndex(plan)
+    schema = plan.schema
+    if not all(isinstance(f.label, str) for f in schema.columns) or len(set(schema.labels)) != len(schema.labels):
+        return None
+    fields = list(schema.columns) + list(schema.index or ())
+    if any(f.dtype is None or pa.types.is_dictionary(f.dtype) for f in fields):
+        return None
+    from gframe import engines
+
+    table = engines.materialize(plan).to_arrow()
+    arrays = {}
+    for f in fields:
+        col = table.column(f.name).combine_chunks()
+        if col.null_count and pa.types.is_boolean(f.dtype):
+            return None  # pandas: an object column
+        if col.null_count and pa.types.is_integer(f.dtype):
+            col = col.cast(pa.float64())  # pandas: float64 with NaN
+        arrays[f.name] = col
+    # pandas' metadata and Arrow types: from a zero-row pandas frame of the same dtypes
+    empty = arrow_to_pandas(pa.table({n: a.slice(0, 0) for n, a in arrays.items()}), schema)
+    for f in schema.columns:
+        if pa.types.is_floating(arrays[f.name].type) and not pa.types.is_floating(f.dtype):
+            empty[f.label] = empty[f.label].astype("float64")
+    if schema.index is not None and len(schema.index) == 1 and pa.types.is_floating(arrays[schema.index[0].name].type) \
+            and not pa.types.is_floating(schema.index[0].dtype):
+        empty.index = empty.index.astype("float64")
+    try:
+        meta = pa.Table.from_pandas(empty, preserve_index=index).schema
+    except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError, TypeError):
+        return None
+    index_names = list(schema.index_names)
+    data_names = [f.name for f in schema.columns]
+    source = data_names + (index_names if len(meta.names) > len(data_names) else [])
+    if len(source) != len(meta.names):
+        return None
+    try:
+        out_arrays = [arrays[n].cast(meta.field(i).type) for i, n in enumerate(source)]
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    pandas_meta = json.loads(meta.metadata[b"pandas"])
+    for ic in pandas_meta.get("index_columns", []):
+        if isinstance(ic, dict) and ic.get("kind") == "range":
+            ic["stop"] = ic.get("start", 0) + table.num_rows * ic.get("step", 1)
+    metadata = dict(meta.metadata)
+    metadata[b"pandas"] = json.dumps(pandas_meta).encode()
+    return pa.Table.from_arrays(out_arrays, schema=meta.with_metadata(metadata))

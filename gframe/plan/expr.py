@@ -22,7 +22,7 @@ BINARY_OPS = ARITHMETIC | COMPARISON | LOGICAL
 # Aggregations every engine implements natively (pandas names).
 AGGREGATIONS = frozenset(
     {"sum", "mean", "min", "max", "count", "size", "std", "var", "median", "prod", "any", "all",
-     "nunique", "first", "last"}
+     "nunique", "first", "last", "quantile"}
 )
 
 

@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, columns_used, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import Field, IndexField, Schema
+from gframe.plan.schema import STRING, Field, IndexField, Schema
 from gframe.plan.typing import expr_type
 
 
@@ -74,14 +74,16 @@ class InMemoryScan(Plan):
 class ParquetScan(Plan):
     """Read a parquet file. ``columns`` (internal names) and ``predicate`` are filled by the optimizer."""
 
-    __slots__ = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows")
-    _non_child = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows")
+    __slots__ = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp")
+    _non_child = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp")
 
     def __init__(self, path: str, file_schema: Schema, file_columns: tuple[tuple[str, str], ...],
                  columns: tuple[str, ...] | None = None, predicate: Expr | None = None,
-                 n_rows: int | None = None) -> None:
-        # file_columns: (column name in the file, internal name) for every data and index column
-        self._init((), path, file_schema, tuple(file_columns), columns, predicate, n_rows)
+                 n_rows: int | None = None, stamp: Hashable = None) -> None:
+        # file_columns: (column name in the file, internal name) for every data and index column;
+        # stamp: the file's version when read (mtime, size), so a rewritten file is a new plan and
+        # never meets a cached result of the old one
+        self._init((), path, file_schema, tuple(file_columns), columns, predicate, n_rows, stamp)
 
     def _compute_schema(self) -> Schema:
         if self.columns is None:
@@ -207,6 +209,26 @@ class Slice(Plan):
         return f"Slice offset={self.offset} length={self.length}"
 
 
+class Take(Plan):
+    """Rows picked in the given order, repeats included: by position (``iloc[[2, 0]]``, positions
+    already non-negative) or, with ``by_label``, by the label of the one index level
+    (``loc[["z", "x"]]``; every label matching rows gives all of them). The frontend has checked
+    the positions are in range / the labels exist, as pandas raises at the call."""
+
+    __slots__ = ("keys", "by_label")
+    _non_child = ("keys", "by_label")
+
+    def __init__(self, keys: tuple[Any, ...], by_label: bool, child: Plan) -> None:
+        self._init((child,), tuple(keys), by_label)
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        keys = list(self.keys[:8]) + (["..."] if len(self.keys) > 8 else [])
+        return f"Take {'labels' if self.by_label else 'positions'}={keys}"
+
+
 class TopK(Plan):
     """The first ``k`` rows of a stable sort: what ``sort_values(...).head(k)`` and ``nlargest`` mean."""
 
@@ -272,6 +294,75 @@ class Aggregate(Plan):
                 f"{' as_index' if self.keys_as_index else ''}")
 
 
+class CompleteGroups(Plan):
+    """pandas' ``observed=False`` over an ``Aggregate``'s output: every category of the categorical
+    keys (crossed with the other keys' distinct values in ``source``, the aggregated input) gets a
+    row, groups no row fell into included.
+
+    ``keys``: internal names of the key columns (index or data) in the child's output;
+    ``source_keys``: the same keys' names in ``source``. ``fills``:
+    (internal name, value) of the aggregations an empty group gives a value to (0 for counts and
+    sums, 1 for prod...); the others are missing there. ``sort``: all rows in key order (categories
+    in category order), else the observed groups first, in their order, then the unobserved ones.
+    """
+
+    __slots__ = ("keys", "source_keys", "fills", "sort")
+    _non_child = ("keys", "source_keys", "fills", "sort")
+
+    def __init__(self, keys: tuple[str, ...], source_keys: tuple[str, ...], fills: tuple[tuple[str, Any], ...],
+                 sort: bool, child: Plan, source: Plan) -> None:
+        self._init((child, source), tuple(keys), tuple(source_keys), tuple(fills), sort)
+
+    def _compute_schema(self) -> Schema:
+        s = self.child.schema
+        filled = {n for n, _ in self.fills}
+        keys = set(self.keys)
+
+        def widen(f: Any) -> Any:
+            # an empty group's missing value: pandas decides int -> float64 (bool -> object) from the data
+            t = f.dtype
+            if f.name in filled or f.name in keys or t is None:
+                return t
+            return None if pa.types.is_integer(t) or pa.types.is_boolean(t) else t
+
+        cols = tuple(Field(f.label, widen(f)) for f in s.columns)
+        return Schema(cols, s.index)
+
+    def describe(self) -> str:
+        return f"CompleteGroups keys={list(self.keys)}{' sort' if self.sort else ''}"
+
+
+class GroupWindow(Plan):
+    """groupby().transform / cumcount: per row, a value computed over the row's group of ``keys``.
+
+    ``outputs``: (label, Agg) pairs, the output data columns; the index and row order are the child's.
+    An aggregation is broadcast to every row of its group; ``Agg("size", (("cumulative", True),
+    ("ascending", a)), ...)`` counts the group's rows before the row (after it where not ``a``):
+    pandas' cumcount. ``dropna``: rows whose key is missing get a missing value.
+    """
+
+    __slots__ = ("keys", "outputs", "dropna")
+    _non_child = ("keys", "outputs", "dropna")
+
+    def __init__(self, keys: tuple[str, ...], outputs: tuple[tuple[Hashable, Agg], ...], dropna: bool,
+                 child: Plan) -> None:
+        self._init((child,), tuple(keys), tuple(outputs), dropna)
+
+    def _compute_schema(self) -> Schema:
+        look = self._lookup()
+        fields = []
+        for label, a in self.outputs:
+            t = expr_type(a, look)
+            if self.dropna and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)):
+                t = None  # a missing key gives NaN: pandas decides int -> float from the data
+            fields.append(Field(label, t))
+        return Schema(tuple(fields), self.child.schema.index)
+
+    def describe(self) -> str:
+        outs = ", ".join(f"{label}={format_expr(a)}" for label, a in self.outputs)
+        return f"GroupWindow keys={list(self.keys)} [{outs}]{' dropna' if self.dropna else ''}"
+
+
 class GroupHead(Plan):
     """The first ``n`` rows of each group of ``keys``, in the original row order (groupby().head)."""
 
@@ -290,8 +381,13 @@ class Join(Plan):
 
     ``left_on``/``right_on`` are internal names (data or index columns of each side). The output is
     described by ``outputs``: (label, side, internal name) triples - the merge's column list after
-    pandas' key coalescing and suffix rules, computed by the frontend. ``index_from`` is "none"
-    (a new RangeIndex), "left" or "right" (that side's index, as pandas keeps for index joins).
+    pandas' key coalescing and suffix rules, computed by the frontend. side is "left"/"right" (that
+    side's column) or "key" (a left key column holding the right key where the left row is missing:
+    ``on=`` keys of one name, and a left key column joined to the right's index). A right key column
+    joined to the left's index likewise holds the left key where the right row is missing.
+    ``index_from`` is "none" (a new RangeIndex), "left" or "right" (that side's index, as pandas
+    keeps for index joins; missing where that side has no row) or "both" (the two indexes
+    coalesced: an outer join on both indexes).
     ``sort`` sorts the result by the keys (pandas' sort=True, and how="outer").
     """
 
@@ -313,31 +409,78 @@ class Join(Plan):
 
     def _compute_schema(self) -> Schema:
         lt, rt = self.left.schema, self.right.schema
+        how = self.how
         fields = []
         for label, side, name in self.outputs:
-            t = (lt if side == "left" else rt).dtype_of(name) if side in ("left", "right") else None
+            t = (lt if side in ("left", "key") else rt).dtype_of(name)
             # a side that may miss rows gets nulls: pandas decides int->float from the data
-            may_miss = (side == "right" and self.how in ("left", "outer")) or (
-                side == "left" and self.how in ("right", "outer")) or side == "key"
-            if side == "key":
-                t = lt.dtype_of(name) if self.how != "right" else None
-                if self.how == "right":
-                    t = None
+            may_miss = (side == "right" and how in ("left", "outer")) or (
+                side in ("left", "key") and how in ("right", "outer"))
+            if (side == "key" and how == "right") or (how == "left" and self.right_key_from_left_index(name)):
+                t = None  # the other side's key values
+            if side == "key" or (side == "right" and self.right_key_from_left_index(name)):
+                t = self._categorical_key(side, name, t)
             if may_miss and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)):
                 t = None
             fields.append(Field(label, t))
+        index: tuple[IndexField, ...] | None
         if self.index_from == "none":
             index = None
+        elif self.index_from == "both":  # the two indexes coalesced
+            index = tuple(IndexField(a.label, a.dtype if a.dtype == b.dtype else None, a.level)
+                          for a, b in zip(lt.index or (), rt.index or ()))
         else:
             src = lt if self.index_from == "left" else rt
+            may_miss = how == "outer" or how == ("right" if self.index_from == "left" else "left")
             index = src.index
-            if index is not None and self.how in ("outer",):
-                index = tuple(IndexField(f.label, None, f.level) for f in index)
+            if index is not None and may_miss:
+                index = tuple(IndexField(f.label, None if f.dtype is None or pa.types.is_integer(f.dtype)
+                                         or pa.types.is_boolean(f.dtype) else f.dtype, f.level) for f in index)
         return Schema(tuple(fields), index)
+
+    def _categorical_key(self, side: str, name: str, t: Any) -> Any:
+        """A key column over categoricals: pandas keeps the categorical when both sides share the
+        categories (known from the data only), and gives strings when one side is not categorical."""
+        i = (self.left_on if side == "key" else self.right_on).index(name)
+        a, b = self.left.schema.dtype_of(self.left_on[i]), self.right.schema.dtype_of(self.right_on[i])
+        dict_a = a is not None and pa.types.is_dictionary(a)
+        dict_b = b is not None and pa.types.is_dictionary(b)
+        if dict_a and dict_b:
+            return None
+        if dict_a or dict_b:
+            other = b if dict_a else a
+            return STRING if other is not None and pa.types.is_string(other) or other == STRING else None
+        return t
+
+    def right_key_from_left_index(self, name: str) -> bool:
+        """Whether right column ``name`` is a key joined to the left's index (pandas fills it from there)."""
+        if name not in self.right_on:
+            return False
+        return self.left_on[self.right_on.index(name)] in self.left.schema.index_names
 
     def describe(self) -> str:
         return (f"Join how={self.how} left_on={list(self.left_on)} right_on={list(self.right_on)}"
                 f" index={self.index_from}{' sort' if self.sort else ''}")
+
+
+class MergeIndicator(Plan):
+    """merge(indicator=...): the child's two marker columns (``left_mark``/``right_mark``, true where
+    the row has a left / right side, missing elsewhere) become pandas' categorical ``label`` column
+    ("left_only", "right_only", "both"), last."""
+
+    __slots__ = ("label", "left_mark", "right_mark")
+    _non_child = ("label", "left_mark", "right_mark")
+
+    def __init__(self, label: Hashable, left_mark: str, right_mark: str, child: Plan) -> None:
+        self._init((child,), label, left_mark, right_mark)
+
+    def _compute_schema(self) -> Schema:
+        s = self.child.schema
+        cols = tuple(f for f in s.columns if f.name not in (self.left_mark, self.right_mark))
+        return Schema(cols + (Field(self.label, pa.dictionary(pa.int32(), STRING)),), s.index)
+
+    def describe(self) -> str:
+        return f"MergeIndicator {self.label!r}"
 
 
 class Union(Plan):

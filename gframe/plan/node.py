@@ -37,7 +37,8 @@ class Node:
     def reconstruct(self, children: Sequence[Node]) -> Self:
         """The same node over new children (each subclass's constructor takes fields then children)."""
         children = tuple(children)
-        if children == self.children and all(a is b for a, b in zip(children, self.children)):
+        # identity only: ``==`` on children would compare whole subtrees (exponential on a DAG)
+        if len(children) == len(self.children) and all(a is b for a, b in zip(children, self.children)):
             return self
         return type(self)(*self._ctor_arguments(), *children)
 
@@ -59,7 +60,7 @@ class Node:
         assert isinstance(other, Node)
         if hash(self) != hash(other):
             return False
-        return self._ctor_arguments() == other._ctor_arguments() and self.children == other.children
+        return _typed(self._ctor_arguments()) == _typed(other._ctor_arguments()) and self.children == other.children
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -86,6 +87,16 @@ class Node:
         args = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._non_child)
         kids = ", ".join(repr(c) for c in self.children)
         return f"{type(self).__name__}({args}{', ' if args and kids else ''}{kids})"
+
+
+def _typed(value: Any) -> Any:
+    """``value`` with the type of each scalar beside it: Python finds ``1 == 1.0 == True``, but
+    ``df.a + 1`` and ``df.a + 1.0`` are different plans (int64 and float64 results)."""
+    if isinstance(value, tuple):
+        return tuple(_typed(v) for v in value)
+    if isinstance(value, Node):
+        return value
+    return (type(value), value)
 
 
 class Opaque:

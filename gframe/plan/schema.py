@@ -12,6 +12,7 @@ Engines address columns by *internal names* (strings); pandas labels can be any 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Hashable, Iterable
 
 import numpy as np
@@ -40,7 +41,7 @@ class Field:
     label: Hashable
     dtype: ArrowType | None
 
-    @property
+    @cached_property
     def name(self) -> str:
         return internal_name(self.label)
 
@@ -60,6 +61,9 @@ class IndexField:
 class Schema:
     columns: tuple[Field, ...]
     index: tuple[IndexField, ...] | None = None  # None: default RangeIndex, not stored
+    # with no data columns: the dtype of pandas' (empty) column Index, which keeps the dtype of the
+    # labels it was selected from (df[[]] of str labels: str); None: a RangeIndex
+    empty_columns_dtype: str | None = None
 
     @staticmethod
     def make(columns: Iterable[tuple[Hashable, ArrowType | None]], index: Iterable[tuple[Hashable, ArrowType | None]] | None = None) -> "Schema":
@@ -85,10 +89,25 @@ class Schema:
         return self.names + self.index_names
 
     def field(self, label: Hashable) -> Field:
-        for f in self.columns:
+        try:
+            candidates = self._by_label.get(label, ())
+        except TypeError:  # an unhashable label: compare one by one
+            candidates = self.columns
+        for f in candidates:
             if f.label == label and type(f.label) is type(label) or (f.label == label and not isinstance(label, bool)):
                 return f
         raise KeyError(label)
+
+    @cached_property
+    def _by_label(self) -> dict[Hashable, list[Field]]:
+        """Columns by label (``1``, ``1.0`` and ``True`` share a key; ``field`` tells them apart)."""
+        out: dict[Hashable, list[Field]] = {}
+        for f in self.columns:
+            try:
+                out.setdefault(f.label, []).append(f)
+            except TypeError:
+                pass
+        return out
 
     def has(self, label: Hashable) -> bool:
         try:
@@ -98,13 +117,15 @@ class Schema:
         return True
 
     def dtype_of(self, name: str) -> ArrowType | None:
-        for f in self.columns:
-            if f.name == name:
-                return f.dtype
-        for f in self.index or ():
-            if f.name == name:
-                return f.dtype
-        raise KeyError(name)
+        return self._types[name]
+
+    @cached_property
+    def _types(self) -> dict[str, ArrowType | None]:
+        """Internal name -> type, built once: ``dtype_of`` runs for every column of every node."""
+        types: dict[str, ArrowType | None] = {}
+        for f in (*(self.index or ()), *reversed(self.columns)):
+            types[f.name] = f.dtype  # the first data column of a name wins, as a linear scan would
+        return types
 
     @property
     def exact(self) -> bool:
@@ -113,10 +134,20 @@ class Schema:
         )
 
     def with_columns(self, columns: Iterable[Field]) -> "Schema":
-        return Schema(tuple(columns), self.index)
+        cols = tuple(columns)
+        empty = None
+        if not cols:
+            empty = str(pd.Index(self.labels).dtype) if self.columns else self.empty_columns_dtype
+        return Schema(cols, self.index, empty)
 
     def with_index(self, index: tuple[IndexField, ...] | None) -> "Schema":
-        return Schema(self.columns, index)
+        return Schema(self.columns, index, self.empty_columns_dtype)
+
+    def columns_index(self) -> pd.Index:
+        """pandas' column Index for these labels."""
+        if self.columns:
+            return pd.Index(self.labels)
+        return pd.Index([], dtype=self.empty_columns_dtype) if self.empty_columns_dtype else pd.RangeIndex(0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -126,13 +157,26 @@ class Schema:
 
 STRING = pa.large_string()
 
+# Object-dtype columns whose values gframe stores natively. pandas gives these object dtype with a
+# missing marker that depends on how the column was made; the Arrow types below are never produced
+# by ``normalize_arrow_type`` from data, so they carry that meaning through a plan unambiguously.
+OBJECT_STRING = pa.string()  # Python str in an object column, missing is NaN (``split().str.get``)
+OBJECT_DATE = pa.date64()  # datetime.date in an object column, missing is NaT (``.dt.date``)
+# Python objects Arrow cannot type (an object column mixing ints and strs), each pickled: engines
+# move these rows (select, filter, sort by other columns) but never compute on the values
+PYOBJECT = pa.large_binary()
+
 
 def normalize_arrow_type(t: ArrowType) -> ArrowType:
     """One Arrow type per pandas dtype: large_string for strings, int32 codes for categoricals."""
     if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
         return STRING
+    if pa.types.is_date64(t):
+        return pa.date32()
+    if pa.types.is_large_binary(t):
+        return pa.binary()
     if pa.types.is_dictionary(t):
-        return pa.dictionary(pa.int32(), normalize_arrow_type(t.value_type))
+        return pa.dictionary(pa.int32(), normalize_arrow_type(t.value_type), t.ordered)
     if pa.types.is_null(t):
         return pa.float64()
     return t
@@ -146,7 +190,7 @@ def arrow_type_from_pandas(dtype: object) -> ArrowType | None:
     if isinstance(dtype, pd.CategoricalDtype):
         cats = dtype.categories
         value = arrow_type_from_pandas(cats.dtype) if cats is not None else STRING
-        return pa.dictionary(pa.int32(), value or STRING)
+        return pa.dictionary(pa.int32(), value or STRING, bool(dtype.ordered))
     if isinstance(dtype, pd.DatetimeTZDtype):
         return pa.timestamp(dtype.unit, tz=str(dtype.tz))
     if isinstance(dtype, pd.ArrowDtype):
@@ -166,6 +210,8 @@ def arrow_type_from_pandas(dtype: object) -> ArrowType | None:
 def pandas_dtype(t: ArrowType | None, has_nulls: bool = False) -> object:
     """The dtype pandas shows for an Arrow type, given whether the column holds missing values."""
     if t is None:
+        return np.dtype("O")
+    if t == OBJECT_STRING:
         return np.dtype("O")
     if pa.types.is_large_string(t) or pa.types.is_string(t):
         return pd.StringDtype(na_value=np.nan)

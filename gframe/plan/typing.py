@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 
 from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
-from gframe.plan.schema import STRING, ArrowType, is_numeric, is_string
+from gframe.plan.schema import OBJECT_DATE, OBJECT_STRING, STRING, ArrowType, is_numeric, is_string
 
 Lookup = Callable[[str], "ArrowType | None"]
 
@@ -69,6 +69,9 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
         res = np.result_type(res, np.float64) if res.kind in "iub" else res
         if res.kind in "iub":
             res = np.dtype("float64")
+    if op in ("floordiv", "mod") and res.kind in "iu" and not (isinstance(right, Lit) and right.value not in (0, None)):
+        # x // 0 is inf and x % 0 NaN in pandas: float64 where a divisor is 0, decided by the data
+        return None
     return pa.from_numpy_dtype(res)
 
 
@@ -117,13 +120,16 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
     return None
 
 
-_SAME_TYPE = {"neg", "abs", "clip", "fillna", "where", "ffill", "bfill", "str.lower", "str.upper",
+_SAME_TYPE = {"neg", "abs", "clip", "fillna", "where", "ffill", "bfill", "str.lower", "str.upper", "str.title",
               "str.strip", "str.lstrip", "str.rstrip", "str.slice", "str.replace", "str.get",
-              "str.split_get", "dt.floor", "dt.ceil", "dt.round", "coalesce", "shift"}
+              "dt.floor", "dt.ceil", "dt.round", "coalesce", "shift"}
 _BOOL = {"isna", "notna", "isin", "str.contains", "str.startswith", "str.endswith", "invert_bool",
-         "duplicated"}
+         "duplicated", "str.isdigit", "str.isalpha", "str.isalnum", "str.isspace", "str.islower", "str.isupper"}
+# integer results that are missing where the input is: pandas' dtype is int without missing values,
+# float64 with them, decided by the data (``None``); engines give int32 / int64 and promote
 _INT32 = {"dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek",
           "dt.quarter", "dt.dayofyear", "dt.microsecond", "dt.nanosecond"}
+_INT64 = {"str.len"}
 
 
 def _func_type(expr: Func, lookup: Lookup) -> ArrowType | None:
@@ -162,16 +168,22 @@ def _func_type(expr: Func, lookup: Lookup) -> ArrowType | None:
             if any(isinstance(b, float) for b in bounds):
                 return pa.float64()
         return arg
-    if fn in _INT32:
-        return pa.int32()
+    if fn in _INT32 or fn in _INT64:
+        return None
     if fn == "dt.date":
-        return pa.date32()
-    if fn == "str.len":
-        return pa.int64()
+        return OBJECT_DATE
+    if fn == "str.split_get":
+        return OBJECT_STRING
+    if fn == "str.to_datetime":
+        return pa.timestamp(expr.param("unit", "us"))
     if fn == "cast":
         return expr.param("dtype")
     if fn == "round":
         return arg
+    if fn == "ufunc":  # numpy's own result dtype for the input dtype (sqrt: int8 -> float16, int64 -> float64)
+        if arg is None:
+            return None
+        return pa.from_numpy_dtype(getattr(np, expr.param("name"))(np.empty(0, _np(arg))).dtype)
     if fn == "coalesce":
         return arg
     return None
@@ -182,6 +194,10 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     arg = expr_type(expr.child, lookup)
     if fn in ("count", "size", "nunique"):
         return pa.int64()
+    if fn == "quantile":  # an existing value for lower / higher / nearest; pandas' float64 otherwise
+        if arg is not None and pa.types.is_integer(arg) and expr.param("interpolation") in ("lower", "higher", "nearest"):
+            return pa.int64()
+        return pa.float64()
     if fn in ("mean", "std", "var", "median"):
         if arg is not None and pa.types.is_timestamp(arg) and fn in ("mean", "median"):
             return arg

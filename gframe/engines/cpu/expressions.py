@@ -14,7 +14,8 @@ import pyarrow as pa
 
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
-from gframe.plan.schema import ArrowType
+from gframe.plan.freq import freq_in_unit
+from gframe.plan.schema import PYOBJECT, ArrowType
 from gframe.plan.typing import expr_type
 
 BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
@@ -24,18 +25,29 @@ BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "ge": operator.ge, "and": operator.and_, "or": operator.or_, "xor": operator.xor,
 }
 
+# pandas' datetime fields (int32; the Lowering leaves nulls where the input is NaT)
 _DT_FIELDS: dict[str, Callable[[pl.Expr], pl.Expr]] = {
     "dt.year": lambda e: e.dt.year(), "dt.month": lambda e: e.dt.month(), "dt.day": lambda e: e.dt.day(),
     "dt.hour": lambda e: e.dt.hour(), "dt.minute": lambda e: e.dt.minute(),
     "dt.second": lambda e: e.dt.second(), "dt.microsecond": lambda e: e.dt.microsecond(),
     "dt.nanosecond": lambda e: e.dt.nanosecond(),
     "dt.dayofweek": lambda e: e.dt.weekday() - 1, "dt.quarter": lambda e: e.dt.quarter(),
-    "dt.dayofyear": lambda e: e.dt.ordinal_day(), "dt.date": lambda e: e.dt.date(),
+    "dt.dayofyear": lambda e: e.dt.ordinal_day(),
 }
 
-# pandas frequency aliases -> Polars durations for floor / ceil / round
-_FREQ = {"D": "1d", "h": "1h", "H": "1h", "min": "1m", "T": "1m", "s": "1s", "S": "1s", "ms": "1ms",
-         "us": "1us", "ns": "1ns", "W": "1w"}
+# numpy ufuncs (the input already cast to the float result type)
+_UFUNCS: dict[str, Callable[[pl.Expr], pl.Expr]] = {
+    "sqrt": lambda e: e.sqrt(), "exp": lambda e: e.exp(), "log": lambda e: e.log(), "log2": lambda e: e.log(2),
+    "log10": lambda e: e.log10(), "log1p": lambda e: e.log1p(), "sin": lambda e: e.sin(), "cos": lambda e: e.cos(),
+    "tan": lambda e: e.tan(), "arcsin": lambda e: e.arcsin(), "arccos": lambda e: e.arccos(),
+    "arctan": lambda e: e.arctan(), "sinh": lambda e: e.sinh(), "cosh": lambda e: e.cosh(), "tanh": lambda e: e.tanh(),
+    "floor": lambda e: e.floor(), "ceil": lambda e: e.ceil(), "rint": lambda e: e.round(0, mode="half_to_even"),
+    "sign": lambda e: e.sign(),
+}
+
+# Python's str.isX predicates as regexes over the whole (non-empty) string
+_CHAR_CLASSES = {"isdigit": r"^\d+$", "isalpha": r"^\p{Alphabetic}+$", "isalnum": r"^[\p{Alphabetic}\d]+$",
+                 "isspace": r"^\s+$"}
 
 
 def polars_type(t: ArrowType) -> pl.DataType:
@@ -45,22 +57,14 @@ def polars_type(t: ArrowType) -> pl.DataType:
     return pl.from_arrow(pa.array([], type=t)).dtype  # type: ignore[union-attr]
 
 
-def freq_duration(freq: str) -> str:
-    import re
-
-    m = re.fullmatch(r"(\d*)([A-Za-z]+)", freq)
-    if not m or m.group(2) not in _FREQ:
-        raise UnsupportedError(f"frequency {freq!r}")
-    n = int(m.group(1) or 1)
-    base = _FREQ[m.group(2)]
-    return f"{n * int(base[:-1] if base[-2].isdigit() else base[:-2])}{''.join(ch for ch in base if ch.isalpha())}"
-
-
 class Lowering:
     """Lowers expressions over one input schema (``lookup`` gives a column's Arrow type)."""
 
-    def __init__(self, lookup: Callable[[str], ArrowType | None]) -> None:
-        self.lookup = lookup
+    def __init__(self, lookup: Callable[[str], ArrowType | None], data: pl.DataFrame | None = None) -> None:
+        # the input frame, where a kernel has it: value-dependent dtypes (a column the plan types
+        # None, int // 0) are decided from the data
+        self.data = data
+        self.lookup = lookup if data is None else _data_lookup(lookup, data)
 
     def type_of(self, e: Expr) -> ArrowType | None:
         return expr_type(e, self.lookup)
@@ -78,6 +82,11 @@ class Lowering:
     def _lower(self, e: Expr) -> pl.Expr:
         if isinstance(e, Col):
             return pl.col(e.name)
+        if isinstance(e, (BinOp, Func, Agg)) and not (isinstance(e, Agg) and e.fn == "size") \
+                and any(self.type_of(c) == PYOBJECT for c in e.children):
+            # pickled Python objects: the engine moves them, pandas computes on them
+            raise UnsupportedError(f"{getattr(e, 'fn', getattr(e, 'op', ''))} of a column of mixed Python objects "
+                                   "is not native (pandas computes it: use a method that falls back)")
         if isinstance(e, Lit):
             return self._literal(e)
         if isinstance(e, BinOp):
@@ -109,10 +118,8 @@ class Lowering:
         if op in ARITHMETIC:
             if op in ("truediv",):
                 left, right = left.cast(pl.Float64), right.cast(pl.Float64)
-            elif op in ("floordiv", "mod") and _is_int(lt) and _is_int(rt):
-                # pandas: integer // 0 and % 0 give inf / NaN; floats keep numpy semantics
-                res = BINARY[op](left, right)
-                return pl.when(right == 0).then(None).otherwise(res)
+            elif op in ("floordiv", "mod") and _is_intlike(lt) and _is_intlike(rt):
+                return self._int_division(op, e, left, right, lt, rt)
             elif op == "pow" and _is_int(lt) and _is_int(rt):
                 return left.pow(right)
             elif op == "add" and (_is_bool(lt) and _is_bool(rt)):
@@ -132,6 +139,24 @@ class Lowering:
         if _is_bool(rt) or rt is None:
             right = right.fill_null(False)
         return BINARY[op](left, right)
+
+    def _int_division(self, op: str, e: BinOp, left: pl.Expr, right: pl.Expr, lt: Any, rt: Any) -> pl.Expr:
+        """pandas' integer ``//`` and ``%``: x // 0 is +-inf (0 // 0 NaN) and x % 0 NaN, so the
+        result is float64 where a divisor is 0 and int64 otherwise (``plan.typing`` says None)."""
+        left = left.cast(pl.Int64) if _is_bool(lt) else left
+        right = right.cast(pl.Int64) if _is_bool(rt) else right
+        res = BINARY[op](left, right)
+        if self.type_of(e) is not None:  # a nonzero literal divisor: exact integer result
+            return res
+        if op == "mod":
+            return pl.when(right == 0).then(None).otherwise(res)
+        has_zero = True
+        if self.data is not None:
+            has_zero = bool(self.data.select((right == 0).any()).item())
+        if not has_zero:
+            return res
+        quotient = left.cast(pl.Float64) / right.cast(pl.Float64)  # +-inf, NaN for the zeros
+        return pl.when(right == 0).then(quotient).otherwise(res.cast(pl.Float64))
 
     def _func(self, e: Func) -> pl.Expr:
         fn = e.fn
@@ -179,86 +204,142 @@ class Lowering:
                 res = res | x.is_null()
             return res
         if fn == "cast":
+            if not e.param("strict", True):  # unparsable values become missing (astype's checks)
+                return x.cast(polars_type(e.param("dtype")), strict=False)
             return self._cast(x, xt, e.param("dtype"))
+        if fn == "duplicated":  # rows equal to an earlier (keep="first") / later row; missing equals missing
+            key = args[0] if len(args) == 1 else pl.struct(args)
+            keep = e.param("keep", "first")
+            if keep == "first":
+                return ~key.is_first_distinct()
+            if keep == "last":
+                return ~key.is_last_distinct()
+            return key.is_duplicated()
+        if fn == "ufunc":
+            name = e.param("name")
+            t = self.type_of(e)
+            if t is not None and pa.types.is_floating(t):
+                x = x.cast(polars_type(t))
+            return _UFUNCS[name](x)
         if fn == "shift":
             return x.shift(e.param("periods", 1))
         if fn.startswith("str."):
             return self._str(fn[4:], x, e)
         if fn in _DT_FIELDS:
-            return _DT_FIELDS[fn](x)
+            return _DT_FIELDS[fn](x).cast(pl.Int32)
+        if fn == "dt.date":
+            return x.dt.date()
         if fn in ("dt.floor", "dt.ceil", "dt.round"):
-            every = freq_duration(e.param("freq"))
-            if fn == "dt.floor":
-                return x.dt.truncate(every)
-            if fn == "dt.round":
-                return x.dt.round(every)
-            fl = x.dt.truncate(every)
-            return pl.when(fl == x).then(fl).otherwise(fl.dt.offset_by(every))
+            dtype = polars_type(xt)
+            every = freq_in_unit(int(e.param("freq")), dtype.time_unit)  # ticks of the physical unit
+            if not every:
+                raise UnsupportedError(f"{fn} to {e.param('freq')}ns on a {dtype.time_unit} column")
+            return x if every == 1 else _round_datetime(fn[3:], x, every, dtype)
         raise UnsupportedError(f"cpu engine has no function {fn!r}")
 
     def _cast(self, x: pl.Expr, from_t: ArrowType | None, to_t: ArrowType) -> pl.Expr:
         if pa.types.is_large_string(to_t) and from_t is not None:
             if pa.types.is_floating(from_t):
-                # pandas formats floats like repr(): 1.0, 0.5, 1e-05
-                return x.map_elements(lambda v: repr(float(v)), return_dtype=pl.String)
+                return _float_repr(x.cast(pl.String))
             if pa.types.is_boolean(from_t):
-                return pl.when(x).then(pl.lit("True")).otherwise(pl.lit("False")).cast(pl.String).fill_null(None) if True else x
+                return pl.when(x).then(pl.lit("True")).otherwise(pl.lit("False"))
             return x.cast(pl.String)
         if pa.types.is_integer(to_t) and _is_float(from_t):
             return x.cast(polars_type(to_t), strict=True)
+        if pa.types.is_dictionary(to_t):
+            if not pa.types.is_large_string(to_t.value_type) and not pa.types.is_string(to_t.value_type):
+                return x  # numeric categories: the engine keeps the values, pandas sees a category
+            return x.cast(pl.String).cast(pl.Categorical())
         return x.cast(polars_type(to_t))
 
     def _str(self, name: str, x: pl.Expr, e: Func) -> pl.Expr:
         p = e.param
         s = x.str
-        if name == "contains":
-            pat = p("pat")
-            if not p("case", True):
-                pat = pat.lower() if not p("regex", True) else f"(?i){pat}"
-                if not p("regex", True):
-                    return x.str.to_lowercase().str.contains(pat, literal=True)
-            return s.contains(pat, literal=not p("regex", True))
-        if name == "startswith":
-            return s.starts_with(p("pat"))
-        if name == "endswith":
-            return s.ends_with(p("pat"))
+        if name in ("contains", "startswith", "endswith") or name in _CHAR_CLASSES or name in ("islower", "isupper"):
+            return self._str_predicate(name, x, e).fill_null(p("na"))
         if name == "len":
-            return s.len_chars()
+            return s.len_chars().cast(pl.Int64)
         if name == "lower":
             return s.to_lowercase()
         if name == "upper":
             return s.to_uppercase()
+        if name == "title":
+            return s.to_titlecase()
         if name in ("strip", "lstrip", "rstrip"):
             fn = {"strip": s.strip_chars, "lstrip": s.strip_chars_start, "rstrip": s.strip_chars_end}[name]
             return fn(p("to_strip"))
         if name == "slice":
-            start, stop, step = p("start"), p("stop"), p("step")
-            if step not in (None, 1) or (start is not None and start < 0) or (stop is not None and stop < 0):
-                raise UnsupportedError("str.slice with negative bounds or a step")
-            start = start or 0
-            length = None if stop is None else max(stop - start, 0)
-            return s.slice(start, length)
+            return _py_slice(x, p("start"), p("stop"))
+        if name == "get":
+            i = p("i")
+            n = s.len_chars()
+            inside = (n > i) if i >= 0 else (n >= -i)
+            return pl.when(inside).then(s.slice(i, 1)).otherwise(None)
         if name == "replace":
-            n = p("n", -1)
-            literal = not p("regex", False)
-            if n == -1:
-                return s.replace_all(p("pat"), p("repl"), literal=literal)
-            if n == 1:
-                return s.replace(p("pat"), p("repl"), literal=literal, n=1)
-            raise UnsupportedError("str.replace with n > 1")
+            return self._str_replace(x, e)
+        if name == "to_datetime":  # unparsable values become missing (the frontend checks there are none)
+            return s.strptime(pl.Datetime(p("unit", "us")), p("format"), strict=False, exact=True)
         if name == "split_get":
-            pat, i = p("pat"), p("i")
-            if pat is None:
-                raise UnsupportedError("str.split without a separator")
-            parts = s.split(pat)
+            pat, n, i = p("pat"), p("n", -1), p("i")
+            if pat is None:  # Python's str.split(): runs of whitespace, no empty parts
+                if n is not None and n > 0:
+                    raise UnsupportedError("str.split() on whitespace with a maximum")
+                parts = s.extract_all(r"\S+")
+            elif n is not None and n > 0:
+                if i < 0:
+                    raise UnsupportedError("str.split(n=...) with a negative index")
+                if i > n:
+                    return pl.lit(None, dtype=pl.String)
+                return s.splitn(pat, n + 1).struct.field(f"field_{i}")
+            else:
+                parts = s.split(pat)
             return parts.list.get(i, null_on_oob=True)
         raise UnsupportedError(f"cpu engine has no str.{name}")
+
+    def _str_predicate(self, name: str, x: pl.Expr, e: Func) -> pl.Expr:
+        p = e.param
+        s = x.str
+        if name == "contains":
+            pat, case, regex = p("pat"), p("case", True), p("regex", True)
+            if case:
+                return s.contains(pat, literal=not regex)
+            return s.contains("(?i)" + (pat if regex else pl.escape_regex(pat)))
+        if name in ("startswith", "endswith"):
+            fn = s.starts_with if name == "startswith" else s.ends_with
+            pats = p("pat")
+            if not pats:
+                return pl.when(x.is_null()).then(None).otherwise(pl.lit(False))
+            out = fn(pats[0])
+            for pat in pats[1:]:
+                out = out | fn(pat)
+            return out
+        if name in _CHAR_CLASSES:
+            return s.contains(_CHAR_CLASSES[name])
+        # islower / isupper: some cased character, none of the other case
+        lower, upper = s.to_lowercase(), s.to_uppercase()
+        cased = lower != upper
+        return (x == lower) & cased if name == "islower" else (x == upper) & cased
+
+    def _str_replace(self, x: pl.Expr, e: Func) -> pl.Expr:
+        p = e.param
+        pat, repl, n, case, regex = p("pat"), p("repl"), p("n", -1), p("case", True), p("regex", False)
+        if n == 0:
+            return x
+        if not case:
+            pat, regex = "(?i)" + (pat if regex else pl.escape_regex(pat)), True
+            if repl is not None and not p("regex", False):
+                repl = repl.replace("$", "$$")  # a literal replacement inside a regex substitution
+        if n < 0:
+            return x.str.replace_all(pat, repl, literal=not regex)
+        return x.str.replace(pat, repl, literal=not regex, n=n)
 
     def agg(self, e: Agg) -> pl.Expr:
         """Lower an aggregation (in a group_by context or over a whole frame)."""
         fn = e.fn
         if fn == "size":
-            return pl.len()
+            return pl.len().cast(pl.Int64)
+        if self.type_of(e.child) == PYOBJECT:
+            raise UnsupportedError(f"{fn} of a column of mixed Python objects is not native")
         x = self.lower(e.child)
         xt = self.type_of(e.child)
         ddof = e.param("ddof", 1)
@@ -292,14 +373,94 @@ class Lowering:
             out = x.drop_nulls().first()
         elif fn == "last":
             out = x.drop_nulls().last()
+        elif fn == "quantile":  # numpy's methods, by the same names
+            out = x.quantile(e.param("q"), interpolation=e.param("interpolation", "linear"))
         else:
             raise UnsupportedError(f"aggregation {fn!r}")
-        t = self.type_of(e)
-        if t is not None and not pa.types.is_dictionary(t):
-            out = out.cast(polars_type(t))
-            if pa.types.is_floating(t):
-                out = out.fill_nan(None)
         return out
+
+    def agg_finish(self, e: Agg, name: str) -> pl.Expr | None:
+        """Cast an aggregated column to its inferred type, NaN -> null; applied *after* the group-by.
+
+        Inside a group-by context these would turn Polars' fast aggregations into per-group
+        expressions (10x slower), so kernels apply them to the aggregated frame instead.
+        """
+        t = self.type_of(e)
+        if t is None or pa.types.is_dictionary(t):
+            return None
+        out = pl.col(name).cast(polars_type(t))
+        return out.fill_nan(None) if pa.types.is_floating(t) else out
+
+
+def _data_lookup(lookup: Callable[[str], ArrowType | None], data: pl.DataFrame) -> Callable[[str], ArrowType | None]:
+    """The plan's column types, with the data's type where the plan leaves it to the data (None)."""
+    from gframe.plan.schema import normalize_arrow_type
+
+    def look(name: str) -> ArrowType | None:
+        t = lookup(name)
+        if t is None and name in data.schema:
+            dt = data.schema[name]
+            if dt.is_numeric() or dt == pl.Boolean:
+                return normalize_arrow_type(data.select(name).head(0).to_arrow().schema.field(0).type)
+        return t
+
+    return look
+
+
+def _round_datetime(how: str, x: pl.Expr, every: int, dtype: pl.DataType) -> pl.Expr:
+    """pandas' Timestamp floor / ceil / round to ``every`` ticks of the column's unit, relative to
+    the epoch, on the physical integers (round: half to even, as pandas)."""
+    v = x.cast(pl.Int64)
+    q = v // every
+    if how == "floor":
+        out = q * every
+    elif how == "ceil":
+        out = -((-v) // every) * every
+    else:
+        r = v - q * every
+        up = (2 * r > every) | ((2 * r == every) & (q % 2 == 1))
+        out = (q + up.cast(pl.Int64)) * every
+    return out.cast(dtype)
+
+
+def _py_slice(x: pl.Expr, start: int | None, stop: int | None) -> pl.Expr:
+    """Python's ``s[start:stop]`` on every string (negative bounds count from the end)."""
+    if (start is None or start >= 0) and (stop is None or stop >= 0):
+        begin = start or 0
+        return x.str.slice(begin, None if stop is None else max(stop - begin, 0))
+    n = x.str.len_chars().cast(pl.Int64)
+
+    def bound(b: int | None, default: pl.Expr) -> pl.Expr:
+        if b is None:
+            return default
+        if b >= 0:
+            return pl.min_horizontal(pl.lit(b, dtype=pl.Int64), n)
+        return pl.max_horizontal(n + b, pl.lit(0, dtype=pl.Int64))
+
+    lo = bound(start, pl.lit(0, dtype=pl.Int64))
+    hi = bound(stop, n)
+    return x.str.slice(lo, pl.max_horizontal(hi - lo, pl.lit(0, dtype=pl.Int64)))
+
+
+_SMALL_FIXED = r"^(-?)0\.(0{4,})([1-9])(\d*)$"
+
+
+def _float_repr(s: pl.Expr) -> pl.Expr:
+    """Polars' float text as Python's ``repr`` (pandas' ``astype(str)``).
+
+    Both print the shortest round-trip digits; they differ in notation only: Python switches to
+    scientific below 1e-4 (Polars prints ``0.00001``) and pads the exponent to two digits
+    (``1e-07``, Polars ``1e-7``).
+    """
+    parts = s.str.extract_groups(_SMALL_FIXED)
+    sign, zeros, first, rest = (parts.struct.field(f) for f in ("1", "2", "3", "4"))
+    exponent = zeros.str.len_chars() + 1
+    scientific = pl.concat_str([
+        sign, first, pl.when(rest == "").then(pl.lit("")).otherwise(pl.lit(".") + rest),
+        pl.lit("e-"), exponent.cast(pl.String).str.pad_start(2, "0"),
+    ])
+    padded = s.str.replace(r"e-(\d)$", "e-0${1}")
+    return pl.when(s.str.contains(_SMALL_FIXED)).then(scientific).otherwise(padded)
 
 
 def _is_int(t: Any) -> bool:
@@ -308,6 +469,10 @@ def _is_int(t: Any) -> bool:
 
 def _is_float(t: Any) -> bool:
     return t is not None and pa.types.is_floating(t)
+
+
+def _is_intlike(t: Any) -> bool:
+    return t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t))
 
 
 def _is_bool(t: Any) -> bool:

@@ -17,6 +17,7 @@ import pyarrow as pa
 from gframe.engines.cpu.expressions import Lowering, polars_type
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
+from gframe.plan.expr import Lit
 from gframe.plan.schema import Schema, index_name
 
 
@@ -41,6 +42,12 @@ def promote_missing(df: pl.DataFrame, schema: Schema) -> pl.DataFrame:
             col = df.get_column(f.name)
             if col.dtype.is_integer() and col.null_count() > 0:
                 casts.append(pl.col(f.name).cast(pl.Float64))
+        elif f.dtype is not None and pa.types.is_dictionary(f.dtype) and f.name in df.columns \
+                and isinstance(df.schema[f.name], pl.Categorical):
+            # a categorical made from values (astype('category')): pandas' categories are the
+            # sorted distinct values
+            cats = df.get_column(f.name).cast(pl.String).drop_nulls().unique().sort()
+            casts.append(pl.col(f.name).cast(pl.String).cast(pl.Enum(cats.to_list())))
     return df.with_columns(casts) if casts else df
 
 
@@ -52,7 +59,23 @@ def run(node: L.Plan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 @run.register
 def _(node: L.InMemoryScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     table: pa.Table = node.table.value
-    return pl.from_arrow(table, rechunk=False)  # type: ignore[return-value]
+    return _with_categories(pl.from_arrow(table, rechunk=False), table)  # type: ignore[arg-type]
+
+
+def _with_categories(df: pl.DataFrame, table: pa.Table) -> pl.DataFrame:
+    """String categoricals as Polars Enums of the table's dictionary: pandas' categories (all of
+    them, observed or not, in their order) then travel in the dtype, and sorting by the physical
+    codes is pandas' category order."""
+    casts = []
+    for name in table.column_names:
+        t = table.schema.field(name).type
+        if pa.types.is_dictionary(t) and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)):
+            col = table.column(name)
+            if col.num_chunks > 1:
+                col = col.unify_dictionaries()
+            cats = col.chunk(0).dictionary.to_pylist() if col.num_chunks else []
+            casts.append(pl.col(name).cast(pl.Enum(cats)))
+    return df.with_columns(casts) if casts else df
 
 
 @run.register
@@ -64,6 +87,9 @@ def _(node: L.ParquetScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if node.predicate is not None:
         # the predicate is over internal names: rename first, Polars pushes both into the reader
         lf = lf.rename({k: v for k, v in mapping.items() if k != v})
+        simple = _statistics_filter(node.predicate, node.file_schema)
+        if simple is not None:  # plain comparisons Polars can check against row-group statistics
+            lf = lf.filter(simple)
         lf = lf.filter(lowering(node.file_schema).lower(node.predicate).fill_null(False))
         lf = lf.select(want)
     else:
@@ -71,6 +97,41 @@ def _(node: L.ParquetScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if node.n_rows is not None:
         lf = lf.head(node.n_rows)
     return lf.collect()
+
+
+_STATS_OPS = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__", "ge": "__ge__"}
+_FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+def _statistics_filter(pred: Any, schema: Schema) -> pl.Expr | None:
+    """The ``column <op> number/string`` conjuncts of a scan's predicate as plain Polars
+    comparisons: the lowered predicate (casts, fill_null) is opaque to Polars' row-group pruning.
+    Each conjunct is implied by the predicate, so filtering by them first changes nothing."""
+    from gframe.plan.expr import BinOp, Col, Lit
+
+    parts: list[pl.Expr] = []
+    stack = [pred]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, BinOp) and e.op == "and":
+            stack.extend((e.left, e.right))
+        elif isinstance(e, BinOp) and e.op in _STATS_OPS:
+            col, lit, op = e.left, e.right, e.op
+            if isinstance(col, Lit) and isinstance(lit, Col):
+                col, lit, op = lit, col, _FLIPPED[op]
+            if not (isinstance(col, Col) and isinstance(lit, Lit) and lit.dtype is None):
+                continue
+            t = schema.dtype_of(col.name)
+            numeric = t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t))
+            text = t is not None and (pa.types.is_string(t) or pa.types.is_large_string(t))
+            if (type(lit.value) in (int, float) and numeric and lit.value == lit.value) or (type(lit.value) is str and text):
+                parts.append(getattr(pl.col(col.name), _STATS_OPS[op])(lit.value))
+    if not parts:
+        return None
+    out = parts[0]
+    for p in parts[1:]:
+        out = out & p
+    return out
 
 
 @run.register
@@ -83,23 +144,30 @@ def _(node: L.CsvScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 @run.register
 def _(node: L.Select, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     (df,) = inputs
-    low = lowering(node.child.schema)
+    low = Lowering(node.child.schema.dtype_of, df)
     exprs = []
     for f, (label, e) in zip(node.schema.columns, node.outputs):
-        exprs.append(low.lower(e).alias(f.name))
+        out = low.lower(e)
+        if isinstance(e, Lit) and f.dtype is not None and not pa.types.is_dictionary(f.dtype):
+            out = out.cast(polars_type(f.dtype))  # a scalar column: pandas' dtype (int64), not Polars' i32
+        exprs.append(out.alias(f.name))
     exprs.extend(pl.col(n) for n in node.schema.index_names)
     if not exprs:
-        return df.select([])
+        # no columns but still the rows (df[[]]): a placeholder column keeps the height, as the
+        # in-memory scan of a column-less frame does
+        return df.select(pl.lit(None).alias("__gf_len")) if not df.width else \
+            df.select(pl.col(df.columns[0]).is_null().alias("__gf_len"))
     out = df.select(exprs)
     if df.width and out.height != df.height:  # all-literal outputs broadcast to the input's length
         out = df.select([pl.col(df.columns[0]).alias("__gf_len")]).with_columns(exprs).drop("__gf_len")
-    return out
+    # columns whose dtype pandas decides from the data (dt.year over NaT): int with nulls -> float64
+    return promote_missing(out, node.schema)
 
 
 @run.register
 def _(node: L.Filter, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     (df,) = inputs
-    return df.filter(lowering(node.child.schema).lower(node.predicate).fill_null(False))
+    return df.filter(Lowering(node.child.schema.dtype_of, df).lower(node.predicate).fill_null(False))
 
 
 @run.register
@@ -125,6 +193,18 @@ def _sort_keys(by: tuple[str, ...], schema: Schema | dict[str, Any]) -> list[pl.
             e = e.to_physical()  # pandas sorts categoricals by category order
         keys.append(e)
     return keys
+
+
+@run.register
+def _(node: L.Take, inputs: list[pl.DataFrame]) -> pl.DataFrame:
+    (df,) = inputs
+    if not node.by_label:
+        return df.select(pl.all().gather(list(node.keys))) if node.keys else df.head(0)
+    key = index_name(0)
+    wanted = pl.DataFrame({"__gf_take": pl.Series(list(node.keys), strict=False)})
+    wanted = wanted.with_columns(pl.col("__gf_take").cast(df.schema[key], strict=False))
+    out = wanted.join(df, left_on="__gf_take", right_on=key, how="inner", maintain_order="left", nulls_equal=True)
+    return out.rename({"__gf_take": key}).select(node.schema.all_names)
 
 
 @run.register
@@ -170,11 +250,12 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     low = lowering(node.child.schema)
     agg_names = [f.name for f in node.schema.columns[-len(node.aggs):]] if node.aggs else []
     aggs = [low.agg(a).alias(n) for n, (_, a) in zip(agg_names, node.aggs)]
+    finish = [f for f in (low.agg_finish(a, n) for n, (_, a) in zip(agg_names, node.aggs)) if f is not None]
     if not node.keys:
         if not aggs:
             return pl.DataFrame()
         out = df.select(aggs)
-        return out
+        return out.with_columns(finish) if finish else out
     keys = list(node.keys)
     key_out = [f.name for f in (node.schema.index or ())] if node.keys_as_index else [
         f.name for f in node.schema.columns[: len(keys)]]
@@ -185,6 +266,8 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if not aggs:
         aggs = [pl.len().alias("__gf_len")]
     out = src.group_by(renamed, maintain_order=not node.sort).agg(aggs)
+    if finish:
+        out = out.with_columns(finish)
     if node.sort:
         out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True, maintain_order=True)
     if "__gf_len" in out.columns and "__gf_len" not in node.schema.all_names:
@@ -195,6 +278,58 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 def _key_schema(node: L.Aggregate, key_out: list[str]) -> dict[str, Any]:
     child = node.child.schema
     return {n: child.dtype_of(k) for n, k in zip(key_out, node.keys)}
+
+
+@run.register
+def _(node: L.CompleteGroups, inputs: list[pl.DataFrame]) -> pl.DataFrame:
+    df, source = inputs
+    keys = list(node.keys)
+    domains = []
+    for k, sk in zip(keys, node.source_keys):
+        dt = df.schema[k]
+        if isinstance(dt, pl.Enum):  # every category, in category order
+            domains.append(pl.DataFrame({k: dt.categories}).cast({k: dt}))
+        else:  # another key: its distinct values in the whole input
+            dom = source.select(pl.col(sk).drop_nulls().unique(maintain_order=True).alias(k))
+            domains.append(dom.sort(_sort_keys((k,), {k: None})) if node.sort else dom)
+    full = domains[0]
+    for dom in domains[1:]:
+        full = full.join(dom, how="cross", maintain_order="left_right")
+    if node.sort:
+        # null-key groups (dropna=False) come after every category
+        null_keys = df.filter(pl.any_horizontal([pl.col(k).is_null() for k in keys]))
+        out = pl.concat([full.join(df, on=keys, how="left", nulls_equal=True, maintain_order="left"), null_keys],
+                        how="diagonal")
+    else:
+        unobserved = full.join(df, on=keys, how="anti", nulls_equal=True, maintain_order="left")
+        out = pl.concat([df, unobserved], how="diagonal")
+    if node.fills:
+        out = out.with_columns(pl.col(n).fill_null(pl.lit(v).cast(out.schema[n])) for n, v in node.fills)
+    return promote_missing(out.select(node.schema.all_names), node.schema)
+
+
+@run.register
+def _(node: L.GroupWindow, inputs: list[pl.DataFrame]) -> pl.DataFrame:
+    (df,) = inputs
+    low = lowering(node.child.schema)
+    keys = list(node.keys)
+    exprs, finish = [], []
+    for f, (_, a) in zip(node.schema.columns, node.outputs):
+        if a.param("cumulative", False):
+            pos = pl.int_range(pl.len(), dtype=pl.Int64)
+            e = (pos if a.param("ascending", True) else pos.reverse()).over(keys)
+        else:
+            e = low.agg(a).over(keys)
+            done = low.agg_finish(a, f.name)
+            if done is not None:
+                finish.append(done)
+        if node.dropna:
+            e = pl.when(pl.all_horizontal([pl.col(k).is_not_null() for k in keys])).then(e)
+        exprs.append(e.alias(f.name))
+    out = df.select(exprs + [pl.col(n) for n in node.schema.index_names])
+    if finish:
+        out = out.with_columns(finish)
+    return promote_missing(out, node.schema)
 
 
 @run.register
@@ -222,36 +357,62 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         lkeys, rkeys = _join_keys(node, left, right, rname)
         joined = left.join(right, left_on=lkeys, right_on=rkeys, how=how, nulls_equal=True,
                            coalesce=False, maintain_order=order)
+
+    def coalesced(own: str, other: str, own_may_miss: bool) -> pl.Expr:
+        # a key column one side keeps: its own value, the other side's key where its row is missing
+        t_own, t_other = joined.schema[own], joined.schema[other]
+        mine, theirs = pl.col(own), pl.col(other)
+        if isinstance(t_own, (pl.Categorical, pl.Enum)) or isinstance(t_other, (pl.Categorical, pl.Enum)):
+            if not (isinstance(t_own, pl.Enum) and t_own == t_other):  # categories differ: pandas' strings
+                mine, theirs = mine.cast(pl.String), theirs.cast(pl.String)
+        elif own_may_miss:
+            theirs = theirs.cast(t_own)
+        return pl.coalesce(mine, theirs) if own_may_miss else mine
+
     exprs = []
     for f, (label, side, name) in zip(node.schema.columns, node.outputs):
         if side == "left":
             exprs.append(pl.col(name).alias(f.name))
         elif side == "right":
-            exprs.append(pl.col(rname[name]).alias(f.name))
-        else:  # coalesced key: pandas takes the left value, the right one where the left is missing
-            rk = node.right_on[node.left_on.index(name)]
-            if node.how == "right":
-                exprs.append(pl.col(rname[rk]).alias(f.name))
-            elif node.how == "outer":
-                exprs.append(pl.coalesce(pl.col(name), pl.col(rname[rk]).cast(joined.schema[name])).alias(f.name))
+            if node.right_key_from_left_index(name):
+                lk = node.left_on[node.right_on.index(name)]
+                exprs.append(coalesced(rname[name], lk, node.how in ("left", "outer")).alias(f.name))
             else:
-                exprs.append(pl.col(name).alias(f.name))
+                exprs.append(pl.col(rname[name]).alias(f.name))
+        else:  # key
+            rk = rname[node.right_on[node.left_on.index(name)]]
+            if node.how == "right":  # pandas takes the right keys
+                exprs.append(coalesced(rk, name, False).alias(f.name))
+            else:
+                exprs.append(coalesced(name, rk, node.how == "outer").alias(f.name))
+    lidx, ridx = node.left.schema.index_names, node.right.schema.index_names
     if node.index_from == "left":
-        exprs.extend(pl.col(n) for n in node.left.schema.index_names)
+        exprs.extend(pl.col(n) for n in lidx)
     elif node.index_from == "right":
-        exprs.extend(pl.col(rname[n]).alias(n) for n in node.right.schema.index_names)
+        exprs.extend(pl.col(rname[n]).alias(n) for n in ridx)
+    elif node.index_from == "both":
+        exprs.extend(coalesced(a, rname[b], True).alias(a) for a, b in zip(lidx, ridx))
+    if node.how == "outer" or node.sort:
+        # pandas sorts by the join keys: the key values of whichever side has the row
+        sort_keys = [coalesced(a, rname[b], True).alias(f"__gf_sort_{i}") if how != "cross" else None
+                     for i, (a, b) in enumerate(zip(node.left_on, node.right_on))]
+        exprs.extend(k for k in sort_keys if k is not None)
     out = joined.select(exprs)
-    if node.sort or node.how == "outer":
-        keycols = [f.name for f, (_, side, _) in zip(node.schema.columns, node.outputs) if side == "key"]
-        if not keycols and node.index_from != "none":
-            keycols = node.schema.index_names
-        if not keycols:
-            # keys were not kept under one name (left_on/right_on): sort by the left keys' values
-            lab = {name: f.name for f, (_, side, name) in zip(node.schema.columns, node.outputs) if side == "left"}
-            keycols = [lab[k] for k in node.left_on if k in lab]
-        if keycols:
-            out = out.sort(keycols, nulls_last=True, maintain_order=True)
+    sort_names = [c for c in out.columns if c.startswith("__gf_sort_")]
+    if sort_names:
+        out = out.sort(sort_names, nulls_last=True, maintain_order=True).drop(sort_names)
     return promote_missing(out, node.schema)
+
+
+@run.register
+def _(node: L.MergeIndicator, inputs: list[pl.DataFrame]) -> pl.DataFrame:
+    (df,) = inputs
+    lm, rm = pl.col(node.left_mark), pl.col(node.right_mark)
+    state = pl.when(lm.is_null()).then(pl.lit("right_only")).when(rm.is_null()).then(pl.lit("left_only")).otherwise(
+        pl.lit("both"))
+    name = node.schema.columns[-1].name
+    return df.with_columns(state.cast(pl.Enum(["left_only", "right_only", "both"])).alias(name)).select(
+        node.schema.all_names)
 
 
 def _join_keys(node: L.Join, left: pl.DataFrame, right: pl.DataFrame, rname: dict[str, str]) -> tuple[list[pl.Expr], list[pl.Expr]]:
@@ -263,7 +424,7 @@ def _join_keys(node: L.Join, left: pl.DataFrame, right: pl.DataFrame, rname: dic
             if ta.is_numeric() and tb.is_numeric():
                 sup = pl.Float64 if (ta.is_float() or tb.is_float()) else pl.Int64
                 ea, eb = ea.cast(sup), eb.cast(sup)
-            elif ta == pl.Categorical or tb == pl.Categorical:
+            elif isinstance(ta, (pl.Categorical, pl.Enum)) or isinstance(tb, (pl.Categorical, pl.Enum)):
                 ea, eb = ea.cast(pl.String), eb.cast(pl.String)
             else:
                 raise ValueError(
