@@ -238,3 +238,15 @@ def test_groupby_cumcount():
 
 def test_groupby_bool_values_sum():
     assert_matches_pandas(lambda pd: frame(pd).assign(b=lambda d: d.v > 3).groupby("k").b.sum())
+
+
+def test_agg_dict_of_lists_not_as_index_gives_multiindex_columns():
+    d = {"id4": [1, 1, 2, 2], "id5": [1, 1, 1, 2], "v3": [1.0, 2.0, 3.0, None]}
+
+    def q(pd):
+        return pd.DataFrame(d).groupby(["id4", "id5"], as_index=False, sort=False, dropna=False).agg(
+            {"v3": ["median", "std"]})
+
+    assert_matches_pandas(q)
+    assert_matches_pandas(lambda pd: q(pd)["v3"])
+    assert_matches_pandas(lambda pd: q(pd)["v3"]["median"])

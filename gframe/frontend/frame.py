@@ -242,6 +242,12 @@ class DataFrame:
             return DataFrame._from_plan(L.Select(tuple((lab, Col(n)) for lab, n in zip(keys, names)), self._plan))
         if isinstance(key, DataFrame):
             return call_pandas("DataFrame.__getitem__", pd.DataFrame.__getitem__, (self, key), {}, "frame mask")
+        if not self._schema.has(key) and not isinstance(key, tuple):
+            # MultiIndex columns: the key names a first level; the result's labels are the rest
+            sub = [f for f in self._schema.columns if isinstance(f.label, tuple) and f.label and f.label[0] == key]
+            if sub:
+                rest = [f.label[1:] if len(f.label) > 2 else f.label[1] for f in sub]
+                return DataFrame._from_plan(L.Select(tuple((r, Col(f.name)) for r, f in zip(rest, sub)), self._plan))
         f = self._col(key)
         return Series._over(self._plan, Col(f.name), f.label)
 

@@ -151,6 +151,10 @@ class _GroupBy:
         from gframe.frontend.series import Series
 
         names, labels = self._native_keys  # type: ignore[misc]
+        width = max((len(lab) for lab, *_ in specs if isinstance(lab, tuple)), default=0)
+        if width and not self._as_index:
+            # pandas: with MultiIndex columns the key columns become (key, '', ...)
+            labels = tuple(lab if isinstance(lab, tuple) else (lab,) + ("",) * (width - 1) for lab in labels)
         aggs = []
         for out_label, fn, f, params in specs:
             child = Col(f.name) if f is not None else Col(names[0])

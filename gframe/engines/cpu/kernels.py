@@ -213,6 +213,10 @@ def _(node: L.TopK, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if node.k <= 0:
         return df.head(0)
     by = _sort_keys(node.by, node.child.schema)
+    if len(by) == 1:
+        fast = _topk_one_key(df, by[0], node.descending[0], node.nulls_last, node.k)
+        if fast is not None:
+            return fast
     # a stable sort's first k rows: bottom_k in O(n) on (null flag, key) per column then position,
     # so ties keep their original order as pandas' stable sort does; then sort just those k rows
     keys: list[pl.Expr] = []
@@ -225,6 +229,17 @@ def _(node: L.TopK, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     tmp = df.with_row_index("__gf_pos")
     out = tmp.bottom_k(node.k, by=keys, reverse=reverse)
     return out.sort(keys, descending=reverse).drop("__gf_pos")
+
+
+def _topk_one_key(df: pl.DataFrame, key: pl.Expr, descending: bool, nulls_last: bool, k: int) -> pl.DataFrame | None:
+    """One sort key, nulls last, at least k non-null keys: the k-th key value bounds the answer, so
+    only the rows up to it (about k) are sorted - stably, so ties keep their order. O(n)."""
+    s = df.select(key.alias("__gf_key")).to_series()
+    if not nulls_last or s.len() - s.null_count() < k or s.dtype.is_float() and bool(s.is_nan().any()):
+        return None
+    bound = s.top_k(k).min() if descending else s.bottom_k(k).max()
+    cond = key >= bound if descending else key <= bound
+    return df.filter(cond).sort(key, descending=descending, nulls_last=True, maintain_order=True).head(k)
 
 
 @run.register

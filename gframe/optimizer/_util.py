@@ -1,0 +1,183 @@
+"""Helpers every optimizer pass shares: hash-consing, reference counts, bottom-up rewriting and
+expression utilities (conjunctions, substitution, "is this expression row-wise?").
+
+Passes run over a *canonical* plan: equal subplans (structural equality, ``plan/node.py``) are one
+object, so a memo keyed by ``id`` is a memo keyed by structure, and a node's reference count says
+how many parents share it. Passes that rewrite a shared node rewrite it once for all its parents.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+import pyarrow as pa
+
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.logical import Plan
+from gframe.plan.node import Node
+from gframe.plan.typing import Lookup, expr_type
+
+# ------------------------------------------------------------------------------------ plan walks
+
+
+def canonical(plan: Plan) -> Plan:
+    """The same plan with equal subplans made one object (hash-consing, bottom-up)."""
+    table: dict[Plan, Plan] = {}
+    memo: dict[int, Plan] = {}
+    for node in plan.walk():
+        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
+        try:
+            new = table.setdefault(new, new)
+        except TypeError:  # an unhashable parameter: keep the node as it is
+            pass
+        memo[id(node)] = new
+    return memo[id(plan)]
+
+
+def parent_counts(plan: Plan) -> dict[int, int]:
+    """How many parent edges point at each node (by id); the root counts one."""
+    counts: dict[int, int] = {id(plan): 1}
+    for node in plan.walk():
+        for c in node.children:
+            counts[id(c)] = counts.get(id(c), 0) + 1
+    return counts
+
+
+def rewrite_bottom_up(plan: Plan, fn: Callable[[Plan], Plan]) -> Plan:
+    """Rebuild ``plan`` from the leaves up, applying ``fn`` to each node once (shared nodes once).
+
+    ``fn`` receives the node already rebuilt over its rewritten children.
+    """
+    memo: dict[int, Plan] = {}
+    for node in plan.walk():
+        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
+        memo[id(node)] = fn(new)
+    return memo[id(plan)]
+
+
+def with_fields(node: Plan, **changes: object) -> Plan:
+    """``node`` with some non-child fields changed (every other field, children included, kept)."""
+    args = dict(zip(node._non_child, node._ctor_arguments()))
+    unknown = set(changes) - set(args)
+    if unknown:
+        raise TypeError(f"{type(node).__name__} has no field(s) {sorted(unknown)}")
+    args.update(changes)
+    return type(node)(*args.values(), *node.children)
+
+
+def data_fields_named(plan: Plan, names: Iterable[str]) -> tuple[tuple[object, Expr], ...]:
+    """Select outputs that keep the data columns of ``plan`` named in ``names`` (schema order)."""
+    keep = set(names)
+    return tuple((f.label, Col(f.name)) for f in plan.schema.columns if f.name in keep)
+
+
+# ------------------------------------------------------------------------------------ expressions
+
+# Functions whose value in a row depends on that row alone. Anything else (shift, ffill, duplicated,
+# an aggregation inside an expression, a function added later) is treated as looking at other rows:
+# a filter or a limit never moves across it.
+ROWWISE_FUNCS = frozenset({"neg", "invert", "abs", "isna", "notna", "fillna", "coalesce", "where", "clip",
+                           "round", "isin", "cast", "ufunc", "invert_bool"})
+_ROWWISE_PREFIXES = ("str.", "dt.")
+
+
+# Plain recursion over the (small) expression trees: cheaper than ``Node.walk``'s bookkeeping.
+
+def is_rowwise(expr: Expr) -> bool:
+    if isinstance(expr, Agg):
+        return False
+    if isinstance(expr, Func) and expr.fn not in ROWWISE_FUNCS and not expr.fn.startswith(_ROWWISE_PREFIXES):
+        return False
+    return all(is_rowwise(c) for c in expr.children)  # type: ignore[arg-type]
+
+
+def rows_independent(node: Plan) -> bool:
+    """A projection whose every output row depends on its input row alone, dtype included.
+
+    A computed column typed None has its dtype decided by all its values (``int // int`` is float
+    where a division by zero happened): fewer input rows could give another dtype.
+    """
+    from gframe.plan.logical import Select
+
+    assert isinstance(node, Select)
+    for f, (_, e) in zip(node.schema.columns, node.outputs):
+        if not isinstance(e, Col) and (f.dtype is None or not is_rowwise(e)):
+            return False
+    return True
+
+
+def may_raise(expr: Expr) -> bool:
+    """Expressions that can fail on some values (a strict cast): never evaluated on more rows."""
+    if isinstance(expr, Func) and expr.fn == "cast":
+        return True
+    return any(may_raise(c) for c in expr.children)  # type: ignore[arg-type]
+
+
+def movable(expr: Expr) -> bool:
+    """A predicate that may be evaluated on other rows than the plan says (pushed down, merged)."""
+    return is_rowwise(expr) and not may_raise(expr)
+
+
+def used(expr: Expr) -> frozenset[str]:
+    """Internal names of the columns ``expr`` reads (``plan.expr.columns_used``)."""
+    if isinstance(expr, Col):
+        return frozenset((expr.name,))
+    if not expr.children:
+        return frozenset()
+    return frozenset().union(*(used(c) for c in expr.children))  # type: ignore[arg-type]
+
+
+def is_bool(expr: Expr, lookup: Lookup) -> bool:
+    try:
+        t = expr_type(expr, lookup)
+    except (KeyError, TypeError):
+        return False
+    return t is not None and pa.types.is_boolean(t)
+
+
+def conjuncts(pred: Expr, lookup: Lookup) -> list[Expr]:
+    """``a & b & c`` as ``[a, b, c]`` where every part is boolean (Kleene AND then equals "all true")."""
+    if isinstance(pred, BinOp) and pred.op == "and" and is_bool(pred.left, lookup) and is_bool(pred.right, lookup):
+        return conjuncts(pred.left, lookup) + conjuncts(pred.right, lookup)
+    return [pred]
+
+
+def conjoin(preds: list[Expr]) -> Expr:
+    out = preds[0]
+    for p in preds[1:]:
+        out = BinOp("and", out, p)
+    return out
+
+
+def substitute(expr: Expr, mapping: dict[str, Expr]) -> Expr:
+    """``expr`` with each ``Col(name)`` in ``mapping`` replaced."""
+    if isinstance(expr, Col):
+        return mapping.get(expr.name, expr)
+    if not expr.children:
+        return expr
+    return expr.reconstruct([substitute(c, mapping) for c in expr.children])  # type: ignore[arg-type]
+
+
+def rename_columns(expr: Expr, mapping: dict[str, str]) -> Expr:
+    return substitute(expr, {k: Col(v) for k, v in mapping.items()})
+
+
+def count_col_refs(exprs: Iterable[Expr]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for e in exprs:
+        for n in _walk_all(e):
+            if isinstance(n, Col):
+                counts[n.name] = counts.get(n.name, 0) + 1
+    return counts
+
+
+def _walk_all(expr: Node) -> Iterable[Node]:
+    """Every node occurrence (not deduplicated, unlike ``Node.walk``)."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
+
+
+def is_literal(expr: Expr) -> bool:
+    return isinstance(expr, Lit)
