@@ -230,6 +230,9 @@ class DataFrame:
     def __getitem__(self, key: Any) -> Any:
         from gframe.frontend.series import Series
 
+        if callable(key) and not isinstance(key, (Series, Index)):
+            key = key(self)  # pandas: df[lambda d: d.a > 1]
+
         if isinstance(key, Series):
             return self._filter(key)
         if isinstance(key, slice):

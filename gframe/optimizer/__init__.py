@@ -10,6 +10,8 @@ Order, and why:
 
 1. ``simplify``: fold constants, drop no-op casts/renames/sorts, merge filters and projections,
    so the later passes see fewer, larger nodes.
+   ``scan_row_index``: positions taken by a parquet reader itself (``RowIndex(scan)`` folded in),
+   so filters on a frame that keeps its positions as index can still reach the reader.
 2. ``groupby``: aggregations over the same keys share one group-by.
 3. ``limit_pushdown``: ``sort + head`` becomes a top-k, ``head`` goes down to the scans.
 4. ``predicate_pushdown``: filters move down (through joins, projections, sorts...).
@@ -34,6 +36,7 @@ from gframe.optimizer.groupby import groupby_rewrites
 from gframe.optimizer.limits import limit_pushdown
 from gframe.optimizer.predicates import predicate_pushdown
 from gframe.optimizer.projection import projection_pushdown
+from gframe.optimizer.scans import scan_row_index
 from gframe.optimizer.simplify import simplify
 from gframe.plan.logical import Plan
 
@@ -42,6 +45,7 @@ Pass = Callable[[Plan], Plan]
 # (name, pass) in the order they run; each pass is a module of this package.
 PASSES: list[tuple[str, Pass]] = [
     ("simplify", simplify),
+    ("scan_row_index", scan_row_index),
     ("groupby", groupby_rewrites),
     ("limit_pushdown", limit_pushdown),
     ("predicate_pushdown", predicate_pushdown),

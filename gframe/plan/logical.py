@@ -74,22 +74,27 @@ class InMemoryScan(Plan):
 class ParquetScan(Plan):
     """Read a parquet file. ``columns`` (internal names) and ``predicate`` are filled by the optimizer."""
 
-    __slots__ = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp")
-    _non_child = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp")
+    __slots__ = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp", "row_index")
+    _non_child = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp", "row_index")
 
     def __init__(self, path: str, file_schema: Schema, file_columns: tuple[tuple[str, str], ...],
                  columns: tuple[str, ...] | None = None, predicate: Expr | None = None,
-                 n_rows: int | None = None, stamp: Hashable = None) -> None:
+                 n_rows: int | None = None, stamp: Hashable = None, row_index: bool = False) -> None:
         # file_columns: (column name in the file, internal name) for every data and index column;
         # stamp: the file's version when read (mtime, size), so a rewritten file is a new plan and
-        # never meets a cached result of the old one
-        self._init((), path, file_schema, tuple(file_columns), columns, predicate, n_rows, stamp)
+        # never meets a cached result of the old one; row_index: the reader numbers the file's rows
+        # (before its filter) as the index, what RowIndex over the scan would give
+        self._init((), path, file_schema, tuple(file_columns), columns, predicate, n_rows, stamp, row_index)
 
     def _compute_schema(self) -> Schema:
+        schema = self.file_schema
+        if self.row_index:
+            assert schema.index is None
+            schema = schema.with_index((IndexField(None, pa.int64(), 0),))
         if self.columns is None:
-            return self.file_schema
+            return schema
         keep = set(self.columns)
-        return self.file_schema.with_columns(f for f in self.file_schema.columns if f.name in keep)
+        return schema.with_columns(f for f in schema.columns if f.name in keep)
 
     def describe(self) -> str:
         parts = [f"ParquetScan {self.path!r}"]
@@ -99,6 +104,8 @@ class ParquetScan(Plan):
             parts.append(f"filter={format_expr(self.predicate)}")
         if self.n_rows is not None:
             parts.append(f"n_rows={self.n_rows}")
+        if self.row_index:
+            parts.append("row_index")
         return " ".join(parts)
 
 
@@ -115,7 +122,11 @@ class CsvScan(Plan):
     def option(self, name: str, default: Any = None) -> Any:
         return dict(self.options).get(name, default)
 
-    _compute_schema = ParquetScan._compute_schema
+    def _compute_schema(self) -> Schema:
+        if self.columns is None:
+            return self.file_schema
+        keep = set(self.columns)
+        return self.file_schema.with_columns(f for f in self.file_schema.columns if f.name in keep)
 
     def describe(self) -> str:
         cols = f" columns={list(self.columns)}" if self.columns is not None else ""
