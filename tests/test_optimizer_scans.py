@@ -26,7 +26,7 @@ def path(tmp_path):
 def test_rowindex_folds_into_scan(path):
     scan = gframe.read_parquet(path)._plan
     assert isinstance(scan, L.ParquetScan)
-    out = scan_row_index(L.Filter(L.Col("x") if False else _gt("x", 90), L.RowIndex(scan)))
+    out = scan_row_index(L.Filter(_gt("x", 90), L.RowIndex(scan)))
     assert isinstance(out, L.Filter) and isinstance(out.child, L.ParquetScan) and out.child.row_index
     assert out.child.schema == L.RowIndex(scan).schema
 
