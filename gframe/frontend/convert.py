@@ -7,6 +7,7 @@ column with missing values is float64).
 from __future__ import annotations
 
 import pickle
+import weakref
 from typing import Any, Hashable
 
 import numpy as np
@@ -74,9 +75,25 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     return table, Schema(tuple(fields), index, empty)
 
 
+# pandas objects a scan was built from, by scan node (weakly): asking for that frame back as pandas
+# (a fallback's result handed to the next pandas call, a UDF's return value) needs no conversion.
+_host_copies: "weakref.WeakKeyDictionary[Plan, pd.DataFrame]" = weakref.WeakKeyDictionary()
+
+
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
     table, schema = pandas_to_table(df)
-    return InMemoryScan(Opaque(table, "arrow"), schema, origin)
+    plan = InMemoryScan(Opaque(table, "arrow"), schema, origin)
+    # a shallow copy: under pandas' copy-on-write, later changes to ``df`` do not reach it
+    _host_copies[plan] = df.copy(deep=False)
+    return plan
+
+
+def host_copy(plan: Plan) -> pd.DataFrame | None:
+    """The pandas frame ``plan`` was built from, if it is such a scan (a copy-on-write copy)."""
+    if type(plan) is not InMemoryScan:
+        return None
+    hit = _host_copies.get(plan)
+    return None if hit is None else hit.copy(deep=False)
 
 
 def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None) -> Any:

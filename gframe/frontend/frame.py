@@ -16,7 +16,7 @@ import pyarrow as pa
 from gframe import engines
 from gframe.fallback import call_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
-from gframe.frontend.convert import arrow_to_pandas, scan_pandas
+from gframe.frontend.convert import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit, func
@@ -146,6 +146,9 @@ class DataFrame:
 
     def to_pandas(self) -> pd.DataFrame:
         """Compute and return a pandas DataFrame (the only full host copy)."""
+        hit = host_copy(self._plan)
+        if hit is not None:
+            return hit
         res = self._result()
         return arrow_to_pandas(res.to_arrow(), self._schema)
 

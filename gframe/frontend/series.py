@@ -18,6 +18,7 @@ from gframe.fallback import call_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import (_VALUE_METHODS, DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call,
                                    _is_listlike, _objects_via_pandas, _positions, _repr_frame, _values_of)
+from gframe.frontend.convert import host_copy
 from gframe.frontend.index import Index
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
@@ -231,6 +232,9 @@ class Series:
 
     # ------------------------------------------------------------------ execution
     def to_pandas(self) -> pd.Series:
+        hit = host_copy(self._plan)
+        if hit is not None and isinstance(self._expr, Col) and hit.shape[1] == 1 and self._plan.schema.names == [self._expr.name]:
+            return hit.iloc[:, 0].rename(self._name)
         pdf = self._frame().to_pandas()
         return pdf.iloc[:, 0].rename(self._name)
 
