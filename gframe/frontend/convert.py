@@ -80,11 +80,77 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
 _host_copies: "weakref.WeakKeyDictionary[Plan, pd.DataFrame]" = weakref.WeakKeyDictionary()
 
 
+class DeferredTable(Opaque):
+    """The Arrow table of a pandas frame, converted on first use.
+
+    A frame built from pandas whose dtypes give the schema directly (numbers, bools, strings,
+    datetimes) is not converted until an engine reads it: a frame that only goes back to pandas (a
+    fallback's result passed on, a UDF's return value) is never converted at all. Hashed by the
+    identity of its source, like every in-memory value in a plan.
+    """
+
+    __slots__ = ("_source", "_table")
+
+    def __init__(self, source: pd.DataFrame) -> None:  # noqa: D107 - the base's value is a property here
+        object.__setattr__(self, "label", "arrow")
+        object.__setattr__(self, "_source", source)
+        object.__setattr__(self, "_table", None)
+
+    @property  # type: ignore[override]
+    def value(self) -> pa.Table:
+        if self._table is None:
+            object.__setattr__(self, "_table", pandas_to_table(self._source)[0])
+        return self._table
+
+    def __hash__(self) -> int:
+        return id(self._source)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DeferredTable) and other._source is self._source
+
+
+def _direct_type(dtype: Any) -> pa.DataType | None:
+    """The Arrow type ``pandas_to_table`` gives a column of this dtype, when it is knowable from the
+    dtype alone (None: the values must be looked at)."""
+    if isinstance(dtype, pd.StringDtype):
+        return normalize_arrow_type(pa.large_string())
+    if isinstance(dtype, np.dtype) and dtype.kind in "iufbM":
+        return pa.from_numpy_dtype(dtype)
+    return None
+
+
+def _direct_schema(df: pd.DataFrame) -> Schema | None:
+    if not df.columns.is_unique or not len(df.columns):
+        return None
+    fields = []
+    mgr = getattr(df, "_mgr", None)  # the block manager's dtype array is ~50x cheaper than df.dtypes
+    dtypes = mgr.get_dtypes() if mgr is not None and hasattr(mgr, "get_dtypes") else df.dtypes
+    for label, dtype in zip(df.columns, dtypes):
+        t = _direct_type(dtype)
+        if t is None:
+            return None
+        fields.append(Field(label, t))
+    idx = df.index
+    if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
+        return Schema(tuple(fields), None)
+    if isinstance(idx, pd.MultiIndex):
+        return None
+    t = _direct_type(idx.dtype)
+    if t is None:
+        return None
+    return Schema(tuple(fields), (IndexField(idx.name, t, 0),))
+
+
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
-    table, schema = pandas_to_table(df)
-    plan = InMemoryScan(Opaque(table, "arrow"), schema, origin)
     # a shallow copy: under pandas' copy-on-write, later changes to ``df`` do not reach it
-    _host_copies[plan] = df.copy(deep=False)
+    source = df.copy(deep=False)
+    schema = _direct_schema(source)
+    if schema is not None:
+        plan = InMemoryScan(DeferredTable(source), schema, origin)
+    else:
+        table, schema = pandas_to_table(source)
+        plan = InMemoryScan(Opaque(table, "arrow"), schema, origin)
+    _host_copies[plan] = source
     return plan
 
 
