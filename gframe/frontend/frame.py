@@ -357,7 +357,7 @@ class DataFrame:
     def head(self, n: int = 5) -> "DataFrame":
         if n >= 0:
             return DataFrame._from_plan(L.Slice(0, n, self._plan))
-        return DataFrame._from_plan(L.Slice(0, None, L.Slice(0, n, self._plan)) if False else _head_negative(self._plan, n))
+        return DataFrame._from_plan(_all_but_last(self._plan, -n))
 
     def tail(self, n: int = 5) -> "DataFrame":
         if n == 0:
@@ -420,8 +420,7 @@ class DataFrame:
 
     def isin(self, values: Any) -> "DataFrame":
         if isinstance(values, dict):
-            return self._map_columns(lambda f, e: func("isin", e, values=tuple(scalar_value(v) for v in values.get(f.label, ())))
-                                     ) if True else None
+            return self._map_columns(lambda f, e: func("isin", e, values=tuple(scalar_value(v) for v in values.get(f.label, ()))))
         if isinstance(values, (DataFrame,)) or not _is_listlike(values):
             if not _is_listlike(values):
                 raise TypeError(f"only list-like or dict-like objects are allowed to be passed to DataFrame.isin(), you passed a '{type(values).__name__}'")
@@ -870,8 +869,7 @@ class DataFrame:
         agg = L.Aggregate(tuple(names), tuple(labels), ((name, Agg("size", (), Col(names[0]))),), False, dropna, True, self._plan)
         out = Series._from_frame_plan(agg)
         if normalize:
-            out = out / out.sum()
-            out = out.rename(name) if True else out
+            out = (out / out.sum()).rename(name)
         if sort:
             out = out.sort_values(ascending=ascending, kind="stable")
         return out
@@ -982,23 +980,11 @@ def _drop_rows(plan: L.Plan, labels: Any, errors: str) -> L.Plan | None:
     return L.Filter(func("invert", hit), base)
 
 
-def _head_negative(plan: L.Plan, n: int) -> L.Plan:
-    """head(-k): all rows but the last k (a Slice with a length computed from the row count)."""
-    from gframe.plan.logical import Slice
-
-    return Slice(0, None, plan) if n == 0 else _DropTail(-n, plan)
-
-
-def _DropTail(k: int, plan: L.Plan) -> L.Plan:
-    # all but the last k rows: reverse-positions filter, expressed with a row index and a count
-    pos = L.RowIndex(L.Select((), plan)) if False else None
-    from gframe.plan.expr import Agg as _A
-
-    n_rows = L.Aggregate((), (), (("n", _A("size", (), Lit(1))),), False, True, False, plan)
-    return _TailCut(k, plan, n_rows)
-
-
-def _TailCut(k: int, plan: L.Plan, n_rows: L.Plan) -> L.Plan:
+def _all_but_last(plan: L.Plan, k: int) -> L.Plan:
+    """head(-k): the first len-k rows. The row count is computed here, when the call is made: the
+    one place the frontend runs the engine to build a plan (a Slice's length is a plain number, so
+    the optimizer can push it into readers)."""
+    n_rows = L.Aggregate((), (), (("n", Agg("size", (), Lit(1))),), False, True, False, plan)
     res = engines.materialize(n_rows)
     n = int(res.to_arrow().column(0)[0].as_py()) if res.num_rows() else 0
     return L.Slice(0, max(n - k, 0), plan)

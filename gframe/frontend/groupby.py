@@ -301,7 +301,7 @@ class _GroupBy:
         out = DataFrame._from_plan(plan)
         if self._selection is not None:
             out = out[self._selection]
-            return out if isinstance(self._selection, list) else Series._back(out) if False else out
+            return out
         return out
 
     def agg(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
@@ -359,7 +359,7 @@ class _GroupBy:
             schema = self._frame._plan.schema
             for col, fns in func.items():
                 if not schema.has(col):
-                    raise KeyError(f"Label(s) {[col]} do not exist" if False else col)
+                    raise KeyError(col)
                 f = schema.field(col)
                 for fn in (fns if isinstance(fns, list) else [fns]):
                     n = _agg_name(fn)

@@ -811,7 +811,10 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
     if fn in ("any", "all"):
         return np.bool_(bool(py)) if py is not None else np.bool_(fn == "all")
     if out_type is not None and pa.types.is_timestamp(out_type):
-        return pd.NaT if py is None else pd.Timestamp(value.value, unit=out_type.unit, tz=out_type.tz) if False else pd.Timestamp(np.datetime64(value.value, out_type.unit)).tz_localize(out_type.tz) if out_type.tz else pd.Timestamp(np.datetime64(value.value, out_type.unit))
+        if py is None:
+            return pd.NaT
+        ts = pd.Timestamp(np.datetime64(value.value, out_type.unit))
+        return ts.tz_localize("UTC").tz_convert(out_type.tz) if out_type.tz else ts
     if out_type is not None and pa.types.is_duration(out_type):
         return pd.NaT if py is None else pd.Timedelta(np.timedelta64(value.value, out_type.unit))
     if py is None:
