@@ -131,3 +131,7 @@ def test_idxmax_idxmin():
 
 def test_quantile():
     assert_matches_pandas(lambda pd: pd.Series([1.0, 2.0, NaN, 4.0, 10.0]).quantile(0.25))
+
+
+def test_tz_aware_max_is_in_its_zone():
+    assert_matches_pandas(lambda pd: pd.Series(pd.to_datetime(["2024-01-01 10:00", "2024-01-02 00:00"])).dt.tz_localize("Europe/Paris").max())
