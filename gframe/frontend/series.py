@@ -131,13 +131,20 @@ class Series:
         index = _to_pandas(index, [0])
         ps = data if isinstance(data, pd.Series) and index is None and dtype is None and name is None \
             else pd.Series(data, index=index, dtype=dtype, name=name, copy=copy)
-        s = Series._from_pandas(ps, "Series")
-        self._set(s._plan, s._expr, s._name)
+        # the plan is built on first use (``__getattr__``): a Series that only goes back to pandas
+        # (what a UDF run by a pandas fallback returns) never pays for it
+        object.__setattr__(self, "_pending", ps.copy(deep=False))
+        object.__setattr__(self, "_name", ps.name)
 
     def _set(self, plan: L.Plan, expr: Expr, name: Hashable) -> None:
+        object.__setattr__(self, "_pending", None)
         object.__setattr__(self, "_plan", plan)
         object.__setattr__(self, "_expr", expr)
         object.__setattr__(self, "_name", name)
+
+    def _build_pending(self) -> None:
+        s = Series._from_pandas(self.__dict__["_pending"], "Series")
+        self._set(s._plan, s._expr, self._name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "name":
@@ -232,6 +239,9 @@ class Series:
 
     # ------------------------------------------------------------------ execution
     def to_pandas(self) -> pd.Series:
+        pending = self.__dict__.get("_pending")
+        if pending is not None:
+            return pending.copy(deep=False).rename(self._name)
         hit = host_copy(self._plan)
         if hit is not None and isinstance(self._expr, Col) and hit.shape[1] == 1 and self._plan.schema.names == [self._expr.name]:
             return hit.iloc[:, 0].rename(self._name)
@@ -313,6 +323,9 @@ class Series:
         return Series._over(self._plan, self._expr, self._name)
 
     def __getattr__(self, name: str) -> Any:
+        if name in ("_plan", "_expr") and self.__dict__.get("_pending") is not None:
+            self._build_pending()
+            return self.__dict__[name]
         if name.startswith("_"):
             raise AttributeError(name)
         attr = getattr(pd.Series, name, None)
