@@ -204,7 +204,7 @@ class DataFrame:
 
     def explain(self, optimized: bool = True) -> str:
         """The logical plan (and the optimized plan) with the engine each node runs on."""
-        from gframe.plan.printer import explain
+        from gframe.frontend.explain import explain
 
         text = explain(self._plan, optimized=optimized)
         print(text)
