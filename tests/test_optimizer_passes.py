@@ -391,7 +391,7 @@ def test_optimizing_200_nodes_takes_under_50_ms():
     n = sum(1 for _ in plan.walk())
     assert n >= 150
     optimize(plan)  # warm imports and caches of the dispatchers
-    best = min(_timed() for _ in range(7))
+    best = min(_timed() for _ in range(15))  # best of many: CI machines run other jobs too
     assert best < 0.050, f"optimizing {n} nodes took {best * 1000:.1f} ms"
 
 

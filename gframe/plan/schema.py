@@ -12,12 +12,28 @@ Engines address columns by *internal names* (strings); pandas labels can be any 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Hashable, Iterable
+from typing import Any, Hashable, Iterable
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+
+class cached_property:  # noqa: N801 - functools' name and behaviour, without its lock
+    """Compute once per instance, store in its ``__dict__`` (Python 3.11's version takes a lock on
+    every first access, a measurable cost when passes build thousands of schemas)."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self
+        value = self.fn(instance)
+        instance.__dict__[self.name] = value
+        return value
+
 
 ArrowType = pa.DataType
 
