@@ -11,8 +11,15 @@ SEED = 108  # db-benchmark's set.seed(108)
 
 
 def _str_col(pd, labels: np.ndarray, codes: np.ndarray):
-    """A pandas ``str`` column holding ``labels[codes]``."""
-    return pd.Series(labels[codes], dtype="str")
+    """A pandas ``str`` column holding ``labels[codes]`` (built in Arrow: the same values, much faster
+    than from Python objects at 1e8 rows)."""
+    try:
+        import pyarrow as pa
+
+        values = pa.array(labels.astype(str)).take(pa.array(codes))
+        return pd.Series(values, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
+    except Exception:  # no pyarrow-backed strings here: the plain way
+        return pd.Series(labels[codes], dtype="str")
 
 
 def groupby_data(n: int, k: int = 100, seed: int = SEED):

@@ -1,5 +1,11 @@
 """The GPU engine on pylibcudf (see docs/gpu.md). Importing this package imports no GPU library;
-``probe()`` and ``GpuEngine`` load pylibcudf at the first GPU execution."""
+``probe()`` and ``GpuEngine()`` load pylibcudf at the first GPU execution.
+
+Modules: ``support`` (what is lowered, decided from the plan), ``lowering`` (placement and the
+explicit host/device transfer nodes), ``ops`` (op tables), ``table`` (``GpuTable``), ``convert``
+(Arrow in and out), ``expressions`` and ``kernels`` (the lowering to pylibcudf), ``memory`` (RMM),
+``engine`` (``GpuEngine``: partial fallback to the CPU engine, out-of-memory handling).
+"""
 from __future__ import annotations
 
 
@@ -21,8 +27,6 @@ def probe() -> str | None:
     return None
 
 
-class GpuEngine:  # placeholder replaced by the GPU engine issue
-    name = "gpu"
+from gframe.engines.gpu.engine import GpuEngine  # noqa: E402  (imports no GPU library)
 
-    def __init__(self) -> None:
-        raise NotImplementedError("the GPU engine is not built yet")
+__all__ = ["GpuEngine", "probe"]

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# One GPU-machine session: the GPU test suite and/or the GPU benchmarks, logs under $OUT.
+#
+#   bash benchmarks/gpu_session.sh tests              # env check + GFRAME_ENGINE=gpu test suite
+#   bash benchmarks/gpu_session.sh bench 1e7 [1e8]    # db-benchmark: pandas, gframe (gpu), cudf.pandas
+#   bash benchmarks/gpu_session.sh bench-bg 1e8 groupby   # the same, detached (setsid), log in /tmp
+#
+# Run from the repository root after the RAPIDS stage (``. /tmp/rapids/env``, see
+# ../shared/gpu/stage-rapids). Each step is bounded by `timeout` so a call ends inside its limit.
+set -u
+OUT=${OUT:-/tmp/gframe-out}
+mkdir -p "$OUT"
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONUNBUFFERED=1
+step=${1:-tests}
+shift || true
+
+env_check() {
+  {
+    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+    python3 - <<'PY'
+import importlib
+for m in ("pylibcudf", "rmm", "cupy", "polars", "pandas", "pyarrow", "numpy", "pytest", "hypothesis", "cudf"):
+    try:
+        mod = importlib.import_module(m)
+        print(m, getattr(mod, "__version__", "?"))
+    except Exception as exc:
+        print(m, "MISSING", type(exc).__name__, exc)
+from gframe import engines
+print("gpu_unavailable_reason:", engines.gpu_unavailable_reason())
+PY
+  } 2>&1 | tee "$OUT/env.txt"
+}
+
+case "$step" in
+  tests)
+    # the project's pandas (tests are written against it) for the test run only: cudf.pandas in the
+    # benchmarks needs the machine's own pandas (<3.1)
+    if ls .gpu-pandas/pandas-*.whl >/dev/null 2>&1; then
+      python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/pd31 .gpu-pandas/pandas-*.whl
+    fi
+    [ -d /tmp/pd31 ] && export PYTHONPATH=/tmp/pd31:$PYTHONPATH
+    env_check
+    # the GPU engine's own tests first (fast feedback), then the whole suite on the GPU engine
+    GFRAME_ENGINE=gpu timeout 150 python3 -m pytest -p no:cacheprovider -rfE \
+      tests/test_gpu_engine.py 2>&1 | tail -150 > "$OUT/tests_gpu_engine.log"
+    tail -3 "$OUT/tests_gpu_engine.log"
+    GFRAME_ENGINE=gpu timeout ${SUITE_TIMEOUT:-420} python3 -m pytest -o cache_dir=/tmp/pytest-cache -rfE \
+      --durations=15 tests/ > "$OUT/tests_gpu_suite.log" 2>&1
+    echo "suite rc=$?"; tail -5 "$OUT/tests_gpu_suite.log"
+    # the same failures on the CPU engine: which are the GPU engine's own
+    GFRAME_ENGINE=cpu timeout 60 python3 -m pytest -o cache_dir=/tmp/pytest-cache -rf --lf tests/ \
+      > "$OUT/tests_cpu_lastfailed.log" 2>&1
+    tail -3 "$OUT/tests_cpu_lastfailed.log"
+    ;;
+  bench)
+    rows=${1:-1e7}; tasks=${2:-groupby join}
+    GFRAME_ENGINE=gpu timeout ${BENCH_TIMEOUT:-560} python3 benchmarks/db_benchmark.py --rows $rows --task $tasks \
+      --solutions pandas gframe cudf_pandas --isolate --repeat 2 --pandas-repeat 1 --sync cupy \
+      --markdown "$OUT/bench.md" 2>&1 | tee "$OUT/bench.log" | grep -v "^    |" | tail -60
+    ;;
+  bench-bg)
+    rows=${1:-"1e7 1e8"}; tasks=${2:-groupby join}; extra=${BENCH_EXTRA:---check-max-rows 1e7}
+    setsid bash -c "GFRAME_ENGINE=gpu python3 benchmarks/db_benchmark.py --rows $rows --task $tasks $extra \
+      --solutions pandas gframe cudf_pandas --isolate --repeat 2 --pandas-repeat 1 --sync cupy \
+      --markdown /tmp/bench-bg.md > /tmp/bench-bg.log 2>&1; echo done >> /tmp/bench-bg.log" < /dev/null &
+    echo "started in the background: /tmp/bench-bg.log"
+    ;;
+  wait-bg)
+    # wait up to $1 seconds for the background run, then copy what it has written
+    limit=${1:-540}; t=0
+    while [ $t -lt "$limit" ] && ! tail -1 /tmp/bench-bg.log 2>/dev/null | grep -q '^done$'; do sleep 10; t=$((t+10)); done
+    cp /tmp/bench-bg.log "$OUT/bench-bg.log" 2>/dev/null; cp /tmp/bench-bg.md "$OUT/bench-bg.md" 2>/dev/null
+    grep -v "^    |" /tmp/bench-bg.log | tail -60
+    ;;
+  *)
+    echo "unknown step $step"; exit 2 ;;
+esac

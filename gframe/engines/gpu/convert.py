@@ -1,0 +1,138 @@
+"""Host <-> device at the edges: Arrow tables in and out, CPU-engine frames across transfers.
+
+The only host copies the GPU engine makes are here: ``download`` (what the user asked for, or just
+the rows ``repr`` shows) and ``to_host_frame`` (a subtree the GPU engine hands to the CPU engine).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+import pylibcudf as plc
+
+from gframe.engines.gpu.table import GpuTable
+from gframe.plan.schema import STRING
+
+T = plc.TypeId
+
+# libcudf type id -> the Arrow type gframe uses for it (strings are large_string everywhere)
+ARROW_OF: dict[Any, pa.DataType] = {
+    T.INT8: pa.int8(), T.INT16: pa.int16(), T.INT32: pa.int32(), T.INT64: pa.int64(),
+    T.UINT8: pa.uint8(), T.UINT16: pa.uint16(), T.UINT32: pa.uint32(), T.UINT64: pa.uint64(),
+    T.FLOAT32: pa.float32(), T.FLOAT64: pa.float64(), T.BOOL8: pa.bool_(), T.STRING: STRING,
+    T.TIMESTAMP_SECONDS: pa.timestamp("s"), T.TIMESTAMP_MILLISECONDS: pa.timestamp("ms"),
+    T.TIMESTAMP_MICROSECONDS: pa.timestamp("us"), T.TIMESTAMP_NANOSECONDS: pa.timestamp("ns"),
+    T.DURATION_SECONDS: pa.duration("s"), T.DURATION_MILLISECONDS: pa.duration("ms"),
+    T.DURATION_MICROSECONDS: pa.duration("us"), T.DURATION_NANOSECONDS: pa.duration("ns"),
+    T.TIMESTAMP_DAYS: pa.date32(),
+}
+
+_PLC_OF: dict[pa.DataType, Any] = {}
+
+
+def arrow_type(dtype: Any) -> pa.DataType:
+    """The Arrow type of a ``plc.DataType``."""
+    try:
+        return ARROW_OF[dtype.id()]
+    except KeyError:
+        raise TypeError(f"libcudf type {dtype.id()!r} has no gframe equivalent") from None
+
+
+def plc_type(t: pa.DataType) -> Any:
+    """The ``plc.DataType`` of an Arrow type."""
+    hit = _PLC_OF.get(t)
+    if hit is None:
+        if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
+            hit = plc.DataType(T.STRING)
+        else:
+            hit = plc.DataType.from_arrow(t)
+        _PLC_OF[t] = hit
+    return hit
+
+
+def col_type(col: Any) -> pa.DataType:
+    return arrow_type(col.type())
+
+
+class NotUploadable(TypeError):
+    """A host table holds a column the device cannot store (the node then runs on the CPU)."""
+
+
+def _uploadable(table: pa.Table) -> pa.Table:
+    from gframe.engines.gpu.support import storable
+
+    for i, f in enumerate(table.schema):
+        t = f.type
+        if pa.types.is_string(t) or pa.types.is_string_view(t) or pa.types.is_large_string(t):
+            # 32-bit offsets where they suffice (libcudf's usual string layout), 64-bit beyond 2 GB
+            col = table.column(i)
+            want = pa.string() if col.nbytes < 2**31 - 2**24 else STRING
+            if t != want:
+                table = table.set_column(i, f.name, col.cast(want))
+        elif not storable(t) or pa.types.is_float16(t):
+            raise NotUploadable(f"column {f.name!r} of type {t} cannot be stored on the GPU")
+    return table
+
+
+def upload(table: pa.Table) -> GpuTable:
+    """An Arrow table (host) as a device table; column names kept."""
+    table = _uploadable(table)
+    n = table.num_rows
+    if table.num_columns == 0:
+        return GpuTable([], [], n)
+    dev = plc.Table.from_arrow(table)
+    return GpuTable(table.column_names, dev.columns(), n)
+
+
+def download(t: GpuTable, offset: int = 0, length: int | None = None) -> pa.Table:
+    """Rows [offset, offset+length) of a device table, copied to host Arrow memory."""
+    n = t.num_rows
+    start = min(max(offset, 0), n)
+    stop = n if length is None else min(start + max(length, 0), n)
+    if not t.columns:
+        return pa.table({"__gf_len": pa.nulls(stop - start)})
+    cols = t.columns
+    if start != 0 or stop != n:
+        cols = plc.copying.slice(plc.Table(cols), [start, stop])[0].columns()
+    out = plc.Table(list(cols)).to_arrow(metadata=list(t.names))
+    arrays = []
+    for name, col in zip(t.names, cols):
+        a = out.column(name)
+        want = col_type(col)
+        if a.type != want:
+            a = a.cast(want)
+        arrays.append(a)
+    return pa.Table.from_arrays(arrays, names=list(t.names))
+
+
+def to_host_frame(t: GpuTable) -> Any:
+    """A device table as a CPU-engine frame (Polars), for a subtree the CPU engine runs."""
+    import polars as pl
+
+    return pl.from_arrow(download(t), rechunk=False)
+
+
+def from_host_frame(frame: Any) -> GpuTable:
+    """A CPU-engine frame (Polars) as a device table. ``NotUploadable`` if a column can't be stored."""
+    table = frame.to_arrow()
+    if isinstance(table, pa.RecordBatch):
+        table = pa.Table.from_batches([table])
+    if table.num_columns == 0:
+        return GpuTable([], [], frame.height)
+    return upload(table)
+
+
+def scalar(value: Any, t: pa.DataType) -> Any:
+    """A device scalar of Arrow type ``t`` (None: a missing value of that type)."""
+    if isinstance(value, pa.Scalar):
+        s = value if value.type == t else value.cast(t)
+    elif value is None:
+        s = pa.scalar(None, type=t)
+    else:
+        try:
+            s = pa.scalar(value, type=t)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError, ValueError):
+            s = pa.scalar(value).cast(t, safe=False)
+    if pa.types.is_large_string(s.type):
+        s = s.cast(pa.string())
+    return plc.Scalar.from_arrow(s)

@@ -1,0 +1,214 @@
+"""The GPU engine: lowers a plan (``lowering.py``), runs it with the generic evaluator, GPU kernels
+for the nodes it lowers and the CPU engine's kernels for the others, across explicit transfers.
+
+Native tables are ``GpuTable`` (device) - or, where the root of a plan ran on the CPU engine, that
+engine's host frame: the user wants host data then anyway, and a later GPU plan reading it moves it
+to the device through a ``HostToDevice`` node. Every CPU-side node and every transfer is recorded
+in ``gframe.fallback_report()`` (kind "cpu") with its reason and the bytes moved.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pyarrow as pa
+
+from gframe.config import options
+from gframe.engines.evaluate import RunStats, evaluate
+from gframe.engines.gpu import lowering, support
+from gframe.engines.gpu.lowering import DeviceToHost, HostToDevice, Lowered
+from gframe.engines.gpu.table import GpuTable
+from gframe.plan import logical as L
+from gframe.plan.expr import Col, columns_used
+
+
+class GpuEngine:
+    name = "gpu"
+
+    def __init__(self) -> None:
+        from gframe.engines.gpu import memory
+
+        self.memory_mode = memory.setup(options.gpu_memory)
+        from gframe.engines.gpu import convert, kernels  # noqa: F401 - loads pylibcudf now
+
+    # ------------------------------------------------------------------------------ contract
+    def supports(self, plan: L.Plan) -> str | None:
+        return support.node_reason(plan)
+
+    def placement(self, plan: L.Plan) -> dict[int, str]:
+        return lowering.placement(plan)
+
+    def execute(self, plan: L.Plan, stats: RunStats | None = None) -> Any:
+        if support.stays_on_host(plan):
+            from gframe.engines.cpu.kernels import run as cpu_run
+
+            return cpu_run(plan, [])
+        lowered = lowering.lower(plan)
+        return evaluate(lowered.plan, _Run(lowered).kernel, {}, stats)
+
+    def num_rows(self, native: Any) -> int:
+        if isinstance(native, GpuTable):
+            return native.num_rows
+        return native.height
+
+    def to_arrow(self, native: Any, offset: int = 0, length: int | None = None) -> pa.Table:
+        if isinstance(native, GpuTable):
+            from gframe.engines.gpu.convert import download
+
+            return download(native, offset, length)
+        if offset or length is not None:
+            native = native.slice(offset, length)
+        return native.to_arrow()
+
+    def from_arrow(self, table: pa.Table) -> GpuTable:
+        from gframe.engines.gpu.convert import upload
+
+        return upload(table)
+
+
+def _record(api: str, reason: str, rows: int, seconds: float, nbytes: int) -> None:
+    from gframe.fallback import FallbackEvent, record
+
+    record(FallbackEvent(api, reason, rows, seconds, kind="cpu", bytes_moved=int(nbytes)))
+
+
+def _host_bytes(frame: Any) -> int:
+    try:
+        return int(frame.estimated_size())
+    except Exception:  # noqa: BLE001
+        return 0
+
+
+class _Run:
+    """One execution: the kernel the evaluator calls for every physical node."""
+
+    def __init__(self, lowered: Lowered) -> None:
+        self.lowered = lowered
+
+    def kernel(self, node: L.Plan, inputs: list[Any]) -> Any:
+        if isinstance(node, DeviceToHost):
+            return self.to_host(inputs[0])
+        if isinstance(node, HostToDevice):
+            return self.to_device(node, inputs[0])
+        reason = self.lowered.cpu.get(id(node))
+        if reason is not None:
+            return self.on_cpu(node, inputs, reason)
+        return self.on_gpu(node, inputs)
+
+    # ----------------------------------------------------------------------------- transfers
+    def to_host(self, x: Any) -> Any:
+        if not isinstance(x, GpuTable):
+            return x
+        from gframe.engines.gpu.convert import to_host_frame
+
+        return to_host_frame(x)
+
+    def to_device(self, node: HostToDevice, x: Any) -> Any:
+        if isinstance(x, GpuTable):
+            return x
+        from gframe.engines.gpu.convert import NotUploadable, from_host_frame
+
+        t0 = time.perf_counter()
+        try:
+            out = from_host_frame(x)
+        except NotUploadable:
+            return x  # stays on the host: the GPU node above runs on the CPU too
+        _record(f"{type(node.child).__name__} result -> device", node.reason, out.num_rows,
+                time.perf_counter() - t0, out.nbytes())
+        return out
+
+    # ---------------------------------------------------------------------------- placement
+    def on_cpu(self, node: L.Plan, inputs: list[Any], reason: str) -> Any:
+        from gframe.engines.cpu.kernels import run as cpu_run
+        from gframe.engines.gpu.convert import to_host_frame
+
+        t0 = time.perf_counter()
+        moved = 0
+        host = []
+        for x in inputs:
+            if isinstance(x, GpuTable):
+                moved += x.nbytes()
+                x = to_host_frame(x)
+            host.append(x)
+        if isinstance(node, L.Materialized):
+            out = node.data.value
+            if isinstance(out, GpuTable):
+                out = to_host_frame(out)
+        else:
+            out = cpu_run(node, host)
+        _record(type(node).__name__, reason, out.height, time.perf_counter() - t0, moved)
+        return out
+
+    def on_gpu(self, node: L.Plan, inputs: list[Any]) -> Any:
+        from gframe.engines.gpu import kernels
+        from gframe.engines.gpu.convert import NotUploadable, from_host_frame
+
+        if isinstance(node, L.Materialized) and not isinstance(node.data.value, GpuTable):
+            host = node.data.value  # a result the host holds: to the device now
+            t0 = time.perf_counter()
+            try:
+                out = from_host_frame(host)
+            except NotUploadable:
+                return host
+            if out.num_rows > support.SMALL_HOST_ROWS:
+                _record("Materialized result -> device", "a result held on the host", out.num_rows,
+                        time.perf_counter() - t0, out.nbytes())
+            return out
+
+        dev = []
+        for x in inputs:
+            if not isinstance(x, GpuTable):
+                try:
+                    x = from_host_frame(x)
+                except NotUploadable as exc:
+                    return self.on_cpu(node, inputs, str(exc))
+            dev.append(x)
+        reason = runtime_reason(node, dev)
+        if reason is not None:
+            return self.on_cpu(node, dev, reason)
+        try:
+            return kernels.run(node, dev)
+        except MemoryError as exc:
+            if options.oom == "cpu":
+                return self.on_cpu(node, dev, f"GPU out of memory ({exc})")
+            raise MemoryError(
+                f"GPU out of memory in {node.describe()}: {exc}. GFRAME_OOM=cpu runs such a node on the CPU "
+                f"engine instead; GFRAME_GPU_MEMORY=managed lets data exceed the device's memory") from None
+
+
+# ----------------------------------------------------------------------- checks against the data
+
+_NUMERIC_KINDS = ("int", "uint", "float", "bool")
+
+
+def runtime_reason(node: L.Plan, inputs: list[GpuTable]) -> str | None:
+    """What the plan could not know: the data's own type of a column the plan types None."""
+    from gframe.engines.gpu.convert import col_type
+
+    if isinstance(node, (L.Select, L.Filter, L.Aggregate)):
+        schema = node.child.schema
+        (t,) = inputs
+        if isinstance(node, L.Select):
+            exprs = [e for _, e in node.outputs if not isinstance(e, Col)]
+        elif isinstance(node, L.Filter):
+            exprs = [node.predicate]
+        else:
+            exprs = [a.child for _, a in node.aggs if a.fn != "size"]
+        names = set().union(*(columns_used(e) for e in exprs)) if exprs else set()
+        for n in names:
+            if schema.dtype_of(n) is None and t.has(n) and support.kind(col_type(t.column(n))) not in _NUMERIC_KINDS:
+                return f"column {n!r} holds {col_type(t.column(n))}, not numbers"
+    elif isinstance(node, L.Join) and node.how != "cross":
+        left, right = inputs
+        for a, b in zip(node.left_on, node.right_on):
+            ta, tb = col_type(left.column(a)), col_type(right.column(b))
+            ka, kb = support.kind(ta), support.kind(tb)
+            if ta != tb and not (ka in _NUMERIC_KINDS and kb in _NUMERIC_KINDS and "bool" not in (ka, kb)):
+                return f"join keys of types {ta} and {tb}"
+    elif isinstance(node, L.Union):
+        for f in node.schema.columns:
+            if f.dtype is None:
+                types = {col_type(t.column(f.name)) for t in inputs if t.has(f.name)}
+                if len(types) > 1 and not all(support.kind(x) in ("int", "uint", "float") for x in types):
+                    return f"concat of column {f.label!r} with types {sorted(map(str, types))}"
+    return None

@@ -1,0 +1,858 @@
+"""GPU kernels: one function per plan node, over device tables (``GpuTable``).
+
+The GPU twin of ``engines/cpu/kernels.py``: same nodes, same inputs and outputs (columns named by
+the schema's internal names, data then index), same pandas semantics. Hash-based libcudf operators
+give rows in no particular order, so pandas' order is restored explicitly: group-bys sort their
+groups (by key, or by first appearance), joins sort their gather maps (left order, right order for
+right joins), drop_duplicates uses the stable variant. ``run`` dispatches by node type.
+"""
+from __future__ import annotations
+
+from functools import singledispatch
+from typing import Any, Sequence
+
+import pyarrow as pa
+import pylibcudf as plc
+
+from gframe.engines.gpu import ops
+from gframe.engines.gpu.convert import col_type, plc_type, scalar, upload
+from gframe.engines.gpu.expressions import (BOOL, F64, I32, I64, Const, Evaluator, as_column, cast, comparison_type,
+                                            nan_to_null)
+from gframe.engines.gpu.support import kind
+from gframe.engines.gpu.table import GpuTable
+from gframe.errors import UnsupportedError
+from gframe.plan import logical as L
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit
+from gframe.plan.schema import Schema, index_name
+from gframe.plan.typing import expr_type
+
+ASC, DESC = plc.types.Order.ASCENDING, plc.types.Order.DESCENDING
+NULLS_AFTER, NULLS_BEFORE = plc.types.NullOrder.AFTER, plc.types.NullOrder.BEFORE
+INT32_MAX = 2**31 - 1
+
+# When set, ParquetScan reads only the row groups whose statistics let the filter's simple
+# conjuncts keep rows (the whole filter then runs on the device).
+PUSH_PARQUET_FILTERS = True
+
+
+# ------------------------------------------------------------------------------------- helpers
+
+def order_args(descending: Sequence[bool], nulls_last: bool) -> tuple[list[Any], list[Any]]:
+    """libcudf's column order and null precedence (null precedence is relative to the order)."""
+    orders = [DESC if d else ASC for d in descending]
+    nulls = [(NULLS_AFTER if nulls_last else NULLS_BEFORE) if not d else (NULLS_BEFORE if nulls_last else NULLS_AFTER)
+             for d in descending]
+    return orders, nulls
+
+
+def sequence(n: int, t: pa.DataType = I64) -> Any:
+    return plc.filling.sequence(n, scalar(0, t), scalar(1, t))
+
+
+def gather(t: GpuTable, gather_map: Any, nullify: bool = False) -> GpuTable:
+    if not t.columns:
+        return GpuTable([], [], gather_map.size())
+    policy = plc.copying.OutOfBoundsPolicy.NULLIFY if nullify else plc.copying.OutOfBoundsPolicy.DONT_CHECK
+    out = plc.copying.gather(plc.Table(t.columns), gather_map, policy)
+    return GpuTable(t.names, out.columns(), gather_map.size())
+
+
+def boolean_mask(t: GpuTable, mask: Any) -> GpuTable:
+    fn = getattr(plc.stream_compaction, "apply_retention_mask", None) or plc.stream_compaction.apply_boolean_mask
+    if not t.columns:
+        kept = fn(plc.Table([sequence(t.num_rows, I32)]), mask)
+        return GpuTable([], [], kept.num_rows())
+    out = fn(plc.Table(t.columns), mask)
+    return GpuTable(t.names, out.columns(), out.num_rows())
+
+
+def slice_rows(t: GpuTable, start: int, stop: int) -> GpuTable:
+    n = t.num_rows
+    start, stop = min(max(start, 0), n), min(max(stop, 0), n)
+    stop = max(stop, start)
+    if start == 0 and stop == n:
+        return t
+    if not t.columns:
+        return GpuTable([], [], stop - start)
+    part = plc.copying.slice(plc.Table(t.columns), [start, stop])[0]
+    return GpuTable(t.names, part.columns(), stop - start)
+
+
+def sort_table(t: GpuTable, keys: Sequence[Any], descending: Sequence[bool], nulls_last: bool) -> GpuTable:
+    """A stable sort of ``t`` by the key columns."""
+    if t.num_rows <= 1 or not keys:
+        return t
+    orders, nulls = order_args(descending, nulls_last)
+    order = plc.sorting.stable_sorted_order(plc.Table(list(keys)), orders, nulls)
+    return gather(t, order)
+
+
+def promote_missing(t: GpuTable, schema: Schema) -> GpuTable:
+    """pandas' value-dependent dtype: an int column whose plan type is None and that holds
+    missing values becomes float64 (``engines/cpu/kernels.promote_missing``)."""
+    casts = []
+    for f in list(schema.columns) + list(schema.index or ()):
+        if f.dtype is None and t.has(f.name):
+            col = t.column(f.name)
+            if pa.types.is_integer(col_type(col)) and col.null_count() > 0:
+                casts.append((f.name, plc.unary.cast(col, plc_type(F64))))
+    return t.with_columns(casts) if casts else t
+
+
+def finish(names: Sequence[str], cols: Sequence[Any], n: int, schema: Schema) -> GpuTable:
+    return promote_missing(GpuTable(names, cols, n), schema)
+
+
+def all_null(t: pa.DataType, n: int) -> Any:
+    return plc.Column.from_scalar(scalar(None, t), n)
+
+
+@singledispatch
+def run(node: L.Plan, inputs: list[GpuTable]) -> GpuTable:
+    raise UnsupportedError(f"gpu engine has no kernel for {type(node).__name__}")
+
+
+# ---------------------------------------------------------------------------------------- scans
+
+@run.register
+def _(node: L.InMemoryScan, inputs: list[GpuTable]) -> GpuTable:
+    t = upload(node.table.value)
+    return t.select(node.schema.all_names)
+
+
+@run.register
+def _(node: L.ParquetScan, inputs: list[GpuTable]) -> GpuTable:
+    """libcudf's parquet reader, straight to the device, reading only the columns the plan needs
+    and only the row groups whose statistics let the filter (or the row limit) keep rows; the
+    filter itself then runs on the device. ``row_index``: the file's row positions, numbered before
+    the filter (from the row groups' offsets)."""
+    import pyarrow.parquet as pq
+
+    mapping = dict(node.file_columns)  # file name -> internal name
+    reverse = {v: k for k, v in mapping.items()}
+    want = node.schema.all_names
+    rid = index_name(0) if getattr(node, "row_index", False) else None
+    needed = [n for n in want if n != rid]
+    if node.predicate is not None:
+        for n in sorted(_columns_of(node.predicate)):
+            if n not in needed:
+                needed.append(n)
+    file_names = [reverse[n] for n in needed]
+    meta = pq.ParquetFile(node.path).metadata
+    sizes = [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
+    starts = [sum(sizes[:g]) for g in range(len(sizes))]
+    groups = list(range(len(sizes)))
+    if node.predicate is not None and PUSH_PARQUET_FILTERS:
+        conj = _conjuncts(node.predicate, node.file_schema)
+        if conj:
+            groups = [g for g in groups if not _row_group_excluded(meta.row_group(g), conj, reverse)]
+    elif node.n_rows is not None:
+        keep, got = [], 0
+        for g in groups:
+            if got >= node.n_rows:
+                break
+            keep.append(g)
+            got += sizes[g]
+        groups = keep
+    types = {n: node.file_schema.dtype_of(n) for n in needed}
+    if not groups or not needed:
+        n_read = sum(sizes[g] for g in groups)
+        if needed:
+            t = upload(pa.table({n: pa.array([], type=types[n] or pa.float64()) for n in needed}))
+        else:
+            t = GpuTable([], [], n_read)
+    else:
+        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([node.path])) \
+            .columns(file_names).use_pandas_metadata(False).build()
+        if len(groups) != len(sizes):
+            opts.set_row_groups([groups])
+        res = plc.io.parquet.read_parquet(opts)
+        by_file = dict(zip(res.column_names(), res.tbl.columns()))
+        t = GpuTable(needed, [by_file[f] for f in file_names], res.tbl.num_rows())
+    # the plan's types (a file may store strings as another Arrow string type: the same on the device)
+    t = t.with_columns([(n, cast(t.column(n), types[n])) for n in needed
+                        if types[n] is not None and col_type(t.column(n)) != types[n]])
+    if rid is not None:
+        parts = [plc.filling.sequence(sizes[g], scalar(starts[g], I64), scalar(1, I64)) for g in groups]
+        ids = plc.concatenate.concatenate(parts) if len(parts) > 1 else parts[0] if parts else all_null(I64, 0)
+        if t.num_rows != ids.size():  # no columns read: the positions give the row count
+            t = GpuTable(t.names, t.columns, ids.size())
+        t = t.with_columns([(rid, ids)])
+    if node.predicate is not None:
+        t = boolean_mask(t, Evaluator(t, node.file_schema.dtype_of).mask(node.predicate))
+    if node.n_rows is not None:
+        t = slice_rows(t, 0, int(node.n_rows))
+    return t.select(want)
+
+
+def _columns_of(e: Expr) -> set[str]:
+    return {n.name for n in e.walk() if isinstance(n, Col)}
+
+
+def _conjuncts(pred: Expr, schema: Schema) -> list[tuple[str, str, Any]]:
+    """(column, op, value) for the ``column <op> literal`` conjuncts of a filter over numbers or
+    strings: each is implied by the filter, so a row group none of whose rows can satisfy one holds
+    no row the filter keeps (comparisons with missing values are False)."""
+    out: list[tuple[str, str, Any]] = []
+    stack = [pred]
+    flip = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq"}
+    while stack:
+        e = stack.pop()
+        if isinstance(e, BinOp) and e.op == "and":
+            stack.extend((e.left, e.right))
+            continue
+        if not (isinstance(e, BinOp) and e.op in flip):
+            continue
+        col, lit, op = e.left, e.right, e.op
+        if isinstance(col, Lit) and isinstance(lit, Col):
+            col, lit, op = lit, col, flip[op]
+        if not (isinstance(col, Col) and isinstance(lit, Lit)) or lit.value is None or isinstance(lit.value, bool):
+            continue
+        k = kind(schema.dtype_of(col.name))
+        v = lit.value
+        if k in ("int", "uint", "float") and isinstance(v, (int, float)) and not isinstance(v, bool) and v == v:
+            out.append((col.name, op, v))
+        elif k == "str" and isinstance(v, str):
+            out.append((col.name, op, v))
+    return out
+
+
+def _row_group_excluded(rg: Any, conj: list[tuple[str, str, Any]], reverse: dict[str, str]) -> bool:
+    cols = {rg.column(j).path_in_schema: rg.column(j) for j in range(rg.num_columns)}
+    for name, op, v in conj:
+        c = cols.get(reverse.get(name, name))
+        st = c.statistics if c is not None else None
+        if st is None:
+            continue
+        if st.null_count == rg.num_rows:
+            return True  # only missing values: no comparison holds
+        if not st.has_min_max:
+            continue
+        lo, hi = st.min, st.max
+        if isinstance(v, str) != isinstance(lo, str):
+            continue
+        try:
+            if op == "eq" and (v < lo or v > hi) or op == "lt" and lo >= v or op == "le" and lo > v \
+                    or op == "gt" and hi <= v or op == "ge" and hi < v:
+                return True
+        except TypeError:
+            continue
+    return False
+
+
+# ------------------------------------------------------------------------------- row-wise ops
+
+@run.register
+def _(node: L.Select, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    ev = Evaluator(t, node.child.schema.dtype_of)
+    cols = []
+    for f, (label, e) in zip(node.schema.columns, node.outputs):
+        want = f.dtype if isinstance(e, Lit) and f.dtype is not None else None
+        cols.append(ev.column(e, want))
+    cols += [t.column(n) for n in node.schema.index_names]
+    return finish(node.schema.all_names, cols, t.num_rows, node.schema)
+
+
+@run.register
+def _(node: L.Filter, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    return boolean_mask(t, Evaluator(t, node.child.schema.dtype_of).mask(node.predicate))
+
+
+@run.register
+def _(node: L.RowIndex, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    return t.with_columns([(index_name(0), sequence(t.num_rows, I64))]).select(node.schema.all_names)
+
+
+@run.register
+def _(node: L.Sort, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    return sort_table(t, [t.column(b) for b in node.by], node.descending, node.nulls_last)
+
+
+@run.register
+def _(node: L.TopK, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    if node.k <= 0:
+        return slice_rows(t, 0, 0)
+    return slice_rows(sort_table(t, [t.column(b) for b in node.by], node.descending, node.nulls_last), 0, node.k)
+
+
+@run.register
+def _(node: L.Slice, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    n = t.num_rows
+    off = node.offset if node.offset >= 0 else max(n + node.offset, 0)
+    stop = n if node.length is None else off + node.length
+    return slice_rows(t, off, stop)
+
+
+_KEEP = {"first": "KEEP_FIRST", "last": "KEEP_LAST", "none": "KEEP_NONE"}
+
+
+@run.register
+def _(node: L.Distinct, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    subset = list(node.subset) or node.child.schema.names
+    if not subset or t.num_rows == 0:
+        return t
+    keys = [t.names.index(s) for s in subset]
+    keep = getattr(plc.stream_compaction.DuplicateKeepOption, _KEEP[node.keep])
+    out = plc.stream_compaction.stable_distinct(plc.Table(t.columns), keys, keep, plc.types.NullEquality.EQUAL,
+                                                plc.types.NanEquality.ALL_EQUAL)
+    return GpuTable(t.names, out.columns(), out.num_rows())
+
+
+# ---------------------------------------------------------------------------------- group-by
+
+class AggPlan:
+    """How one gframe aggregation runs in libcudf: the value column's preparation, the libcudf
+    aggregation, and the result's fix-ups (a group of only missing values, the inferred type)."""
+
+    def __init__(self, a: Agg, ev: Evaluator) -> None:
+        self.a = a
+        self.fn = a.fn
+        self.out_type = ev.type_of(a)
+        child_t = ev.type_of(a.child) if a.fn != "size" else None
+        self.child_kind = kind(child_t)
+
+    def values(self, ev: Evaluator) -> Any:
+        """The column the aggregation reads (bools as numbers where libcudf needs them)."""
+        fn, k = self.fn, self.child_kind
+        if fn == "size":
+            return None
+        x = ev.column(self.a.child)
+        if fn in ("any", "all"):
+            return plc.unary.cast(cast(x, BOOL), plc_type(pa.int8()))
+        if k == "bool" and fn in ("sum", "mean", "median", "std", "var", "prod"):
+            return plc.unary.cast(x, plc_type(I64))
+        if k == "bool" and fn in ("min", "max"):
+            return plc.unary.cast(x, plc_type(pa.int8()))
+        return x
+
+    def aggregation(self) -> Any:
+        A = plc.aggregation
+        fn = self.fn
+        if fn == "size":
+            return A.count(plc.types.NullPolicy.INCLUDE)
+        if fn == "count":
+            return A.count(plc.types.NullPolicy.EXCLUDE)
+        if fn == "nunique":
+            return A.nunique(plc.types.NullPolicy.EXCLUDE if self.a.param("dropna", True) else plc.types.NullPolicy.INCLUDE)
+        if fn in ("first", "last"):
+            return A.nth_element(0 if fn == "first" else -1, plc.types.NullPolicy.EXCLUDE)
+        if fn in ("std", "var"):
+            return getattr(A, ops.AGGREGATIONS[fn])(ddof=int(self.a.param("ddof", 1)))
+        return getattr(A, ops.AGGREGATIONS[fn])()
+
+    def fix(self, col: Any) -> Any:
+        fn = self.fn
+        if fn in ("any", "all", "min", "max") and (fn in ("any", "all") or self.child_kind == "bool"):
+            col = plc.unary.cast(col, plc_type(BOOL))
+        if fn in ops.EMPTY_GROUP and col.null_count() > 0:
+            t = col_type(col)
+            col = plc.replace.replace_nulls(col, scalar(ops.EMPTY_GROUP[fn], t))
+        if fn in ("count", "size", "nunique"):
+            col = cast(col, I64)
+        if self.out_type is not None and not pa.types.is_dictionary(self.out_type):
+            col = cast(col, self.out_type)
+        return nan_to_null(col)
+
+
+def _aggregate_keys(node: L.Aggregate) -> list[str]:
+    if node.keys_as_index:
+        return [f.name for f in (node.schema.index or ())]
+    return [f.name for f in node.schema.columns[: len(node.keys)]]
+
+
+@run.register
+def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    agg_names = [f.name for f in node.schema.columns[-len(node.aggs):]] if node.aggs else []
+    if not node.keys:
+        return _reduce(node, t, agg_names)
+    if node.dropna:
+        keys_idx = [t.names.index(k) for k in node.keys]
+        kept = plc.stream_compaction.drop_nulls(plc.Table(t.columns), keys_idx, len(keys_idx))
+        t = GpuTable(t.names, kept.columns(), kept.num_rows())
+    ev = Evaluator(t, node.child.schema.dtype_of)
+    plans = [AggPlan(a, ev) for _, a in node.aggs]
+    # one request per distinct value expression, carrying every aggregation of it
+    requests: list[tuple[Any, list[int]]] = []
+    by_expr: dict[Any, int] = {}
+    key_cols = [t.column(k) for k in node.keys]
+    for i, ap in enumerate(plans):
+        expr = ("size",) if ap.fn == "size" else (ap.a.child, ap.fn in ("any", "all"), ap.child_kind == "bool")
+        j = by_expr.get(expr)
+        if j is None:
+            values = ap.values(ev) if ap.fn != "size" else key_cols[0]
+            by_expr[expr] = j = len(requests)
+            requests.append((values, []))
+        requests[j][1].append(i)
+    if not node.sort:  # first appearance of each group: the smallest row position in it
+        requests.append((sequence(t.num_rows, I32), [-1]))
+    reqs = [plc.groupby.GroupByRequest(values, [plans[i].aggregation() if i >= 0 else plc.aggregation.min()
+                                                for i in idx]) for values, idx in requests]
+    gb = plc.groupby.GroupBy(plc.Table(key_cols), null_handling=plc.types.NullPolicy.INCLUDE)
+    keys_out, results = gb.aggregate(reqs)
+    out_cols: list[Any] = [None] * len(plans)
+    first_seen = None
+    for (values, idx), res in zip(requests, results):
+        for i, col in zip(idx, res.columns()):
+            if i < 0:
+                first_seen = col
+            else:
+                out_cols[i] = plans[i].fix(col)
+    groups = keys_out.num_rows()
+    key_out = _aggregate_keys(node)
+    keys = list(keys_out.columns())
+    tbl = GpuTable(key_out + agg_names, keys + out_cols, groups)
+    if node.sort:
+        tbl = sort_table(tbl, keys, [False] * len(keys), True)
+    else:
+        tbl = gather(tbl, plc.sorting.sorted_order(plc.Table([first_seen]), [ASC], [NULLS_AFTER]))
+    return promote_missing(tbl.select(node.schema.all_names), node.schema)
+
+
+def _reduce(node: L.Aggregate, t: GpuTable, names: list[str]) -> GpuTable:
+    """Aggregations without keys: one row."""
+    ev = Evaluator(t, node.child.schema.dtype_of)
+    cols = []
+    for (label, a), name in zip(node.aggs, names):
+        ap = AggPlan(a, ev)
+        fn = ap.fn
+        if fn == "size":
+            cols.append(as_column(Const(t.num_rows, I64), 1))
+            continue
+        x = ap.values(ev)
+        valid = x.size() - x.null_count()
+        if fn == "count":
+            value: Any = Const(valid, I64)
+        elif fn == "nunique":
+            policy = plc.types.NullPolicy.EXCLUDE if a.param("dropna", True) else plc.types.NullPolicy.INCLUDE
+            value = Const(int(plc.reduce.distinct_count(x, policy, plc.types.NanPolicy.NAN_IS_VALID)) if x.size() else 0, I64)
+        elif valid == 0:
+            value = Const(ops.EMPTY_GROUP.get(fn), ap.out_type or col_type(x))
+        else:
+            value = _reduce_one(ap, x)
+        col = as_column(value, 1)
+        cols.append(ap.fix(col) if not isinstance(value, Const) else _fix_const(ap, col))
+    return GpuTable(node.schema.all_names, cols, 1)
+
+
+def _fix_const(ap: AggPlan, col: Any) -> Any:
+    if ap.out_type is not None and not pa.types.is_dictionary(ap.out_type):
+        col = cast(col, ap.out_type)
+    return col
+
+
+def _reduce_one(ap: AggPlan, x: Any) -> Any:
+    fn = ap.fn
+    xt = col_type(x)
+    if fn in ("any", "all"):
+        agg = plc.aggregation.any() if fn == "any" else plc.aggregation.all()
+        s = plc.reduce.reduce(plc.unary.cast(x, plc_type(BOOL)), agg, plc_type(BOOL))
+        return plc.Column.from_scalar(s, 1)
+    if fn in ("sum", "prod"):
+        out = pa.uint64() if kind(xt) == "uint" else (I64 if kind(xt) in ("int", "bool") else F64)
+    elif fn in ("mean", "median", "std", "var"):
+        out = F64
+    else:
+        out = xt
+    s = plc.reduce.reduce(x, ap.aggregation(), plc_type(out))
+    return plc.Column.from_scalar(s, 1)
+
+
+@run.register
+def _(node: L.GroupHead, inputs: list[GpuTable]) -> GpuTable:
+    """The first n rows of each group, in the original row order: rank each row within its group
+    (stable sort by the keys, group starts, running max), keep rank < n, restore the order."""
+    (t,) = inputs
+    n = t.num_rows
+    if node.n <= 0 or n == 0:
+        return slice_rows(t, 0, 0)
+    keys = [t.column(k) for k in node.keys]
+    order = plc.sorting.stable_sorted_order(plc.Table(keys), [ASC] * len(keys), [NULLS_AFTER] * len(keys))
+    sorted_keys = plc.copying.gather(plc.Table(keys), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    pos = sequence(n, I32)
+    ev = Evaluator(t, lambda name: None)
+    boundary = ev.binary("EQUAL", pos, Const(0, I32), BOOL)
+    for c in sorted_keys:
+        prev = plc.copying.shift(c, 1, scalar(None, col_type(c)))
+        same = ev.binary("NULL_EQUALS", c, prev, BOOL)
+        changed = plc.unary.unary_operation(same, plc.unary.UnaryOperator.NOT)
+        boundary = ev.binary("LOGICAL_OR", boundary, changed, BOOL)
+    starts = plc.copying.copy_if_else(pos, scalar(0, I32), boundary)
+    group_start = plc.reduce.scan(starts, plc.aggregation.max(), plc.reduce.ScanType.INCLUSIVE)
+    rank = ev.binary("SUB", pos, group_start, I32)
+    keep = ev.binary("LESS", rank, Const(int(node.n), I32), BOOL)
+    kept = boolean_mask(GpuTable(["order"], [order], n), keep).columns[0]
+    kept = plc.sorting.sort(plc.Table([kept]), [ASC], [NULLS_AFTER]).columns()[0]
+    out = gather(t, kept)
+    if node.dropna:
+        idx = [out.names.index(k) for k in node.keys]
+        kept_t = plc.stream_compaction.drop_nulls(plc.Table(out.columns), idx, len(idx))
+        out = GpuTable(out.names, kept_t.columns(), kept_t.num_rows())
+    return out
+
+
+# --------------------------------------------------------------------------------------- joins
+
+@run.register
+def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
+    left, right = inputs
+    how = node.how
+    if how == "cross":
+        joined = plc.join.cross_join(plc.Table(left.columns), plc.Table(right.columns)) if left.columns and right.columns \
+            else None
+        n = left.num_rows * right.num_rows
+        cols = joined.columns() if joined is not None else []
+        lg = GpuTable(left.names, cols[: len(left.names)], n) if joined is not None else left
+        rg = GpuTable(right.names, cols[len(left.names):], n) if joined is not None else right
+    else:
+        lmap, rmap = _join_maps(node, left, right)
+        lneed, rneed = _join_columns_used(node)
+        lg = gather(left.select([n for n in left.names if n in lneed]), lmap, nullify=True)
+        rg = gather(right.select([n for n in right.names if n in rneed]), rmap, nullify=True)
+    n = lg.num_rows
+
+    def coalesced(own: Any, other: Any, own_may_miss: bool) -> Any:
+        # a key column one side keeps: its own value, the other side's key where its row is missing
+        if not own_may_miss or own.null_count() == 0:
+            return own
+        return plc.replace.replace_nulls(own, cast(other, col_type(own)))
+
+    names, cols = [], []
+    for f, (label, side, name) in zip(node.schema.columns, node.outputs):
+        if side == "left":
+            col = lg.column(name)
+        elif side == "right":
+            if node.right_key_from_left_index(name):
+                lk = node.left_on[node.right_on.index(name)]
+                col = coalesced(rg.column(name), lg.column(lk), how in ("left", "outer"))
+            else:
+                col = rg.column(name)
+        else:  # key
+            rk = node.right_on[node.left_on.index(name)]
+            if how == "right":  # pandas takes the right keys
+                col = rg.column(rk)
+            else:
+                col = coalesced(lg.column(name), rg.column(rk), how == "outer")
+        names.append(f.name)
+        cols.append(col)
+    lidx, ridx = node.left.schema.index_names, node.right.schema.index_names
+    if node.index_from == "left":
+        names += lidx
+        cols += [lg.column(x) for x in lidx]
+    elif node.index_from == "right":
+        names += ridx
+        cols += [rg.column(x) for x in ridx]
+    elif node.index_from == "both":
+        names += lidx
+        cols += [coalesced(lg.column(a), rg.column(b), True) for a, b in zip(lidx, ridx)]
+    out = GpuTable(names, cols, n)
+    if (how == "outer" or node.sort) and how != "cross":
+        # pandas sorts by the join keys: the key values of whichever side has the row
+        keys = [coalesced(lg.column(a), rg.column(b), True) for a, b in zip(node.left_on, node.right_on)]
+        out = sort_table(out, keys, [False] * len(keys), True)
+    return promote_missing(out, node.schema)
+
+
+def _join_columns_used(node: L.Join) -> tuple[set[str], set[str]]:
+    """The columns of each side the join's output reads (only those are gathered)."""
+    lneed: set[str] = set()
+    rneed: set[str] = set()
+    for _, side, name in node.outputs:
+        if side == "left":
+            lneed.add(name)
+        elif side == "right":
+            rneed.add(name)
+            if node.right_key_from_left_index(name):
+                lneed.add(node.left_on[node.right_on.index(name)])
+        else:
+            lneed.add(name)
+            rneed.add(node.right_on[node.left_on.index(name)])
+    if node.index_from in ("left", "both"):
+        lneed.update(node.left.schema.index_names)
+    if node.index_from in ("right", "both"):
+        rneed.update(node.right.schema.index_names)
+    if node.how == "outer" or node.sort:
+        lneed.update(node.left_on)
+        rneed.update(node.right_on)
+    return lneed, rneed
+
+
+def _join_maps(node: L.Join, left: GpuTable, right: GpuTable) -> tuple[Any, Any]:
+    """Gather maps of the join, in pandas' row order."""
+    lkeys, rkeys = [], []
+    for a, b in zip(node.left_on, node.right_on):
+        ca, cb = left.column(a), right.column(b)
+        ta, tb = col_type(ca), col_type(cb)
+        if ta != tb:  # numbers of different types: compare as float64 if either is a float, else int64
+            ct = F64 if "float" in (kind(ta), kind(tb)) else comparison_type(ta, tb)
+            ca, cb = cast(ca, ct), cast(cb, ct)
+        lkeys.append(ca)
+        rkeys.append(cb)
+    eq = plc.types.NullEquality.EQUAL
+    how = node.how
+    lt, rt = plc.Table(lkeys), plc.Table(rkeys)
+    if how == "inner":
+        lmap, rmap = plc.join.inner_join(lt, rt, eq)
+        first, second = lmap, rmap
+    elif how == "left":
+        lmap, rmap = plc.join.left_join(lt, rt, eq)
+        first, second = lmap, rmap
+    elif how == "right":
+        rmap, lmap = plc.join.left_join(rt, lt, eq)
+        first, second = rmap, lmap
+    else:  # outer: left rows in order, then the right-only rows in right order
+        lmap, rmap = plc.join.full_join(lt, rt, eq)
+        ev = Evaluator(GpuTable([], [], lmap.size()), lambda name: None)
+        missing = ev.binary("LESS", lmap, Const(0, I32), BOOL)
+        first = plc.copying.copy_if_else(scalar(INT32_MAX, I32), lmap, missing)
+        second = rmap
+    if lmap.size() > 1:
+        order = pair_order(first, second)
+        lmap, rmap = plc.copying.gather(plc.Table([lmap, rmap]), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    return lmap, rmap
+
+
+def pair_order(first: Any, second: Any) -> Any:
+    """The order that sorts rows by (first, second), two int32 gather maps (no nulls): one int64
+    key first * 2**32 + (second + 2**31), a single fixed-width column libcudf radix-sorts, instead of
+    a two-column lexicographic sort."""
+    ev = Evaluator(GpuTable([], [], first.size()), lambda name: None)
+    hi = ev.binary("MUL", plc.unary.cast(first, plc_type(I64)), Const(2**32, I64), I64)
+    lo = ev.binary("ADD", plc.unary.cast(second, plc_type(I64)), Const(2**31, I64), I64)
+    key = ev.binary("ADD", hi, lo, I64)
+    return plc.sorting.sorted_order(plc.Table([key]), [ASC], [NULLS_AFTER])
+
+
+# -------------------------------------------------------------------------------------- concat
+
+@run.register
+def _(node: L.Union, inputs: list[GpuTable]) -> GpuTable:
+    schema = node.schema
+    fields = list(schema.columns) + ([] if node.ignore_index else list(schema.index or ()))
+    names, cols = [], []
+    total = sum(t.num_rows for t in inputs)
+    for f in fields:
+        parts: list[Any] = []
+        present = [t.column(f.name) for t, c in zip(inputs, node.children)
+                   if t.has(f.name) and (f.name in c.schema.all_names)]
+        target = f.dtype
+        if target is None:
+            types = {col_type(c) for c in present}
+            if len(types) == 1:
+                target = types.pop()
+            elif types:
+                import numpy as np
+
+                target = pa.from_numpy_dtype(np.result_type(*[t.to_pandas_dtype() for t in types]))
+            else:
+                target = F64
+        for t, c in zip(inputs, node.children):
+            if t.has(f.name) and f.name in c.schema.all_names:
+                parts.append(cast(t.column(f.name), target))
+            else:
+                parts.append(all_null(target, t.num_rows))
+        names.append(f.name)
+        cols.append(plc.concatenate.concatenate(parts) if len(parts) > 1 else parts[0])
+    return finish(names, cols, total, schema)
+
+
+# ------------------------------------------------------------------------------------- indexes
+
+@run.register
+def _(node: L.SetIndex, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    child = node.child.schema
+    base = len(child.index or ()) if node.append else 0
+    names = [f.name for f in node.schema.columns]
+    cols = [t.column(n) for n in names]
+    if node.append:
+        names += child.index_names
+        cols += [t.column(n) for n in child.index_names]
+    for i, k in enumerate(node.keys):
+        names.append(index_name(base + i))
+        cols.append(t.column(k))
+    return GpuTable(names, cols, t.num_rows)
+
+
+@run.register
+def _(node: L.ResetIndex, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    child = node.child.schema
+    if node.drop:
+        return GpuTable(child.names, [t.column(n) for n in child.names], t.num_rows)
+    if child.index is None:
+        src = [sequence(t.num_rows, I64)]
+    else:
+        src = [t.column(n) for n in child.index_names]
+    front = [f.name for f in node.schema.columns[: len(src)]]
+    return GpuTable(front + child.names, src + [t.column(n) for n in child.names], t.num_rows)
+
+
+@run.register
+def _(node: L.RenameIndex, inputs: list[GpuTable]) -> GpuTable:
+    return inputs[0]
+
+
+@run.register
+def _(node: L.Cache, inputs: list[GpuTable]) -> GpuTable:
+    return inputs[0]
+
+
+@run.register
+def _(node: L.Materialized, inputs: list[GpuTable]) -> GpuTable:
+    return node.data.value
+
+
+# ------------------------------------------------------------------------- more row-wise nodes
+
+@run.register
+def _(node: L.Take, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    positions = plc.Column.from_arrow(pa.array([int(k) for k in node.keys], type=pa.int32()))
+    return gather(t, positions)
+
+
+def _all_equal(a: GpuTable, b: GpuTable, names: Sequence[str]) -> bool:
+    """Whether the named columns of two tables of one length hold the same values (missing equal)."""
+    if a.num_rows == 0:
+        return True
+    ev = Evaluator(a, lambda name: None)
+    for n in names:
+        ca, cb = a.column(n), b.column(n)
+        if col_type(ca) != col_type(cb):
+            return False
+        eq = ev.binary("NULL_EQUALS", ca, cb, BOOL)
+        s = plc.reduce.reduce(eq, plc.aggregation.all(), plc_type(BOOL))
+        if not s.to_py():
+            return False
+    return True
+
+
+def _full_join_on(left: GpuTable, right: GpuTable, keys: Sequence[str], right_data: Sequence[str]) -> GpuTable:
+    """left and right side by side, an outer join on the columns ``keys`` of both (coalesced),
+    rows in left order then right-only rows in right order (Polars' maintain_order="left_right")."""
+    eq = plc.types.NullEquality.EQUAL
+    lmap, rmap = plc.join.full_join(plc.Table([left.column(k) for k in keys]),
+                                    plc.Table([right.column(k) for k in keys]), eq)
+    if lmap.size() > 1:
+        ev = Evaluator(GpuTable([], [], lmap.size()), lambda name: None)
+        first = plc.copying.copy_if_else(scalar(INT32_MAX, I32), lmap, ev.binary("LESS", lmap, Const(0, I32), BOOL))
+        order = pair_order(first, rmap)
+        lmap, rmap = plc.copying.gather(plc.Table([lmap, rmap]), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    lg, rg = gather(left, lmap, nullify=True), gather(right, rmap, nullify=True)
+    names = [n for n in left.names if n not in keys] + list(right_data) + list(keys)
+    cols = [lg.column(n) for n in left.names if n not in keys] + [rg.column(n) for n in right_data]
+    for k in keys:
+        lk = lg.column(k)
+        cols.append(plc.replace.replace_nulls(lk, cast(rg.column(k), col_type(lk))) if lk.null_count() else lk)
+    return GpuTable(names, cols, lmap.size())
+
+
+@run.register
+def _(node: L.HConcat, inputs: list[GpuTable]) -> GpuTable:
+    idx = node.schema.index_names
+    first = inputs[0]
+    same = all(t.num_rows == first.num_rows for t in inputs) and (
+        not idx or all(_all_equal(first, t, idx) for t in inputs[1:]))
+    datas = [t.select(c.schema.names) for t, c in zip(inputs, node.children)]
+    if same:
+        names = [n for d in datas for n in d.names] + idx
+        cols = [c for d in datas for c in d.columns] + [first.column(n) for n in idx]
+        out = GpuTable(names, cols, first.num_rows)
+    elif not idx:  # default RangeIndex on every side: align by position, the longer side wins
+        n = max(t.num_rows for t in inputs)
+        pos = sequence(n, I32)
+        parts = [gather(d, pos, nullify=True) for d in datas]
+        out = GpuTable([x for p in parts for x in p.names], [c for p in parts for c in p.columns], n)
+    else:
+        out = inputs[0].select(node.children[0].schema.names + idx)
+        for t, c in zip(inputs[1:], node.children[1:]):
+            out = _full_join_on(out, t, idx, c.schema.names)
+    return promote_missing(out.select(node.schema.all_names), node.schema)
+
+
+# ------------------------------------------------------------------------------ group windows
+
+def _group_rank(keys: Sequence[Any], n: int) -> tuple[Any, Any]:
+    """(order, rank): the stable sort order of the rows by ``keys`` and each sorted row's position
+    within its group (0, 1, ...)."""
+    order = plc.sorting.stable_sorted_order(plc.Table(list(keys)), [ASC] * len(keys), [NULLS_AFTER] * len(keys))
+    sorted_keys = plc.copying.gather(plc.Table(list(keys)), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    pos = sequence(n, I32)
+    ev = Evaluator(GpuTable([], [], n), lambda name: None)
+    boundary = ev.binary("EQUAL", pos, Const(0, I32), BOOL)
+    for c in sorted_keys:
+        prev = plc.copying.shift(c, 1, scalar(None, col_type(c)))
+        same = ev.binary("NULL_EQUALS", c, prev, BOOL)
+        boundary = ev.binary("LOGICAL_OR", boundary, plc.unary.unary_operation(same, plc.unary.UnaryOperator.NOT), BOOL)
+    starts = plc.copying.copy_if_else(pos, scalar(0, I32), boundary)
+    group_start = plc.reduce.scan(starts, plc.aggregation.max(), plc.reduce.ScanType.INCLUSIVE)
+    return order, ev.binary("SUB", pos, group_start, I32)
+
+
+def _unsort(values: Any, order: Any, n: int) -> Any:
+    """values[i] belongs to row order[i]: the column in the rows' own order."""
+    target = plc.Table([plc.Column.from_scalar(scalar(None, col_type(values)), n)])
+    return plc.copying.scatter(plc.Table([values]), order, target).columns()[0]
+
+
+@run.register
+def _(node: L.GroupWindow, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    n = t.num_rows
+    keys = [t.column(k) for k in node.keys]
+    ev = Evaluator(t, node.child.schema.dtype_of)
+    names = [f.name for f in node.schema.columns] + node.schema.index_names
+    if n == 0:
+        empty = [all_null(f.dtype or (ev.type_of(a) if not a.param("cumulative", False) else I64) or F64, 0)
+                 for f, (_, a) in zip(node.schema.columns, node.outputs)]
+        return GpuTable(names, empty + [t.column(x) for x in node.schema.index_names], 0)
+    outputs: list[Any] = [None] * len(node.outputs)
+    rank = order = None
+    broadcast = [(i, AggPlan(a, ev)) for i, (_, a) in enumerate(node.outputs) if not a.param("cumulative", False)]
+    sizes_needed = any(not a.param("ascending", True) for _, a in node.outputs if a.param("cumulative", False))
+    if sizes_needed:
+        broadcast.append((-1, AggPlan(Agg("size", (), Col(node.keys[0])), ev)))
+    sizes = None
+    if broadcast:
+        gb = plc.groupby.GroupBy(plc.Table(keys), null_handling=plc.types.NullPolicy.INCLUDE)
+        reqs = [plc.groupby.GroupByRequest(ap.values(ev) if ap.fn != "size" else keys[0], [ap.aggregation()])
+                for _, ap in broadcast]
+        keys_out, results = gb.aggregate(reqs)
+        # each row's group: a join of the rows' keys with the groups' (every row matches one group)
+        lmap, gmap = plc.join.inner_join(plc.Table(keys), keys_out, plc.types.NullEquality.EQUAL)
+        by_row = plc.sorting.sorted_order(plc.Table([lmap]), [ASC], [NULLS_AFTER])
+        gmap = plc.copying.gather(plc.Table([gmap]), by_row, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        for (i, ap), res in zip(broadcast, results):
+            per_group = ap.fix(res.columns()[0])
+            col = plc.copying.gather(plc.Table([per_group]), gmap, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+            if i >= 0:
+                outputs[i] = col
+            else:
+                sizes = cast(col, I64)
+    for i, (_, a) in enumerate(node.outputs):
+        if not a.param("cumulative", False):
+            continue
+        if rank is None:
+            order, rank = _group_rank(keys, n)
+        r = _unsort(cast(rank, I64), order, n)
+        if not a.param("ascending", True):
+            r = ev.binary("SUB", ev.binary("SUB", sizes, r, I64), Const(1, I64), I64)
+        outputs[i] = r
+    if node.dropna:
+        missing = None
+        for k in keys:
+            if k.null_count():
+                isnull = plc.unary.is_null(k)
+                missing = isnull if missing is None else ev.binary("LOGICAL_OR", missing, isnull, BOOL)
+        if missing is not None:
+            outputs = [plc.copying.copy_if_else(scalar(None, col_type(c)), c, missing) for c in outputs]
+    cols = outputs + [t.column(x) for x in node.schema.index_names]
+    return promote_missing(GpuTable(names, cols, n), node.schema)

@@ -1,0 +1,102 @@
+"""Lowering: decide where each node runs and make the host/device transfers explicit plan nodes.
+
+``lower(plan)`` walks the optimized plan once, asks ``support.node_reason`` about every node and
+returns the physical plan: the same nodes, with a ``DeviceToHost`` wherever a node placed on the
+CPU reads a GPU result and a ``HostToDevice`` wherever a GPU node reads a CPU result. The rest of
+the plan stays on the GPU; only the unsupported subtrees cross over. No GPU library is imported
+here, so ``explain()`` can show the placement anywhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gframe.engines.gpu.support import node_reason
+from gframe.plan import logical as L
+from gframe.plan.schema import Schema
+
+
+class DeviceToHost(L.Plan):
+    """Copy the child's device table to host memory (a CPU engine frame)."""
+
+    __slots__ = ()
+
+    def __init__(self, child: L.Plan) -> None:
+        self._init((child,))
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        return "DeviceToHost"
+
+
+class HostToDevice(L.Plan):
+    """Copy the child's host frame (computed on the CPU engine, for ``reason``) to the device."""
+
+    __slots__ = ("reason",)
+    _non_child = ("reason",)
+
+    def __init__(self, reason: str, child: L.Plan) -> None:
+        self._init((child,), reason)
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        return f"HostToDevice (cpu: {self.reason})"
+
+
+@dataclass
+class Lowered:
+    """The physical plan and where its nodes run (by ``id`` of the physical node)."""
+
+    plan: L.Plan
+    cpu: dict[int, str] = field(default_factory=dict)  # id -> reason, nodes placed on the CPU
+    placement: dict[int, str] = field(default_factory=dict)  # id of each *input* node -> "gpu" / "cpu"
+
+
+def lower(plan: L.Plan) -> Lowered:
+    """The physical plan for ``plan``: transfers inserted where placement changes."""
+    out = Lowered(plan)
+    memo: dict[int, tuple[L.Plan, str | None]] = {}
+
+    def go(node: L.Plan) -> tuple[L.Plan, str | None]:
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        kids = [go(c) for c in node.children]  # type: ignore[arg-type]
+        reason = node_reason(node)
+        new_children = []
+        for child, child_reason in kids:
+            if reason is None and child_reason is not None:
+                child = HostToDevice(child_reason, child)
+            elif reason is not None and child_reason is None:
+                child = DeviceToHost(child)
+            new_children.append(child)
+        phys = node.reconstruct(new_children) if new_children else node
+        if reason is not None:
+            out.cpu[id(phys)] = reason
+        out.placement[key] = "gpu" if reason is None else f"cpu: {reason}"
+        memo[key] = (phys, reason)
+        return phys, reason
+
+    out.plan, _ = go(plan)
+    return out
+
+
+def placement(plan: L.Plan) -> dict[int, str]:
+    """Node id -> "gpu", or "cpu: <reason>" (with the transfers each side), for ``explain()``."""
+    from gframe.engines.gpu.support import stays_on_host
+
+    if stays_on_host(plan):
+        return {id(plan): "cpu: a small in-memory table stays on the host"}
+    lowered = lower(plan)
+    tags = dict(lowered.placement)
+    for node in plan.walk():
+        for child in node.children:
+            here, there = tags.get(id(node), "gpu"), tags.get(id(child), "gpu")
+            if here.startswith("gpu") and there.startswith("cpu") and "->" not in there:
+                tags[id(child)] = there + " -> device"
+            elif here.startswith("cpu") and there == "gpu":
+                tags[id(child)] = "gpu -> host"
+    return tags

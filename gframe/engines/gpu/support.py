@@ -1,0 +1,481 @@
+"""What the GPU engine lowers: one decision per plan node, made from the plan alone (types and
+parameters), before anything runs. A node the GPU engine does not lower runs on the CPU engine
+(``lowering.py`` puts explicit transfer nodes around it). No GPU library is imported here.
+
+Every function returns ``None`` when the GPU engine lowers the thing, else the reason it does not
+(a short phrase that ends up in ``explain()`` and in the fallback report).
+
+Types are the plan's Arrow types. A column typed ``None`` ("decided by the data": an int column
+that may have gained missing values) is taken to be numeric here; the engine checks that against
+the data before it runs the node (``runtime_reason``).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Any, Callable
+
+import numpy as np
+import pyarrow as pa
+
+from gframe.engines.gpu import ops
+from gframe.plan import logical as L
+from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.schema import STRING, Schema
+from gframe.plan.typing import expr_type
+
+Lookup = Callable[[str], "pa.DataType | None"]
+
+
+# ------------------------------------------------------------------------------------------ types
+
+def storable(t: pa.DataType | None) -> bool:
+    """Whether a column of Arrow type ``t`` lives on the device (None: decided by the data)."""
+    if t is None:
+        return True
+    if pa.types.is_integer(t) or pa.types.is_floating(t) and not pa.types.is_float16(t) or pa.types.is_boolean(t):
+        return True
+    if t == STRING:
+        return True  # pa.string() is gframe's "strings in an object column": its own rules, on the CPU
+    if pa.types.is_timestamp(t):
+        return t.tz is None
+    if pa.types.is_duration(t):
+        return True
+    return False
+
+
+def kind(t: pa.DataType | None) -> str:
+    """A coarse class of a type: int, uint, float, bool, str, ts, dur, num? (unknown) or other."""
+    if t is None:
+        return "num?"
+    if pa.types.is_unsigned_integer(t):
+        return "uint"
+    if pa.types.is_integer(t):
+        return "int"
+    if pa.types.is_floating(t):
+        return "float"
+    if pa.types.is_boolean(t):
+        return "bool"
+    if t == STRING:
+        return "str"
+    if pa.types.is_timestamp(t) and t.tz is None:
+        return "ts"
+    if pa.types.is_duration(t):
+        return "dur"
+    return "other"
+
+
+NUMERIC = frozenset({"int", "uint", "float", "bool", "num?"})
+INTLIKE = frozenset({"int", "uint", "bool"})
+
+
+def schema_reason(schema: Schema) -> str | None:
+    for f in list(schema.columns) + list(schema.index or ()):
+        if not storable(f.dtype):
+            return f"column {f.label!r} of type {f.dtype} is not stored on the GPU"
+    return None
+
+
+# ------------------------------------------------------------------------------------ literals
+
+def literal_ok(value: Any) -> bool:
+    import pandas as pd
+
+    if value is None or isinstance(value, (bool, np.bool_, str)):
+        return True
+    if isinstance(value, (int, np.integer)):
+        return -(2**63) <= int(value) < 2**64
+    if isinstance(value, (float, np.floating)):
+        return True
+    if isinstance(value, pd.Timestamp):
+        return value.tz is None
+    if isinstance(value, _dt.datetime):
+        return value.tzinfo is None
+    if isinstance(value, (pd.Timedelta, _dt.timedelta)):
+        return True
+    return False
+
+
+# Regex constructs libcudf reads differently from Python's re (or not at all): lookaround, named
+# and non-capturing groups, flags, backreferences, word boundaries, possessive/lazy quantifiers,
+# Unicode classes and escapes other than the common ones.
+_REGEX_BAD = re.compile(r"\(\?|\\[bBAZzpPUuxN0-9]|\{[^}]*,\}|[*+?}]\?|[*+?}]\+")
+
+
+def regex_ok(pat: str) -> bool:
+    if not pat.isascii():
+        return False
+    try:
+        re.compile(pat)
+    except re.error:
+        return False
+    return _REGEX_BAD.search(pat) is None
+
+
+# --------------------------------------------------------------------------------- expressions
+
+def expr_reason(e: Expr, look: Lookup) -> str | None:
+    """None when the GPU engine evaluates ``e`` over columns typed by ``look``."""
+    if isinstance(e, Col):
+        return None if storable(look(e.name)) else f"column {e.name!r} is not stored on the GPU"
+    if isinstance(e, Lit):
+        if e.dtype is not None and not storable(e.dtype):
+            return f"literal of type {e.dtype}"
+        return None if literal_ok(e.value) else f"literal {e.value!r}"
+    if isinstance(e, Agg):
+        return "an aggregation inside an element-wise expression"
+    for c in e.children:
+        r = expr_reason(c, look)  # type: ignore[arg-type]
+        if r is not None:
+            return r
+    if isinstance(e, BinOp):
+        return _binop_reason(e, look)
+    if isinstance(e, Func):
+        return _func_reason(e, look)
+    return f"expression {type(e).__name__}"
+
+
+def _binop_reason(e: BinOp, look: Lookup) -> str | None:
+    lt, rt = expr_type(e.left, look), expr_type(e.right, look)
+    if isinstance(e.left, Lit) and e.left.value is None or isinstance(e.right, Lit) and e.right.value is None:
+        return f"{e.op} with a missing literal"
+    lk, rk = kind(lt), kind(rt)
+    op = e.op
+    if op in ARITHMETIC:
+        if lk in NUMERIC and rk in NUMERIC:
+            if "num?" in (lk, rk):
+                return None if op in ("add", "sub", "mul", "truediv") else f"{op} of a column typed by its data"
+            if op in ("floordiv", "mod"):
+                if lk in INTLIKE and rk in INTLIKE and expr_type(e, look) is not None:
+                    return None
+                return f"{op} that is not an integer division by a nonzero literal"
+            if op == "pow" and lk in INTLIKE and rk in INTLIKE:
+                return "integer power"
+            if "uint" in (lk, rk) and lk != rk:
+                return "mixed signed/unsigned arithmetic"
+            return None
+        if op == "add" and lk == rk == "str":
+            return None
+        if lk in ("ts", "dur") and rk in ("ts", "dur") and lt.unit == rt.unit:  # type: ignore[union-attr]
+            if (lk, rk, op) in (("ts", "ts", "sub"), ("ts", "dur", "add"), ("ts", "dur", "sub"),
+                                ("dur", "ts", "add"), ("dur", "dur", "add"), ("dur", "dur", "sub")):
+                return None
+        return f"{op} of {lt} and {rt}"
+    if op in COMPARISON:
+        if lk in NUMERIC and rk in NUMERIC:
+            if ("bool" in (lk, rk)) and lk != rk:
+                return "comparison of bool with a number"
+            if "uint" in (lk, rk) and lk != rk and (lt == pa.uint64() or rt == pa.uint64()):
+                return "comparison of uint64 with a signed number"
+            return None
+        if lk == rk and lk in ("str", "ts", "dur"):
+            return None
+        return f"comparison of {lt} and {rt}"
+    assert op in LOGICAL
+    if lk == rk == "bool" or lk in ("int", "uint") and rk in ("int", "uint") and lk == rk:
+        return None
+    return f"logical {op} of {lt} and {rt}"
+
+
+def _func_reason(e: Func, look: Lookup) -> str | None:
+    fn = e.fn
+    if fn not in ops.FUNCTIONS:
+        return f"function {fn!r} has no GPU lowering"
+    p = e.param
+    args = [expr_type(c, look) for c in e.children]
+    ks = [kind(t) for t in args]
+    t = expr_type(e, look)
+    x = ks[0] if ks else None
+    if fn in ("neg", "abs"):
+        return None if x in ("int", "uint", "float", "num?") else f"{fn} of {args[0]}"
+    if fn == "invert":
+        return None if x in ("bool", "int", "uint") else f"invert of {args[0]}"
+    if fn in ("isna", "notna"):
+        return None
+    if fn == "shift":
+        return None if isinstance(p("periods", 1), int) and t is not None else "shift with these options"
+    if fn == "duplicated":
+        return None if p("keep", "first") in ("first", "last", "none") else f"duplicated keep={p('keep')!r}"
+    if fn in ("fillna", "coalesce", "where"):
+        if t is None:
+            return f"{fn} whose type is decided by the data"
+        values = ks if fn != "where" else [ks[0], ks[2]]
+        if fn == "where" and ks[1] != "bool":
+            return "where with a condition that is not bool"
+        want = kind(t)
+        for k, c in zip(values, e.children if fn != "where" else (e.children[0], e.children[2])):
+            if isinstance(c, Lit) and c.value is None:
+                continue
+            if not (k == want or k in NUMERIC and want in NUMERIC and want != "bool" and k != "num?"):
+                return f"{fn} mixing {k} and {want}"
+        return None
+    if fn == "clip":
+        bounds = [p("lower"), p("upper")]
+        if x not in ("int", "float") or t is None or not all(
+                b is None or isinstance(b, (int, float)) and not isinstance(b, bool) and b == b for b in bounds):
+            return "clip with these bounds"
+        return None
+    if fn == "round":
+        d = p("decimals", 0)
+        if x == "float" or x == "int" and isinstance(d, int) and d >= 0:
+            return None
+        return f"round of {args[0]} to {d} decimals"
+    if fn == "isin":
+        values = [v for v in (p("values") or ()) if not (v is None or isinstance(v, float) and v != v)]
+        if x == "str" and all(isinstance(v, str) for v in values):
+            return None
+        if x in ("int", "uint") and all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                                        for v in values):
+            if all(_fits(int(v), args[0]) for v in values):
+                return None
+        if x == "float" and all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+                                for v in values):
+            return None
+        if x == "bool" and all(isinstance(v, (bool, np.bool_)) for v in values):
+            return None
+        return "isin with values of another type"
+    if fn == "cast":
+        return _cast_reason(args[0], p("dtype"), p("strict", True))
+    if fn == "ufunc":
+        if p("name") not in ops.UFUNCS or x not in ("int", "uint", "float") or t is None or not pa.types.is_floating(t) \
+                or pa.types.is_float16(t):
+            return f"ufunc {p('name')!r} of {args[0]}"
+        return None
+    if fn.startswith("str."):
+        if x != "str":
+            return f"{fn} of {args[0]}"
+        return _str_reason(e)
+    if fn.startswith("dt."):
+        if x != "ts":
+            return f"{fn} of {args[0]}"
+        if fn in ops.DT_ROUNDING:
+            from gframe.plan.freq import freq_in_unit
+
+            freq = p("freq")
+            ok = isinstance(freq, int) and freq_in_unit(int(freq), args[0].unit)  # type: ignore[union-attr]
+            return None if ok else f"{fn} to {freq!r}ns on a {args[0]} column"
+        return None
+    return f"function {fn!r}"
+
+
+def _fits(v: int, t: pa.DataType) -> bool:
+    info = np.iinfo(t.to_pandas_dtype())
+    return info.min <= v <= info.max
+
+
+def _cast_reason(src: pa.DataType | None, dst: Any, strict: Any) -> str | None:
+    if strict is False:
+        return "non-strict cast"
+    if not isinstance(dst, pa.DataType) or not storable(dst) or src is None:
+        return f"cast to {dst}"
+    sk, dk = kind(src), kind(dst)
+    if sk in NUMERIC and dk in NUMERIC:
+        return None
+    if dk == "str" and sk in ("int", "uint"):
+        return None
+    if sk == dk and sk in ("ts", "dur", "str"):
+        return None
+    return f"cast from {src} to {dst}"
+
+
+def _str_reason(e: Func) -> str | None:
+    fn, p = e.fn, e.param
+    if fn == "str.contains":
+        pat = p("pat")
+        if not isinstance(pat, str) or not isinstance(p("na"), bool):
+            return "str.contains with these options"
+        if p("regex", True):
+            return None if regex_ok(pat) else f"regex {pat!r} is not portable to libcudf"
+        return None if p("case", True) or pat.isascii() else "case-insensitive contains of a non-ASCII pattern"
+    if fn in ops.STR_AFFIX:
+        pats = p("pat")
+        return None if isinstance(pats, tuple) and all(isinstance(s, str) for s in pats) and isinstance(p("na"), bool) \
+            else f"{fn} with these options"
+    if fn == "str.replace":
+        if p("regex", False) or not p("case", True) or not p("pat") or not isinstance(p("repl"), str):
+            return "str.replace with a regex or without case"
+        return None
+    if fn == "str.slice":
+        start, stop = p("start"), p("stop")
+        return None if all(b is None or isinstance(b, int) and b >= 0 for b in (start, stop)) else "str.slice with negative bounds"
+    if fn in ops.STR_STRIP_SIDES:
+        ts = p("to_strip")
+        return None if ts is None or isinstance(ts, str) and ts != "" else f"{fn} to_strip={ts!r}"
+    return None
+
+
+def agg_reason(a: Agg, look: Lookup) -> str | None:
+    if a.fn not in ops.AGGREGATIONS:
+        return f"aggregation {a.fn!r}"
+    if a.fn == "size":
+        return None
+    r = expr_reason(a.child, look)
+    if r is not None:
+        return r
+    k = kind(expr_type(a.child, look))
+    if a.fn in ("std", "var") and not (isinstance(a.param("ddof", 1), int) and a.param("ddof", 1) >= 0):
+        return f"{a.fn} ddof={a.param('ddof')!r}"
+    if k in NUMERIC:
+        return None
+    if k in ("str", "ts", "dur") and a.fn in ops.ORDER_AGGS:
+        return None
+    return f"{a.fn} of {expr_type(a.child, look)}"
+
+
+# ---------------------------------------------------------------------------------------- nodes
+
+def node_reason(node: L.Plan) -> str | None:
+    """None when the GPU engine lowers ``node`` itself (its children are decided separately)."""
+    handler = _NODES.get(type(node))
+    if handler is None:
+        return f"{type(node).__name__} has no GPU lowering"
+    for s in [node.schema] + [c.schema for c in node.children]:  # type: ignore[attr-defined]
+        r = schema_reason(s)
+        if r is not None:
+            return r
+    return handler(node)
+
+
+def _ok(node: L.Plan) -> str | None:
+    return None
+
+
+def _in_memory(node: L.InMemoryScan) -> str | None:
+    table = node.table.value
+    if not isinstance(table, pa.Table) or table.num_columns == 0:
+        return "an in-memory table without columns"
+    for f in table.schema:
+        t = f.type
+        if pa.types.is_string(t) or pa.types.is_string_view(t):
+            t = STRING
+        if not storable(t):
+            return f"column {f.name!r} of type {f.type} is not stored on the GPU"
+    return None
+
+
+def _parquet(node: L.ParquetScan) -> str | None:
+    if node.predicate is not None:
+        return expr_reason(node.predicate, node.file_schema.dtype_of)
+    return None
+
+
+def _select(node: L.Select) -> str | None:
+    look = node.child.schema.dtype_of
+    for _, e in node.outputs:
+        r = expr_reason(e, look)
+        if r is not None:
+            return r
+    if not node.outputs and not node.schema.index_names:
+        return "a selection of no columns"
+    return None
+
+
+def _filter(node: L.Filter) -> str | None:
+    look = node.child.schema.dtype_of
+    r = expr_reason(node.predicate, look)
+    if r is None and kind(expr_type(node.predicate, look)) not in ("bool", "num?"):
+        return "a filter whose predicate is not bool"
+    return r
+
+
+def _sort(node: L.Sort | L.TopK) -> str | None:
+    for b in node.by:
+        if kind(node.child.schema.dtype_of(b)) == "other":
+            return f"sort by {b!r}"
+    return None
+
+
+def _aggregate(node: L.Aggregate) -> str | None:
+    look = node.child.schema.dtype_of
+    if not node.aggs and not node.keys:
+        return "an aggregation of nothing"
+    for _, a in node.aggs:
+        r = agg_reason(a, look)
+        if r is not None:
+            return r
+    return None
+
+
+def _join(node: L.Join) -> str | None:
+    if node.how not in ops.JOINS:
+        return f"join how={node.how!r}"
+    if node.index_from not in ("none", "left", "right", "both"):
+        return f"join index_from={node.index_from!r}"
+    lt, rt = node.left.schema, node.right.schema
+    for a, b in zip(node.left_on, node.right_on):
+        ka, kb = kind(lt.dtype_of(a)), kind(rt.dtype_of(b))
+        if lt.dtype_of(a) != rt.dtype_of(b) and not (ka in NUMERIC and kb in NUMERIC and "bool" not in (ka, kb)):
+            return f"join keys of types {lt.dtype_of(a)} and {rt.dtype_of(b)}"
+    return None
+
+
+def _union(node: L.Union) -> str | None:
+    for f in node.schema.columns:
+        present = [c.schema.field(f.label).dtype for c in node.children if c.schema.has(f.label)]
+        if len(set(present)) > 1 and not all(kind(t) in ("int", "uint", "float") for t in present):
+            return f"concat of column {f.label!r} with types {sorted(map(str, set(present)))}"
+        if len(set(present)) > 1 and f.dtype is None:
+            return f"concat of column {f.label!r} whose type is decided by the data"
+    if not node.ignore_index:
+        idx = [c.schema.index for c in node.children]
+        if any(i is None for i in idx) or len({len(i) for i in idx}) != 1:  # type: ignore[arg-type]
+            return "concat of indexes of different depths"
+        for lvl in range(len(idx[0])):  # type: ignore[arg-type]
+            ts = {i[lvl].dtype for i in idx}  # type: ignore[index]
+            if len(ts) != 1:
+                return "concat of indexes of different types"
+    return None
+
+
+def _materialized(node: L.Materialized) -> str | None:
+    return None  # a device result, or a host one the kernel moves to the device
+
+
+# A plan that is nothing but a small in-memory table (a literal frame, a UDF's result) is not sent
+# to the device just to be copied back: its result stays on the host, and a later GPU plan that
+# reads it moves it to the device then.
+SMALL_HOST_ROWS = 1024
+
+
+def stays_on_host(plan: L.Plan) -> bool:
+    return isinstance(plan, L.InMemoryScan) and isinstance(plan.table.value, pa.Table) \
+        and plan.table.value.num_rows <= SMALL_HOST_ROWS
+
+
+def _take(node: L.Take) -> str | None:
+    return "take by label" if node.by_label else None
+
+
+def _hconcat(node: L.HConcat) -> str | None:
+    names = [n for c in node.children for n in c.schema.names]
+    if len(set(names)) != len(names):
+        return "concat(axis=1) of frames sharing column names"
+    idx = [c.schema.index for c in node.children]
+    if idx[0] is not None:  # (without one, children are aligned by position, as the CPU engine does)
+        if any(i is None for i in idx):
+            return "concat(axis=1) of default and labelled indexes"
+        if len({len(i) for i in idx}) != 1 or any(len({i[lvl].dtype for i in idx}) != 1 for lvl in range(len(idx[0]))):
+            return "concat(axis=1) of indexes of different types"
+    return None
+
+
+def _group_window(node: L.GroupWindow) -> str | None:
+    look = node.child.schema.dtype_of
+    for _, a in node.outputs:
+        if a.param("cumulative", False):
+            if a.fn != "size":
+                return f"cumulative {a.fn}"
+            continue
+        r = agg_reason(a, look)
+        if r is not None:
+            return r
+    return None
+
+
+_NODES: dict[type, Callable[[Any], str | None]] = {
+    L.InMemoryScan: _in_memory, L.ParquetScan: _parquet, L.Select: _select, L.Filter: _filter,
+    L.RowIndex: _ok, L.Sort: _sort, L.TopK: _sort, L.Slice: _ok, L.Distinct: _ok, L.Aggregate: _aggregate,
+    L.GroupHead: _ok, L.Join: _join, L.Union: _union, L.SetIndex: _ok, L.ResetIndex: _ok,
+    L.RenameIndex: _ok, L.Cache: _ok, L.Materialized: _materialized, L.Take: _take, L.HConcat: _hconcat,
+    L.GroupWindow: _group_window,
+}

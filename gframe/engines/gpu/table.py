@@ -1,0 +1,61 @@
+"""The GPU engine's native table: pylibcudf columns named by gframe's internal names.
+
+A ``GpuTable`` is what a GPU kernel returns and what the result cache holds: device memory that
+stays on the device between operators and between queries. It knows its row count even without
+columns. This module imports no GPU library (the columns are only held here); ``convert.py``
+moves tables between host and device.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+
+class GpuTable:
+    """Device columns (``pylibcudf.Column``) with their internal names, in order."""
+
+    __slots__ = ("names", "columns", "num_rows", "_pos", "__weakref__")
+
+    def __init__(self, names: Sequence[str], columns: Sequence[Any], num_rows: int | None = None) -> None:
+        self.names = list(names)
+        self.columns = list(columns)
+        if len(self.names) != len(self.columns):
+            raise ValueError(f"{len(self.names)} names for {len(self.columns)} columns")
+        if num_rows is None:
+            if not self.columns:
+                raise ValueError("a table without columns needs its row count")
+            num_rows = self.columns[0].size()
+        self.num_rows = int(num_rows)
+        self._pos = {n: i for i, n in enumerate(self.names)}
+
+    def column(self, name: str) -> Any:
+        return self.columns[self._pos[name]]
+
+    def has(self, name: str) -> bool:
+        return name in self._pos
+
+    def select(self, names: Iterable[str], rename: Iterable[str] | None = None) -> "GpuTable":
+        names = list(names)
+        return GpuTable(list(rename) if rename is not None else names, [self.column(n) for n in names], self.num_rows)
+
+    def with_columns(self, pairs: Iterable[tuple[str, Any]]) -> "GpuTable":
+        names, cols = list(self.names), list(self.columns)
+        for name, col in pairs:
+            if name in self._pos:
+                cols[self._pos[name]] = col
+            else:
+                names.append(name)
+                cols.append(col)
+        return GpuTable(names, cols, self.num_rows)
+
+    def nbytes(self) -> int:
+        """Device bytes held by the columns (data, masks, children)."""
+        total = 0
+        for c in self.columns:
+            try:
+                total += int(c.device_buffer_size())
+            except Exception:  # noqa: BLE001 - a view without owned buffers: estimate nothing
+                pass
+        return total
+
+    def __repr__(self) -> str:
+        return f"<GpuTable {self.num_rows} rows x {len(self.names)} cols: {', '.join(self.names)}>"
