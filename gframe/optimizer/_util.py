@@ -181,3 +181,15 @@ def _walk_all(expr: Node) -> Iterable[Node]:
 
 def is_literal(expr: Expr) -> bool:
     return isinstance(expr, Lit)
+
+
+class SharedCtx:
+    """State of one rewrite walk: how many parents each node has, and which rebuilt nodes are
+    shared (a rewrite that would duplicate work under several parents is skipped for those)."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.refs = parent_counts(plan)
+        self.shared_new: set[int] = set()
+
+    def shared(self, node: Plan) -> bool:
+        return id(node) in self.shared_new

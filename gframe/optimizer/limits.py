@@ -12,21 +12,14 @@ from __future__ import annotations
 
 from functools import singledispatch
 
-from gframe.optimizer._util import parent_counts, rows_independent, with_fields
+from gframe.optimizer._util import SharedCtx, rows_independent, with_fields
 from gframe.plan import logical as L
 
 
-class _Ctx:
-    def __init__(self, plan: L.Plan) -> None:
-        self.refs = parent_counts(plan)
-        self.shared_new: set[int] = set()
-
-    def shared(self, node: L.Plan) -> bool:
-        return id(node) in self.shared_new
 
 
 @singledispatch
-def _below(child: L.Plan, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
+def _below(child: L.Plan, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
     """``node`` (a Slice over ``child``) rewritten, or None to leave it."""
     return None
 
@@ -40,7 +33,7 @@ def _compose(outer_off: int, outer_len: int | None, inner_off: int, inner_len: i
 
 
 @_below.register
-def _(child: L.Slice, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
+def _(child: L.Slice, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
     if node.offset < 0 or child.offset < 0:
         return None
     off, length = _compose(node.offset, node.length, child.offset, child.length)
@@ -48,7 +41,7 @@ def _(child: L.Slice, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
 
 
 @_below.register
-def _(child: L.Sort, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
+def _(child: L.Sort, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
     if node.offset < 0 or node.length is None or ctx.shared(child):
         return None
     topk = L.TopK(child.by, child.descending, child.nulls_last, node.offset + node.length, child.child)
@@ -56,7 +49,7 @@ def _(child: L.Sort, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
 
 
 @_below.register
-def _(child: L.TopK, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
+def _(child: L.TopK, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
     if node.offset < 0 or node.length is None or node.offset + node.length >= child.k:
         return None
     topk = L.TopK(child.by, child.descending, child.nulls_last, node.offset + node.length, child.child)
@@ -64,7 +57,7 @@ def _(child: L.TopK, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
 
 
 @_below.register
-def _(child: L.Select, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
+def _(child: L.Select, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
     # any slice commutes with a row-wise projection (it keeps the row count)
     if ctx.shared(child) or not rows_independent(child) or not child.child.schema.all_names:
         return None
@@ -72,7 +65,7 @@ def _(child: L.Select, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
 
 
 @_below.register
-def _(child: L.RowIndex, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
+def _(child: L.RowIndex, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
     if node.offset != 0 or node.length is None or ctx.shared(child):
         return None
     return L.RowIndex(_slice(0, node.length, child.child, ctx))
@@ -80,7 +73,7 @@ def _(child: L.RowIndex, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
 
 @_below.register(L.ParquetScan)
 @_below.register(L.CsvScan)
-def _(child: L.ParquetScan | L.CsvScan, node: L.Slice, ctx: _Ctx) -> L.Plan | None:
+def _(child: L.ParquetScan | L.CsvScan, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
     if node.offset != 0 or node.length is None or ctx.shared(child):
         return None
     n = node.length if child.n_rows is None else min(node.length, child.n_rows)
@@ -89,7 +82,7 @@ def _(child: L.ParquetScan | L.CsvScan, node: L.Slice, ctx: _Ctx) -> L.Plan | No
     return with_fields(child, n_rows=n)
 
 
-def _slice(offset: int, length: int | None, child: L.Plan, ctx: _Ctx) -> L.Plan:
+def _slice(offset: int, length: int | None, child: L.Plan, ctx: SharedCtx) -> L.Plan:
     if offset == 0 and length is None:
         return child
     node = L.Slice(offset, length, child)
@@ -97,7 +90,7 @@ def _slice(offset: int, length: int | None, child: L.Plan, ctx: _Ctx) -> L.Plan:
 
 
 def limit_pushdown(plan: L.Plan) -> L.Plan:
-    ctx = _Ctx(plan)
+    ctx = SharedCtx(plan)
     memo: dict[int, L.Plan] = {}
     for node in plan.walk():
         new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]

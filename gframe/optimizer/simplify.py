@@ -21,7 +21,7 @@ from typing import Any, Callable
 import numpy as np
 import pyarrow as pa
 
-from gframe.optimizer._util import conjoin, count_col_refs, is_bool, is_rowwise, movable, parent_counts, substitute
+from gframe.optimizer._util import SharedCtx, conjoin, count_col_refs, is_bool, is_rowwise, movable, substitute
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import internal_name
@@ -106,22 +106,15 @@ def _np(lit: Lit, lookup: Lookup) -> np.dtype:
 
 # ------------------------------------------------------------------------------------ plan nodes
 
-class _Ctx:
-    def __init__(self, plan: L.Plan) -> None:
-        self.refs = parent_counts(plan)
-        self.shared_new: set[int] = set()
-
-    def shared(self, node: L.Plan) -> bool:
-        return id(node) in self.shared_new
 
 
 @singledispatch
-def simplify_node(node: L.Plan, ctx: _Ctx) -> L.Plan:
+def simplify_node(node: L.Plan, ctx: SharedCtx) -> L.Plan:
     return node
 
 
 @simplify_node.register
-def _(node: L.Filter, ctx: _Ctx) -> L.Plan:
+def _(node: L.Filter, ctx: SharedCtx) -> L.Plan:
     look = node.child.schema.dtype_of
     pred = simplify_expr(node.predicate, look)
     if _true(pred):
@@ -134,7 +127,7 @@ def _(node: L.Filter, ctx: _Ctx) -> L.Plan:
 
 
 @simplify_node.register
-def _(node: L.Select, ctx: _Ctx) -> L.Plan:
+def _(node: L.Select, ctx: SharedCtx) -> L.Plan:
     look = node.child.schema.dtype_of
     outputs = tuple((lab, simplify_expr(e, look)) for lab, e in node.outputs)
     if any(a[1] is not b[1] for a, b in zip(outputs, node.outputs)):
@@ -181,7 +174,7 @@ def _merge_selects(outer: L.Select, inner: L.Select) -> L.Plan | None:
 
 
 @simplify_node.register
-def _(node: L.RenameIndex, ctx: _Ctx) -> L.Plan:
+def _(node: L.RenameIndex, ctx: SharedCtx) -> L.Plan:
     idx = node.child.schema.index or ()
     if tuple(f.label for f in idx) == node.labels and all(type(f.label) is type(lab) for f, lab in zip(idx, node.labels)):
         return node.child
@@ -189,19 +182,19 @@ def _(node: L.RenameIndex, ctx: _Ctx) -> L.Plan:
 
 
 @simplify_node.register
-def _(node: L.ResetIndex, ctx: _Ctx) -> L.Plan:
+def _(node: L.ResetIndex, ctx: SharedCtx) -> L.Plan:
     if node.drop and node.child.schema.index is None:
         return node.child
     return node
 
 
 @simplify_node.register
-def _(node: L.Slice, ctx: _Ctx) -> L.Plan:
+def _(node: L.Slice, ctx: SharedCtx) -> L.Plan:
     return node.child if node.offset == 0 and node.length is None else node
 
 
 @simplify_node.register
-def _(node: L.Aggregate, ctx: _Ctx) -> L.Plan:
+def _(node: L.Aggregate, ctx: SharedCtx) -> L.Plan:
     if not all(a.fn in ORDER_INSENSITIVE for _, a in node.aggs):
         return node
     if node.keys and not node.sort:
@@ -212,7 +205,7 @@ def _(node: L.Aggregate, ctx: _Ctx) -> L.Plan:
     return L.Aggregate(node.keys, node.key_labels, node.aggs, node.sort, node.dropna, node.keys_as_index, child)
 
 
-def _strip_sorts(node: L.Plan, ctx: _Ctx) -> L.Plan:
+def _strip_sorts(node: L.Plan, ctx: SharedCtx) -> L.Plan:
     """``node`` without the sorts that only reorder rows for an order-insensitive consumer."""
     if ctx.shared(node):
         return node
@@ -228,7 +221,7 @@ def _strip_sorts(node: L.Plan, ctx: _Ctx) -> L.Plan:
 
 
 def simplify(plan: L.Plan) -> L.Plan:
-    ctx = _Ctx(plan)
+    ctx = SharedCtx(plan)
     memo: dict[int, L.Plan] = {}
     for node in plan.walk():
         new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
