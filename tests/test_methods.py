@@ -458,3 +458,14 @@ def test_shift():
 
 def test_numpy_ufunc_on_series():
     assert_matches_pandas(lambda pd: np.sqrt(frame(pd).a))
+
+
+@pytest.mark.parametrize("values, values_list", [
+    ([1, 2, 3], [1, "a", 2.5]),
+    ([1, 2, 3], [1.0, 3]),
+    ([1.5, 2.0, 3.0], [1.5, "x"]),
+    (["a", "b", None], ["a", 1, None]),
+    ([True, False], [True]),
+])
+def test_isin_values_of_other_types(values, values_list):
+    assert_matches_pandas(lambda pd: pd.Series(values).isin(values_list))

@@ -195,10 +195,14 @@ class Lowering:
             if not values:
                 res = pl.lit(False)
             else:
+                if xt is not None:
+                    # pandas: values of another type never match (1 in a string column, "a" in ints)
+                    values = [v for v in values if _same_kind(v, xt)]
                 try:
-                    res = x.is_in(pl.Series(values).cast(polars_type(xt)) if xt is not None else values)
-                except Exception:  # noqa: BLE001 - values of another type never match
-                    res = pl.lit(False)
+                    res = x.is_in(pl.Series(values).cast(polars_type(xt)) if xt is not None and values else values) \
+                        if values else pl.lit(False)
+                except (TypeError, pl.exceptions.PolarsError):  # e.g. 1.5 against an int column
+                    res = x.cast(pl.Float64).is_in(pl.Series([float(v) for v in values])) if _is_int(xt) else pl.lit(False)
                 res = res.fill_null(False)
             if has_null:
                 res = res | x.is_null()
@@ -461,6 +465,17 @@ def _float_repr(s: pl.Expr) -> pl.Expr:
     ])
     padded = s.str.replace(r"e-(\d)$", "e-0${1}")
     return pl.when(s.str.contains(_SMALL_FIXED)).then(scientific).otherwise(padded)
+
+
+def _same_kind(v: Any, t: Any) -> bool:
+    """Whether a Python value can equal values of Arrow type ``t`` (pandas' isin semantics)."""
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool) and pa.types.is_integer(t)
+    if pa.types.is_boolean(t):
+        return isinstance(v, (bool, int)) and v in (0, 1)
+    if pa.types.is_large_string(t) or pa.types.is_string(t):
+        return isinstance(v, str)
+    return True
 
 
 def _is_int(t: Any) -> bool:
