@@ -191,8 +191,10 @@ def _func_type(expr: Func, lookup: Lookup) -> ArrowType | None:
 
 def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     fn = expr.fn
+    if fn == "size":  # counts rows: its argument is never read (projection pushdown may drop it)
+        return pa.int64()
     arg = expr_type(expr.child, lookup)
-    if fn in ("count", "size", "nunique"):
+    if fn in ("count", "nunique"):
         return pa.int64()
     if fn == "quantile":  # an existing value for lower / higher / nearest; pandas' float64 otherwise
         if arg is not None and pa.types.is_integer(arg) and expr.param("interpolation") in ("lower", "higher", "nearest"):
