@@ -206,3 +206,8 @@ def test_value_counts_empty():
 
 def test_value_counts_frame():
     assert_matches_pandas(lambda pd: frame(pd)[["k", "s"]].value_counts())
+
+
+def test_frame_value_counts_one_column_has_a_multiindex():
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": ["b", "a", "b", None]}).value_counts(["k"]))
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": ["b", "a", "b", None], "j": [1, 1, 1, 2]}).value_counts(["k", "j"]))

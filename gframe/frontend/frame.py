@@ -865,6 +865,10 @@ class DataFrame:
 
         labels = _listify(subset) if subset is not None else self._schema.labels
         names = self._names(labels)
+        if len(names) == 1:
+            # pandas answers with a one-level MultiIndex here, which gframe's schemas cannot describe
+            return _fallback_call(self, "value_counts", (), {"subset": subset, "normalize": normalize, "sort": sort,
+                                                             "ascending": ascending, "dropna": dropna})
         name = "proportion" if normalize else "count"
         agg = L.Aggregate(tuple(names), tuple(labels), ((name, Agg("size", (), Col(names[0]))),), False, dropna, True, self._plan)
         out = Series._from_frame_plan(agg)
