@@ -112,10 +112,10 @@ def prepare(plan: Plan, engine: Any, optimize: bool | None = None) -> Plan:
 
 def materialize(plan: Plan) -> Result:
     """Compute ``plan`` (or return its cached result)."""
-    engine = get_engine()
-    hit = _results.get(plan)
-    if hit is not None and hit.engine is engine:
+    hit = cached(plan)
+    if hit is not None:
         return hit
+    engine = get_engine()
     stats = RunStats()
     physical = prepare(plan, engine)
     native = engine.execute(physical, stats)

@@ -112,7 +112,7 @@ class DataFrame:
     def dtypes(self) -> pd.Series:
         s = self._schema
         if not s.exact:
-            return self.to_pandas().dtypes if not _all_known(s) else None  # type: ignore[return-value]
+            return self.to_pandas().dtypes  # some dtype is decided by the data
         return pd.Series([pandas_dtype(f.dtype) for f in s.columns], index=self.columns, dtype=object)
 
     @property
@@ -306,7 +306,6 @@ class DataFrame:
             plan, expr = _align_expr(self._plan, value)
         else:
             plan, expr = self._plan, literal(value)
-        outputs = [(f.label, Col(f.name)) for f in plan.schema.columns if f.label in set(self._schema.labels) or f.label == key]
         outputs = [(f.label, Col(f.name)) for f in self._schema.columns]
         replaced = False
         for i, (lab, _) in enumerate(outputs):
@@ -927,10 +926,6 @@ class DataFrame:
 
 
 # ---------------------------------------------------------------------- helpers (module-private)
-
-def _all_known(s: Schema) -> bool:
-    return s.exact
-
 
 def _is_listlike(v: Any) -> bool:
     return isinstance(v, (list, tuple, set, frozenset, np.ndarray, pd.Index, pd.Series, range)) or type(v).__name__ in ("Series", "Index")

@@ -256,8 +256,6 @@ class _GroupBy:
                                           self._dropna, self._as_index, self._frame._plan))
         if self._as_index:
             return Series._from_frame_plan(plan)
-        if not self._is_frame_groupby:
-            return DataFrame._from_plan(plan)
         return DataFrame._from_plan(plan)
 
     def transform(self, func: Any, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
