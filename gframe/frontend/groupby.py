@@ -124,11 +124,23 @@ class _GroupBy:
         return gb
 
     def _fallback(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        return self._fallback_reason(name, "not native for this grouping", *args, **kwargs)
+
+    def _fallback_reason(self, name: str, reason: str, *args: Any, **kwargs: Any) -> Any:
         def run(pobj: Any, *a: Any, **k: Any) -> Any:
             return getattr(self._pandas_groupby(pobj), name)(*a, **k)
 
         kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
-        return call_pandas(f"{kind}.{name}", run, (self._obj, *args), kwargs, "not native for this grouping")
+        return call_pandas(f"{kind}.{name}", run, (self._obj, *args), kwargs, reason)
+
+    def apply(self, func: Any, *args: Any, include_groups: bool = False, **kwargs: Any) -> Any:
+        """A function that reduces each group to values runs as one native aggregation (traced,
+        see ``gframe/udf/trace.py``); any other function runs through pandas."""
+        from gframe.udf import groupby_apply
+
+        if include_groups:
+            raise ValueError("include_groups=True is no longer allowed.")
+        return groupby_apply(self, func, args, kwargs)
 
     @property
     def _is_frame_groupby(self) -> bool:

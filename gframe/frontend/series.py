@@ -121,6 +121,15 @@ class Series:
     _expr: Expr
     _name: Hashable
 
+    def __new__(cls, data: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if type(data) is dict and data:
+            from gframe.udf.trace import is_symbolic, record
+
+            if any(is_symbolic(v) for v in data.values()):
+                # built inside a traced UDF (``groupby.apply(lambda x: pd.Series({...}))``)
+                return record(data, *args, **kwargs)
+        return super().__new__(cls)
+
     def __init__(self, data: Any = None, index: Any = None, dtype: Any = None, name: Any = None, copy: Any = None) -> None:
         if isinstance(data, Series) and index is None and dtype is None:
             self._set(data._plan, data._expr, data._name if name is None else name)

@@ -22,8 +22,10 @@ BINARY_OPS = ARITHMETIC | COMPARISON | LOGICAL
 # Aggregations every engine implements natively (pandas names).
 AGGREGATIONS = frozenset(
     {"sum", "mean", "min", "max", "count", "size", "std", "var", "median", "prod", "any", "all",
-     "nunique", "first", "last", "quantile"}
+     "nunique", "first", "last", "quantile", "corr", "cov"}
 )
+# aggregations of two expressions (pairwise-complete rows, as pandas' ``corr`` / ``cov``)
+BIVARIATE = frozenset({"corr", "cov"})
 
 
 class Expr(Node):
@@ -96,21 +98,29 @@ class Func(Expr):
 
 
 class Agg(Expr):
-    """An aggregation of one expression (``size`` counts rows and ignores its child)."""
+    """An aggregation of one expression (``size`` counts rows and ignores its child), or of two
+    for the bivariate ones (``corr``, ``cov``: ``child`` and ``other``)."""
 
     __slots__ = ("fn", "params")
     _non_child = ("fn", "params")
     fn: str
     params: tuple[tuple[str, Hashable], ...]
 
-    def __init__(self, fn: str, params: tuple[tuple[str, Hashable], ...], child: Expr) -> None:
+    def __init__(self, fn: str, params: tuple[tuple[str, Hashable], ...], child: Expr, other: Expr | None = None) -> None:
         if fn not in AGGREGATIONS:
             raise ValueError(f"unknown aggregation {fn!r}")
-        self._setup((child,), fn, tuple(params))
+        if (other is not None) != (fn in BIVARIATE):
+            raise ValueError(f"aggregation {fn!r} takes {'two' if fn in BIVARIATE else 'one'} input(s)")
+        self._setup((child,) if other is None else (child, other), fn, tuple(params))
 
     @property
     def child(self) -> Expr:
         return self.children[0]  # type: ignore[return-value]
+
+    @property
+    def other(self) -> Expr:
+        """The second input of a bivariate aggregation."""
+        return self.children[1]  # type: ignore[return-value]
 
     def param(self, name: str, default: Any = None) -> Any:
         for k, v in self.params:

@@ -193,6 +193,8 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     fn = expr.fn
     if fn == "size":  # counts rows: its argument is never read (projection pushdown may drop it)
         return pa.int64()
+    if fn in ("corr", "cov"):
+        return pa.float64()
     arg = expr_type(expr.child, lookup)
     if fn in ("count", "nunique"):
         return pa.int64()

@@ -1,19 +1,18 @@
-"""User-defined functions (``map``, ``apply``). Today these run through pandas, recorded in the
-fallback report; compiling them with Numba (CPU) and numba-cuda (GPU) is the planned native path."""
+"""User-defined functions: ``Series.map`` / ``Series.apply``, ``DataFrame.apply(axis=1)`` and
+``GroupBy.apply``.
+
+Three strategies, tried in order (``dispatch.py``):
+
+1. **Tracing** (``trace.py``): call the function once on symbolic stand-ins for a value, a row or a
+   group. If it only does arithmetic, comparisons and reductions, the trace *is* a gframe
+   expression or aggregation plan, which runs natively on either engine like any other.
+2. **Compiling** (``compiled.py``): Numba compiles the scalar function; the plan carries it as a
+   ``udf`` expression, run by a Numba loop on the CPU and a numba-cuda kernel on the GPU.
+3. **pandas**: anything else runs through pandas for that call, recorded in the fallback report
+   with both reasons.
+"""
 from __future__ import annotations
 
-from typing import Any
+from gframe.udf.dispatch import apply_frame, groupby_apply, map_series
 
-
-def map_series(series: Any, arg: Any, na_action: Any = None) -> Any:
-    from gframe.fallback import call_pandas
-    import pandas as pd
-
-    return call_pandas("Series.map", pd.Series.map, (series, arg), {"na_action": na_action}, "UDF (not compiled yet)")
-
-
-def apply_frame(df: Any, func: Any, **kwargs: Any) -> Any:
-    from gframe.fallback import call_pandas
-    import pandas as pd
-
-    return call_pandas("DataFrame.apply", pd.DataFrame.apply, (df, func), kwargs, "UDF (not compiled yet)")
+__all__ = ["apply_frame", "groupby_apply", "map_series"]

@@ -377,6 +377,10 @@ class Lowering:
             out = x.drop_nulls().first()
         elif fn == "last":
             out = x.drop_nulls().last()
+        elif fn == "corr":  # Pearson over the rows where both are present, as pandas
+            out = pl.corr(x.cast(pl.Float64), self.lower(e.other).cast(pl.Float64))
+        elif fn == "cov":
+            out = pl.cov(x.cast(pl.Float64), self.lower(e.other).cast(pl.Float64), ddof=ddof)
         elif fn == "quantile":  # numpy's methods, by the same names
             out = x.quantile(e.param("q"), interpolation=e.param("interpolation", "linear"))
         else:

@@ -94,7 +94,7 @@ def _norm(arr: Any) -> pa.Array:
         arr = arr.combine_chunks() if arr.num_chunks else pa.array([], type=arr.type)
     if pa.types.is_string(arr.type) or pa.types.is_string_view(arr.type):
         arr = arr.cast(pa.large_string())
-    if arr.type not in _ID:
+    if arr.type not in _ID and not pa.types.is_struct(arr.type):
         raise TypeError(f"fake pylibcudf: no device type for {arr.type}")
     return arr
 
@@ -130,6 +130,10 @@ class Column:
     @staticmethod
     def from_arrow(arr: Any, dtype: Any = None) -> "Column":
         return Column(arr)
+
+    @staticmethod
+    def struct_from_children(children: Sequence["Column"]) -> "Column":
+        return Column(pa.StructArray.from_arrays([c.arr for c in children], [str(i) for i in range(len(children))]))
 
     def to_arrow(self) -> pa.Array:
         return self.arr
@@ -366,12 +370,29 @@ aggregation = types.SimpleNamespace(
     count=lambda null_handling=None: Aggregation("count", nulls=null_handling if null_handling is not None else NullPolicy.EXCLUDE),
     nunique=lambda null_handling=None: Aggregation("nunique", nulls=null_handling if null_handling is not None else NullPolicy.EXCLUDE),
     nth_element=lambda n, null_handling=None: Aggregation("nth", n=n, nulls=null_handling),
+    CorrelationType=_enum("CorrelationType", ["PEARSON", "KENDALL", "SPEARMAN"]),
+    correlation=lambda kind, min_periods: Aggregation("corr", min_periods=min_periods),
+    covariance=lambda min_periods, ddof: Aggregation("cov", min_periods=min_periods, ddof=ddof),
 )
+
+
+def _pairs(vals: list[Any], agg: Aggregation) -> tuple[Any, pa.DataType]:
+    """correlation / covariance of a group of {"0": x, "1": y} rows (libcudf skips missing ones)."""
+    pairs = np.asarray([(v["0"], v["1"]) for v in vals if v is not None and None not in (v["0"], v["1"])],
+                       dtype=float).reshape(-1, 2)
+    if len(pairs) < max(agg.params["min_periods"], 1) or agg.kind == "cov" and len(pairs) <= agg.params["ddof"]:
+        return None, pa.float64()
+    with np.errstate(all="ignore"):
+        if agg.kind == "cov":
+            return float(np.cov(pairs[:, 0], pairs[:, 1], ddof=agg.params["ddof"])[0, 1]), pa.float64()
+        return float(np.corrcoef(pairs[:, 0], pairs[:, 1])[0, 1]), pa.float64()
 
 
 def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType) -> tuple[Any, pa.DataType]:
     """One group's aggregate (Python values) and its libcudf result type."""
     k = agg.kind
+    if k in ("corr", "cov"):
+        return _pairs(vals, agg)
     nonnull = [v for v in vals if v is not None]
     numeric = pa.types.is_integer(t) or pa.types.is_boolean(t)
     if k == "count":

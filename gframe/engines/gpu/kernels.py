@@ -22,7 +22,7 @@ from gframe.engines.gpu.support import kind
 from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit
+from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
 from gframe.plan.schema import Schema, index_name
 from gframe.plan.typing import expr_type
 
@@ -323,6 +323,8 @@ class AggPlan:
         fn, k = self.fn, self.child_kind
         if fn == "size":
             return None
+        if fn in BIVARIATE:
+            return pair_column(ev.column(self.a.child), ev.column(self.a.other))
         x = ev.column(self.a.child)
         if fn in ("any", "all"):
             return plc.unary.cast(cast(x, BOOL), plc_type(pa.int8()))
@@ -345,6 +347,10 @@ class AggPlan:
             return A.nth_element(0 if fn == "first" else -1, plc.types.NullPolicy.EXCLUDE)
         if fn in ("std", "var"):
             return getattr(A, ops.AGGREGATIONS[fn])(ddof=int(self.a.param("ddof", 1)))
+        if fn == "corr":  # pandas' min_periods=1: a group of one pair gives NaN, as the variance is 0
+            return A.correlation(A.CorrelationType.PEARSON, 1)
+        if fn == "cov":
+            return A.covariance(1, int(self.a.param("ddof", 1)))
         return getattr(A, ops.AGGREGATIONS[fn])()
 
     def fix(self, col: Any) -> Any:
@@ -359,6 +365,18 @@ class AggPlan:
         if self.out_type is not None and not pa.types.is_dictionary(self.out_type):
             col = cast(col, self.out_type)
         return nan_to_null(col)
+
+
+def pair_column(x: Any, y: Any) -> Any:
+    """The struct column libcudf's correlation / covariance read, as float64 pairs, with both
+    values missing where either is (pandas' pairwise-complete rows; NaN counts as missing)."""
+    x = plc.transform.column_nans_to_nulls(cast(x, F64))
+    y = plc.transform.column_nans_to_nulls(cast(y, F64))
+    if x.null_count() or y.null_count():
+        missing = scalar(None, F64)
+        x, y = (plc.copying.copy_if_else(x, missing, plc.unary.is_valid(y)),
+                plc.copying.copy_if_else(y, missing, plc.unary.is_valid(x)))
+    return plc.Column.struct_from_children([x, y])
 
 
 def _aggregate_keys(node: L.Aggregate) -> list[str]:
@@ -384,7 +402,8 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     by_expr: dict[Any, int] = {}
     key_cols = [t.column(k) for k in node.keys]
     for i, ap in enumerate(plans):
-        expr = ("size",) if ap.fn == "size" else (ap.a.child, ap.fn in ("any", "all"), ap.child_kind == "bool")
+        expr = ("size",) if ap.fn == "size" else ("pair", ap.a.children) if ap.fn in BIVARIATE else (
+            ap.a.child, ap.fn in ("any", "all"), ap.child_kind == "bool")
         j = by_expr.get(expr)
         if j is None:
             values = ap.values(ev) if ap.fn != "size" else key_cols[0]

@@ -56,7 +56,7 @@ FUNCTIONS = frozenset(
 AGGREGATIONS = {"sum": "sum", "prod": "product", "min": "min", "max": "max", "mean": "mean",
                 "median": "median", "std": "std", "var": "variance", "any": "max", "all": "min",
                 "count": "count", "size": "count", "nunique": "nunique", "first": "nth_element",
-                "last": "nth_element"}
+                "last": "nth_element", "corr": "correlation", "cov": "covariance"}
 # what an aggregation gives for a group of only missing values (pandas / the CPU engine); the
 # others give a missing value
 EMPTY_GROUP = {"sum": 0, "prod": 1, "any": False, "all": True, "count": 0, "nunique": 0}

@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from gframe.engines.gpu import ops
 from gframe.plan import logical as L
-from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.expr import ARITHMETIC, BIVARIATE, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import STRING, Schema
 from gframe.plan.typing import expr_type
 
@@ -309,10 +309,14 @@ def agg_reason(a: Agg, look: Lookup) -> str | None:
         return f"aggregation {a.fn!r}"
     if a.fn == "size":
         return None
-    r = expr_reason(a.child, look)
-    if r is not None:
-        return r
+    for child in a.children:
+        r = expr_reason(child, look)
+        if r is not None:
+            return r
     k = kind(expr_type(a.child, look))
+    if a.fn in BIVARIATE:
+        kinds = {kind(expr_type(c, look)) for c in a.children}
+        return None if kinds <= NUMERIC - {"bool"} else f"{a.fn} of {kinds}"
     if a.fn in ("std", "var") and not (isinstance(a.param("ddof", 1), int) and a.param("ddof", 1) >= 0):
         return f"{a.fn} ddof={a.param('ddof')!r}"
     if k in NUMERIC:
@@ -389,6 +393,8 @@ def _aggregate(node: L.Aggregate) -> str | None:
     look = node.child.schema.dtype_of
     if not node.aggs and not node.keys:
         return "an aggregation of nothing"
+    if not node.keys and any(a.fn in BIVARIATE for _, a in node.aggs):
+        return "corr / cov of a whole column (libcudf reduces these only per group)"
     for _, a in node.aggs:
         r = agg_reason(a, look)
         if r is not None:
@@ -466,6 +472,8 @@ def _group_window(node: L.GroupWindow) -> str | None:
             if a.fn != "size":
                 return f"cumulative {a.fn}"
             continue
+        if a.fn in BIVARIATE:
+            return f"{a.fn} broadcast to rows"
         r = agg_reason(a, look)
         if r is not None:
             return r
