@@ -245,3 +245,19 @@ def test_groupby_apply_corr_property(rows):
 def test_map_property(values, f):
     data = [NaN if v is None else v for v in values] or [1.0]
     native(lambda pd: pd.Series(data).map(f))
+
+
+def test_series_corr_cov_native():
+    g, p = frame(gframe), frame(pandas)
+    for a, b in [("v1", "v2"), ("n", "v2"), ("v1", "v1")]:
+        for method in ("corr", "cov"):
+            with gframe.option_context(fallback="raise"):
+                got = getattr(g[a], method)(g[b])
+            assert got == pytest.approx(getattr(p[a], method)(p[b]), rel=1e-12)
+    with gframe.option_context(fallback="raise"):
+        assert g["v1"].cov(g["v2"], ddof=0) == pytest.approx(p["v1"].cov(p["v2"], ddof=0))
+        one = gframe.DataFrame({"a": [1.0], "b": [2.0]})
+        assert math.isnan(one.a.corr(one.b))
+    # Series of different frames: pandas aligns them on the index (through pandas here)
+    assert gframe.Series([1.0, 2.0, 4.0]).corr(gframe.Series([3.0, 1.0, 2.0], index=[2, 1, 0])) == pytest.approx(
+        pandas.Series([1.0, 2.0, 4.0]).corr(pandas.Series([3.0, 1.0, 2.0], index=[2, 1, 0])))

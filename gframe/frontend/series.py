@@ -607,6 +607,26 @@ class Series:
     def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         return self._reduce("sum", skipna, min_count)
 
+    def corr(self, other: Any, method: Any = "pearson", min_periods: int | None = None) -> Any:
+        return self._bivariate("corr", other, method == "pearson" and min_periods is None, {},
+                               {"method": method, "min_periods": min_periods})
+
+    def cov(self, other: Any, min_periods: int | None = None, ddof: int | None = 1) -> Any:
+        return self._bivariate("cov", other, min_periods is None and isinstance(ddof, int), {"ddof": ddof},
+                               {"min_periods": min_periods, "ddof": ddof})
+
+    def _bivariate(self, fn: str, other: Any, plain: bool, params: dict[str, Any], kwargs: dict[str, Any]) -> Any:
+        """Pearson correlation / covariance over the rows where both are present: one aggregation
+        when both Series are columns of the same frame (no alignment to do), else pandas."""
+        numeric = all(t is not None and is_numeric(t) and not pa.types.is_boolean(t)
+                      for t in (self._dtype_arrow, getattr(other, "_dtype_arrow", None)))
+        if not (plain and numeric and isinstance(other, Series) and other._plan is self._plan):
+            return _fallback_call(self, fn, (other,), kwargs)
+        agg = Agg(fn, tuple(sorted(params.items())), self._expr, other._expr)
+        table = engines.materialize(L.Aggregate((), (), ((fn, agg),), False, True, False, self._plan)).to_arrow()
+        value = table.column(0)[0].as_py()
+        return float("nan") if value is None else np.float64(value)
+
     def prod(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         return self._reduce("prod", skipna, min_count)
 
