@@ -2,6 +2,7 @@
 # One GPU-machine session: the GPU test suite and/or the GPU benchmarks, logs under $OUT.
 #
 #   bash benchmarks/gpu_session.sh tests              # env check + GFRAME_ENGINE=gpu test suite
+#   bash benchmarks/gpu_session.sh smoke              # the newest GPU paths only (a minute)
 #   bash benchmarks/gpu_session.sh bench 1e7 [1e8]    # db-benchmark: pandas, gframe (gpu), cudf.pandas
 #   bash benchmarks/gpu_session.sh bench-bg 1e8 groupby   # the same, detached (setsid), log in /tmp
 #
@@ -52,6 +53,13 @@ case "$step" in
     GFRAME_ENGINE=cpu timeout 60 python3 -m pytest -o cache_dir=/tmp/pytest-cache -rf --lf tests/ \
       > "$OUT/tests_cpu_lastfailed.log" 2>&1
     tail -3 "$OUT/tests_cpu_lastfailed.log"
+    ;;
+  smoke)
+    # a minute's check of the newest GPU paths (traced groupby.apply with corr, compiled UDFs, CSV)
+    env_check
+    GFRAME_ENGINE=gpu timeout 240 python3 -m pytest -p no:cacheprovider -rfE -x -q \
+      tests/test_udf_trace.py tests/test_udf_compiled.py tests/test_gpu_engine.py -k "corr or q9 or udf or compiled or csv or map" \
+      2>&1 | tail -60 | tee "$OUT/smoke.log"
     ;;
   bench)
     rows=${1:-1e7}; tasks=${2:-groupby join}

@@ -163,7 +163,8 @@ def test_read_csv_is_lazy_and_reads_only_used_columns(big_csv, monkeypatch):
     assert isinstance(df._plan, L.CsvScan) and asked == []  # nothing read yet but a sample
     q = df[df.a > 50][["b", "a"]]
     pandas.testing.assert_frame_equal(q.to_pandas(), (lambda d: d[d.a > 50][["b", "a"]])(pandas.read_csv(big_csv)))
-    assert asked and all(sorted(cols) == ["a", "b"] for cols in asked)
+    if gframe.engines.get_engine().name == "cpu":  # the GPU engine parses with libcudf (test_gpu_engine)
+        assert asked and all(sorted(cols) == ["a", "b"] for cols in asked)
 
 
 @pytest.mark.parametrize("query", [

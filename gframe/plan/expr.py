@@ -147,6 +147,8 @@ def format_expr(expr: Expr) -> str:
     if isinstance(expr, BinOp):
         sym = _SYMBOLS.get(expr.op, expr.op)
         return f"({format_expr(expr.left)} {sym} {format_expr(expr.right)})"
+    if isinstance(expr, Func) and expr.fn == "udf":  # a compiled function, by its name
+        return f"udf[{expr.param('udf').name}]({', '.join(format_expr(c) for c in expr.children)})"
     if isinstance(expr, (Func, Agg)):
         args = [format_expr(c) for c in expr.children]
         args += [f"{k}={v!r}" for k, v in expr.params]

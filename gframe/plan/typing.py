@@ -178,6 +178,8 @@ def _func_type(expr: Func, lookup: Lookup) -> ArrowType | None:
         return pa.timestamp(expr.param("unit", "us"))
     if fn == "cast":
         return expr.param("dtype")
+    if fn == "udf":  # a compiled function: Numba inferred its result type (gframe/udf/compiled.py)
+        return expr.param("udf").dtype
     if fn == "round":
         return arg
     if fn == "ufunc":  # numpy's own result dtype for the input dtype (sqrt: int8 -> float16, int64 -> float64)

@@ -227,6 +227,10 @@ class Lowering:
             return _UFUNCS[name](x)
         if fn == "shift":
             return x.shift(e.param("periods", 1))
+        if fn == "udf":  # a Numba-compiled function (gframe/udf): one jitted loop over the inputs' values
+            udf = e.param("udf")
+            return pl.map_batches(args, lambda cols: pl.Series(udf.run_host([c.to_arrow() for c in cols])),
+                                  return_dtype=polars_type(udf.result_type), is_elementwise=True)
         if fn.startswith("str."):
             return self._str(fn[4:], x, e)
         if fn in _DT_FIELDS:

@@ -909,8 +909,72 @@ def read_parquet(opts: _ReaderOptions) -> _TableWithMetadata:
     return _TableWithMetadata(t)
 
 
+class _CsvOptions:
+    """libcudf's CSV reader options, the subset the engine sets."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths, self.sep, self.n_rows, self.usecols, self.dtypes = paths, ",", None, None, {}
+        self.true_values: list[str] = []
+        self.false_values: list[str] = []
+
+    def delimiter(self, sep: str) -> "_CsvOptions":
+        self.sep = sep
+        return self
+
+    def nrows(self, n: int) -> "_CsvOptions":
+        self.n_rows = n
+        return self
+
+    def build(self) -> "_CsvOptions":
+        return self
+
+    def set_use_cols_names(self, names: list[str]) -> None:
+        self.usecols = names
+
+    def set_dtypes(self, dtypes: dict[str, DataType]) -> None:
+        self.dtypes = dtypes
+
+    def set_true_values(self, v: list[str]) -> None:
+        self.true_values = v
+
+    def set_false_values(self, v: list[str]) -> None:
+        self.false_values = v
+
+
+def read_csv(opts: _CsvOptions) -> _TableWithMetadata:
+    """pyarrow's reader with libcudf's inference: numbers, or text (no dates unless asked)."""
+    import pyarrow.csv as pacsv
+
+    text = {n: pa.string() for n in opts.usecols or []}
+    probe = pacsv.read_csv(opts.paths[0], parse_options=pacsv.ParseOptions(delimiter=opts.sep),
+                           convert_options=pacsv.ConvertOptions(include_columns=opts.usecols, column_types=text))
+    types_ = {}
+    for name in probe.column_names:
+        if name in opts.dtypes:
+            types_[name] = opts.dtypes[name].to_arrow()
+        else:
+            col = probe.column(name)
+            for t in (pa.int64(), pa.float64()):
+                try:
+                    pc.cast(pc.if_else(pc.equal(col, ""), None, col), t)
+                    types_[name] = t
+                    break
+                except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                    continue
+            else:
+                types_[name] = pa.string()
+    bools = {"true_values": opts.true_values, "false_values": opts.false_values} if opts.true_values else {}
+    conv = pacsv.ConvertOptions(include_columns=opts.usecols, column_types=types_, strings_can_be_null=True, **bools)
+    t = pacsv.read_csv(opts.paths[0], parse_options=pacsv.ParseOptions(delimiter=opts.sep), convert_options=conv)
+    if opts.n_rows is not None:
+        t = t.slice(0, opts.n_rows)
+    return _TableWithMetadata(t)
+
+
 io = types.SimpleNamespace(
     SourceInfo=_SourceInfo,
+    csv=types.SimpleNamespace(CsvReaderOptions=types.SimpleNamespace(builder=lambda src: _CsvOptions(src.paths)),
+                              read_csv=read_csv),
     parquet=types.SimpleNamespace(
         ParquetReaderOptions=types.SimpleNamespace(builder=lambda src: _ReaderOptions(src.paths)),
         read_parquet=read_parquet))

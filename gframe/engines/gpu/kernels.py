@@ -21,9 +21,10 @@ from gframe.engines.gpu.expressions import (BOOL, F64, I32, I64, Const, Evaluato
 from gframe.engines.gpu.support import kind
 from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
+from gframe.io.csv import LAZY_CSV_BYTES
 from gframe.plan import logical as L
 from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
-from gframe.plan.schema import Schema, index_name
+from gframe.plan.schema import Schema, index_name, is_string
 from gframe.plan.typing import expr_type
 
 ASC, DESC = plc.types.Order.ASCENDING, plc.types.Order.DESCENDING
@@ -118,6 +119,48 @@ def run(node: L.Plan, inputs: list[GpuTable]) -> GpuTable:
 def _(node: L.InMemoryScan, inputs: list[GpuTable]) -> GpuTable:
     t = upload(node.table.value)
     return t.select(node.schema.all_names)
+
+
+# pandas' spellings of booleans in a CSV file
+CSV_TRUE, CSV_FALSE = ["True", "TRUE", "true"], ["False", "FALSE", "false"]
+
+
+@run.register
+def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
+    """libcudf's CSV reader, straight to the device, parsing only the columns the plan needs.
+
+    The plan's types come from the file's first 16 MiB parsed with pandas' rules (``io/csv.py``);
+    text and boolean columns are read as such, numbers as libcudf infers them from the whole file:
+    ints become the plan's float where it says float (pandas' int column with missing values), and
+    any other difference raises, as on the CPU engine (pandas would have given another dtype)."""
+    fields = node.schema.columns
+    labels = [f.label for f in fields]
+    sep = node.option("sep", node.option("delimiter", ","))
+    builder = plc.io.csv.CsvReaderOptions.builder(plc.io.SourceInfo([node.path])).delimiter(sep)
+    if node.n_rows is not None:
+        builder = builder.nrows(node.n_rows)
+    opts = builder.build()
+    opts.set_use_cols_names(labels)
+    fixed = {f.label: plc_type(f.dtype) for f in fields if is_string(f.dtype) or pa.types.is_boolean(f.dtype)}
+    if fixed:
+        opts.set_dtypes(fixed)
+    if any(pa.types.is_boolean(f.dtype) for f in fields):
+        opts.set_true_values(CSV_TRUE)
+        opts.set_false_values(CSV_FALSE)
+    res = plc.io.csv.read_csv(opts)
+    by_label = dict(zip(res.column_names(), res.tbl.columns()))
+    cols = []
+    for f in fields:
+        col = by_label[f.label]
+        have, want = col_type(col), f.dtype
+        widen = pa.types.is_floating(want) and (pa.types.is_integer(have) or pa.types.is_floating(have))
+        if have != want and not widen or pa.types.is_integer(want) and col.null_count():
+            raise ValueError(
+                f"read_csv({node.path!r}): column {f.label!r} was inferred as {want} from the first "
+                f"{LAZY_CSV_BYTES >> 20} MiB of the file but is {'float64' if col.null_count() else have} "
+                f"in the whole file; pass dtype={{{f.label!r}: ...}} to read_csv")
+        cols.append(cast(col, want) if have != want else col)
+    return GpuTable([f.name for f in fields], cols, res.tbl.num_rows())
 
 
 @run.register

@@ -21,7 +21,7 @@ import pyarrow as pa
 from gframe.engines.gpu import ops
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, BIVARIATE, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
-from gframe.plan.schema import STRING, Schema
+from gframe.plan.schema import STRING, Schema, is_string
 from gframe.plan.typing import expr_type
 
 Lookup = Callable[[str], "pa.DataType | None"]
@@ -179,6 +179,10 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
 
 def _func_reason(e: Func, look: Lookup) -> str | None:
     fn = e.fn
+    if fn == "udf":  # a Numba-compiled function: a numba-cuda kernel, where numba-cuda can build it
+        from gframe.udf.numba_gpu import kernel_reason
+
+        return kernel_reason(e.param("udf"))
     if fn not in ops.FUNCTIONS:
         return f"function {fn!r} has no GPU lowering"
     p = e.param
@@ -357,6 +361,21 @@ def _in_memory(node: L.InMemoryScan) -> str | None:
     return None
 
 
+# read_csv options the GPU reader takes (others, and parse_dates, parse on the CPU)
+CSV_OPTIONS = frozenset({"sep", "delimiter", "usecols"})
+
+
+def _csv(node: L.CsvScan) -> str | None:
+    other = sorted(k for k, _ in node.options if not k.startswith("__gf_") and k not in CSV_OPTIONS)
+    if other:
+        return f"read_csv option(s) {other} (parsed on the CPU)"
+    for f in node.schema.columns:
+        if f.dtype is None or not (is_string(f.dtype) or pa.types.is_boolean(f.dtype)
+                                   or pa.types.is_integer(f.dtype) or pa.types.is_floating(f.dtype)):
+            return f"CSV column {f.label!r} of type {f.dtype} (parsed on the CPU)"
+    return None
+
+
 def _parquet(node: L.ParquetScan) -> str | None:
     if node.predicate is not None:
         return expr_reason(node.predicate, node.file_schema.dtype_of)
@@ -481,7 +500,7 @@ def _group_window(node: L.GroupWindow) -> str | None:
 
 
 _NODES: dict[type, Callable[[Any], str | None]] = {
-    L.InMemoryScan: _in_memory, L.ParquetScan: _parquet, L.Select: _select, L.Filter: _filter,
+    L.InMemoryScan: _in_memory, L.ParquetScan: _parquet, L.CsvScan: _csv, L.Select: _select, L.Filter: _filter,
     L.RowIndex: _ok, L.Sort: _sort, L.TopK: _sort, L.Slice: _ok, L.Distinct: _ok, L.Aggregate: _aggregate,
     L.GroupHead: _ok, L.Join: _join, L.Union: _union, L.SetIndex: _ok, L.ResetIndex: _ok,
     L.RenameIndex: _ok, L.Cache: _ok, L.Materialized: _materialized, L.Take: _take, L.HConcat: _hconcat,
