@@ -43,7 +43,7 @@ import numpy as np
 import pyarrow as pa
 
 from gframe.plan.expr import Col, Func
-from gframe.udf.base import NotCompilable
+from gframe.udf.base import NotCompilable, known_rows
 from gframe.udf.numba_cpu import Compiled, compile_udf
 
 
@@ -127,8 +127,6 @@ def _argument(dtype: Any) -> np.dtype:
 
 def map_series(series: Any, func: Callable[..., Any], na_action: Any = None) -> Any:
     """``Series.map(func)``: the compiled function of every value, with the Series' index and name."""
-    from gframe.udf.trace import known_rows
-
     if na_action not in (None, "ignore"):
         raise NotCompilable(f"na_action={na_action!r}")  # pandas raises its ValueError
     arg = _argument(series.dtype)
@@ -149,8 +147,6 @@ def apply_rows(df: Any, func: Callable[..., Any]) -> Any:
     from pandas.core.dtypes.cast import find_common_type
 
     from gframe.frontend.series import Series
-    from gframe.udf.trace import known_rows
-
     fields = df._plan.schema.columns
     labels = [f.label for f in fields]
     if not labels or not all(isinstance(label, str) for label in labels) or len(set(labels)) != len(labels):

@@ -27,7 +27,7 @@ import pyarrow as pa
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
 from gframe.plan.schema import is_numeric, is_string
-from gframe.udf.base import NotCompilable
+from gframe.udf.base import NotCompilable, known_rows
 
 _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "eq", "ne", "lt", "le", "gt", "ge",
            "and", "or", "xor")
@@ -97,22 +97,6 @@ def _call(func: Callable[..., Any], arg: Any) -> Any:
         raise
     except Exception as e:  # the user's function failed on the stand-in: let pandas run it
         raise NotCompilable(f"tracing raised {type(e).__name__}: {e}") from None
-
-
-def known_rows(plan: L.Plan) -> int | None:
-    """The row count of ``plan`` where it is known without computing (in memory or cached)."""
-    from gframe import engines
-
-    while True:
-        res = engines.cached(plan)
-        if res is not None:
-            return res.num_rows()
-        if isinstance(plan, L.InMemoryScan):
-            return plan.table.value.num_rows
-        if isinstance(plan, (L.Select, L.RowIndex)):
-            plan = plan.children[0]
-            continue
-        return None
 
 
 def _check_not_empty(plan: L.Plan) -> None:
