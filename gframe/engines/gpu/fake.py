@@ -103,7 +103,10 @@ _LIMIT: list[int] = []
 
 
 class Column:
-    def __init__(self, arr: pa.Array) -> None:
+    def __init__(self, arr: Any, size: int | None = None, data: Any = None, mask: Any = None, null_count: int = 0,
+                 offset: int = 0, children: Sequence["Column"] = ()) -> None:
+        if isinstance(arr, DataType):  # libcudf's constructor: only the struct-of-children form is used
+            arr = pa.StructArray.from_arrays([c.arr for c in children], [str(i) for i in range(len(children))])
         self.arr = _norm(arr)
         if _LIMIT and self.arr.nbytes > _LIMIT[-1]:
             raise MemoryError(f"std::bad_alloc: out of memory (fake limit {_LIMIT[-1]} bytes)")

@@ -419,7 +419,8 @@ def pair_column(x: Any, y: Any) -> Any:
         missing = scalar(None, F64)
         x, y = (plc.copying.copy_if_else(x, missing, plc.unary.is_valid(y)),
                 plc.copying.copy_if_else(y, missing, plc.unary.is_valid(x)))
-    return plc.Column.struct_from_children([x, y])
+    # the struct itself must have no null mask (libcudf); its children carry the missing values
+    return plc.Column(plc.DataType(plc.TypeId.STRUCT), x.size(), None, None, 0, 0, [x, y])
 
 
 def _aggregate_keys(node: L.Aggregate) -> list[str]:
@@ -676,9 +677,35 @@ def _join_maps(node: L.Join, left: GpuTable, right: GpuTable) -> tuple[Any, Any]
         first = plc.copying.copy_if_else(scalar(INT32_MAX, I32), lmap, missing)
         second = rmap
     if lmap.size() > 1:
-        order = pair_order(first, second)
+        order = None
+        if how != "outer":  # inner / left / right: ``first`` indexes the side whose order pandas keeps
+            order = first_side_order(first, left.num_rows if how != "right" else right.num_rows)
+        if order is None:
+            order = pair_order(first, second)
         lmap, rmap = plc.copying.gather(plc.Table([lmap, rmap]), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
     return lmap, rmap
+
+
+def first_side_order(first: Any, n: int) -> Any | None:
+    """The order of the join's rows by ``first`` (row positions into a side of ``n`` rows) where each
+    position occurs at most once - the other side's keys are unique, as in most joins - by a scatter
+    instead of a sort: ``slot[first[j]] = j``, then the slots that were written, in position order.
+    None where some position repeats (then the pair sort orders them). Linear passes only; the one
+    scalar read back is that decision."""
+    m = first.size()
+    seq = sequence(m, I32)
+    slot = plc.copying.scatter(plc.Table([seq]), first, plc.Table([all_missing_slots(n)])).columns()[0]
+    back = plc.copying.gather(plc.Table([slot]), first, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+    ev = Evaluator(GpuTable([], [], m), lambda name: None)
+    unique = plc.reduce.reduce(ev.binary("EQUAL", back, seq, BOOL), plc.aggregation.all(), plc_type(BOOL))
+    if not unique.to_py():
+        return None
+    written = Evaluator(GpuTable([], [], n), lambda name: None).binary("GREATER_EQUAL", slot, Const(0, I32), BOOL)
+    return boolean_mask(GpuTable(["slot"], [slot], n), written).column("slot")
+
+
+def all_missing_slots(n: int) -> Any:
+    return plc.Column.from_scalar(scalar(-1, I32), n)
 
 
 def pair_order(first: Any, second: Any) -> Any:
