@@ -26,7 +26,6 @@ import pyarrow as pa
 
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import is_numeric, is_string
 from gframe.udf.base import NotCompilable, known_rows
 
 _BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "eq", "ne", "lt", "le", "gt", "ge",
