@@ -47,6 +47,7 @@ class TypeId(enum.IntEnum):
     DURATION_NANOSECONDS = 21
     DICTIONARY32 = 22
     STRING = 23
+    STRUCT = 28
 
 
 _ARROW = {
