@@ -6,7 +6,7 @@ from typing import Any, MutableMapping
 import polars as pl
 import pyarrow as pa
 
-from gframe.engines.cpu.kernels import run
+from gframe.engines.cpu.kernels import physical, run
 from gframe.engines.evaluate import RunStats, evaluate
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
@@ -19,7 +19,7 @@ class CpuEngine:
         return None if run.dispatch(type(plan)) is not run.dispatch(object) else f"no cpu kernel for {type(plan).__name__}"
 
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> pl.DataFrame:
-        return evaluate(plan, self.kernel, {}, stats)
+        return evaluate(physical(plan), self.kernel, {}, stats)
 
     @staticmethod
     def kernel(node: L.Plan, inputs: list[Any]) -> pl.DataFrame:
