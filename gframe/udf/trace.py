@@ -191,22 +191,23 @@ _DUNDER = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "truediv", "floo
 _REFLECTED_CMP = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
-def _install_value_operators() -> None:
+def _install_operators(cls: type) -> None:
+    """Python's operator methods on a stand-in class, each calling its ``_binary``."""
     for op in _BINARY:
-        def forward(self: Value, other: Any, _op: str = op) -> Any:
+        def forward(self: Any, other: Any, _op: str = op) -> Any:
             return self._binary(_op, other)
 
-        setattr(Value, f"__{_DUNDER[op]}__", forward)
+        setattr(cls, f"__{_DUNDER[op]}__", forward)
         if op in _REFLECTED_CMP:
             continue  # Python reflects comparisons itself (5 < v -> v > 5)
 
-        def reflected(self: Value, other: Any, _op: str = op) -> Any:
+        def reflected(self: Any, other: Any, _op: str = op) -> Any:
             return self._binary(_op, other, reflected=True)
 
-        setattr(Value, f"__r{_DUNDER[op]}__", reflected)
+        setattr(cls, f"__r{_DUNDER[op]}__", reflected)
 
 
-_install_value_operators()
+_install_operators(Value)
 
 
 def _series_result(out: Any, name: Hashable) -> Any:
@@ -356,22 +357,7 @@ class Reduced(_Symbolic):
         raise NotCompilable("round() of a reduced value")
 
 
-def _install_reduced_operators() -> None:
-    for op in _BINARY:
-        def forward(self: Reduced, other: Any, _op: str = op) -> Any:
-            return self._binary(_op, other)
-
-        setattr(Reduced, f"__{_DUNDER[op]}__", forward)
-        if op in _REFLECTED_CMP:
-            continue
-
-        def reflected(self: Reduced, other: Any, _op: str = op) -> Any:
-            return self._binary(_op, other, reflected=True)
-
-        setattr(Reduced, f"__r{_DUNDER[op]}__", reflected)
-
-
-_install_reduced_operators()
+_install_operators(Reduced)
 
 # Series reductions inside a group -> the aggregation, and the kind of value it gives
 _REDUCTIONS: dict[str, Callable[[str], str]] = {
@@ -465,22 +451,7 @@ class GroupColumn(_Symbolic):
         return GroupColumn(self._trace, abs(Value(self.series)).series)
 
 
-def _install_column_operators() -> None:
-    for op in _BINARY:
-        def forward(self: GroupColumn, other: Any, _op: str = op) -> Any:
-            return self._binary(_op, other)
-
-        setattr(GroupColumn, f"__{_DUNDER[op]}__", forward)
-        if op in _REFLECTED_CMP:
-            continue
-
-        def reflected(self: GroupColumn, other: Any, _op: str = op) -> Any:
-            return self._binary(_op, other, reflected=True)
-
-        setattr(GroupColumn, f"__r{_DUNDER[op]}__", reflected)
-
-
-_install_column_operators()
+_install_operators(GroupColumn)
 
 
 class Group(_Symbolic):
