@@ -46,10 +46,10 @@ def __getattr__(name: str) -> Any:
     """Any other pandas top-level function runs through pandas (recorded as a fallback)."""
     attr = getattr(_pd, name)  # AttributeError as pandas would raise
     if callable(attr) and not isinstance(attr, type):
-        from gframe.fallback import call_pandas
+        from gframe.frontend.bridge import via_pandas
 
         def fallback(*args: Any, **kwargs: Any) -> Any:
-            return call_pandas(name, attr, args, kwargs, "top-level function not native")
+            return via_pandas(name, attr, args, kwargs, "top-level function not native")
 
         fallback.__name__ = name
         fallback.__doc__ = attr.__doc__

@@ -9,7 +9,7 @@ import pandas
 import pyarrow as pa
 import pytest
 
-from gframe.frontend.convert import scan_pandas
+from gframe.interop import scan_pandas
 from gframe.optimizer import PASS_NAMES, optimize
 from gframe.optimizer.cse import common_subplans
 from gframe.optimizer.groupby import groupby_rewrites

@@ -132,7 +132,7 @@ def materialize(plan: Plan) -> Result:
 
 def _verify(plan: Plan, engine: Any, native: Any) -> None:
     """Verification mode: the unoptimized plan must give the same result."""
-    from gframe.frontend.convert import arrow_to_pandas
+    from gframe.interop import arrow_to_pandas
 
     reference = engine.execute(prepare(plan, engine, optimize=False))
     import pandas.testing as pdt

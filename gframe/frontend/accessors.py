@@ -72,14 +72,14 @@ class _Accessor:
         return self._s._with(func(f"{self._kind}.{name}", self._s._expr, **params))
 
     def _fallback(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        from gframe.fallback import call_pandas
+        from gframe.frontend.bridge import via_pandas
 
         kind = self._kind
 
         def run(ps: Any, *a: Any, **k: Any) -> Any:
             return getattr(getattr(ps, kind), name)(*a, **k)
 
-        return call_pandas(f"Series.{kind}.{name}", run, (self._s, *args), kwargs, "not native")
+        return via_pandas(f"Series.{kind}.{name}", run, (self._s, *args), kwargs, "not native")
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -92,10 +92,10 @@ class _Accessor:
         return lambda *a, **k: self._fallback(name, *a, **k)
 
     def _fallback_property(self, name: str) -> Any:
-        from gframe.fallback import call_pandas
+        from gframe.frontend.bridge import via_pandas
 
         kind = self._kind
-        return call_pandas(f"Series.{kind}.{name}", lambda ps: getattr(getattr(ps, kind), name), (self._s,), {}, "not native")
+        return via_pandas(f"Series.{kind}.{name}", lambda ps: getattr(getattr(ps, kind), name), (self._s,), {}, "not native")
 
 
 def _na_value(na: Any) -> tuple[bool, Any]:
@@ -266,10 +266,10 @@ class _SplitResult:
         return self._materialize().str[i]
 
     def _materialize(self) -> Any:
-        from gframe.fallback import call_pandas
+        from gframe.frontend.bridge import via_pandas
 
         pat, n, regex = self._pat, self._n, self._regex
-        return call_pandas("Series.str.split", lambda ps: ps.str.split(pat, n=n, regex=regex), (self._series,), {},
+        return via_pandas("Series.str.split", lambda ps: ps.str.split(pat, n=n, regex=regex), (self._series,), {},
                            "list column")
 
     def __getattr__(self, name: str) -> Any:

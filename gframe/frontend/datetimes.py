@@ -19,7 +19,7 @@ _NATIVE_FORMAT = re.compile(r"^(?:%[YmdHMSy]|[-/ :T.,_])+$")
 
 def to_datetime(arg: Any, *args: Any, **kwargs: Any) -> Any:
     """pandas.to_datetime."""
-    from gframe.fallback import call_pandas, from_pandas_result
+    from gframe.frontend.bridge import from_pandas_result, via_pandas
     from gframe.frontend.frame import DataFrame
     from gframe.frontend.index import Index
     from gframe.frontend.series import Series
@@ -29,7 +29,7 @@ def to_datetime(arg: Any, *args: Any, **kwargs: Any) -> Any:
         if out is not None:
             return out
     if isinstance(arg, (Series, DataFrame, Index)):
-        return call_pandas("to_datetime", pd.to_datetime, (arg, *args), kwargs, "argument not native")
+        return via_pandas("to_datetime", pd.to_datetime, (arg, *args), kwargs, "argument not native")
     # host data: converted at the edge, like a constructor's input
     return from_pandas_result(pd.to_datetime(arg, *args, **kwargs), "to_datetime")
 

@@ -14,9 +14,10 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.fallback import call_pandas
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, set_attribute, via_pandas,
+                                    wraps_pandas)
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
-from gframe.frontend.convert import arrow_to_pandas, host_copy, scan_pandas
+from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit, func
@@ -34,6 +35,7 @@ def _listify(x: Any) -> list[Any]:
     return [x]
 
 
+@wraps_pandas(pd.DataFrame)
 class DataFrame:
     """Two-dimensional, size-mutable, lazily computed tabular data (pandas' DataFrame API).
 
@@ -52,10 +54,8 @@ class DataFrame:
             return
         if isinstance(data, pa.Table) and index is None and columns is None and dtype is None:
             data = data.to_pandas()
-        from gframe.fallback import _to_pandas
-
-        data = _to_pandas(data, [0])
-        index = _to_pandas(index, [0])
+        data = as_pandas(data)
+        index = as_pandas(index)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))
@@ -82,16 +82,20 @@ class DataFrame:
         return new
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("_plan",) or name.startswith("_"):
+        # the class's own properties first (``columns``, ``index``: their setters decide what is
+        # native), then pandas' ``df.a = ...`` for an existing column
+        if name.startswith("_") or isinstance(getattr(type(self), name, None), property):
             object.__setattr__(self, name, value)
         elif self._schema.has(name):
             self[name] = value
-        elif name in ("columns", "index"):
-            self._replace(_fallback_set(self, name, value)._plan)
         else:
             object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ schema, no execution
+    def _value_types(self) -> list[Any]:
+        """The Arrow types the value methods compute on (``objects_via_pandas``)."""
+        return [f.dtype for f in self._schema.columns]
+
     @property
     def _schema(self) -> Schema:
         return self._plan.schema
@@ -106,7 +110,13 @@ class DataFrame:
         if len(labels) != len(self._schema.columns):
             raise ValueError(f"Length mismatch: Expected axis has {len(self._schema.columns)} elements, "
                              f"new values have {len(labels)} elements")
-        self._replace(self.rename(columns=dict(zip(self._schema.labels, labels)))._plan)
+        old = list(self._schema.labels)
+        # native: a one-to-one relabelling (a rename); duplicate or tuple labels, through pandas
+        if isinstance(value, pd.MultiIndex) or len(set(old)) != len(old) or len(set(labels)) != len(labels) \
+                or any(isinstance(x, tuple) for x in old + labels):
+            self._replace(set_attribute(self, "columns", value, "relabelling not one-to-one")._plan)
+            return
+        self._replace(self.rename(columns=dict(zip(old, labels)))._plan)
 
     @property
     def dtypes(self) -> pd.Series:
@@ -125,7 +135,7 @@ class DataFrame:
 
     @index.setter
     def index(self, value: Any) -> None:
-        self._replace(_fallback_set(self, "index", value)._plan)
+        self._replace(set_attribute(self, "index", value, "setting the axis is not native")._plan)
 
     def _col(self, label: Hashable) -> Field:
         try:
@@ -228,7 +238,7 @@ class DataFrame:
         attr = getattr(pd.DataFrame, name, None)
         if attr is None:
             raise AttributeError(f"'DataFrame' object has no attribute {name!r}")
-        return _fallback_attr(self, name, attr)
+        return get_attribute(self, name)
 
     def __getitem__(self, key: Any) -> Any:
         from gframe.frontend.series import Series
@@ -247,7 +257,7 @@ class DataFrame:
             names = self._names(keys)
             return DataFrame._from_plan(L.Select(tuple((lab, Col(n)) for lab, n in zip(keys, names)), self._plan))
         if isinstance(key, DataFrame):
-            return call_pandas("DataFrame.__getitem__", pd.DataFrame.__getitem__, (self, key), {}, "frame mask")
+            return via_pandas("DataFrame.__getitem__", pd.DataFrame.__getitem__, (self, key), {}, "frame mask")
         if not self._schema.has(key) and not isinstance(key, tuple):
             # MultiIndex columns: the key names a first level; the result's labels are the rest
             sub = [f for f in self._schema.columns if isinstance(f.label, tuple) and f.label and f.label[0] == key]
@@ -346,11 +356,11 @@ class DataFrame:
 
     @property
     def at(self) -> Any:
-        return _fallback_attr(self, "at", None)
+        return get_attribute(self, "at")
 
     @property
     def iat(self) -> Any:
-        return _fallback_attr(self, "iat", None)
+        return get_attribute(self, "iat")
 
     # ------------------------------------------------------------------ rows
     def head(self, n: int = 5) -> "DataFrame":
@@ -377,61 +387,69 @@ class DataFrame:
             outputs.append((f.label, e))
         return DataFrame._from_plan(L.Select(tuple(outputs), self._plan))
 
+    @objects_via_pandas
     def isna(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("isna", e))
 
     isnull = isna
 
+    @objects_via_pandas
     def notna(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("notna", e))
 
     notnull = notna
 
+    @objects_via_pandas
     def abs(self) -> "DataFrame":
         for f in self._schema.columns:
             if not is_numeric(f.dtype):
                 raise TypeError(f"bad operand type for abs(): column {f.label!r} of dtype {pandas_dtype(f.dtype)}")
         return self._map_columns(lambda f, e: func("abs", e))
 
+    @objects_via_pandas
     def round(self, decimals: int | dict[Hashable, int] = 0) -> "DataFrame":
         if isinstance(decimals, dict):
             return self._map_columns(lambda f, e: func("round", e, decimals=int(decimals[f.label])) if is_numeric(f.dtype) else None,
                                      decimals.keys())
         return self._map_columns(lambda f, e: func("round", e, decimals=int(decimals)) if is_numeric(f.dtype) else None)
 
+    @objects_via_pandas
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "DataFrame | None":
         if not (is_scalar(lower) and is_scalar(upper)):
-            return _fallback_call(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
+            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         lo, hi = scalar_value(lower), scalar_value(upper)
         new = self._map_columns(lambda f, e: func("clip", e, lower=lo, upper=hi) if is_numeric(f.dtype) else None)
         return self._inplace(new, inplace)
 
+    @objects_via_pandas
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "DataFrame | None":
         if value is None or limit is not None:
-            return _fallback_call(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
+            return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
         if isinstance(value, dict):
             new = self._map_columns(lambda f, e: func("fillna", e, literal(value[f.label])), value.keys())
         elif is_scalar(value):
             new = self._map_columns(lambda f, e: _fill(f, e, value))
         else:
-            return _fallback_call(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
+            return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
         return self._inplace(new, inplace)
 
+    @objects_via_pandas
     def isin(self, values: Any) -> "DataFrame":
         if isinstance(values, dict):
             return self._map_columns(lambda f, e: func("isin", e, values=tuple(scalar_value(v) for v in values.get(f.label, ()))))
         if isinstance(values, (DataFrame,)) or not _is_listlike(values):
             if not _is_listlike(values):
                 raise TypeError(f"only list-like or dict-like objects are allowed to be passed to DataFrame.isin(), you passed a '{type(values).__name__}'")
-            return _fallback_call(self, "isin", (values,), {})
+            return call_method(self, "isin", (values,), {})
         vals = tuple(scalar_value(v) for v in _values_of(values))
         return self._map_columns(lambda f, e: func("isin", e, values=vals))
 
+    @objects_via_pandas
     def where(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "DataFrame | None":
         from gframe.frontend.series import Series
 
         if isinstance(cond, Series) or not is_scalar(other) or axis is not None:
-            return _fallback_call(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
+            return call_method(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
         if isinstance(cond, DataFrame) and isinstance(cond._plan, L.Select) and cond._plan.child == self._plan:
             # cond is computed from this frame's columns (``df > 0``): inline its expressions
             conds = dict(cond._plan.outputs)
@@ -439,13 +457,15 @@ class DataFrame:
             new = self._map_columns(lambda f, e: func("where", e, conds[f.label], lit) if f.label in conds else func("where", e, Lit(False), lit))
             if all(t is not None for t in new.dtypes_arrow()):
                 return self._inplace(new, inplace)
-        return _fallback_call(self, "where", (cond, other), {"inplace": inplace})
+        return call_method(self, "where", (cond, other), {"inplace": inplace})
 
+    @objects_via_pandas
     def mask(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "DataFrame | None":
         if isinstance(cond, DataFrame):
             return self.where(~cond, other, inplace=inplace)
-        return _fallback_call(self, "mask", (cond, other), {"inplace": inplace, "axis": axis})
+        return call_method(self, "mask", (cond, other), {"inplace": inplace, "axis": axis})
 
+    @objects_via_pandas
     def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "DataFrame":
         from gframe.frontend.series import cast_expr
 
@@ -461,7 +481,7 @@ class DataFrame:
                 return self._map_columns(lambda f, e: cast_expr(e, f, dtype[f.label], self._plan), dtype.keys())
             return self._map_columns(lambda f, e: cast_expr(e, f, dtype, self._plan))
         except NotImplementedError:
-            return _fallback_call(self, "astype", (dtype,), {"errors": errors})
+            return call_method(self, "astype", (dtype,), {"errors": errors})
 
     # ------------------------------------------------------------------ arithmetic
     def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
@@ -483,7 +503,7 @@ class DataFrame:
                 outs.append((f.label, BinOp(op, Col(f.name), Col(f.name))))
             return DataFrame._from_plan(L.Select(tuple(outs), self._plan))
         fn = getattr(pd.DataFrame, f"__{'r' if reflected else ''}{op}__")
-        return call_pandas(f"DataFrame.__{op}__", fn, (self, other), {}, "operand is not a scalar")
+        return via_pandas(f"DataFrame.__{op}__", fn, (self, other), {}, "operand is not a scalar")
 
     def __add__(self, o: Any) -> "DataFrame": return self._binary("add", o)
     def __radd__(self, o: Any) -> "DataFrame": return self._binary("add", o, True)
@@ -508,9 +528,11 @@ class DataFrame:
     def __and__(self, o: Any) -> "DataFrame": return self._binary("and", o)
     def __or__(self, o: Any) -> "DataFrame": return self._binary("or", o)
 
+    @objects_via_pandas
     def __invert__(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("invert", e))
 
+    @objects_via_pandas
     def __neg__(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("neg", e))
 
@@ -540,7 +562,7 @@ class DataFrame:
         if mapper is not None and axis in (None, 1, "columns") and columns is None:
             columns, mapper = mapper, None
         if index is not None or mapper is not None or level is not None:
-            return _fallback_call(self, "rename", (mapper,), {"index": index, "columns": columns, "axis": axis, "inplace": inplace,
+            return call_method(self, "rename", (mapper,), {"index": index, "columns": columns, "axis": axis, "inplace": inplace,
                                                               "level": level, "errors": errors})
         if columns is None:
             return self._inplace(self, inplace)
@@ -552,7 +574,7 @@ class DataFrame:
         outputs = tuple((fn(f.label), Col(f.name)) for f in self._schema.columns)
         labels = [o[0] for o in outputs]
         if len(set(map(internal_name, labels))) != len(labels):
-            return _fallback_call(self, "rename", (), {"columns": columns, "inplace": inplace})
+            return call_method(self, "rename", (), {"columns": columns, "inplace": inplace})
         return self._inplace(DataFrame._from_plan(L.Select(outputs, self._plan)), inplace)
 
     def drop(self, labels: Any = None, *, axis: Any = 0, index: Any = None, columns: Any = None, level: Any = None,
@@ -572,7 +594,7 @@ class DataFrame:
         if index is not None:
             rows = _drop_rows(plan, index, errors) if level is None else None
             if rows is None:
-                return _fallback_call(self, "drop", (), {"index": index, "columns": columns, "level": level,
+                return call_method(self, "drop", (), {"index": index, "columns": columns, "level": level,
                                                          "inplace": inplace, "errors": errors})
             plan = rows
         drop = set(internal_name(c) for c in cols)
@@ -583,7 +605,7 @@ class DataFrame:
         columns = kwargs.get("columns")
         if columns is not None and not args and set(kwargs) == {"columns"} and all(self._schema.has(c) for c in columns):
             return self[list(columns)]
-        return _fallback_call(self, "reindex", args, kwargs)
+        return call_method(self, "reindex", args, kwargs)
 
     def filter(self, items: Any = None, like: str | None = None, regex: str | None = None, axis: Any = None) -> "DataFrame":
         if axis in (None, 1, "columns"):
@@ -599,7 +621,7 @@ class DataFrame:
             else:
                 raise TypeError("Must pass either `items`, `like`, or `regex`")
             return self[keep]
-        return _fallback_call(self, "filter", (items, like, regex, axis), {})
+        return call_method(self, "filter", (items, like, regex, axis), {})
 
     def select_dtypes(self, include: Any = None, exclude: Any = None) -> "DataFrame":
         empty = pd.DataFrame({f.label: pd.Series([], dtype=pandas_dtype(f.dtype)) for f in self._schema.columns})
@@ -614,7 +636,7 @@ class DataFrame:
                 missing = [k for k in keys_l if not self._schema.has(k)]
                 if missing:
                     raise KeyError(f"None of {missing} are in the columns")
-            return _fallback_call(self, "set_index", (keys,), {"drop": drop, "append": append, "inplace": inplace})
+            return call_method(self, "set_index", (keys,), {"drop": drop, "append": append, "inplace": inplace})
         names = tuple(internal_name(k) for k in keys_l)
         base = _positions(self._plan) if append and self._schema.index is None else self._plan
         return self._inplace(DataFrame._from_plan(L.SetIndex(names, drop, append, base)), inplace)
@@ -624,7 +646,7 @@ class DataFrame:
         from gframe.frontend.reshape import reset_index
 
         if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default):
-            return _fallback_call(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
+            return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
                                                                   "col_level": col_level, "col_fill": col_fill,
                                                                   "allow_duplicates": allow_duplicates})
         return self._inplace(reset_index(self, level, drop, names, _reset_labels(self._schema)), inplace)
@@ -639,15 +661,16 @@ class DataFrame:
         if columns is not nd or axis not in (0, "index") or value is nd or callable(value) or isinstance(value, dict) \
                 or (mapper is not nd and index is not nd):
             kw = {k: v for k, v in (("index", index), ("columns", columns)) if v is not nd}
-            return _fallback_call(self, "rename_axis", (() if mapper is nd else (mapper,)),
+            return call_method(self, "rename_axis", (() if mapper is nd else (mapper,)),
                                   {**kw, "axis": axis, **({"inplace": True} if inplace else {})})
         return self._inplace(rename_axis(self, value), inplace)
 
     # ------------------------------------------------------------------ missing data
+    @objects_via_pandas
     def dropna(self, *, axis: Any = 0, how: Any = None, thresh: Any = None, subset: Any = None,
                inplace: bool = False, ignore_index: bool = False) -> "DataFrame | None":
         if axis not in (0, "index"):
-            return _fallback_call(self, "dropna", (), {"axis": axis, "how": how, "thresh": thresh, "subset": subset,
+            return call_method(self, "dropna", (), {"axis": axis, "how": how, "thresh": thresh, "subset": subset,
                                                        "inplace": inplace, "ignore_index": ignore_index})
         if how is not None and thresh is not None:
             raise TypeError("You cannot set both the how and thresh arguments at the same time.")
@@ -680,7 +703,7 @@ class DataFrame:
 
         def fallback() -> Any:
             extra = {"min_count": min_count} if min_count else {}
-            return _fallback_call(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **extra, **params})
+            return call_method(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **extra, **params})
 
         if axis in (1, "columns"):
             out = self._reduce_rows(fn, skipna, numeric_only, min_count)
@@ -741,49 +764,62 @@ class DataFrame:
             total = func("where", total, BinOp("ge", valid, Lit(int(min_count))), Lit(None))
         return Series._over(self._plan, total, None)
 
+    @objects_via_pandas
     def sum(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         return self._reduce("sum", axis, skipna, numeric_only, min_count)
 
+    @objects_via_pandas
     def prod(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         return self._reduce("prod", axis, skipna, numeric_only, min_count)
 
     product = prod
 
+    @objects_via_pandas
     def mean(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("mean", axis, skipna, numeric_only)
 
+    @objects_via_pandas
     def median(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("median", axis, skipna, numeric_only)
 
+    @objects_via_pandas
     def min(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("min", axis, skipna, numeric_only)
 
+    @objects_via_pandas
     def max(self, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("max", axis, skipna, numeric_only)
 
+    @objects_via_pandas
     def std(self, axis: Any = 0, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("std", axis, skipna, numeric_only, ddof=ddof)
 
+    @objects_via_pandas
     def var(self, axis: Any = 0, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("var", axis, skipna, numeric_only, ddof=ddof)
 
+    @objects_via_pandas
     def count(self, axis: Any = 0, numeric_only: bool = False) -> Any:
         return self._reduce("count", axis, True, numeric_only)
 
+    @objects_via_pandas
     def nunique(self, axis: Any = 0, dropna: bool = True) -> Any:
         return self._reduce("nunique", axis, True, False, dropna=dropna)
 
+    @objects_via_pandas
     def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
         return self._reduce("any", axis, skipna, False)
 
+    @objects_via_pandas
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
         return self._reduce("all", axis, skipna, False)
 
     # ------------------------------------------------------------------ ordering
+    @objects_via_pandas
     def sort_values(self, by: Any, *, axis: Any = 0, ascending: Any = True, inplace: bool = False, kind: Any = None,
                     na_position: str = "last", ignore_index: bool = False, key: Any = None) -> "DataFrame | None":
         if key is not None or axis not in (0, "index"):
-            return _fallback_call(self, "sort_values", (by,), {"axis": axis, "ascending": ascending, "inplace": inplace,
+            return call_method(self, "sort_values", (by,), {"axis": axis, "ascending": ascending, "inplace": inplace,
                                                                "kind": kind, "na_position": na_position, "ignore_index": ignore_index, "key": key})
         by_l = _listify(by)
         for b in by_l:
@@ -802,7 +838,7 @@ class DataFrame:
     def sort_index(self, *, axis: Any = 0, level: Any = None, ascending: Any = True, inplace: bool = False, kind: Any = None,
                    na_position: str = "last", sort_remaining: bool = True, ignore_index: bool = False, key: Any = None) -> "DataFrame | None":
         if axis not in (0, "index") or level is not None or key is not None:
-            return _fallback_call(self, "sort_index", (), {"axis": axis, "level": level, "ascending": ascending, "inplace": inplace,
+            return call_method(self, "sort_index", (), {"axis": axis, "level": level, "ascending": ascending, "inplace": inplace,
                                                            "na_position": na_position, "ignore_index": ignore_index, "key": key})
         if self._schema.index is None:
             new = self if ascending else DataFrame._from_plan(L.Sort((index_name(0),), (True,), True, _positions(self._plan)))
@@ -813,9 +849,11 @@ class DataFrame:
             new = new.reset_index(drop=True)
         return self._inplace(new, inplace)
 
+    @objects_via_pandas
     def nlargest(self, n: int, columns: Any, keep: str = "first") -> "DataFrame":
         return self._topk(n, columns, keep, True)
 
+    @objects_via_pandas
     def nsmallest(self, n: int, columns: Any, keep: str = "first") -> "DataFrame":
         return self._topk(n, columns, keep, False)
 
@@ -833,9 +871,10 @@ class DataFrame:
             # ties at the cut: the last ones win, in reverse order (positions descending)
             names, desc = names + [index_name(0)], desc + (True,)
         elif keep != "first":
-            return _fallback_call(self, "nlargest" if largest else "nsmallest", (n, columns), {"keep": keep})
+            return call_method(self, "nlargest" if largest else "nsmallest", (n, columns), {"keep": keep})
         return DataFrame._from_plan(L.TopK(tuple(names), desc, True, n, _positions(self._plan)))
 
+    @objects_via_pandas
     def drop_duplicates(self, subset: Any = None, *, keep: Any = "first", inplace: bool = False,
                         ignore_index: bool = False) -> "DataFrame | None":
         if keep not in ("first", "last", False):
@@ -846,6 +885,7 @@ class DataFrame:
             new = new.reset_index(drop=True)
         return self._inplace(new, inplace)
 
+    @objects_via_pandas
     def duplicated(self, subset: Any = None, keep: Any = "first") -> Any:
         from gframe.frontend.series import Series
 
@@ -858,6 +898,7 @@ class DataFrame:
         expr = func("duplicated", *(Col(n) for n in names), keep="none" if keep is False else keep)
         return Series._over(self._plan, expr, None)
 
+    @objects_via_pandas
     def value_counts(self, subset: Any = None, normalize: bool = False, sort: bool = True, ascending: bool = False,
                      dropna: bool = True) -> Any:
         from gframe.frontend.series import Series
@@ -866,7 +907,7 @@ class DataFrame:
         names = self._names(labels)
         if len(names) == 1:
             # pandas answers with a one-level MultiIndex here, which gframe's schemas cannot describe
-            return _fallback_call(self, "value_counts", (), {"subset": subset, "normalize": normalize, "sort": sort,
+            return call_method(self, "value_counts", (), {"subset": subset, "normalize": normalize, "sort": sort,
                                                              "ascending": ascending, "dropna": dropna})
         name = "proportion" if normalize else "count"
         agg = L.Aggregate(tuple(names), tuple(labels), ((name, Agg("size", (), Col(names[0]))),), False, dropna, True, self._plan)
@@ -1016,48 +1057,6 @@ def _align_expr(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr]:
     return aligned, Col(internal_name(tmp))
 
 
-def _fallback_call(df: Any, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
-    cls = pd.DataFrame if isinstance(df, DataFrame) else pd.Series
-    fn = getattr(cls, name)
-    inplace = kwargs.get("inplace", False)
-    if inplace:
-        kwargs = {**kwargs, "inplace": False}
-    out = call_pandas(f"{cls.__name__}.{name}", fn, (df, *args), kwargs, "argument combination not native")
-    if inplace:
-        df._replace(out._plan)
-        return None
-    return out
-
-
-def _fallback_set(df: DataFrame, name: str, value: Any) -> DataFrame:
-    from gframe.fallback import _to_pandas, check, from_pandas_result
-
-    check(f"DataFrame.{name} = ...", "setting the axis is not native")
-    pdf = df.to_pandas()
-    setattr(pdf, name, _to_pandas(value, [0]))
-    return from_pandas_result(pdf, f"DataFrame.{name}=")
-
-
-def _fallback_attr(obj: Any, name: str, attr: Any) -> Any:
-    """A pandas attribute gframe does not implement: method calls and properties go through pandas."""
-    from gframe.fallback import check, from_pandas_result
-
-    cls = pd.DataFrame if isinstance(obj, DataFrame) else pd.Series
-    attr = getattr(cls, name)
-    if callable(attr) and not isinstance(attr, property):
-        def method(*args: Any, **kwargs: Any) -> Any:
-            return _fallback_call(obj, name, args, kwargs)
-
-        method.__name__ = name
-        return method
-    check(f"{cls.__name__}.{name}", "not native")
-    value = getattr(obj.to_pandas(), name)
-    from gframe.fallback import FallbackEvent, record
-
-    record(FallbackEvent(f"{cls.__name__}.{name}", "not native", 0, 0.0))
-    return from_pandas_result(value, f"{cls.__name__}.{name}")
-
-
 def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
     """pandas' repr, computing only the rows shown: all when few, else the head and tail."""
     max_rows = pd.get_option("display.max_rows")
@@ -1096,29 +1095,5 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
                           max_cols=pd.get_option("display.max_columns"), line_width=pd.get_option("display.width"))
     return f"{text}\n\n[{n} rows x {both.shape[1]} columns]"
 
-
-def _objects_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
-    """A method that computes on values: over columns of mixed Python objects (``PYOBJECT``, which
-    engines only move) it runs through pandas, as pandas applies Python's operations to each."""
-    import functools
-
-    name = method.__name__
-
-    @functools.wraps(method)
-    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        types = [f.dtype for f in self._schema.columns] if isinstance(self, DataFrame) else [self._dtype_arrow]
-        if PYOBJECT in types:
-            return _fallback_call(self, name, args, kwargs)
-        return method(self, *args, **kwargs)
-
-    return wrapper
-
-
-_VALUE_METHODS = ("isna", "isnull", "notna", "notnull", "abs", "round", "clip", "fillna", "isin", "where", "mask",
-                  "astype", "dropna", "sum", "prod", "product", "mean", "median", "min", "max", "std", "var", "count",
-                  "nunique", "any", "all", "sort_values", "nlargest", "nsmallest", "drop_duplicates", "duplicated",
-                  "value_counts", "__invert__", "__neg__")
-for _name in _VALUE_METHODS:
-    setattr(DataFrame, _name, _objects_via_pandas(getattr(DataFrame, _name)))
 
 from gframe.frontend.series import Series  # noqa: E402  (circular: Series needs DataFrame helpers)

@@ -11,7 +11,7 @@ from typing import Any, Hashable
 import pandas as pd
 import pyarrow as pa
 
-from gframe.fallback import call_pandas
+from gframe.frontend.bridge import via_pandas
 from gframe.plan import logical as L
 from gframe.plan.expr import AGGREGATIONS, Agg, Col
 from gframe.plan.schema import internal_name, is_numeric, is_string
@@ -114,9 +114,9 @@ class _GroupBy:
     # ------------------------------------------------------------------ fallback
     def _pandas_groupby(self, pobj: Any) -> Any:
         by = self._by
-        from gframe.fallback import _to_pandas
+        from gframe.frontend.bridge import as_pandas
 
-        by = _to_pandas(by, [0])
+        by = as_pandas(by)
         gb = pobj.groupby(by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
                           dropna=self._dropna, group_keys=self._group_keys)
         if self._selection is not None:
@@ -131,7 +131,7 @@ class _GroupBy:
             return getattr(self._pandas_groupby(pobj), name)(*a, **k)
 
         kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
-        return call_pandas(f"{kind}.{name}", run, (self._obj, *args), kwargs, reason)
+        return via_pandas(f"{kind}.{name}", run, (self._obj, *args), kwargs, reason)
 
     def apply(self, func: Any, *args: Any, include_groups: bool = False, **kwargs: Any) -> Any:
         """A function that reduces each group to values runs as one native aggregation (traced,
@@ -395,7 +395,7 @@ class _GroupBy:
 
     def __iter__(self) -> Any:
         gb = self._pandas_groupby(self._obj.to_pandas())
-        from gframe.fallback import from_pandas_result
+        from gframe.frontend.bridge import from_pandas_result
 
         for k, g in gb:
             yield k, from_pandas_result(g, "GroupBy.__iter__")

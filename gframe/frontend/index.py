@@ -9,9 +9,13 @@ from typing import Any, Hashable
 
 import pandas as pd
 
+from gframe import engines
+from gframe.frontend.bridge import from_pandas_result, via_pandas, wraps_pandas
+from gframe.interop import arrow_to_pandas
 from gframe.plan.logical import Plan, ResetIndex, Select
 
 
+@wraps_pandas(pd.Index, lambda cls, pidx, api: cls._from_pandas(pidx))
 class Index:
     """The index of a DataFrame or Series (RangeIndex, column-backed Index or MultiIndex)."""
 
@@ -40,11 +44,9 @@ class Index:
 
     def to_pandas(self) -> pd.Index:
         if self._pandas is None:
-            from gframe.frontend.frame import DataFrame
-
             # only the index columns travel to the host
             plan = Select((), self._plan)
-            object.__setattr__(self, "_pandas", DataFrame._from_plan(plan).to_pandas().index)
+            object.__setattr__(self, "_pandas", arrow_to_pandas(engines.materialize(plan).to_arrow(), plan.schema).index)
         return self._pandas
 
     @property
@@ -64,9 +66,7 @@ class Index:
 
     def __len__(self) -> int:
         if self._plan is not None and self._pandas is None:
-            from gframe.frontend.frame import DataFrame
-
-            return len(DataFrame._from_plan(self._plan))
+            return engines.materialize(self._plan).num_rows()
         return len(self.to_pandas())
 
     def __iter__(self):
@@ -101,8 +101,6 @@ class Index:
         return self.to_pandas() == (other.to_pandas() if isinstance(other, Index) else other)
 
     def __getitem__(self, key: Any) -> Any:
-        from gframe.fallback import from_pandas_result
-
         return from_pandas_result(self.to_pandas()[key], "Index.__getitem__")
 
     def equals(self, other: Any) -> bool:
@@ -123,11 +121,9 @@ class Index:
         attr = getattr(pd.Index, name, None)
         if attr is None:
             raise AttributeError(f"'Index' object has no attribute {name!r}")
-        from gframe.fallback import call_pandas, from_pandas_result
-
         value = getattr(self.to_pandas(), name)
         if callable(value):
-            return lambda *a, **k: call_pandas(f"Index.{name}", value, a, k, "not native")
+            return lambda *a, **k: via_pandas(f"Index.{name}", value, a, k, "not native")
         return from_pandas_result(value, f"Index.{name}")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gframe.fallback import call_pandas
+from gframe.frontend.bridge import via_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, Lit, func
@@ -119,7 +119,7 @@ def _one_row(obj: Any, frame: Any, label: Any) -> Any:
         return _back(obj, rows)
     if not _is_frame(obj):
         return pdf.iloc[0, 0]
-    from gframe.fallback import from_pandas_result
+    from gframe.frontend.bridge import from_pandas_result
 
     return from_pandas_result(pdf.iloc[0], "DataFrame.loc")  # one row, transposed at the edge
 
@@ -141,10 +141,10 @@ class _Indexer:
             return pobj
 
         if setting:
-            out = call_pandas(f"{cls.__name__}.{name}.__setitem__", put, (obj, key, value), {}, "indexer assignment not native")
+            out = via_pandas(f"{cls.__name__}.{name}.__setitem__", put, (obj, key, value), {}, "indexer assignment not native")
             obj._replace(out._plan) if _is_frame(obj) else obj._replace_from(out)
             return None
-        return call_pandas(f"{cls.__name__}.{name}", get, (obj, key), {}, "indexer key not native")
+        return via_pandas(f"{cls.__name__}.{name}", get, (obj, key), {}, "indexer key not native")
 
 
 class LocIndexer(_Indexer):
@@ -321,7 +321,7 @@ class ILocIndexer(_Indexer):
             pdf = one.to_pandas()
             if not _is_frame(obj) or len(pdf.columns) == 1 and frame is not obj:
                 return pdf.iloc[0, 0]
-            from gframe.fallback import from_pandas_result
+            from gframe.frontend.bridge import from_pandas_result
 
             return from_pandas_result(pdf.iloc[0], "DataFrame.iloc")  # one row, transposed at the edge
         return NotImplemented

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from gframe.fallback import call_pandas
+from gframe.frontend.bridge import via_pandas
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
 from gframe.plan.schema import internal_name
@@ -54,17 +54,17 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
     kwargs = dict(how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index, right_index=right_index,
                   sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
     if validate or how in ("left_anti", "right_anti"):
-        return call_pandas("merge", pd.merge, (left, right), kwargs, "validate/anti joins not native")
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "validate/anti joins not native")
     ls, rs = left._plan.schema, right._plan.schema
     ind = _indicator_label(indicator, ls, rs)
     if how == "cross":
         if on is not None or left_on is not None or right_on is not None or left_index or right_index:
             raise pd.errors.MergeError("Can not pass on, right_on, left_on or set right_index=True or left_index=True")
         if ind is not None:
-            return call_pandas("merge", pd.merge, (left, right), kwargs, "cross join with indicator not native")
+            return via_pandas("merge", pd.merge, (left, right), kwargs, "cross join with indicator not native")
         outputs = _outputs(ls, rs, [], [], set(), suffixes)
         if outputs is None:
-            return call_pandas("merge", pd.merge, (left, right), kwargs, "duplicate output labels")
+            return via_pandas("merge", pd.merge, (left, right), kwargs, "duplicate output labels")
         return type(left)._from_plan(L.Join("cross", (), (), tuple(outputs), "none", False, left._plan, right._plan))
     if on is not None and (left_on is not None or right_on is not None):
         raise pd.errors.MergeError('Can only pass argument "on" OR "left_on" and "right_on", not a combination of both.')
@@ -85,7 +85,7 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
         ls, rs = lp.schema, rp.schema
         if left_index and right_index:
             if len(ls.index or ()) != len(rs.index or ()):
-                return call_pandas("merge", pd.merge, (left, right), kwargs, "index join of this shape not native")
+                return via_pandas("merge", pd.merge, (left, right), kwargs, "index join of this shape not native")
             lnames, rnames = tuple(ls.index_names), tuple(rs.index_names)
             coalesced: set[Hashable] = set()
             idx_from = {"right": "right", "outer": "both"}.get(how, "left")
@@ -133,12 +133,12 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
     _check_key_types(ls, rs, lnames, rnames)
     outputs = _outputs(ls, rs, [], [], coalesced, suffixes)
     if outputs is None:
-        return call_pandas("merge", pd.merge, (left, right), kwargs, "duplicate output labels")
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "duplicate output labels")
     # a left key column joined to the right's index takes the right key where the left row is missing
     outputs = [(lab, "key" if side == "left" and name in lkey_cols else side, name) for lab, side, name in outputs]
     if ind is not None:
         if any(lab == ind for lab, _, _ in outputs):
-            return call_pandas("merge", pd.merge, (left, right), kwargs, "indicator label clashes")
+            return via_pandas("merge", pd.merge, (left, right), kwargs, "indicator label clashes")
         # marker columns, true on each side's rows: missing after the join where that side has no row
         marks = ("__gf_left_row", "__gf_right_row")
         lp = L.Select(tuple((f.label, Col(f.name)) for f in ls.columns) + ((marks[0], Lit(True)),), lp)
@@ -241,7 +241,7 @@ def join(left: Any, other: Any, on: Any = None, how: str = "left", lsuffix: Any 
         if how not in _HOWS:
             raise ValueError(f"'{how}' is not a valid Merge type: left, right, inner, outer, left_anti, right_anti, cross")
         kwargs = dict(on=on, how=how, sort=sort, validate=validate, suffixes=resolved)
-        return call_pandas("DataFrame.join", pd.DataFrame.join, (left, other), kwargs, "joining many frames not native")
+        return via_pandas("DataFrame.join", pd.DataFrame.join, (left, other), kwargs, "joining many frames not native")
     if how == "cross":
         return merge(left, other, how=how, on=on, suffixes=resolved, sort=sort, validate=validate)
     return merge(left, other, how=how, left_on=on, left_index=on is None, right_index=True, suffixes=resolved,
@@ -261,7 +261,7 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
     if union_categories:
         kwargs["union_categories"] = union_categories
     if isinstance(objs, dict):
-        return call_pandas("concat", pd.concat, (objs,), kwargs, "dict input")
+        return via_pandas("concat", pd.concat, (objs,), kwargs, "dict input")
     objs = list(objs)
     if keys is not None:
         keys = list(keys)
@@ -276,17 +276,17 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
                for o in objs]
     kwargs["keys"] = keys
     if levels is not None or verify_integrity or union_categories or (names is not None and keys is None):
-        return call_pandas("concat", pd.concat, (wrapped,), kwargs, "levels/verify_integrity options not native")
+        return via_pandas("concat", pd.concat, (wrapped,), kwargs, "levels/verify_integrity options not native")
     if axis in (0, "index"):
         if keys is not None and (ignore_index or len(keys) != len(wrapped)):
-            return call_pandas("concat", pd.concat, (wrapped,), kwargs, "keys with ignore_index not native")
+            return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys with ignore_index not native")
         if all(isinstance(o, DataFrame) for o in wrapped):
             plans = [o._plan if ignore_index or o._plan.schema.index is not None else L.RowIndex(o._plan) for o in wrapped]
             if not ignore_index and len({len(p.schema.index or ()) for p in plans}) > 1:
-                return call_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
             labels = _concat_labels([p.schema for p in plans], join, sort)
             if labels is None:
-                return call_pandas("concat", pd.concat, (wrapped,), kwargs, "column labels not sortable")
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "column labels not sortable")
             if keys is not None:
                 plans = [_with_key_level(p, k, names) for p, k in zip(plans, keys)]
             out = L.Union(ignore_index, *plans)
@@ -300,10 +300,10 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             frames = [DataFrame._from_plan(L.Select(((label, o._expr),), o._plan)) for o in wrapped]
             out = concat(frames, ignore_index=ignore_index, keys=keys, names=names)
             return Series._over(out._plan, out[label]._expr, name)
-        return call_pandas("concat", pd.concat, (wrapped,), kwargs, "mixed frames and series")
+        return via_pandas("concat", pd.concat, (wrapped,), kwargs, "mixed frames and series")
     if axis in (1, "columns"):
         if keys is not None or sort:
-            return call_pandas("concat", pd.concat, (wrapped,), kwargs, "keys/sort along columns not native")
+            return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys/sort along columns not native")
         frames = []
         for i, o in enumerate(wrapped):
             if isinstance(o, Series):
@@ -311,9 +311,9 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             frames.append(o)
         labels = [lab for f in frames for lab in f._plan.schema.labels]
         if len(set(labels)) != len(labels) or ignore_index:
-            return call_pandas("concat", pd.concat, (wrapped,), kwargs, "duplicate column labels")
+            return via_pandas("concat", pd.concat, (wrapped,), kwargs, "duplicate column labels")
         if len({len(f._plan.schema.index or ()) for f in frames}) > 1 or any(f._plan.schema.index is None for f in frames) and not all(f._plan.schema.index is None for f in frames):
-            return call_pandas("concat", pd.concat, (wrapped,), kwargs, "index kinds differ")
+            return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index kinds differ")
         if join == "outer" or len(frames) == 1:
             return DataFrame._from_plan(L.HConcat(*[f._plan for f in frames]))
         # inner: the index labels every frame has, in the first frame's order - the outer alignment

@@ -14,11 +14,11 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.fallback import call_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
-from gframe.frontend.frame import (_VALUE_METHODS, DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call,
-                                   _is_listlike, _objects_via_pandas, _positions, _repr_frame, _values_of)
-from gframe.frontend.convert import host_copy
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, set_attribute, set_item,
+                                    via_pandas, wraps_pandas)
+from gframe.frontend.frame import DataFrame, _align_expr, _descending, _is_listlike, _positions, _repr_frame, _values_of
+from gframe.interop import host_copy
 from gframe.frontend.index import Index
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
@@ -108,6 +108,7 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any) -> None:
             raise NotImplementedError("strings Python parses but the engine does not")  # -> pandas
 
 
+@wraps_pandas(pd.Series)
 class Series:
     """One-dimensional labeled array, computed lazily (pandas' Series API).
 
@@ -134,10 +135,8 @@ class Series:
         if isinstance(data, Series) and index is None and dtype is None:
             self._set(data._plan, data._expr, data._name if name is None else name)
             return
-        from gframe.fallback import _to_pandas
-
-        data = _to_pandas(data, [0])
-        index = _to_pandas(index, [0])
+        data = as_pandas(data)
+        index = as_pandas(index)
         ps = data if isinstance(data, pd.Series) and index is None and dtype is None and name is None \
             else pd.Series(data, index=index, dtype=dtype, name=name, copy=copy)
         # the plan is built on first use (``__getattr__``): a Series that only goes back to pandas
@@ -151,6 +150,10 @@ class Series:
         object.__setattr__(self, "_expr", expr)
         object.__setattr__(self, "_name", name)
 
+    def _value_types(self) -> list[Any]:
+        """The Arrow types the value methods compute on (``objects_via_pandas``)."""
+        return [self._dtype_arrow]
+
     def _build_pending(self) -> None:
         s = Series._from_pandas(self.__dict__["_pending"], "Series")
         self._set(s._plan, s._expr, self._name)
@@ -159,7 +162,7 @@ class Series:
         if name == "name":
             self._set(self._plan, self._expr, value)
         elif name == "index":
-            new = _fallback_setattr(self, name, value)
+            new = set_attribute(self, name, value, "setting the axis is not native")
             self._set(new._plan, new._expr, new._name)
         else:
             object.__setattr__(self, name, value)
@@ -292,7 +295,7 @@ class Series:
         def run(*args: Any) -> Any:
             return getattr(ufunc, method)(*args, **kwargs)
 
-        return call_pandas(f"numpy.{ufunc.__name__}", run, inputs, {}, "numpy function not native")
+        return via_pandas(f"numpy.{ufunc.__name__}", run, inputs, {}, "numpy function not native")
 
     def tolist(self) -> list[Any]:
         return self.to_pandas().tolist()
@@ -340,7 +343,7 @@ class Series:
         attr = getattr(pd.Series, name, None)
         if attr is None:
             raise AttributeError(f"'Series' object has no attribute {name!r}")
-        return _fallback_attr(self, name, attr)
+        return get_attribute(self, name)
 
     # ------------------------------------------------------------------ selection
     def __getitem__(self, key: Any) -> Any:
@@ -356,7 +359,7 @@ class Series:
         if isinstance(key, Series) and is_scalar(value):
             self._replace_from(self.mask(key, value))
             return
-        new = _fallback_setitem(self, key, value)
+        new = set_item(self, key, value, "label-based assignment is not native")
         self._replace_from(new)
 
     @property
@@ -373,11 +376,11 @@ class Series:
 
     @property
     def at(self) -> Any:
-        return _fallback_attr(self, "at", None)
+        return get_attribute(self, "at")
 
     @property
     def iat(self) -> Any:
-        return _fallback_attr(self, "iat", None)
+        return get_attribute(self, "iat")
 
     def head(self, n: int = 5) -> "Series":
         return Series._back(self._frame().head(n))
@@ -412,7 +415,7 @@ class Series:
             return NotImplemented  # type: ignore[return-value]
         if PYOBJECT in (expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of)):
             # Python objects: pandas applies the operator to each
-            return _fallback_call(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         expr = BinOp(op, l, r)
         check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
@@ -445,12 +448,14 @@ class Series:
     def __xor__(self, o: Any) -> "Series": return self._binary("xor", o)
     def __rxor__(self, o: Any) -> "Series": return self._binary("xor", o, True)
 
+    @objects_via_pandas
     def __invert__(self) -> "Series":
         t = self._dtype_arrow
         if t is not None and not (pa.types.is_boolean(t) or pa.types.is_integer(t)):
             raise TypeError(f"bad operand type for unary ~: '{pandas_dtype(t)}'")
         return self._with(func("invert", self._expr))
 
+    @objects_via_pandas
     def __neg__(self) -> "Series":
         t = self._dtype_arrow
         if t is not None and is_string(t):
@@ -460,10 +465,10 @@ class Series:
     def __abs__(self) -> "Series":
         return self.abs()
 
-    def add(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("add", o) if fill_value is None else _fallback_call(self, "add", (o,), {"fill_value": fill_value})
-    def sub(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("sub", o) if fill_value is None else _fallback_call(self, "sub", (o,), {"fill_value": fill_value})
-    def mul(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("mul", o) if fill_value is None else _fallback_call(self, "mul", (o,), {"fill_value": fill_value})
-    def truediv(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("truediv", o) if fill_value is None else _fallback_call(self, "truediv", (o,), {"fill_value": fill_value})
+    def add(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("add", o) if fill_value is None else call_method(self, "add", (o,), {"fill_value": fill_value})
+    def sub(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("sub", o) if fill_value is None else call_method(self, "sub", (o,), {"fill_value": fill_value})
+    def mul(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("mul", o) if fill_value is None else call_method(self, "mul", (o,), {"fill_value": fill_value})
+    def truediv(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("truediv", o) if fill_value is None else call_method(self, "truediv", (o,), {"fill_value": fill_value})
     div = truediv
     def floordiv(self, o: Any) -> "Series": return self._binary("floordiv", o)
     def mod(self, o: Any) -> "Series": return self._binary("mod", o)
@@ -480,44 +485,51 @@ class Series:
     def ge(self, o: Any) -> "Series": return self._binary("ge", o)
 
     # ------------------------------------------------------------------ elementwise
+    @objects_via_pandas
     def abs(self) -> "Series":
         t = self._dtype_arrow
         if t is not None and not (is_numeric(t) or pa.types.is_duration(t)):
             raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")
         return self._with(func("abs", self._expr))
 
+    @objects_via_pandas
     def isna(self) -> "Series":
         return self._with(func("isna", self._expr))
 
     isnull = isna
 
+    @objects_via_pandas
     def notna(self) -> "Series":
         return self._with(func("notna", self._expr))
 
     notnull = notna
 
+    @objects_via_pandas
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "Series | None":
         if value is None or limit is not None or not (is_scalar(value) or isinstance(value, Series)):
-            return _fallback_call(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
+            return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
         if isinstance(value, Series):
             plan, other = _align_expr(self._plan, value)
             if plan is not self._plan:
-                return _fallback_call(self, "fillna", (value,), {"inplace": inplace})
+                return call_method(self, "fillna", (value,), {"inplace": inplace})
             new = self._with(func("fillna", self._expr, other))
         else:
             new = self._with(func("fillna", self._expr, literal(value)))
         return self._inplace(new, inplace)
 
+    @objects_via_pandas
     def dropna(self, *, axis: Any = 0, inplace: bool = False, how: Any = None, ignore_index: bool = False) -> "Series | None":
         new = Series._back(self._frame().dropna(ignore_index=ignore_index))
         return self._inplace(new, inplace)
 
+    @objects_via_pandas
     def isin(self, values: Any) -> "Series":
         if not _is_listlike(values) and not isinstance(values, dict):
             raise TypeError(f"only list-like objects are allowed to be passed to isin(), you passed a `{type(values).__name__}`")
         vals = tuple(scalar_value(v) for v in _values_of(values))
         return self._with(func("isin", self._expr, values=vals))
 
+    @objects_via_pandas
     def between(self, left: Any, right: Any, inclusive: str = "both") -> "Series":
         if inclusive not in ("both", "neither", "left", "right"):
             raise ValueError("Inclusive has to be either string of 'both','left', 'right', or 'neither'.")
@@ -525,46 +537,51 @@ class Series:
         hi = "le" if inclusive in ("both", "right") else "lt"
         return (self._binary(lo, left)) & (self._binary(hi, right))
 
+    @objects_via_pandas
     def where(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "Series | None":
         if callable(cond):
             cond = cond(self)
         if callable(other):
             other = other(self)
         if not isinstance(cond, Series) or not (is_scalar(other) or isinstance(other, Series)):
-            return _fallback_call(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
+            return call_method(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
         plan, c = _align_expr(self._plan, cond)
         if plan is not self._plan:
-            return _fallback_call(self, "where", (cond, other), {"inplace": inplace})
+            return call_method(self, "where", (cond, other), {"inplace": inplace})
         if isinstance(other, Series):
             plan2, o = _align_expr(self._plan, other)
             if plan2 is not self._plan:
-                return _fallback_call(self, "where", (cond, other), {"inplace": inplace})
+                return call_method(self, "where", (cond, other), {"inplace": inplace})
         else:
             o = literal(other)
         t = self._dtype_arrow
         new = self._with(func("where", self._expr, c, o))
         if new._dtype_arrow is None and not (t is not None and pa.types.is_boolean(t)):
-            return _fallback_call(self, "where", (cond, other), {"inplace": inplace})
+            return call_method(self, "where", (cond, other), {"inplace": inplace})
         return self._inplace(new, inplace)
 
+    @objects_via_pandas
     def mask(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "Series | None":
         if callable(cond):
             cond = cond(self)
         if isinstance(cond, Series):
             return self.where(~cond.fillna(False) if cond._dtype_arrow is not None else ~cond, other, inplace=inplace)
-        return _fallback_call(self, "mask", (cond, other), {"inplace": inplace})
+        return call_method(self, "mask", (cond, other), {"inplace": inplace})
 
+    @objects_via_pandas
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "Series | None":
         if not (is_scalar(lower) and is_scalar(upper)):
-            return _fallback_call(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
+            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         return self._inplace(self._with(func("clip", self._expr, lower=scalar_value(lower), upper=scalar_value(upper))), inplace)
 
+    @objects_via_pandas
     def round(self, decimals: int = 0) -> "Series":
         t = self._dtype_arrow
         if t is not None and not is_numeric(t):
             raise TypeError(f"Expected numeric dtype, got {pandas_dtype(t)} instead.")
         return self._with(func("round", self._expr, decimals=int(decimals)))
 
+    @objects_via_pandas
     def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "Series":
         f = Field(self._name, self._dtype_arrow)
         try:
@@ -572,18 +589,18 @@ class Series:
                 raise NotImplementedError("astype(errors=...)")
             return self._with(cast_expr(self._expr, f, dtype, self._plan))
         except NotImplementedError:
-            return _fallback_call(self, "astype", (dtype,), {"errors": errors})
+            return call_method(self, "astype", (dtype,), {"errors": errors})
 
     def rename(self, index: Any = None, *, axis: Any = None, copy: Any = None, inplace: bool = False, level: Any = None,
                errors: str = "ignore") -> "Series | None":
         if index is None or is_scalar(index) or isinstance(index, tuple):
             return self._inplace(Series._over(self._plan, self._expr, index), inplace)
-        return _fallback_call(self, "rename", (index,), {"inplace": inplace})
+        return call_method(self, "rename", (index,), {"inplace": inplace})
 
     def reset_index(self, level: Any = None, *, drop: bool = False, name: Any = ..., inplace: bool = False,
                     allow_duplicates: bool = False) -> Any:
         if level is not None:
-            return _fallback_call(self, "reset_index", (level,), {"drop": drop, "inplace": inplace})
+            return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace})
         if drop:
             return self._inplace(Series._back(self._frame().reset_index(drop=True)), inplace)
         label = self._name if name is ... else name
@@ -597,13 +614,14 @@ class Series:
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn in ("sum", "mean", "median", "std", "var", "prod"):
                 raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
-            return _fallback_call(self, fn, (), {"skipna": skipna, **params})
+            return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
-            return _fallback_call(self, fn, (), {"skipna": skipna, **params})
+            return call_method(self, fn, (), {"skipna": skipna, **params})
         return reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
 
+    @objects_via_pandas
     def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         return self._reduce("sum", skipna, min_count)
 
@@ -621,52 +639,64 @@ class Series:
         numeric = all(t is not None and is_numeric(t) and not pa.types.is_boolean(t)
                       for t in (self._dtype_arrow, getattr(other, "_dtype_arrow", None)))
         if not (plain and numeric and isinstance(other, Series) and other._plan is self._plan):
-            return _fallback_call(self, fn, (other,), kwargs)
+            return call_method(self, fn, (other,), kwargs)
         agg = Agg(fn, tuple(sorted(params.items())), self._expr, other._expr)
         table = engines.materialize(L.Aggregate((), (), ((fn, agg),), False, True, False, self._plan)).to_arrow()
         value = table.column(0)[0].as_py()
         return float("nan") if value is None else np.float64(value)
 
+    @objects_via_pandas
     def prod(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         return self._reduce("prod", skipna, min_count)
 
     product = prod
 
+    @objects_via_pandas
     def mean(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("mean", skipna)
 
+    @objects_via_pandas
     def median(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("median", skipna)
 
+    @objects_via_pandas
     def min(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("min", skipna)
 
+    @objects_via_pandas
     def max(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("max", skipna)
 
+    @objects_via_pandas
     def std(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("std", skipna, ddof=ddof)
 
+    @objects_via_pandas
     def var(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
         return self._reduce("var", skipna, ddof=ddof)
 
+    @objects_via_pandas
     def count(self) -> Any:
         return self._reduce("count")
 
+    @objects_via_pandas
     def nunique(self, dropna: bool = True) -> int:
         return int(self._reduce("nunique", dropna=dropna))
 
+    @objects_via_pandas
     def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
         return self._reduce("any", skipna)
 
+    @objects_via_pandas
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
         return self._reduce("all", skipna)
 
+    @objects_via_pandas
     def quantile(self, q: Any = 0.5, interpolation: str = "linear") -> Any:
         t = self._dtype_arrow
         if not isinstance(q, (float, int)) or isinstance(q, bool) or t is None or not is_numeric(t) \
                 or pa.types.is_boolean(t) or interpolation not in ("linear", "lower", "higher", "midpoint"):
-            return _fallback_call(self, "quantile", (q,), {"interpolation": interpolation})
+            return call_method(self, "quantile", (q,), {"interpolation": interpolation})
         if not 0 <= q <= 1:
             raise ValueError("percentiles should all be in the interval [0, 1]")
         return self._reduce("quantile", q=float(q), interpolation=interpolation)
@@ -675,7 +705,7 @@ class Series:
         """idxmax / idxmin: the label of the first extreme value (a top-1 of the column)."""
         t = self._dtype_arrow
         if not skipna or t is None or not (is_numeric(t) or pa.types.is_timestamp(t)):
-            return _fallback_call(self, "idxmax" if largest else "idxmin", (), {"skipna": skipna})
+            return call_method(self, "idxmax" if largest else "idxmin", (), {"skipna": skipna})
         frame = self._frame()
         f = frame._plan.schema.columns[0]
         base = L.Filter(func("notna", Col(f.name)), _positions(frame._plan))
@@ -685,17 +715,20 @@ class Series:
             raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")
         return labels[0]
 
+    @objects_via_pandas
     def idxmax(self, axis: Any = 0, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
         return self._arg_extreme(True, skipna)
 
+    @objects_via_pandas
     def idxmin(self, axis: Any = 0, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
         return self._arg_extreme(False, skipna)
 
     # ------------------------------------------------------------------ ordering and sets
+    @objects_via_pandas
     def sort_values(self, *, axis: Any = 0, ascending: Any = True, inplace: bool = False, kind: Any = None,
                     na_position: str = "last", ignore_index: bool = False, key: Any = None) -> "Series | None":
         if key is not None:
-            return _fallback_call(self, "sort_values", (), {"ascending": ascending, "inplace": inplace, "kind": kind,
+            return call_method(self, "sort_values", (), {"ascending": ascending, "inplace": inplace, "kind": kind,
                                                             "na_position": na_position, "ignore_index": ignore_index, "key": key})
         frame = self._frame()
         label = frame._plan.schema.columns[0].label
@@ -707,33 +740,39 @@ class Series:
         new = self._frame().sort_index(level=level, ascending=ascending, na_position=na_position, ignore_index=ignore_index, key=key)
         return self._inplace(Series._back(new), inplace)
 
+    @objects_via_pandas
     def nlargest(self, n: int = 5, keep: str = "first") -> "Series":
         frame = self._frame()
         return Series._back(frame.nlargest(n, [frame._plan.schema.columns[0].label], keep=keep))
 
+    @objects_via_pandas
     def nsmallest(self, n: int = 5, keep: str = "first") -> "Series":
         frame = self._frame()
         return Series._back(frame.nsmallest(n, [frame._plan.schema.columns[0].label], keep=keep))
 
+    @objects_via_pandas
     def drop_duplicates(self, *, keep: Any = "first", inplace: bool = False, ignore_index: bool = False) -> "Series | None":
         new = Series._back(self._frame().drop_duplicates(keep=keep, ignore_index=ignore_index))
         return self._inplace(new, inplace)
 
+    @objects_via_pandas
     def duplicated(self, keep: Any = "first") -> "Series":
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
         return self._with(func("duplicated", self._expr, keep="none" if keep is False else keep))
 
+    @objects_via_pandas
     def unique(self) -> Any:
         frame = self._frame()
         plan = L.Distinct((), "first", frame._plan)
         res = Series._from_frame_plan(plan).to_pandas()
         return pd.unique(res) if not isinstance(res.dtype, np.dtype) else res.values if res.dtype != object else pd.unique(res)
 
+    @objects_via_pandas
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
                      dropna: bool = True) -> "Series":
         if bins is not None:
-            return _fallback_call(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
+            return call_method(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
                                                              "bins": bins, "dropna": dropna})
         frame = self._frame()
         label = frame._plan.schema.columns[0].label
@@ -782,7 +821,7 @@ class Series:
         return func_(self, *args, **kwargs)
 
     def to_csv(self, *args: Any, **kwargs: Any) -> Any:
-        return _fallback_call(self, "to_csv", args, kwargs)
+        return call_method(self, "to_csv", args, kwargs)
 
 
 # numpy ufuncs lowered natively (float results, as numpy gives for int input) and binary ones
@@ -876,25 +915,3 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
 
 def _series_repr(s: Series) -> str:
     return _repr_frame(s._frame(), html=False, as_series=True)
-
-
-def _fallback_setitem(s: Series, key: Any, value: Any) -> Series:
-    from gframe.fallback import _to_pandas, check, from_pandas_result
-
-    check("Series.__setitem__", "label-based assignment is not native")
-    ps = s.to_pandas().copy()
-    ps[_to_pandas(key, [0])] = _to_pandas(value, [0])
-    return from_pandas_result(ps, "Series.__setitem__")
-
-
-def _fallback_setattr(s: Series, name: str, value: Any) -> Series:
-    from gframe.fallback import _to_pandas, check, from_pandas_result
-
-    check(f"Series.{name} = ...", "not native")
-    ps = s.to_pandas().copy()
-    setattr(ps, name, _to_pandas(value, [0]))
-    return from_pandas_result(ps, f"Series.{name}=")
-
-
-for _name in _VALUE_METHODS + ("between", "idxmax", "idxmin", "unique", "quantile"):
-    setattr(Series, _name, _objects_via_pandas(getattr(Series, _name)))

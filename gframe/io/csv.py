@@ -25,7 +25,7 @@ _DTYPES = {"int64": pa.int64(), "int32": pa.int32(), "float64": pa.float64(), "f
 
 def read_csv(filepath_or_buffer: Any, **kwargs: Any) -> Any:
     """pandas.read_csv: reads now (CSV has no footer to plan from) into an in-memory frame."""
-    from gframe.fallback import call_pandas
+    from gframe.frontend.bridge import via_pandas
     from gframe.frontend.frame import DataFrame
     from gframe.plan.logical import InMemoryScan
     from gframe.plan.node import Opaque
@@ -36,13 +36,13 @@ def read_csv(filepath_or_buffer: Any, **kwargs: Any) -> Any:
     if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(os.fspath(path)) or set(kwargs) - _NATIVE \
             or kwargs.get("header", 0) not in (0, "infer") or not _native_dtypes(kwargs.get("dtype")) \
             or not isinstance(kwargs.get("parse_dates", []), (list, tuple, type(None))):
-        return call_pandas("read_csv", pd.read_csv, (path,), kwargs, "reader options not native")
+        return via_pandas("read_csv", pd.read_csv, (path,), kwargs, "reader options not native")
     lazy = _lazy_scan(os.fspath(path), kwargs)
     if lazy is not None:
         return DataFrame._from_plan(lazy)
     native = _read_native(os.fspath(path), kwargs)
     if native is None:
-        return call_pandas("read_csv", pd.read_csv, (path,), kwargs, "file layout not native")
+        return via_pandas("read_csv", pd.read_csv, (path,), kwargs, "file layout not native")
     table, schema = native
     return DataFrame._from_plan(InMemoryScan(Opaque(table, "arrow"), schema, f"read_csv {os.fspath(path)!r}"))
 
@@ -308,7 +308,7 @@ def read_csv_arrow(node: Any) -> pa.Table:
     kwargs["usecols"] = [f.label for f in schema.columns]
     native = _read_native(node.path, kwargs)
     if native is None:  # the sample was native; pandas decides for the rest of the file
-        from gframe.frontend.convert import pandas_to_table
+        from gframe.interop import pandas_to_table
 
         native = pandas_to_table(pd.read_csv(node.path, **kwargs))
     table, got = native
@@ -338,7 +338,7 @@ _WRITE_NATIVE = {"index", "header", "sep", "na_rep", "columns", "index_label"}
 def to_csv(df: Any, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:
     """pandas' ``to_csv``: columns formatted to text in the plan (pandas' float / bool text), then
     written by Arrow's CSV writer; other options through pandas, recorded."""
-    from gframe.fallback import call_pandas
+    from gframe.frontend.bridge import via_pandas
     from gframe.io.atomic import atomic_path
 
     text = None
@@ -346,13 +346,13 @@ def to_csv(df: Any, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:
         text = _format_csv(df, **kwargs)
     if text is None:
         if path_or_buf is None or not isinstance(path_or_buf, (str, os.PathLike)):
-            return call_pandas("DataFrame.to_csv", pd.DataFrame.to_csv, (df, path_or_buf, *args), kwargs, "writer options not native")
+            return via_pandas("DataFrame.to_csv", pd.DataFrame.to_csv, (df, path_or_buf, *args), kwargs, "writer options not native")
 
         def write(pdf: Any, tmp: str) -> None:
             pdf.to_csv(tmp, *args, **kwargs)
 
         with atomic_path(path_or_buf) as tmp:
-            call_pandas("DataFrame.to_csv", write, (df, tmp), {}, "writer options not native")
+            via_pandas("DataFrame.to_csv", write, (df, tmp), {}, "writer options not native")
         return None
     if path_or_buf is None:
         return text

@@ -19,13 +19,13 @@ def _is_local_file(path: Any) -> bool:
 
 def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: Any = None, **kwargs: Any) -> Any:
     """Lazily read a parquet file (pandas.read_parquet's API)."""
-    from gframe.fallback import call_pandas
+    from gframe.frontend.bridge import via_pandas
     from gframe.frontend.frame import DataFrame
 
     if not _is_local_file(path) or filters is not None or kwargs:
         if isinstance(path, (str, os.PathLike)) and not os.path.exists(os.fspath(path)) and "://" not in str(path):
             raise FileNotFoundError(f"[Errno 2] No such file or directory: '{path}'" if False else str(path))
-        return call_pandas("read_parquet", pd.read_parquet, (path,), dict(engine=engine, columns=columns, filters=filters, **kwargs),
+        return via_pandas("read_parquet", pd.read_parquet, (path,), dict(engine=engine, columns=columns, filters=filters, **kwargs),
                            "not a local file or reader options not native")
     path = os.fspath(path)
     schema = pq.read_schema(path)
@@ -38,7 +38,7 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
     for lvl, ic in enumerate(index_cols):
         if isinstance(ic, dict):  # RangeIndex stored as metadata
             if ic.get("start", 0) != 0 or ic.get("step", 1) != 1 or ic.get("name") is not None:
-                return call_pandas("read_parquet", pd.read_parquet, (path,), dict(columns=columns), "non-default RangeIndex")
+                return via_pandas("read_parquet", pd.read_parquet, (path,), dict(columns=columns), "non-default RangeIndex")
             continue
         if index_fields is None:
             index_fields = []
@@ -69,7 +69,7 @@ def to_parquet(df: Any, path: Any = None, engine: str = "auto", compression: Any
                partition_cols: Any = None, storage_options: Any = None, **kwargs: Any) -> Any:
     """Write atomically (a failed write leaves no file), from the engine's Arrow result with
     pandas' metadata, so pandas reads the file back with the same index and dtypes."""
-    from gframe.fallback import call_pandas
+    from gframe.frontend.bridge import via_pandas
     from gframe.io.atomic import atomic_path
 
     extra = {} if engine == "auto" else {"engine": engine}
@@ -86,9 +86,9 @@ def to_parquet(df: Any, path: Any = None, engine: str = "auto", compression: Any
                               storage_options=storage_options, **extra, **kwargs)
 
     if path is None or not isinstance(path, (str, os.PathLike)) or partition_cols:
-        return call_pandas("DataFrame.to_parquet", write, (df, path), {}, "writer options not native")
+        return via_pandas("DataFrame.to_parquet", write, (df, path), {}, "writer options not native")
     with atomic_path(path) as tmp:
-        call_pandas("DataFrame.to_parquet", write, (df, tmp), {}, "writer options not native")
+        via_pandas("DataFrame.to_parquet", write, (df, tmp), {}, "writer options not native")
     return None
 
 
@@ -99,7 +99,7 @@ def _arrow_for_pandas(df: Any, index: Any) -> Any:
 
     import pyarrow as pa
 
-    from gframe.frontend.convert import arrow_to_pandas
+    from gframe.interop import arrow_to_pandas
     from gframe.plan.logical import RowIndex
 
     plan = df._plan

@@ -25,7 +25,7 @@ def map_series(series: Any, arg: Any, na_action: Any = None) -> Any:
     """``Series.map(arg)`` / ``Series.apply(func)``."""
     import pandas as pd
 
-    from gframe.fallback import call_pandas
+    from gframe.frontend.bridge import via_pandas
 
     reasons: list[str] = []
     if callable(arg) and not isinstance(arg, (dict, pd.Series)) and not hasattr(arg, "_plan"):
@@ -37,7 +37,7 @@ def map_series(series: Any, arg: Any, na_action: Any = None) -> Any:
         ])
         if out is not None:
             return out
-    return call_pandas("Series.map", pd.Series.map, (series, arg), {"na_action": na_action},
+    return via_pandas("Series.map", pd.Series.map, (series, arg), {"na_action": na_action},
                        _fallback_reason(reasons) if reasons else "mapping argument not native")
 
 
@@ -46,7 +46,7 @@ def apply_frame(df: Any, func: Any, axis: Any = 0, raw: bool = False, result_typ
     """``DataFrame.apply``: row-wise (axis=1) functions natively, the rest through pandas."""
     import pandas as pd
 
-    from gframe.fallback import call_pandas
+    from gframe.frontend.bridge import via_pandas
 
     reasons: list[str] = []
     if axis in (1, "columns") and not raw and result_type is None and not args and not kwargs and callable(func):
@@ -58,7 +58,7 @@ def apply_frame(df: Any, func: Any, axis: Any = 0, raw: bool = False, result_typ
         ])
         if out is not None:
             return out
-    return call_pandas("DataFrame.apply", pd.DataFrame.apply, (df, func),
+    return via_pandas("DataFrame.apply", pd.DataFrame.apply, (df, func),
                        dict(axis=axis, raw=raw, result_type=result_type, args=args, **kwargs),
                        _fallback_reason(reasons) if reasons else "column-wise or raw apply not native")
 

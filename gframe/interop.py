@@ -1,4 +1,7 @@
-"""Conversion at the edges: pandas/numpy/dict in, Arrow tables with internal names, and back.
+"""pandas <-> Arrow at the edges: pandas/numpy/dict in, Arrow tables with internal names, and back.
+
+Below both the frontend and the engines (it imports only ``plan``), so the engines' verification
+mode and the readers convert without reaching up into the frontend.
 
 On the way in NaN in float columns becomes null (gframe's one missing value); on the way out nulls
 become what pandas shows (NaN, NaT, None) and dtypes follow pandas' value-dependent rules (an int
