@@ -18,7 +18,7 @@ from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index, MultiIndex, RangeIndex
 from gframe.frontend.reshape import concat, merge
 from gframe.frontend.series import Series
-from gframe.io import read_csv, read_parquet
+from gframe.frontend.readwrite import read_csv, read_parquet
 
 __version__ = "0.1.0"
 

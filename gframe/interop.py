@@ -19,8 +19,17 @@ import pyarrow as pa
 
 from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
-from gframe.plan.schema import (OBJECT_DATE, OBJECT_STRING, PYOBJECT, Field, IndexField, Schema, arrow_type_from_pandas, index_name, internal_name,
-                                normalize_arrow_type)
+from gframe.plan.schema import (
+    OBJECT_DATE,
+    OBJECT_STRING,
+    PYOBJECT,
+    Field,
+    IndexField,
+    Schema,
+    index_name,
+    internal_name,
+    normalize_arrow_type,
+)
 
 
 def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Array:

@@ -9,7 +9,6 @@ in ``fallback_report()``; ``options.fallback="warn"`` warns once per API and ``"
 """
 from __future__ import annotations
 
-import time
 import warnings
 from dataclasses import dataclass
 

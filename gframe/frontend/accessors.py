@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
-
+from gframe.frontend.bridge import via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
 from gframe.plan.schema import OBJECT_STRING, is_string
@@ -72,8 +72,6 @@ class _Accessor:
         return self._s._with(func(f"{self._kind}.{name}", self._s._expr, **params))
 
     def _fallback(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        from gframe.frontend.bridge import via_pandas
-
         kind = self._kind
 
         def run(ps: Any, *a: Any, **k: Any) -> Any:
@@ -92,8 +90,6 @@ class _Accessor:
         return lambda *a, **k: self._fallback(name, *a, **k)
 
     def _fallback_property(self, name: str) -> Any:
-        from gframe.frontend.bridge import via_pandas
-
         kind = self._kind
         return via_pandas(f"Series.{kind}.{name}", lambda ps: getattr(getattr(ps, kind), name), (self._s,), {}, "not native")
 
@@ -266,8 +262,6 @@ class _SplitResult:
         return self._materialize().str[i]
 
     def _materialize(self) -> Any:
-        from gframe.frontend.bridge import via_pandas
-
         pat, n, regex = self._pat, self._n, self._regex
         return via_pandas("Series.str.split", lambda ps: ps.str.split(pat, n=n, regex=regex), (self._series,), {},
                            "list column")

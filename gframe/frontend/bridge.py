@@ -14,7 +14,6 @@ import time
 from typing import Any, Callable
 
 import pandas as pd
-
 from gframe.fallback import FallbackEvent, check, record
 from gframe.plan.schema import PYOBJECT
 

@@ -12,6 +12,13 @@ import re
 from typing import Any
 
 import pandas as pd
+from gframe.frontend.bridge import from_pandas_result, via_pandas
+from gframe.frontend.frame import DataFrame
+from gframe.frontend.index import Index
+from gframe.frontend.series import Series, _any_true
+from gframe.plan import logical as L
+from gframe.plan.expr import BinOp, func
+from gframe.plan.schema import STRING
 
 # strptime formats the engines parse exactly as pandas: numeric fields and literal separators
 _NATIVE_FORMAT = re.compile(r"^(?:%[YmdHMSy]|[-/ :T.,_])+$")
@@ -19,11 +26,6 @@ _NATIVE_FORMAT = re.compile(r"^(?:%[YmdHMSy]|[-/ :T.,_])+$")
 
 def to_datetime(arg: Any, *args: Any, **kwargs: Any) -> Any:
     """pandas.to_datetime."""
-    from gframe.frontend.bridge import from_pandas_result, via_pandas
-    from gframe.frontend.frame import DataFrame
-    from gframe.frontend.index import Index
-    from gframe.frontend.series import Series
-
     if isinstance(arg, Series):
         out = _parse_series(arg, args, kwargs)
         if out is not None:
@@ -36,10 +38,6 @@ def to_datetime(arg: Any, *args: Any, **kwargs: Any) -> Any:
 
 def _parse_series(s: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
     """The native parse, or None where pandas decides."""
-    from gframe.frontend.series import _any_true
-    from gframe.plan.expr import BinOp, func
-    from gframe.plan.schema import STRING
-
     fmt = kwargs.get("format")
     if args or set(kwargs) - {"format", "errors"} or kwargs.get("errors", "raise") != "raise" or s._dtype_arrow != STRING:
         return None
@@ -61,10 +59,6 @@ def _parse_series(s: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
 
 def _first_valid(s: Any) -> str | None:
     """The first non-missing value (pandas guesses the format from it)."""
-    from gframe.frontend.series import Series
-    from gframe.plan import logical as L
-    from gframe.plan.expr import func
-
     plan = L.Slice(0, 1, L.Select((("v", s._expr),), L.Filter(func("notna", s._expr), s._plan)))
     values = Series._from_frame_plan(plan).tolist()
     return values[0] if values else None

@@ -7,7 +7,7 @@ pandas via ``gframe.fallback`` (see ``__getattr__``), recorded and visible.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator
 
 import numpy as np
 import pandas as pd
@@ -17,11 +17,12 @@ from gframe import engines
 from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, set_attribute, via_pandas,
                                     wraps_pandas)
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
+from gframe.frontend.explain import explain as explain_plan
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
+from gframe import udf
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit, func
-from gframe.plan.node import Opaque
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import PYOBJECT, Field, Schema, index_name, internal_name, is_numeric, is_string, pandas_dtype
 
 _NUMERIC_REDUCTIONS = ("sum", "mean", "std", "var", "median", "prod")
@@ -214,9 +215,7 @@ class DataFrame:
 
     def explain(self, optimized: bool = True) -> str:
         """The logical plan (and the optimized plan) with the engine each node runs on."""
-        from gframe.frontend.explain import explain
-
-        text = explain(self._plan, optimized=optimized)
+        text = explain_plan(self._plan, optimized=optimized)
         print(text)
         return text
 
@@ -241,8 +240,6 @@ class DataFrame:
         return get_attribute(self, name)
 
     def __getitem__(self, key: Any) -> Any:
-        from gframe.frontend.series import Series
-
         if callable(key) and not isinstance(key, (Series, Index)):
             key = key(self)  # pandas: df[lambda d: d.a > 1]
 
@@ -268,8 +265,6 @@ class DataFrame:
         return Series._over(self._plan, Col(f.name), f.label)
 
     def _filter(self, mask: Any) -> "DataFrame":
-        from gframe.frontend.series import Series
-
         if not isinstance(mask, Series):
             mask = Series(mask)
         t = mask._dtype_arrow
@@ -291,16 +286,12 @@ class DataFrame:
             for k in key:
                 self[k] = value
             return
-        from gframe.frontend.series import Series
-
         if isinstance(key, Series):
             self._replace(self.mask(key, value)._plan)
             return
         self._replace(self._with_column(key, value)._plan)
 
     def _with_column(self, key: Hashable, value: Any) -> "DataFrame":
-        from gframe.frontend.series import Series
-
         if isinstance(value, DataFrame) and len(value._schema.columns) == 1:
             value = value[value._schema.labels[0]]
         if callable(value) and not isinstance(value, Series):
@@ -344,14 +335,10 @@ class DataFrame:
 
     @property
     def loc(self) -> Any:
-        from gframe.frontend.indexing import LocIndexer
-
         return LocIndexer(self)
 
     @property
     def iloc(self) -> Any:
-        from gframe.frontend.indexing import ILocIndexer
-
         return ILocIndexer(self)
 
     @property
@@ -446,8 +433,6 @@ class DataFrame:
 
     @objects_via_pandas
     def where(self, cond: Any, other: Any = np.nan, *, inplace: bool = False, axis: Any = None, level: Any = None) -> "DataFrame | None":
-        from gframe.frontend.series import Series
-
         if isinstance(cond, Series) or not is_scalar(other) or axis is not None:
             return call_method(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
         if isinstance(cond, DataFrame) and isinstance(cond._plan, L.Select) and cond._plan.child == self._plan:
@@ -467,8 +452,6 @@ class DataFrame:
 
     @objects_via_pandas
     def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "DataFrame":
-        from gframe.frontend.series import cast_expr
-
         if isinstance(dtype, dict):
             missing = [k for k in dtype if not self._schema.has(k)]
             if missing:
@@ -485,8 +468,6 @@ class DataFrame:
 
     # ------------------------------------------------------------------ arithmetic
     def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
-        from gframe.frontend.series import check_binop
-
         if is_scalar(other) and not any(f.dtype == PYOBJECT for f in self._schema.columns):
             lit = literal(other)
 
@@ -643,19 +624,15 @@ class DataFrame:
 
     def reset_index(self, level: Any = None, *, drop: bool = False, inplace: bool = False, col_level: Any = 0,
                     col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":
-        from gframe.frontend.reshape import reset_index
-
         if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default):
             return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
                                                                   "col_level": col_level, "col_fill": col_fill,
                                                                   "allow_duplicates": allow_duplicates})
-        return self._inplace(reset_index(self, level, drop, names, _reset_labels(self._schema)), inplace)
+        return self._inplace(reshape.reset_index(self, level, drop, names, _reset_labels(self._schema)), inplace)
 
     def rename_axis(self, mapper: Any = pd.api.extensions.no_default, *, index: Any = pd.api.extensions.no_default,
                     columns: Any = pd.api.extensions.no_default, axis: Any = 0, copy: Any = None,
                     inplace: bool = False) -> "DataFrame | None":
-        from gframe.frontend.reshape import rename_axis
-
         nd = pd.api.extensions.no_default
         value = mapper if mapper is not nd else index
         if columns is not nd or axis not in (0, "index") or value is nd or callable(value) or isinstance(value, dict) \
@@ -663,7 +640,7 @@ class DataFrame:
             kw = {k: v for k, v in (("index", index), ("columns", columns)) if v is not nd}
             return call_method(self, "rename_axis", (() if mapper is nd else (mapper,)),
                                   {**kw, "axis": axis, **({"inplace": True} if inplace else {})})
-        return self._inplace(rename_axis(self, value), inplace)
+        return self._inplace(reshape.rename_axis(self, value), inplace)
 
     # ------------------------------------------------------------------ missing data
     @objects_via_pandas
@@ -699,8 +676,6 @@ class DataFrame:
     # ------------------------------------------------------------------ reductions
     def _reduce(self, fn: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0,
                 **params: Any) -> Any:
-        from gframe.frontend.series import Series, reduce_columns
-
         def fallback() -> Any:
             extra = {"min_count": min_count} if min_count else {}
             return call_method(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **extra, **params})
@@ -738,8 +713,6 @@ class DataFrame:
 
     def _reduce_rows(self, fn: str, skipna: bool, numeric_only: bool, min_count: int) -> Any:
         """Row-wise (axis=1) sum / mean / count: one expression over the columns; None if not native."""
-        from gframe.frontend.series import Series
-
         cols = [f for f in self._schema.columns if not numeric_only or is_numeric(f.dtype)]
         if fn not in ("sum", "mean", "count") or not cols or not all(is_numeric(f.dtype) for f in cols):
             return None
@@ -887,8 +860,6 @@ class DataFrame:
 
     @objects_via_pandas
     def duplicated(self, subset: Any = None, keep: Any = "first") -> Any:
-        from gframe.frontend.series import Series
-
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
         labels = _listify(subset) if subset is not None else self._schema.labels
@@ -901,8 +872,6 @@ class DataFrame:
     @objects_via_pandas
     def value_counts(self, subset: Any = None, normalize: bool = False, sort: bool = True, ascending: bool = False,
                      dropna: bool = True) -> Any:
-        from gframe.frontend.series import Series
-
         labels = _listify(subset) if subset is not None else self._schema.labels
         names = self._names(labels)
         if len(names) == 1:
@@ -921,37 +890,27 @@ class DataFrame:
     # ------------------------------------------------------------------ relational
     def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,
                 group_keys: bool = True, observed: bool = True, dropna: bool = True) -> Any:
-        from gframe.frontend.groupby import DataFrameGroupBy
-
         return DataFrameGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna,
                                 group_keys=group_keys)
 
     def merge(self, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
               left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),
               copy: Any = None, indicator: bool = False, validate: Any = None) -> "DataFrame":
-        from gframe.frontend.reshape import merge
-
-        return merge(self, right, how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index,
+        return reshape.merge(self, right, how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index,
                      right_index=right_index, sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
 
     def join(self, other: Any, on: Any = None, how: str = "left", lsuffix: Any = pd.api.extensions.no_default,
              rsuffix: Any = pd.api.extensions.no_default, sort: bool = False, validate: Any = None, *,
              suffixes: Any = pd.api.extensions.no_default) -> "DataFrame":
-        from gframe.frontend.reshape import join
-
-        return join(self, other, on=on, how=how, lsuffix=lsuffix, rsuffix=rsuffix, sort=sort, validate=validate,
+        return reshape.join(self, other, on=on, how=how, lsuffix=lsuffix, rsuffix=rsuffix, sort=sort, validate=validate,
                     suffixes=suffixes)
 
     # ------------------------------------------------------------------ I/O
     def to_parquet(self, path: Any = None, *args: Any, **kwargs: Any) -> Any:
-        from gframe.io.parquet import to_parquet
-
-        return to_parquet(self, path, *args, **kwargs)
+        return readwrite.to_parquet(self, path, *args, **kwargs)
 
     def to_csv(self, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:
-        from gframe.io.csv import to_csv
-
-        return to_csv(self, path_or_buf, *args, **kwargs)
+        return readwrite.to_csv(self, path_or_buf, *args, **kwargs)
 
     def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if isinstance(func_, tuple):
@@ -961,9 +920,11 @@ class DataFrame:
         return func_(self, *args, **kwargs)
 
     def apply(self, func_: Any, axis: Any = 0, raw: bool = False, result_type: Any = None, args: tuple = (), **kwargs: Any) -> Any:
-        from gframe.udf import apply_frame
-
-        return apply_frame(self, func_, axis=axis, raw=raw, result_type=result_type, args=args, **kwargs)
+        out, reason = udf.apply_frame(self, func_, axis=axis, raw=raw, result_type=result_type, args=args, **kwargs)
+        if out is not None:
+            return out
+        return via_pandas("DataFrame.apply", pd.DataFrame.apply, (self, func_),
+                          dict(axis=axis, raw=raw, result_type=result_type, args=args, **kwargs), reason)
 
 
 # ---------------------------------------------------------------------- helpers (module-private)
@@ -1096,4 +1057,9 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
     return f"{text}\n\n[{n} rows x {both.shape[1]} columns]"
 
 
-from gframe.frontend.series import Series  # noqa: E402  (circular: Series needs DataFrame helpers)
+# The modules that build on DataFrame import it back: they come after the class (Series first: the
+# others use both). gframe/frontend/__init__.py imports this module first, whichever is asked for.
+from gframe.frontend.series import Series, cast_expr, check_binop, reduce_columns  # noqa: E402
+from gframe.frontend import readwrite, reshape  # noqa: E402
+from gframe.frontend.groupby import DataFrameGroupBy  # noqa: E402
+from gframe.frontend.indexing import ILocIndexer, LocIndexer  # noqa: E402

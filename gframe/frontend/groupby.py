@@ -10,11 +10,13 @@ from typing import Any, Hashable
 
 import pandas as pd
 import pyarrow as pa
-
-from gframe.frontend.bridge import via_pandas
+from gframe.frontend.bridge import as_pandas, from_pandas_result, via_pandas
+from gframe.frontend.frame import DataFrame, _positions
+from gframe.frontend.series import Series
 from gframe.plan import logical as L
-from gframe.plan.expr import AGGREGATIONS, Agg, Col
-from gframe.plan.schema import internal_name, is_numeric, is_string
+from gframe.plan.expr import Agg, Col
+from gframe.plan.schema import is_numeric, is_string
+from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
 _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "first", "last": "last",
@@ -98,8 +100,6 @@ class _GroupBy:
 
     @property
     def _frame(self) -> Any:
-        from gframe.frontend.frame import DataFrame
-
         obj = self._obj
         return obj if isinstance(obj, DataFrame) else obj._frame()
 
@@ -114,8 +114,6 @@ class _GroupBy:
     # ------------------------------------------------------------------ fallback
     def _pandas_groupby(self, pobj: Any) -> Any:
         by = self._by
-        from gframe.frontend.bridge import as_pandas
-
         by = as_pandas(by)
         gb = pobj.groupby(by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
                           dropna=self._dropna, group_keys=self._group_keys)
@@ -136,8 +134,6 @@ class _GroupBy:
     def apply(self, func: Any, *args: Any, include_groups: bool = False, **kwargs: Any) -> Any:
         """A function that reduces each group to values runs as one native aggregation (traced,
         see ``gframe/udf/trace.py``); any other function runs through pandas."""
-        from gframe.udf import groupby_apply
-
         if include_groups:
             raise ValueError("include_groups=True is no longer allowed.")
         return groupby_apply(self, func, args, kwargs)
@@ -159,9 +155,6 @@ class _GroupBy:
     # ------------------------------------------------------------------ native aggregation
     def _aggregate(self, specs: list[tuple[Hashable, str, Any, dict[str, Any]]], squeeze: bool = False) -> Any:
         """specs: (output label, agg name, input Field or None for size, params)."""
-        from gframe.frontend.frame import DataFrame
-        from gframe.frontend.series import Series
-
         names, labels = self._native_keys  # type: ignore[misc]
         width = max((len(lab) for lab, *_ in specs if isinstance(lab, tuple)), default=0)
         if width and not self._as_index:
@@ -254,9 +247,6 @@ class _GroupBy:
         return self._method("all")
 
     def size(self) -> Any:
-        from gframe.frontend.frame import DataFrame
-        from gframe.frontend.series import Series
-
         if self._native_keys is None:
             return self._fallback("size")
         names, labels = self._native_keys
@@ -271,9 +261,6 @@ class _GroupBy:
         return DataFrame._from_plan(plan)
 
     def transform(self, func: Any, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
-        from gframe.frontend.frame import DataFrame
-        from gframe.frontend.series import Series
-
         name = _agg_name(func) if not args and not kwargs and engine is None and engine_kwargs is None else None
         if self._native_keys is None or name is None:
             extra = {k: v for k, v in (("engine", engine), ("engine_kwargs", engine_kwargs)) if v is not None}
@@ -292,8 +279,6 @@ class _GroupBy:
         return Series._from_frame_plan(plan) if squeeze else DataFrame._from_plan(plan)
 
     def cumcount(self, ascending: bool = True) -> Any:
-        from gframe.frontend.series import Series
-
         if self._native_keys is None:
             return self._fallback("cumcount", ascending=ascending)
         keys = self._native_keys[0]
@@ -301,9 +286,6 @@ class _GroupBy:
         return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
 
     def head(self, n: int = 5) -> Any:
-        from gframe.frontend.frame import DataFrame, _positions
-        from gframe.frontend.series import Series
-
         if self._native_keys is None or n < 0:
             return self._fallback("head", n)
         frame = self._frame
@@ -395,8 +377,6 @@ class _GroupBy:
 
     def __iter__(self) -> Any:
         gb = self._pandas_groupby(self._obj.to_pandas())
-        from gframe.frontend.bridge import from_pandas_result
-
         for k, g in gb:
             yield k, from_pandas_result(g, "GroupBy.__iter__")
 
@@ -418,8 +398,6 @@ class DataFrameGroupBy(_GroupBy):
 
 class SeriesGroupBy(_GroupBy):
     def __init__(self, obj: Any, by: Any, **kw: Any) -> None:
-        from gframe.frontend.series import Series
-
         if isinstance(obj, Series) and kw.get("selection") is None:
             # s.groupby(other_series_or_level): group the one-column frame by its index or a key series
             self._series_obj = obj
@@ -428,16 +406,12 @@ class SeriesGroupBy(_GroupBy):
             super().__init__(obj, by, **kw)
 
     def _resolve_keys(self) -> Any:
-        from gframe.frontend.series import Series
-
         if isinstance(self._obj, Series) and self._selection is None:
             if self._level is None:
                 return None
         return super()._resolve_keys()
 
     def _value_fields(self) -> list[Any]:
-        from gframe.frontend.series import Series
-
         if isinstance(self._obj, Series) and self._selection is None:
             return [self._frame._plan.schema.columns[0]]
         return super()._value_fields()

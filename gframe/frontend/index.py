@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, Hashable
 
 import pandas as pd
-
 from gframe import engines
 from gframe.frontend.bridge import from_pandas_result, via_pandas, wraps_pandas
 from gframe.interop import arrow_to_pandas

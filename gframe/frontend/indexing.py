@@ -12,17 +12,17 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
-from gframe.frontend.bridge import via_pandas
+from gframe.frontend.bridge import from_pandas_result, via_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
+from gframe.frontend.frame import DataFrame
+from gframe.frontend.index import Index
+from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, Lit, func
 from gframe.plan.schema import index_name
 
 
 def _is_frame(obj: Any) -> bool:
-    from gframe.frontend.frame import DataFrame
-
     return isinstance(obj, DataFrame)
 
 
@@ -33,8 +33,6 @@ def _as_frame(obj: Any) -> Any:
 def _back(obj: Any, frame: Any) -> Any:
     if _is_frame(obj):
         return frame
-    from gframe.frontend.series import Series
-
     return Series._back(frame)
 
 
@@ -60,8 +58,6 @@ def _is_label(v: Any) -> bool:
 def _key_list(key: Any) -> list[Any] | None:
     if isinstance(key, (list, np.ndarray, pd.Index)):
         return list(key)
-    from gframe.frontend.index import Index
-
     if isinstance(key, Index):
         return key.tolist()
     return None
@@ -119,8 +115,6 @@ def _one_row(obj: Any, frame: Any, label: Any) -> Any:
         return _back(obj, rows)
     if not _is_frame(obj):
         return pdf.iloc[0, 0]
-    from gframe.frontend.bridge import from_pandas_result
-
     return from_pandas_result(pdf.iloc[0], "DataFrame.loc")  # one row, transposed at the edge
 
 
@@ -153,7 +147,6 @@ class LocIndexer(_Indexer):
         return self._fallback("loc", key) if out is NotImplemented else out
 
     def _get(self, key: Any) -> Any:
-        from gframe.frontend.series import Series
 
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, slice(None))
@@ -178,8 +171,6 @@ class LocIndexer(_Indexer):
         return out  # NotImplemented, a Series, or the one value of loc[label, column]
 
     def _rows(self, obj: Any, frame: Any, rows: Any) -> Any:
-        from gframe.frontend.series import Series
-
         if _is_full(rows):
             return _back(obj, frame)
         if isinstance(rows, Series):
@@ -216,8 +207,6 @@ class LocIndexer(_Indexer):
         return NotImplemented
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        from gframe.frontend.series import Series
-
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, None)
         if isinstance(rows, Series) and (is_scalar(value) or isinstance(value, Series)):
@@ -321,8 +310,6 @@ class ILocIndexer(_Indexer):
             pdf = one.to_pandas()
             if not _is_frame(obj) or len(pdf.columns) == 1 and frame is not obj:
                 return pdf.iloc[0, 0]
-            from gframe.frontend.bridge import from_pandas_result
-
             return from_pandas_result(pdf.iloc[0], "DataFrame.iloc")  # one row, transposed at the edge
         return NotImplemented
 

@@ -10,20 +10,24 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-
 from gframe.frontend.bridge import via_pandas
+from gframe.frontend.frame import DataFrame, _positions
+from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
-from gframe.plan.schema import internal_name
+from gframe.plan.schema import (
+    internal_name,
+    is_numeric,
+    is_string,
+    is_temporal,
+    pandas_dtype,
+)
 
 _HOWS = ("inner", "left", "right", "outer", "cross", "left_anti", "right_anti")
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
 
 def _frame(obj: Any) -> Any:
-    from gframe.frontend.frame import DataFrame
-    from gframe.frontend.series import Series
-
     if isinstance(obj, DataFrame):
         return obj
     if isinstance(obj, Series):
@@ -159,8 +163,6 @@ def _check_keys(schema: Any, keys: Sequence[Hashable]) -> None:
 
 def _check_key_types(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str]) -> None:
     """pandas refuses to match numbers against strings or datetimes: a ValueError when the plan is built."""
-    from gframe.plan.schema import is_numeric, is_string, is_temporal, pandas_dtype
-
     def kind(t: Any) -> str | None:
         if t is None or pa.types.is_dictionary(t):
             return None
@@ -223,8 +225,6 @@ def _outputs(ls: Any, rs: Any, lkeys: Sequence[Hashable], rkeys: Sequence[Hashab
 def join(left: Any, other: Any, on: Any = None, how: str = "left", lsuffix: Any = _NO_DEFAULT, rsuffix: Any = _NO_DEFAULT,
          sort: bool = False, validate: Any = None, suffixes: Any = _NO_DEFAULT) -> Any:
     """DataFrame.join: a merge on the index (or ``on`` columns of the left against the right's index)."""
-    from gframe.frontend.series import Series
-
     if lsuffix is not _NO_DEFAULT or rsuffix is not _NO_DEFAULT:
         if suffixes is not _NO_DEFAULT:
             raise ValueError("Cannot specify both 'suffixes' and 'lsuffix'/'rsuffix'.")
@@ -252,9 +252,6 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
            levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = False, copy: Any = None,
            union_categories: bool = False) -> Any:
     """pandas.concat: rows (``Union``) or columns aligned on the index (``HConcat``)."""
-    from gframe.frontend.frame import DataFrame
-    from gframe.frontend.series import Series
-
     sort = False if sort is _NO_DEFAULT else sort
     kwargs = dict(axis=axis, join=join, ignore_index=ignore_index, keys=keys, levels=levels, names=names,
                   verify_integrity=verify_integrity, sort=sort)
@@ -430,8 +427,6 @@ def reset_index(df: Any, level: Any, drop: bool, names: Any, labels: tuple[Hasha
 
 def rename_axis(df: Any, value: Any) -> Any:
     """DataFrame.rename_axis(names): new index level names (a named default index keeps its positions)."""
-    from gframe.frontend.frame import _positions
-
     plan = df._plan if df._plan.schema.index is not None else _positions(df._plan)
     labels = list(value) if isinstance(value, (list, tuple)) else [value]
     if len(labels) != len(plan.schema.index):

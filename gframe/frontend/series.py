@@ -12,19 +12,43 @@ from typing import Any, Callable, Hashable, Iterator
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-
 from gframe import engines
+from gframe.frontend.accessors import DatetimeMethods, StringMethods
+from gframe.frontend.bridge import (
+    as_pandas,
+    call_method,
+    get_attribute,
+    objects_via_pandas,
+    set_attribute,
+    set_item,
+    via_pandas,
+    wraps_pandas,
+)
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, set_attribute, set_item,
-                                    via_pandas, wraps_pandas)
-from gframe.frontend.frame import DataFrame, _align_expr, _descending, _is_listlike, _positions, _repr_frame, _values_of
-from gframe.interop import host_copy
+from gframe.frontend.frame import (
+    DataFrame,
+    _align_expr,
+    _is_listlike,
+    _positions,
+    _repr_frame,
+    _values_of,
+)
 from gframe.frontend.index import Index
+from gframe.interop import host_copy
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
-from gframe.plan.schema import (PYOBJECT, Field, arrow_type_from_pandas, internal_name, is_numeric, is_string,
-                                pandas_dtype)
+from gframe.plan.schema import (
+    PYOBJECT,
+    Field,
+    arrow_type_from_pandas,
+    internal_name,
+    is_numeric,
+    is_string,
+    pandas_dtype,
+)
 from gframe.plan.typing import expr_type
+from gframe.udf import map_series
+from gframe.udf.trace import is_symbolic, record
 
 _OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
 
@@ -124,8 +148,6 @@ class Series:
 
     def __new__(cls, data: Any = None, *args: Any, **kwargs: Any) -> Any:
         if type(data) is dict and data:
-            from gframe.udf.trace import is_symbolic, record
-
             if any(is_symbolic(v) for v in data.values()):
                 # built inside a traced UDF (``groupby.apply(lambda x: pd.Series({...}))``)
                 return record(data, *args, **kwargs)
@@ -364,14 +386,10 @@ class Series:
 
     @property
     def loc(self) -> Any:
-        from gframe.frontend.indexing import LocIndexer
-
         return LocIndexer(self)
 
     @property
     def iloc(self) -> Any:
-        from gframe.frontend.indexing import ILocIndexer
-
         return ILocIndexer(self)
 
     @property
@@ -789,33 +807,26 @@ class Series:
     # ------------------------------------------------------------------ accessors, grouping
     @property
     def str(self) -> Any:
-        from gframe.frontend.accessors import StringMethods
-
         return StringMethods(self)
 
     @property
     def dt(self) -> Any:
-        from gframe.frontend.accessors import DatetimeMethods
-
         return DatetimeMethods(self)
 
     def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,
                 group_keys: bool = True, observed: bool = True, dropna: bool = True) -> Any:
-        from gframe.frontend.groupby import SeriesGroupBy
-
         return SeriesGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna)
 
     def map(self, arg: Any, na_action: Any = None) -> "Series":
-        from gframe.udf import map_series
-
-        return map_series(self, arg, na_action=na_action)
+        out, reason = map_series(self, arg, na_action=na_action)
+        if out is not None:
+            return out
+        return via_pandas("Series.map", pd.Series.map, (self, arg), {"na_action": na_action}, reason)
 
     def apply(self, func_: Any, convert_dtype: Any = None, args: tuple = (), *, by_row: Any = "compat", **kwargs: Any) -> Any:
-        from gframe.udf import map_series
-
         if args or kwargs:
-            return map_series(self, lambda v: func_(v, *args, **kwargs))
-        return map_series(self, func_)
+            return self.map(lambda v: func_(v, *args, **kwargs))
+        return self.map(func_)
 
     def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return func_(self, *args, **kwargs)
@@ -915,3 +926,6 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
 
 def _series_repr(s: Series) -> str:
     return _repr_frame(s._frame(), html=False, as_series=True)
+
+from gframe.frontend.groupby import SeriesGroupBy  # noqa: E402
+from gframe.frontend.indexing import ILocIndexer, LocIndexer  # noqa: E402

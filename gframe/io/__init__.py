@@ -1,5 +1,3 @@
-"""Readers and writers. Readers build scan nodes (parquet) or in-memory scans; writers are atomic."""
-from gframe.io.csv import read_csv
-from gframe.io.parquet import read_parquet
-
-__all__ = ["read_csv", "read_parquet"]
+"""Plans from files, and atomic writes. ``csv`` and ``parquet`` turn reader arguments into scan plans
+(or say why they cannot); the pandas-facing ``read_csv``/``read_parquet``/``to_*`` live in
+``frontend/readwrite.py``, so this package imports no frontend class."""

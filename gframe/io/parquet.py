@@ -1,32 +1,41 @@
-"""Parquet: ``read_parquet`` builds a ``ParquetScan`` (columns and filters are pushed in by the
-optimizer; engines read with their own readers); ``to_parquet`` writes atomically with pandas'
-metadata so pandas reads the file back with the same index and dtypes."""
+"""Parquet plans: ``parquet_plan`` builds a ``ParquetScan`` (columns and filters are pushed in by the
+optimizer; engines read with their own readers); ``arrow_for_pandas`` gives the table to write with
+pandas' metadata, so pandas reads the file back with the same index and dtypes. The frontend
+(``frontend/readwrite.py``) wraps both in pandas' API and writes atomically (``io/atomic.py``)."""
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
-import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gframe.plan.logical import ParquetScan
-from gframe.plan.schema import Field, IndexField, Schema, index_name, internal_name, normalize_arrow_type
+from gframe import engines
+from gframe.interop import arrow_to_pandas
+from gframe.plan.logical import ParquetScan, Plan, RowIndex
+from gframe.plan.schema import (
+    Field,
+    IndexField,
+    Schema,
+    index_name,
+    internal_name,
+    normalize_arrow_type,
+)
 
 
 def _is_local_file(path: Any) -> bool:
     return isinstance(path, (str, os.PathLike)) and os.path.isfile(os.fspath(path))
 
 
-def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: Any = None, **kwargs: Any) -> Any:
-    """Lazily read a parquet file (pandas.read_parquet's API)."""
-    from gframe.frontend.bridge import via_pandas
-    from gframe.frontend.frame import DataFrame
-
+def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: Any = None,
+                 **kwargs: Any) -> tuple[ParquetScan | None, str]:
+    """The lazy ``ParquetScan`` of ``pandas.read_parquet(path, ...)`` (all columns: the frontend
+    selects ``columns``), or ``(None, reason)`` where not native."""
     if not _is_local_file(path) or filters is not None or kwargs:
         if isinstance(path, (str, os.PathLike)) and not os.path.exists(os.fspath(path)) and "://" not in str(path):
-            raise FileNotFoundError(f"[Errno 2] No such file or directory: '{path}'" if False else str(path))
-        return via_pandas("read_parquet", pd.read_parquet, (path,), dict(engine=engine, columns=columns, filters=filters, **kwargs),
-                           "not a local file or reader options not native")
+            raise FileNotFoundError(str(path))
+        return None, "not a local file or reader options not native"
     path = os.fspath(path)
     schema = pq.read_schema(path)
     meta = schema.pandas_metadata or {}
@@ -38,7 +47,7 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
     for lvl, ic in enumerate(index_cols):
         if isinstance(ic, dict):  # RangeIndex stored as metadata
             if ic.get("start", 0) != 0 or ic.get("step", 1) != 1 or ic.get("name") is not None:
-                return via_pandas("read_parquet", pd.read_parquet, (path,), dict(columns=columns), "non-default RangeIndex")
+                return None, "non-default RangeIndex"
             continue
         if index_fields is None:
             index_fields = []
@@ -58,51 +67,12 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
     st = os.stat(path)
-    plan = ParquetScan(path, file_schema, tuple(file_cols), stamp=(st.st_mtime_ns, st.st_size))
-    df = DataFrame._from_plan(plan)
-    if columns is not None:
-        df = df[list(columns)]
-    return df
+    return ParquetScan(path, file_schema, tuple(file_cols), stamp=(st.st_mtime_ns, st.st_size)), ""
 
 
-def to_parquet(df: Any, path: Any = None, engine: str = "auto", compression: Any = "snappy", index: Any = None,
-               partition_cols: Any = None, storage_options: Any = None, **kwargs: Any) -> Any:
-    """Write atomically (a failed write leaves no file), from the engine's Arrow result with
-    pandas' metadata, so pandas reads the file back with the same index and dtypes."""
-    from gframe.frontend.bridge import via_pandas
-    from gframe.io.atomic import atomic_path
-
-    extra = {} if engine == "auto" else {"engine": engine}
-    if isinstance(path, (str, os.PathLike)) and not partition_cols and not kwargs and engine in ("auto", "pyarrow") \
-            and not os.path.isdir(os.fspath(path)):
-        table = _arrow_for_pandas(df, index)
-        if table is not None:
-            with atomic_path(path) as tmp:
-                pq.write_table(table, tmp, compression=compression)
-            return None
-
-    def write(pdf: Any, target: Any) -> Any:
-        return pdf.to_parquet(target, compression=compression, index=index, partition_cols=partition_cols,
-                              storage_options=storage_options, **extra, **kwargs)
-
-    if path is None or not isinstance(path, (str, os.PathLike)) or partition_cols:
-        return via_pandas("DataFrame.to_parquet", write, (df, path), {}, "writer options not native")
-    with atomic_path(path) as tmp:
-        via_pandas("DataFrame.to_parquet", write, (df, tmp), {}, "writer options not native")
-    return None
-
-
-def _arrow_for_pandas(df: Any, index: Any) -> Any:
-    """The frame's Arrow table named and typed as pandas writes it, with pandas' metadata; None
+def arrow_for_pandas(plan: Plan, index: Any) -> pa.Table | None:
+    """The plan's Arrow table named and typed as pandas writes it, with pandas' metadata; None
     where gframe does not write natively (non-string labels, categoricals, bools with nulls)."""
-    import json
-
-    import pyarrow as pa
-
-    from gframe.interop import arrow_to_pandas
-    from gframe.plan.logical import RowIndex
-
-    plan = df._plan
     if index is True and plan.schema.index is None:
         plan = RowIndex(plan)
     schema = plan.schema
@@ -111,8 +81,6 @@ def _arrow_for_pandas(df: Any, index: Any) -> Any:
     fields = list(schema.columns) + list(schema.index or ())
     if any(f.dtype is None or pa.types.is_dictionary(f.dtype) for f in fields):
         return None
-    from gframe import engines
-
     table = engines.materialize(plan).to_arrow()
     arrays = {}
     for f in fields:

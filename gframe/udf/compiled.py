@@ -43,6 +43,7 @@ import numpy as np
 import pyarrow as pa
 
 from gframe.plan.expr import Col, Func
+from gframe.udf import numba_gpu
 from gframe.udf.base import NotCompilable, known_rows
 from gframe.udf.numba_cpu import Compiled, compile_udf
 
@@ -97,6 +98,16 @@ class Udf:
             out, valid = c.run_rows(matrix.view(c.arg)[:, 0])
         return pa.array(out, mask=None if valid.all() else ~valid)
 
+    # The GPU engine's side: the expression carries its device runner, so the engines never import
+    # ``gframe.udf`` (they see only the parameter's methods).
+    def device_reason(self) -> str | None:
+        """Why the GPU engine cannot run this function as a numba-cuda kernel (None: it can)."""
+        return numba_gpu.kernel_reason(self)
+
+    def run_device(self, columns: list[Any]) -> Any:
+        """The GPU engine's kernel: the function of each row of ``columns`` (pylibcudf columns)."""
+        return numba_gpu.run(self, columns)
+
 
 def _udf_expr(udf: Udf, *inputs: Any) -> Func:
     return Func("udf", (("udf", udf),), *inputs)
@@ -146,7 +157,6 @@ def apply_rows(df: Any, func: Callable[..., Any]) -> Any:
     frame's columns in their common dtype), with the frame's index and no name."""
     from pandas.core.dtypes.cast import find_common_type
 
-    from gframe.frontend.series import Series
     fields = df._plan.schema.columns
     labels = [f.label for f in fields]
     if not labels or not all(isinstance(label, str) for label in labels) or len(set(labels)) != len(labels):
@@ -159,7 +169,8 @@ def apply_rows(df: Any, func: Callable[..., Any]) -> Any:
         raise NotCompilable("an empty frame (pandas calls the function on a row of NaN)")
     compiled = _compile(func, "rows", np.dtype([(label, common) for label in labels]))
     udf = Udf(compiled, False, pa.from_numpy_dtype(compiled.result))
-    return Series._over(df._plan, _udf_expr(udf, *(Col(f.name) for f in fields)), None)
+    # a Series of the frontend's class, made from one of the frame's columns (no frontend import)
+    return df[labels[0]]._with(_udf_expr(udf, *(Col(f.name) for f in fields)), None)
 
 
 __all__ = ["Udf", "apply_rows", "map_series"]

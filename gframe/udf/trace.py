@@ -570,11 +570,10 @@ def _common_dtype(kinds: list[str]) -> Any:
 
 def groupby_apply(gb: Any, func: Callable[..., Any]) -> Any:
     """``GroupBy.apply(func)`` whose function reduces each group to values: one ``Aggregate``."""
-    from gframe.frontend.frame import DataFrame
-
     if gb._native_keys is None or getattr(gb, "_unobserved", False):
         raise NotCompilable("grouping not native")
     base = gb._frame
+    frame_cls = type(base)  # the frontend's DataFrame, from the frame given (this package imports no frontend)
     _check_not_empty(base._plan)
     keys, labels = gb._native_keys
     value_labels = [f.label for f in gb._value_fields()]
@@ -593,7 +592,7 @@ def groupby_apply(gb: Any, func: Callable[..., Any]) -> Any:
     slot_labels = [f"__gf_udf_{i}" for i in range(len(trace.aggs))]
     plan = L.Aggregate(keys, labels, tuple(zip(slot_labels, trace.aggs)), gb._sort, gb._dropna, gb._as_index,
                        base._plan)
-    agg = DataFrame._from_plan(plan)
+    agg = frame_cls._from_plan(plan)
     slots = [agg[s] for s in slot_labels]
     if named is None:
         assert single is not None
@@ -608,7 +607,7 @@ def groupby_apply(gb: Any, func: Callable[..., Any]) -> Any:
             outputs.append((label, (col if col.dtype == dtype else col.astype(dtype))._expr))
         else:  # a constant output, the same for every group
             outputs.append((label, Lit(dtype.type(v).item(), pa.from_numpy_dtype(dtype))))
-    return DataFrame._from_plan(L.Select(tuple(outputs), plan))
+    return frame_cls._from_plan(L.Select(tuple(outputs), plan))
 
 
 def _over(plan: L.Plan, series: Any) -> Any:

@@ -21,6 +21,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from gframe.engines.cpu.csv import scan_csv
 from gframe.engines.cpu.expressions import Lowering, polars_type
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
@@ -147,9 +148,7 @@ def _statistics_filter(pred: Any, schema: Schema) -> pl.Expr | None:
 
 @run.register
 def _(node: L.CsvScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
-    from gframe.io.csv import read_csv_native
-
-    return read_csv_native(node)
+    return scan_csv(node)
 
 
 @run.register

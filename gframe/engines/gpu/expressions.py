@@ -224,9 +224,7 @@ class Evaluator:
         if fn == "duplicated":
             return self._duplicated(e)
         if fn == "udf":  # a Numba-compiled function: one numba-cuda kernel over the inputs (gframe/udf)
-            from gframe.udf.numba_gpu import run
-
-            return run(e.param("udf"), [as_column(self.eval(c), self.n) for c in e.children])
+            return e.param("udf").run_device([as_column(self.eval(c), self.n) for c in e.children])
         x = self.eval(e.children[0])
         xt = self.type_of(e.children[0])
         if fn == "neg":

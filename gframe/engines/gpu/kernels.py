@@ -21,7 +21,7 @@ from gframe.engines.gpu.expressions import (BOOL, F64, I32, I64, Const, Evaluato
 from gframe.engines.gpu.support import kind
 from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
-from gframe.io.csv import LAZY_CSV_BYTES
+from gframe.engines.cpu.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
 from gframe.plan.schema import Schema, index_name, is_string
@@ -129,7 +129,7 @@ CSV_TRUE, CSV_FALSE = ["True", "TRUE", "true"], ["False", "FALSE", "false"]
 def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
     """libcudf's CSV reader, straight to the device, parsing only the columns the plan needs.
 
-    The plan's types come from the file's first 16 MiB parsed with pandas' rules (``io/csv.py``);
+    The plan's types come from the file's first 16 MiB parsed with pandas' rules (``engines/cpu/csv.py``);
     text and boolean columns are read as such, numbers as libcudf infers them from the whole file:
     ints become the plan's float where it says float (pandas' int column with missing values), and
     any other difference raises, as on the CPU engine (pandas would have given another dtype)."""
@@ -157,7 +157,7 @@ def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
         if have != want and not widen or pa.types.is_integer(want) and col.null_count():
             raise ValueError(
                 f"read_csv({node.path!r}): column {f.label!r} was inferred as {want} from the first "
-                f"{LAZY_CSV_BYTES >> 20} MiB of the file but is {'float64' if col.null_count() else have} "
+                f"{sample_bytes(node) >> 20} MiB of the file but is {'float64' if col.null_count() else have} "
                 f"in the whole file; pass dtype={{{f.label!r}: ...}} to read_csv")
         cols.append(cast(col, want) if have != want else col)
     return GpuTable([f.name for f in fields], cols, res.tbl.num_rows())

@@ -180,9 +180,7 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
 def _func_reason(e: Func, look: Lookup) -> str | None:
     fn = e.fn
     if fn == "udf":  # a Numba-compiled function: a numba-cuda kernel, where numba-cuda can build it
-        from gframe.udf.numba_gpu import kernel_reason
-
-        return kernel_reason(e.param("udf"))
+        return e.param("udf").device_reason()
     if fn not in ops.FUNCTIONS:
         return f"function {fn!r} has no GPU lowering"
     p = e.param

@@ -1,0 +1,91 @@
+"""pandas' readers and writers: ``read_csv``, ``read_parquet``, ``DataFrame.to_csv``/``to_parquet``.
+
+The plans come from ``gframe.io`` (which builds plans and knows nothing of DataFrame); here they
+become DataFrames, and what ``io`` declines (``None`` with a reason) runs through pandas,
+recorded. Writes are atomic: a failed write leaves no file.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pandas as pd
+import pyarrow.parquet as pq
+from gframe.frontend.bridge import via_pandas
+from gframe.frontend.frame import DataFrame
+from gframe.io.atomic import atomic_path
+from gframe.io.csv import csv_plan, format_csv
+from gframe.io.parquet import arrow_for_pandas, parquet_plan
+
+_CSV_WRITE_NATIVE = {"index", "header", "sep", "na_rep", "columns", "index_label"}
+
+
+def read_csv(filepath_or_buffer: Any, **kwargs: Any) -> Any:
+    """pandas.read_csv: reads now (CSV has no footer to plan from) into an in-memory frame, or a
+    lazy scan for a big file."""
+    plan, reason = csv_plan(filepath_or_buffer, kwargs)
+    if plan is None:
+        return via_pandas("read_csv", pd.read_csv, (filepath_or_buffer,), kwargs, reason)
+    return DataFrame._from_plan(plan)
+
+
+def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: Any = None, **kwargs: Any) -> Any:
+    """Lazily read a parquet file (pandas.read_parquet's API)."""
+    plan, reason = parquet_plan(path, engine, columns, filters, **kwargs)
+    if plan is None:
+        if reason == "non-default RangeIndex":  # a local file, read by pandas as it is
+            return via_pandas("read_parquet", pd.read_parquet, (os.fspath(path),), dict(columns=columns), reason)
+        return via_pandas("read_parquet", pd.read_parquet, (path,),
+                          dict(engine=engine, columns=columns, filters=filters, **kwargs), reason)
+    df = DataFrame._from_plan(plan)
+    return df if columns is None else df[list(columns)]
+
+
+def to_csv(df: DataFrame, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:
+    """pandas' ``to_csv``: columns formatted to text in the plan (pandas' float / bool text), then
+    written by Arrow's CSV writer; other options through pandas, recorded."""
+    text = None
+    if not args and not set(kwargs) - _CSV_WRITE_NATIVE and (path_or_buf is None or isinstance(path_or_buf, (str, os.PathLike))):
+        columns = kwargs.get("columns")
+        plan = (df if columns is None else df[list(columns)])._plan
+        text = format_csv(plan, **{k: v for k, v in kwargs.items() if k != "columns"})
+    if text is None:
+        if path_or_buf is None or not isinstance(path_or_buf, (str, os.PathLike)):
+            return via_pandas("DataFrame.to_csv", pd.DataFrame.to_csv, (df, path_or_buf, *args), kwargs, "writer options not native")
+
+        def write(pdf: Any, tmp: str) -> None:
+            pdf.to_csv(tmp, *args, **kwargs)
+
+        with atomic_path(path_or_buf) as tmp:
+            via_pandas("DataFrame.to_csv", write, (df, tmp), {}, "writer options not native")
+        return None
+    if path_or_buf is None:
+        return text
+    with atomic_path(path_or_buf) as tmp:
+        with open(tmp, "w", newline="") as fh:
+            fh.write(text)
+    return None
+
+
+def to_parquet(df: DataFrame, path: Any = None, engine: str = "auto", compression: Any = "snappy", index: Any = None,
+               partition_cols: Any = None, storage_options: Any = None, **kwargs: Any) -> Any:
+    """Write atomically (a failed write leaves no file), from the engine's Arrow result with
+    pandas' metadata, so pandas reads the file back with the same index and dtypes."""
+    extra = {} if engine == "auto" else {"engine": engine}
+    if isinstance(path, (str, os.PathLike)) and not partition_cols and not kwargs and engine in ("auto", "pyarrow") \
+            and not os.path.isdir(os.fspath(path)):
+        table = arrow_for_pandas(df._plan, index)
+        if table is not None:
+            with atomic_path(path) as tmp:
+                pq.write_table(table, tmp, compression=compression)
+            return None
+
+    def write(pdf: Any, target: Any) -> Any:
+        return pdf.to_parquet(target, compression=compression, index=index, partition_cols=partition_cols,
+                              storage_options=storage_options, **extra, **kwargs)
+
+    if path is None or not isinstance(path, (str, os.PathLike)) or partition_cols:
+        return via_pandas("DataFrame.to_parquet", write, (df, path), {}, "writer options not native")
+    with atomic_path(path) as tmp:
+        via_pandas("DataFrame.to_parquet", write, (df, tmp), {}, "writer options not native")
+    return None
