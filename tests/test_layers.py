@@ -139,7 +139,8 @@ def test_the_checker_sees_function_level_and_relative_imports(tmp_path):
                                              (6, "gframe.engines")]
 
 
-@pytest.mark.parametrize("heavy", ["pylibcudf", "cupy", "numba", "rmm"])
+# Polars too: the CPU engine loads it at the first execution, so ``import gframe`` stays cheap
+@pytest.mark.parametrize("heavy", ["pylibcudf", "cupy", "numba", "rmm", "polars"])
 def test_import_gframe_and_building_a_plan_load_no_heavy_library(heavy):
     code = ("import sys, gframe as pd\n"
             "df = pd.DataFrame({'a': [1, 2, 3], 'b': ['x', 'y', 'z']})\n"

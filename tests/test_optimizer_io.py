@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import gframe
-import gframe.engines.cpu.csv as cpu_csv
+import gframe.engines.csv as engine_csv
 import gframe.io.csv as gcsv
 from gframe.engines import prepare, get_engine
 from gframe.plan import logical as L
@@ -151,14 +151,14 @@ def big_csv(tmp_path, monkeypatch):
 
 def test_read_csv_is_lazy_and_reads_only_used_columns(big_csv, monkeypatch):
     asked: list[list[str]] = []
-    original = cpu_csv.read_native
+    original = engine_csv.read_native
 
     def recording(path, kwargs):
         if path == big_csv:
             asked.append(list(kwargs.get("usecols") or []))
         return original(path, kwargs)
 
-    monkeypatch.setattr(cpu_csv, "read_native", recording)
+    monkeypatch.setattr(engine_csv, "read_native", recording)
     monkeypatch.setattr(gframe.options, "verify_optimizer", False)  # an unoptimized run reads all
     df = gframe.read_csv(big_csv)
     assert isinstance(df._plan, L.CsvScan) and asked == []  # nothing read yet but a sample

@@ -12,11 +12,13 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
+import pandas.testing as pdt
 import pyarrow as pa
 
 from gframe.config import options
-from gframe.engines.evaluate import RunStats
 from gframe.errors import GPUUnavailableError
+from gframe.interop import arrow_to_pandas
+from gframe.optimizer import optimize as run_passes
 from gframe.plan.logical import Materialized, Plan
 from gframe.plan.node import Opaque
 
@@ -71,7 +73,6 @@ class Result:
 
 
 _results: "weakref.WeakKeyDictionary[Plan, Result]" = weakref.WeakKeyDictionary()
-last_stats: list[RunStats] = []
 
 
 def cached(plan: Plan) -> Result | None:
@@ -104,8 +105,6 @@ def prepare(plan: Plan, engine: Any, optimize: bool | None = None) -> Plan:
     """The plan an engine runs: cached subtrees substituted, then optimized (unless turned off)."""
     plan = substitute_cached(plan, engine)
     if options.optimize if optimize is None else optimize:
-        from gframe.optimizer import optimize as run_passes
-
         plan = run_passes(plan, disabled=options.disabled_passes)
     return plan
 
@@ -116,12 +115,10 @@ def materialize(plan: Plan) -> Result:
     if hit is not None:
         return hit
     engine = get_engine()
-    stats = RunStats()
     physical = prepare(plan, engine)
-    native = engine.execute(physical, stats)
+    native = engine.execute(physical)
     if options.verify_optimizer and options.optimize:
         _verify(plan, engine, native)
-    last_stats[:] = [stats]
     res = Result(engine, native)  # no reference to the plan: the cache key must be able to die
     try:
         _results[plan] = res
@@ -132,11 +129,7 @@ def materialize(plan: Plan) -> Result:
 
 def _verify(plan: Plan, engine: Any, native: Any) -> None:
     """Verification mode: the unoptimized plan must give the same result."""
-    from gframe.interop import arrow_to_pandas
-
     reference = engine.execute(prepare(plan, engine, optimize=False))
-    import pandas.testing as pdt
-
     got = arrow_to_pandas(engine.to_arrow(native), plan.schema)
     want = arrow_to_pandas(engine.to_arrow(reference), plan.schema)
     pdt.assert_frame_equal(got, want, check_dtype=True, check_exact=False)

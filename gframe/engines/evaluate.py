@@ -15,7 +15,11 @@ from gframe.plan.logical import Plan
 
 @dataclass
 class RunStats:
-    """What one execution did: node count, kernel seconds by node type, cache hits."""
+    """What one execution did: node count, kernel seconds by node type, cache hits.
+
+    Optional: a caller that wants to see a run (a benchmark, a profiler) passes one to
+    ``engine.execute(plan, stats)``; ``materialize`` does not keep them.
+    """
 
     nodes: int = 0
     cache_hits: int = 0

@@ -1,5 +1,5 @@
 """CSV plans. ``csv_plan`` turns ``read_csv``'s arguments into a plan: an in-memory Arrow scan
-parsed now with pandas' rules (``engines/cpu/csv.py``), or for a big file a lazy ``CsvScan`` whose
+parsed now with pandas' rules (``engines/csv.py``), or for a big file a lazy ``CsvScan`` whose
 schema comes from a sample; ``None`` with the reason where the options are not native (the frontend
 then runs pandas). ``format_csv`` formats every column to text with pandas' rules in the plan (so
 the engine does the work). The frontend (``frontend/readwrite.py``) wraps both in pandas' API."""
@@ -12,11 +12,10 @@ import tempfile
 from typing import Any, Hashable
 
 import pandas as pd
-import polars as pl
 import pyarrow as pa
 
 from gframe import engines
-from gframe.engines.cpu import csv as cpu_csv
+from gframe.engines import csv as engine_csv
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, func
 from gframe.plan.node import Opaque
@@ -38,7 +37,7 @@ def csv_plan(path: Any, kwargs: dict[str, Any]) -> tuple[L.Plan | None, str]:
     lazy = _lazy_scan(os.fspath(path), kwargs)
     if lazy is not None:
         return lazy, ""
-    native = cpu_csv.read_native(os.fspath(path), kwargs)
+    native = engine_csv.read_native(os.fspath(path), kwargs)
     if native is None:
         return None, "file layout not native"
     table, schema = native
@@ -49,7 +48,7 @@ def _native_dtypes(dtype: Any) -> bool:
     if dtype is None:
         return True
     if isinstance(dtype, dict):
-        return all(cpu_csv.dtype_key(v) in cpu_csv.DTYPES for v in dtype.values())
+        return all(engine_csv.dtype_key(v) in engine_csv.DTYPES for v in dtype.values())
     return False
 
 
@@ -81,7 +80,7 @@ def _lazy_scan(path: str, kwargs: dict[str, Any]) -> Any:
         with open(sample, "wb") as out:
             out.write(head[:cut + 1])
         try:
-            native = cpu_csv.read_native(sample, kwargs)
+            native = engine_csv.read_native(sample, kwargs)
         except (pd.errors.ParserError, ValueError):
             return None  # let the full read give pandas' answer (or error)
     if native is None or native[1].index is not None:
@@ -106,6 +105,8 @@ def format_csv(plan: L.Plan, index: bool = True, header: Any = True, sep: str = 
                index_label: Any = None) -> str | None:
     """The CSV text pandas writes for ``plan`` (the columns already selected), or None where gframe
     does not format natively."""
+    import polars as pl  # loaded with the engine, not with ``import gframe``
+
     if not isinstance(sep, str) or len(sep) != 1 or not isinstance(na_rep, str) or not isinstance(header, bool):
         return None
     schema = plan.schema

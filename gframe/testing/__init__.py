@@ -18,6 +18,8 @@ import numpy as np
 import pandas
 import pandas.testing as pdt
 
+import gframe
+
 __all__ = ["assert_matches_pandas", "assert_raises_like_pandas", "to_pandas"]
 
 
@@ -25,8 +27,6 @@ def to_pandas(obj: Any) -> Any:
     """Materialize a gframe object (or pass a pandas object / scalar through)."""
     if isinstance(obj, (pandas.DataFrame, pandas.Series, pandas.Index)):
         return obj
-    import gframe
-
     if isinstance(obj, (gframe.DataFrame, gframe.Series, gframe.Index)):
         return obj.to_pandas()
     if isinstance(obj, tuple):
@@ -80,8 +80,6 @@ def _gframe_module() -> Any:
 
     if os.environ.get("GFRAME_TEST_SELFCHECK") == "1":
         return pandas
-    import gframe
-
     return gframe
 
 

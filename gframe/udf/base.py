@@ -2,6 +2,7 @@
 is known of an input without computing it."""
 from __future__ import annotations
 
+from gframe import engines
 from gframe.plan import logical as L
 
 
@@ -15,8 +16,6 @@ class NotCompilable(Exception):
 
 def known_rows(plan: L.Plan) -> int | None:
     """The row count of ``plan`` where it is known without computing (in memory or cached)."""
-    from gframe import engines
-
     while True:
         res = engines.cached(plan)
         if res is not None:

@@ -21,8 +21,8 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from gframe.engines.cpu.csv import scan_csv
 from gframe.engines.cpu.expressions import Lowering, polars_type
+from gframe.engines.csv import read_csv_arrow
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
@@ -148,7 +148,7 @@ def _statistics_filter(pred: Any, schema: Schema) -> pl.Expr | None:
 
 @run.register
 def _(node: L.CsvScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
-    return scan_csv(node)
+    return pl.from_arrow(read_csv_arrow(node), rechunk=False)
 
 
 @run.register

@@ -14,10 +14,12 @@ from typing import Any
 import pyarrow as pa
 
 from gframe.config import options
+from gframe.engines.cpu.kernels import run as cpu_run
 from gframe.engines.evaluate import RunStats, evaluate
 from gframe.engines.gpu import lowering, support
 from gframe.engines.gpu.lowering import DeviceToHost, HostToDevice, Lowered
 from gframe.engines.gpu.table import GpuTable
+from gframe.fallback import FallbackEvent, record
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, columns_used
 
@@ -40,7 +42,6 @@ class GpuEngine:
 
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> Any:
         if support.stays_on_host(plan):
-            from gframe.engines.cpu.kernels import run as cpu_run
 
             return cpu_run(plan, [])
         lowered = lowering.lower(plan)
@@ -67,8 +68,6 @@ class GpuEngine:
 
 
 def _record(api: str, reason: str, rows: int, seconds: float, nbytes: int) -> None:
-    from gframe.fallback import FallbackEvent, record
-
     record(FallbackEvent(api, reason, rows, seconds, kind="cpu", bytes_moved=int(nbytes)))
 
 
@@ -119,7 +118,6 @@ class _Run:
 
     # ---------------------------------------------------------------------------- placement
     def on_cpu(self, node: L.Plan, inputs: list[Any], reason: str) -> Any:
-        from gframe.engines.cpu.kernels import run as cpu_run
         from gframe.engines.gpu.convert import to_host_frame
 
         t0 = time.perf_counter()

@@ -21,7 +21,7 @@ from gframe.engines.gpu.expressions import (BOOL, F64, I32, I64, Const, Evaluato
 from gframe.engines.gpu.support import kind
 from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
-from gframe.engines.cpu.csv import sample_bytes
+from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
 from gframe.plan.schema import Schema, index_name, is_string
@@ -129,7 +129,7 @@ CSV_TRUE, CSV_FALSE = ["True", "TRUE", "true"], ["False", "FALSE", "false"]
 def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
     """libcudf's CSV reader, straight to the device, parsing only the columns the plan needs.
 
-    The plan's types come from the file's first 16 MiB parsed with pandas' rules (``engines/cpu/csv.py``);
+    The plan's types come from the file's first 16 MiB parsed with pandas' rules (``engines/csv.py``);
     text and boolean columns are read as such, numbers as libcudf infers them from the whole file:
     ints become the plan's float where it says float (pandas' int column with missing values), and
     any other difference raises, as on the CPU engine (pandas would have given another dtype)."""

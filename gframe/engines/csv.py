@@ -1,9 +1,11 @@
-"""The CPU engine's ``CsvScan`` kernel and the CSV parsing under pandas' rules it shares with the reader.
+"""CSV under pandas' rules: what a ``CsvScan`` reads on the CPU engine, and what ``read_csv`` parses now.
 
 pyarrow's multi-threaded reader parses; pandas' rules decide the types (NA strings, inference without
 date guessing, ints with missing values as float64, ``usecols``, ``dtype``, ``parse_dates``,
 ``index_col``, ``nrows``). ``gframe.io.csv`` builds plans with it (an eager read, or a ``CsvScan``
-whose schema comes from a sample); the kernel here parses the whole file when the plan runs.
+whose schema comes from a sample); ``read_csv_arrow`` parses the whole file when the plan runs (the
+CPU engine's ``CsvScan`` kernel; the GPU engine parses with libcudf and checks against the same
+schema). pyarrow only: importing this module loads neither engine.
 """
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ import re
 from typing import Any
 
 import pandas as pd
-import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
@@ -250,8 +251,3 @@ def read_csv_arrow(node: CsvScan) -> pa.Table:
     if node.n_rows is not None:
         table = table.slice(0, node.n_rows)
     return table.select(schema.all_names)
-
-
-def scan_csv(node: CsvScan) -> pl.DataFrame:
-    """The CPU engine's ``CsvScan`` kernel: ``read_csv_arrow`` as a Polars frame."""
-    return pl.from_arrow(read_csv_arrow(node), rechunk=False)
