@@ -16,6 +16,7 @@ import pyarrow as pa
 from gframe import engines
 from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, set_attribute, via_pandas,
                                     wraps_pandas)
+from gframe.frontend.generic import NDFrame
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.explain import explain as explain_plan
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
@@ -37,7 +38,7 @@ def _listify(x: Any) -> list[Any]:
 
 
 @wraps_pandas(pd.DataFrame)
-class DataFrame:
+class DataFrame(NDFrame):
     """Two-dimensional, size-mutable, lazily computed tabular data (pandas' DataFrame API).
 
     >>> import gframe as pd
@@ -178,16 +179,6 @@ class DataFrame:
     @property
     def empty(self) -> bool:
         return len(self._schema.columns) == 0 or len(self) == 0
-
-    @property
-    def values(self) -> np.ndarray:
-        return self.to_pandas().values
-
-    def to_numpy(self, *args: Any, **kwargs: Any) -> np.ndarray:
-        return self.to_pandas().to_numpy(*args, **kwargs)
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return np.asarray(self.to_pandas(), dtype=dtype)
 
     def __iter__(self) -> Iterator[Hashable]:
         return iter(self._schema.labels)
@@ -341,14 +332,6 @@ class DataFrame:
     def iloc(self) -> Any:
         return ILocIndexer(self)
 
-    @property
-    def at(self) -> Any:
-        return get_attribute(self, "at")
-
-    @property
-    def iat(self) -> Any:
-        return get_attribute(self, "iat")
-
     # ------------------------------------------------------------------ rows
     def head(self, n: int = 5) -> "DataFrame":
         if n >= 0:
@@ -486,29 +469,6 @@ class DataFrame:
         fn = getattr(pd.DataFrame, f"__{'r' if reflected else ''}{op}__")
         return via_pandas(f"DataFrame.__{op}__", fn, (self, other), {}, "operand is not a scalar")
 
-    def __add__(self, o: Any) -> "DataFrame": return self._binary("add", o)
-    def __radd__(self, o: Any) -> "DataFrame": return self._binary("add", o, True)
-    def __sub__(self, o: Any) -> "DataFrame": return self._binary("sub", o)
-    def __rsub__(self, o: Any) -> "DataFrame": return self._binary("sub", o, True)
-    def __mul__(self, o: Any) -> "DataFrame": return self._binary("mul", o)
-    def __rmul__(self, o: Any) -> "DataFrame": return self._binary("mul", o, True)
-    def __truediv__(self, o: Any) -> "DataFrame": return self._binary("truediv", o)
-    def __rtruediv__(self, o: Any) -> "DataFrame": return self._binary("truediv", o, True)
-    def __floordiv__(self, o: Any) -> "DataFrame": return self._binary("floordiv", o)
-    def __rfloordiv__(self, o: Any) -> "DataFrame": return self._binary("floordiv", o, True)
-    def __mod__(self, o: Any) -> "DataFrame": return self._binary("mod", o)
-    def __rmod__(self, o: Any) -> "DataFrame": return self._binary("mod", o, True)
-    def __pow__(self, o: Any) -> "DataFrame": return self._binary("pow", o)
-    def __rpow__(self, o: Any) -> "DataFrame": return self._binary("pow", o, True)
-    def __eq__(self, o: Any) -> "DataFrame": return self._binary("eq", o)  # type: ignore[override]
-    def __ne__(self, o: Any) -> "DataFrame": return self._binary("ne", o)  # type: ignore[override]
-    def __lt__(self, o: Any) -> "DataFrame": return self._binary("lt", o)
-    def __le__(self, o: Any) -> "DataFrame": return self._binary("le", o)
-    def __gt__(self, o: Any) -> "DataFrame": return self._binary("gt", o)
-    def __ge__(self, o: Any) -> "DataFrame": return self._binary("ge", o)
-    def __and__(self, o: Any) -> "DataFrame": return self._binary("and", o)
-    def __or__(self, o: Any) -> "DataFrame": return self._binary("or", o)
-
     @objects_via_pandas
     def __invert__(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("invert", e))
@@ -517,19 +477,11 @@ class DataFrame:
     def __neg__(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("neg", e))
 
-    add = __add__
-    sub = __sub__
-    mul = __mul__
-    div = truediv = __truediv__
-    floordiv = __floordiv__
-    mod = __mod__
-    pow = __pow__
-    eq = __eq__
-    ne = __ne__
-    lt = __lt__
-    le = __le__
-    gt = __gt__
-    ge = __ge__
+    # (Series' add/sub/mul/truediv take fill_value; the other named operators are NDFrame's)
+    add = NDFrame.__add__
+    sub = NDFrame.__sub__
+    mul = NDFrame.__mul__
+    div = truediv = NDFrame.__truediv__
 
     # ------------------------------------------------------------------ columns
     def assign(self, **kwargs: Any) -> "DataFrame":

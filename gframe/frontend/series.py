@@ -12,6 +12,7 @@ from typing import Any, Callable, Hashable, Iterator
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+
 from gframe import engines
 from gframe.frontend.accessors import DatetimeMethods, StringMethods
 from gframe.frontend.bridge import (
@@ -33,6 +34,7 @@ from gframe.frontend.frame import (
     _repr_frame,
     _values_of,
 )
+from gframe.frontend.generic import NDFrame
 from gframe.frontend.index import Index
 from gframe.interop import host_copy
 from gframe.plan import logical as L
@@ -133,7 +135,7 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any) -> None:
 
 
 @wraps_pandas(pd.Series)
-class Series:
+class Series(NDFrame):
     """One-dimensional labeled array, computed lazily (pandas' Series API).
 
     >>> import gframe as pd
@@ -286,18 +288,8 @@ class Series:
         return len(DataFrame._from_plan(self._plan))
 
     @property
-    def values(self) -> Any:
-        return self.to_pandas().values
-
-    @property
     def array(self) -> Any:
         return self.to_pandas().array
-
-    def to_numpy(self, *args: Any, **kwargs: Any) -> np.ndarray:
-        return self.to_pandas().to_numpy(*args, **kwargs)
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return np.asarray(self.to_pandas(), dtype=dtype)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """numpy ufuncs on a Series give a Series (as in pandas): elementwise math is native."""
@@ -392,14 +384,6 @@ class Series:
     def iloc(self) -> Any:
         return ILocIndexer(self)
 
-    @property
-    def at(self) -> Any:
-        return get_attribute(self, "at")
-
-    @property
-    def iat(self) -> Any:
-        return get_attribute(self, "iat")
-
     def head(self, n: int = 5) -> "Series":
         return Series._back(self._frame().head(n))
 
@@ -439,29 +423,7 @@ class Series:
         check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
         return Series._over(plan, expr, name)
 
-    def __add__(self, o: Any) -> "Series": return self._binary("add", o)
-    def __radd__(self, o: Any) -> "Series": return self._binary("add", o, True)
-    def __sub__(self, o: Any) -> "Series": return self._binary("sub", o)
-    def __rsub__(self, o: Any) -> "Series": return self._binary("sub", o, True)
-    def __mul__(self, o: Any) -> "Series": return self._binary("mul", o)
-    def __rmul__(self, o: Any) -> "Series": return self._binary("mul", o, True)
-    def __truediv__(self, o: Any) -> "Series": return self._binary("truediv", o)
-    def __rtruediv__(self, o: Any) -> "Series": return self._binary("truediv", o, True)
-    def __floordiv__(self, o: Any) -> "Series": return self._binary("floordiv", o)
-    def __rfloordiv__(self, o: Any) -> "Series": return self._binary("floordiv", o, True)
-    def __mod__(self, o: Any) -> "Series": return self._binary("mod", o)
-    def __rmod__(self, o: Any) -> "Series": return self._binary("mod", o, True)
-    def __pow__(self, o: Any) -> "Series": return self._binary("pow", o)
-    def __rpow__(self, o: Any) -> "Series": return self._binary("pow", o, True)
-    def __eq__(self, o: Any) -> "Series": return self._binary("eq", o)  # type: ignore[override]
-    def __ne__(self, o: Any) -> "Series": return self._binary("ne", o)  # type: ignore[override]
-    def __lt__(self, o: Any) -> "Series": return self._binary("lt", o)
-    def __le__(self, o: Any) -> "Series": return self._binary("le", o)
-    def __gt__(self, o: Any) -> "Series": return self._binary("gt", o)
-    def __ge__(self, o: Any) -> "Series": return self._binary("ge", o)
-    def __and__(self, o: Any) -> "Series": return self._binary("and", o)
     def __rand__(self, o: Any) -> "Series": return self._binary("and", o, True)
-    def __or__(self, o: Any) -> "Series": return self._binary("or", o)
     def __ror__(self, o: Any) -> "Series": return self._binary("or", o, True)
     def __xor__(self, o: Any) -> "Series": return self._binary("xor", o)
     def __rxor__(self, o: Any) -> "Series": return self._binary("xor", o, True)
@@ -488,19 +450,10 @@ class Series:
     def mul(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("mul", o) if fill_value is None else call_method(self, "mul", (o,), {"fill_value": fill_value})
     def truediv(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("truediv", o) if fill_value is None else call_method(self, "truediv", (o,), {"fill_value": fill_value})
     div = truediv
-    def floordiv(self, o: Any) -> "Series": return self._binary("floordiv", o)
-    def mod(self, o: Any) -> "Series": return self._binary("mod", o)
-    def pow(self, o: Any) -> "Series": return self._binary("pow", o)
     def radd(self, o: Any) -> "Series": return self._binary("add", o, True)
     def rsub(self, o: Any) -> "Series": return self._binary("sub", o, True)
     def rmul(self, o: Any) -> "Series": return self._binary("mul", o, True)
     def rtruediv(self, o: Any) -> "Series": return self._binary("truediv", o, True)
-    def eq(self, o: Any) -> "Series": return self._binary("eq", o)
-    def ne(self, o: Any) -> "Series": return self._binary("ne", o)
-    def lt(self, o: Any) -> "Series": return self._binary("lt", o)
-    def le(self, o: Any) -> "Series": return self._binary("le", o)
-    def gt(self, o: Any) -> "Series": return self._binary("gt", o)
-    def ge(self, o: Any) -> "Series": return self._binary("ge", o)
 
     # ------------------------------------------------------------------ elementwise
     @objects_via_pandas
