@@ -224,8 +224,3 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     if schema.columns:
         out.columns = pd.Index(schema.labels)
     return out
-
-
-def labels_index(labels: list[Hashable]) -> pd.Index:
-    """pandas' column Index for a list of labels (RangeIndex / str dtype as pandas infers)."""
-    return pd.Index(labels)

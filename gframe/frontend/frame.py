@@ -26,9 +26,6 @@ from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import PYOBJECT, Field, Schema, index_name, internal_name, is_numeric, is_string, pandas_dtype
 
-_NUMERIC_REDUCTIONS = ("sum", "mean", "std", "var", "median", "prod")
-
-
 def _listify(x: Any) -> list[Any]:
     if x is None:
         return []

@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 
 import pyarrow as pa
 
-from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Func
 from gframe.plan.logical import Plan
 from gframe.plan.node import Node
 from gframe.plan.typing import Lookup, expr_type
@@ -177,10 +177,6 @@ def _walk_all(expr: Node) -> Iterable[Node]:
         n = stack.pop()
         yield n
         stack.extend(n.children)
-
-
-def is_literal(expr: Expr) -> bool:
-    return isinstance(expr, Lit)
 
 
 class SharedCtx:

@@ -14,7 +14,7 @@ from typing import Any, Hashable, Sequence
 
 import pyarrow as pa
 
-from gframe.plan.expr import Agg, Col, Expr, columns_used, format_expr
+from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import STRING, Field, IndexField, Schema
 from gframe.plan.typing import expr_type
@@ -648,15 +648,6 @@ class Cache(Plan):
 
     def _compute_schema(self) -> Schema:
         return self.child.schema
-
-
-def output_columns_used(plan: Plan) -> set[str]:
-    """Internal names of the child columns a node reads (for projection pushdown and explain)."""
-    if isinstance(plan, Select):
-        return set().union(*(columns_used(e) for _, e in plan.outputs)) if plan.outputs else set()
-    if isinstance(plan, Filter):
-        return columns_used(plan.predicate)
-    return set(plan.child.schema.all_names) if plan.children else set()
 
 
 class Materialized(Plan):

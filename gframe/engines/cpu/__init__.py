@@ -1,7 +1,7 @@
 """The CPU engine: Polars kernels over Arrow memory (the default where no GPU is present)."""
 from __future__ import annotations
 
-from typing import Any, MutableMapping
+from typing import Any
 
 import polars as pl
 import pyarrow as pa

@@ -71,13 +71,6 @@ def _record(api: str, reason: str, rows: int, seconds: float, nbytes: int) -> No
     record(FallbackEvent(api, reason, rows, seconds, kind="cpu", bytes_moved=int(nbytes)))
 
 
-def _host_bytes(frame: Any) -> int:
-    try:
-        return int(frame.estimated_size())
-    except Exception:  # noqa: BLE001
-        return 0
-
-
 class _Run:
     """One execution: the kernel the evaluator calls for every physical node."""
 

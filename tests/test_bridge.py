@@ -1,0 +1,81 @@
+"""The pandas bridge: native setters are reachable, and every trip to pandas is recorded."""
+import pandas
+import pytest
+
+import gframe
+from gframe.errors import FallbackError
+from gframe.testing import assert_matches_pandas
+
+
+@pytest.fixture(autouse=True)
+def _clear_report():
+    gframe.fallback_report(clear=True)
+    yield
+    gframe.fallback_report(clear=True)
+
+
+def _apis() -> list[str]:
+    return [e.api for e in gframe.fallback_report()]
+
+
+def _set_columns(pd, labels):
+    df = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", None]})
+    df.columns = labels
+    return df
+
+
+def test_setting_columns_is_native():
+    assert_matches_pandas(lambda pd: _set_columns(pd, ["p", "q"]))
+    df = _set_columns(gframe, ["b", "a"])  # a swap is one rename
+    pandas.testing.assert_frame_equal(df.to_pandas(), _set_columns(pandas, ["b", "a"]))
+    assert _apis() == []
+
+
+def test_setting_columns_of_the_wrong_length_raises_like_pandas():
+    with pytest.raises(ValueError, match="Length mismatch"):
+        _set_columns(gframe, ["p"])
+    with pytest.raises(ValueError, match="Length mismatch"):
+        _set_columns(pandas, ["p"])
+
+
+def _set_index(pd):
+    df = pd.DataFrame({"a": [1, 2, 3]})
+    df.index = ["x", "y", "z"]
+    return df
+
+
+def test_setting_the_index_is_recorded():
+    assert_matches_pandas(_set_index)
+    assert _apis() == ["DataFrame.index = ..."]
+
+
+def test_series_assignments_are_recorded():
+    def set_index(pd):
+        s = pd.Series([1, 2, 3], name="s")
+        s.index = ["x", "y", "z"]
+        return s
+
+    def set_item(pd):
+        s = pd.Series([1, 2, 3], index=["x", "y", "z"])
+        s["y"] = 20
+        return s
+
+    assert_matches_pandas(set_index)
+    assert_matches_pandas(set_item)
+    assert _apis() == ["Series.index = ...", "Series.__setitem__"]
+
+
+def test_strict_mode_refuses_a_setter_that_would_run_pandas():
+    df = gframe.DataFrame({"a": [1, 2, 3]})
+    with gframe.option_context(fallback="raise"):
+        with pytest.raises(FallbackError):
+            df.index = ["x", "y", "z"]
+        df.columns = ["b"]  # native: allowed in strict mode
+    assert list(df.columns) == ["b"]
+
+
+def test_a_pandas_property_read_is_recorded_with_the_rows_moved():
+    df = gframe.DataFrame({"a": [1, 2, 3]})
+    assert df.axes[1].tolist() == ["a"]
+    (event,) = gframe.fallback_report()
+    assert event.api == "DataFrame.axes" and event.rows == 3
