@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 
 from gframe.plan.logical import ParquetScan
 from gframe.plan.schema import Field, IndexField, Schema, index_name, internal_name, normalize_arrow_type
+from gframe.plan.source import FileSnapshot
 
 
 def _is_local_file(path: Any) -> bool:
@@ -28,7 +29,8 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
         return call_pandas("read_parquet", pd.read_parquet, (path,), dict(engine=engine, columns=columns, filters=filters, **kwargs),
                            "not a local file or reader options not native")
     path = os.fspath(path)
-    schema = pq.read_schema(path)
+    pf = pq.ParquetFile(path)
+    schema = pf.schema_arrow
     meta = schema.pandas_metadata or {}
     index_cols = meta.get("index_columns", [])
     col_meta = {c.get("field_name"): c for c in meta.get("columns", [])}
@@ -57,8 +59,8 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
         fields.append(Field(label, normalize_arrow_type(f.type)))
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
-    st = os.stat(path)
-    plan = ParquetScan(path, file_schema, tuple(file_cols), stamp=(st.st_mtime_ns, st.st_size))
+    source = FileSnapshot(path, metadata=pf.metadata)
+    plan = ParquetScan(path, file_schema, tuple(file_cols), stamp=source.stamp, source=source)
     df = DataFrame._from_plan(plan)
     if columns is not None:
         df = df[list(columns)]
