@@ -12,3 +12,10 @@ class GPUUnavailableError(RuntimeError):
 
 class UnsupportedError(NotImplementedError):
     """An engine cannot lower a node or expression; raised while lowering, never while running."""
+
+
+class SourceChangedError(OSError):
+    """A file a live frame was read from changed (size or mtime) before the frame loaded what it needs.
+
+    A frame read from a file shows the file as it was at read time; when gframe itself overwrites
+    the file it keeps a copy first, but a change made by another program can only be detected."""

@@ -1,6 +1,7 @@
 """Atomic writes: write to a temporary file beside the target, rename on success.
 
-A failed ``to_parquet`` / ``to_csv`` leaves neither a partial file nor the temporary one.
+A failed ``to_parquet`` / ``to_csv`` leaves neither a partial file nor the temporary one. Frames
+read from the file being replaced keep their snapshot (``plan/source.py``).
 """
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import contextlib
 import os
 import tempfile
 from typing import Iterator
+
+from gframe.plan.source import preserve
 
 
 @contextlib.contextmanager
@@ -20,6 +23,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[str]:
     os.close(fd)
     try:
         yield tmp
+        preserve(path)  # frames the user holds that were read from ``path`` keep what it held
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

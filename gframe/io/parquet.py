@@ -22,6 +22,7 @@ from gframe.plan.schema import (
     internal_name,
     normalize_arrow_type,
 )
+from gframe.plan.source import FileSnapshot
 
 
 def _is_local_file(path: Any) -> bool:
@@ -37,7 +38,8 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
             raise FileNotFoundError(str(path))
         return None, "not a local file or reader options not native"
     path = os.fspath(path)
-    schema = pq.read_schema(path)
+    pf = pq.ParquetFile(path)
+    schema = pf.schema_arrow
     meta = schema.pandas_metadata or {}
     index_cols = meta.get("index_columns", [])
     col_meta = {c.get("field_name"): c for c in meta.get("columns", [])}
@@ -66,8 +68,8 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
         fields.append(Field(label, normalize_arrow_type(f.type)))
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
-    st = os.stat(path)
-    return ParquetScan(path, file_schema, tuple(file_cols), stamp=(st.st_mtime_ns, st.st_size)), ""
+    source = FileSnapshot(path, metadata=pf.metadata)
+    return ParquetScan(path, file_schema, tuple(file_cols), stamp=source.stamp, source=source), ""
 
 
 def arrow_for_pandas(plan: Plan, index: Any) -> pa.Table | None:

@@ -18,6 +18,7 @@ from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import STRING, Field, IndexField, Schema
 from gframe.plan.typing import expr_type
+from gframe.plan.source import FileSnapshot
 
 
 class Plan(Node):
@@ -66,25 +67,30 @@ class InMemoryScan(Plan):
 
     def describe(self) -> str:
         t = self.table.value
+        where = self.table.resident_on()
         return f"InMemoryScan [{t.num_rows} rows x {len(self.table_schema.columns)} cols]" + (
             f" from {self.origin}" if self.origin else ""
-        )
+        ) + (f" resident on {', '.join(where)}" if where else "")
 
 
 class ParquetScan(Plan):
     """Read a parquet file. ``columns`` (internal names) and ``predicate`` are filled by the optimizer."""
 
-    __slots__ = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp", "row_index")
-    _non_child = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp", "row_index")
+    __slots__ = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp", "row_index",
+                 "source")
+    _non_child = ("path", "file_schema", "file_columns", "columns", "predicate", "n_rows", "stamp", "row_index",
+                  "source")
 
     def __init__(self, path: str, file_schema: Schema, file_columns: tuple[tuple[str, str], ...],
                  columns: tuple[str, ...] | None = None, predicate: Expr | None = None,
-                 n_rows: int | None = None, stamp: Hashable = None, row_index: bool = False) -> None:
+                 n_rows: int | None = None, stamp: Hashable = None, row_index: bool = False,
+                 source: FileSnapshot | None = None) -> None:
         # file_columns: (column name in the file, internal name) for every data and index column;
         # stamp: the file's version when read (mtime, size), so a rewritten file is a new plan and
         # never meets a cached result of the old one; row_index: the reader numbers the file's rows
-        # (before its filter) as the index, what RowIndex over the scan would give
-        self._init((), path, file_schema, tuple(file_columns), columns, predicate, n_rows, stamp, row_index)
+        # (before its filter) as the index, what RowIndex over the scan would give; source: the
+        # file as the user read it (snapshot semantics, engines keep the columns they read there)
+        self._init((), path, file_schema, tuple(file_columns), columns, predicate, n_rows, stamp, row_index, source)
 
     def _compute_schema(self) -> Schema:
         schema = self.file_schema
@@ -106,6 +112,12 @@ class ParquetScan(Plan):
             parts.append(f"n_rows={self.n_rows}")
         if self.row_index:
             parts.append("row_index")
+        if self.source is not None:
+            where = [f"{e} ({len(cols)} cols)" for e in self.source.resident_on() if (cols := self.source.columns(e))]
+            if where:
+                parts.append(f"resident on {', '.join(where)}")
+            if self.source.preserved:
+                parts.append("(file overwritten: snapshot in host memory)")
         return " ".join(parts)
 
 

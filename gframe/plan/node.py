@@ -7,7 +7,7 @@ optimizer pass) and a readable ``repr``. Modelled on cudf_polars' ``dsl/nodebase
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator, Self, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Self, Sequence
 
 
 class Node:
@@ -99,14 +99,45 @@ def _typed(value: Any) -> Any:
     return (type(value), value)
 
 
-class Opaque:
+class Resident:
+    """Per-engine converted forms of one source, kept on the source object itself.
+
+    Converting or uploading a source per query costs more than the query; keeping the converted
+    form on the object that the plan (and so the user's frame) holds ties its life to what the user
+    holds, not to a weak cache (see ``plan/source.py``).
+    """
+
+    __slots__ = ()
+
+    def resident(self, engine: str, build: Callable[[], Any]) -> Any:
+        """The engine's form of this source, built by ``build()`` on first use and kept."""
+        store: dict[str, Any] = self._store()
+        hit = store.get(engine)
+        if hit is None:
+            hit = store[engine] = build()
+        return hit
+
+    def resident_on(self) -> list[str]:
+        """The engines that hold a converted form (for ``explain()``)."""
+        return sorted(self._store())
+
+    def _store(self) -> dict[str, Any]:
+        store = getattr(self, "_resident", None)
+        if store is None:
+            store = {}
+            object.__setattr__(self, "_resident", store)
+        return store
+
+
+class Opaque(Resident):
     """A value hashed and compared by identity: in-memory data, Python callables.
 
     Plans never hash data by content; two scans of the same in-memory table are equal because they
-    hold the same ``Opaque``.
+    hold the same ``Opaque``. In-memory data is converted to an engine's form once and kept here
+    (``resident``) for as long as a plan holds it (``plan/source.py``).
     """
 
-    __slots__ = ("value", "label")
+    __slots__ = ("value", "label", "_resident")
 
     def __init__(self, value: Any, label: str = "") -> None:
         self.value = value

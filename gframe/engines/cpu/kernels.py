@@ -25,8 +25,9 @@ from gframe.engines.cpu.expressions import Lowering, polars_type
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, Col, Lit
+from gframe.plan.expr import Agg, Col, Lit, columns_used
 from gframe.plan.schema import Schema, index_name
+from gframe.plan.source import FileSnapshot
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -66,7 +67,11 @@ def run(node: L.Plan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 @run.register
 def _(node: L.InMemoryScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
-    table: pa.Table = node.table.value
+    # converted once and kept on the source for as long as the user's frame lives (plan/source.py)
+    return node.table.resident("cpu", lambda: _from_table(node.table.value))
+
+
+def _from_table(table: pa.Table) -> pl.DataFrame:
     return _with_categories(pl.from_arrow(table, rechunk=False), table)  # type: ignore[arg-type]
 
 
@@ -88,62 +93,46 @@ def _with_categories(df: pl.DataFrame, table: pa.Table) -> pl.DataFrame:
 
 @run.register
 def _(node: L.ParquetScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
-    mapping = dict(node.file_columns)  # file name -> internal
+    """A scan of a file the user read: the row groups its filter's statistics (or its row limit)
+    leave, from the columns this engine keeps on the file's snapshot (read on first use, then kept
+    for as long as the frame lives: a later query reads nothing it already has)."""
+    src = node.source if node.source is not None else FileSnapshot(node.path)
+    reverse = {v: k for k, v in node.file_columns}  # internal -> file column
     want = node.schema.all_names
-    reverse = {v: k for k, v in mapping.items()}
-    lf = pl.scan_parquet(node.path)
-    if node.row_index:  # file positions, numbered before the filter (Polars keeps them exact)
-        lf = lf.with_row_index(index_name(0)).with_columns(pl.col(index_name(0)).cast(pl.Int64))
-        mapping = {**mapping, index_name(0): index_name(0)}
-        reverse[index_name(0)] = index_name(0)
+    rid = index_name(0) if node.row_index else None
+    needed = [n for n in want if n != rid]
     if node.predicate is not None:
-        # the predicate is over internal names: rename first, Polars pushes both into the reader
-        lf = lf.rename({k: v for k, v in mapping.items() if k != v})
-        simple = _statistics_filter(node.predicate, node.file_schema)
-        if simple is not None:  # plain comparisons Polars can check against row-group statistics
-            lf = lf.filter(simple)
-        lf = lf.filter(lowering(node.file_schema).lower(node.predicate).fill_null(False))
-        lf = lf.select(want)
+        needed += [n for n in sorted(columns_used(node.predicate)) if n not in needed]
+    if not needed:  # only the row count: any one column gives it
+        needed = [node.file_columns[0][1]]
+    groups = src.row_groups(node.predicate, node.file_schema.dtype_of, reverse, node.n_rows)
+    files = [reverse[n] for n in needed]
+    if not groups:  # the statistics rule out every row group: nothing to keep
+        out = pl.from_arrow(src.read(files, []))
+        out = out.rename(dict(zip(files, needed)))  # type: ignore[union-attr]
     else:
-        lf = lf.select([pl.col(reverse[n]).alias(n) for n in want])
+        cols, todo = src.missing("cpu", files, groups)
+        if cols:
+            got = pl.from_arrow(src.read(cols, todo), rechunk=False)
+            src.store("cpu", {c: got.get_column(c) for c in cols}, todo, _slice)  # type: ignore[union-attr]
+        out = pl.DataFrame([src.assemble("cpu", f, groups, _slice, _concat).alias(n) for f, n in zip(files, needed)])
+    if rid is not None:  # the file's row positions, numbered before the filter
+        pos = [np.arange(src.starts[g], src.starts[g] + src.sizes[g], dtype=np.int64) for g in groups]
+        out = out.with_columns(pl.Series(rid, np.concatenate(pos) if pos else np.empty(0, np.int64)))
+    lf = out.lazy()
+    if node.predicate is not None:
+        lf = lf.filter(lowering(node.file_schema).lower(node.predicate).fill_null(False))
     if node.n_rows is not None:
         lf = lf.head(node.n_rows)
-    return lf.collect()
+    return lf.select(want).collect()
 
 
-_STATS_OPS = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__", "ge": "__ge__"}
-_FLIPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+def _slice(col: pl.Series, offset: int, length: int) -> pl.Series:
+    return col.slice(offset, length)
 
 
-def _statistics_filter(pred: Any, schema: Schema) -> pl.Expr | None:
-    """The ``column <op> number/string`` conjuncts of a scan's predicate as plain Polars
-    comparisons: the lowered predicate (casts, fill_null) is opaque to Polars' row-group pruning.
-    Each conjunct is implied by the predicate, so filtering by them first changes nothing."""
-    from gframe.plan.expr import BinOp, Col, Lit
-
-    parts: list[pl.Expr] = []
-    stack = [pred]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, BinOp) and e.op == "and":
-            stack.extend((e.left, e.right))
-        elif isinstance(e, BinOp) and e.op in _STATS_OPS:
-            col, lit, op = e.left, e.right, e.op
-            if isinstance(col, Lit) and isinstance(lit, Col):
-                col, lit, op = lit, col, _FLIPPED[op]
-            if not (isinstance(col, Col) and isinstance(lit, Lit) and lit.dtype is None):
-                continue
-            t = schema.dtype_of(col.name)
-            numeric = t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t))
-            text = t is not None and (pa.types.is_string(t) or pa.types.is_large_string(t))
-            if (type(lit.value) in (int, float) and numeric and lit.value == lit.value) or (type(lit.value) is str and text):
-                parts.append(getattr(pl.col(col.name), _STATS_OPS[op])(lit.value))
-    if not parts:
-        return None
-    out = parts[0]
-    for p in parts[1:]:
-        out = out & p
-    return out
+def _concat(parts: list[pl.Series]) -> pl.Series:
+    return pl.concat(parts, rechunk=False)
 
 
 @run.register

@@ -25,16 +25,12 @@ from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
 from gframe.plan.schema import Schema, index_name, is_string
+from gframe.plan.source import FileSnapshot
 from gframe.plan.typing import expr_type
 
 ASC, DESC = plc.types.Order.ASCENDING, plc.types.Order.DESCENDING
 NULLS_AFTER, NULLS_BEFORE = plc.types.NullOrder.AFTER, plc.types.NullOrder.BEFORE
 INT32_MAX = 2**31 - 1
-
-# When set, ParquetScan reads only the row groups whose statistics let the filter's simple
-# conjuncts keep rows (the whole filter then runs on the device).
-PUSH_PARQUET_FILTERS = True
-
 
 # ------------------------------------------------------------------------------------- helpers
 
@@ -117,7 +113,8 @@ def run(node: L.Plan, inputs: list[GpuTable]) -> GpuTable:
 
 @run.register
 def _(node: L.InMemoryScan, inputs: list[GpuTable]) -> GpuTable:
-    t = upload(node.table.value)
+    # uploaded once and kept on the source for as long as the user's frame lives (plan/source.py)
+    t = node.table.resident("gpu", lambda: upload(node.table.value))
     return t.select(node.schema.all_names)
 
 
@@ -165,61 +162,37 @@ def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
 
 @run.register
 def _(node: L.ParquetScan, inputs: list[GpuTable]) -> GpuTable:
-    """libcudf's parquet reader, straight to the device, reading only the columns the plan needs
-    and only the row groups whose statistics let the filter (or the row limit) keep rows; the
-    filter itself then runs on the device. ``row_index``: the file's row positions, numbered before
-    the filter (from the row groups' offsets)."""
-    import pyarrow.parquet as pq
-
-    mapping = dict(node.file_columns)  # file name -> internal name
-    reverse = {v: k for k, v in mapping.items()}
+    """libcudf's parquet reader, straight to the device, for the columns the plan needs and the row
+    groups whose statistics let the filter (or the row limit) keep rows; what it reads stays on the
+    device with the file's snapshot (``plan/source.py``) for as long as the user's frame lives, so a
+    later query reads nothing it already has. The filter runs on the device. ``row_index``: the
+    file's row positions, numbered before the filter (from the row groups' offsets)."""
+    src = node.source if node.source is not None else FileSnapshot(node.path)
+    reverse = {v: k for k, v in node.file_columns}  # internal -> file column
     want = node.schema.all_names
-    rid = index_name(0) if getattr(node, "row_index", False) else None
+    rid = index_name(0) if node.row_index else None
     needed = [n for n in want if n != rid]
     if node.predicate is not None:
-        for n in sorted(_columns_of(node.predicate)):
-            if n not in needed:
-                needed.append(n)
-    file_names = [reverse[n] for n in needed]
-    meta = pq.ParquetFile(node.path).metadata
-    sizes = [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
-    starts = [sum(sizes[:g]) for g in range(len(sizes))]
-    groups = list(range(len(sizes)))
-    if node.predicate is not None and PUSH_PARQUET_FILTERS:
-        conj = _conjuncts(node.predicate, node.file_schema)
-        if conj:
-            groups = [g for g in groups if not _row_group_excluded(meta.row_group(g), conj, reverse)]
-    elif node.n_rows is not None:
-        keep, got = [], 0
-        for g in groups:
-            if got >= node.n_rows:
-                break
-            keep.append(g)
-            got += sizes[g]
-        groups = keep
-    types = {n: node.file_schema.dtype_of(n) for n in needed}
-    if not groups or not needed:
-        n_read = sum(sizes[g] for g in groups)
-        if needed:
-            t = upload(pa.table({n: pa.array([], type=types[n] or pa.float64()) for n in needed}))
-        else:
-            t = GpuTable([], [], n_read)
+        needed += [n for n in sorted(_columns_of(node.predicate)) if n not in needed]
+    if not needed:  # only the row count: any one column gives it
+        needed = [node.file_columns[0][1]]
+    files = [reverse[n] for n in needed]
+    groups = src.row_groups(node.predicate, node.file_schema.dtype_of, reverse, node.n_rows)
+    if not groups:  # the statistics rule out every row group
+        t = upload(src.read(files, []).rename_columns(needed))
     else:
-        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([node.path])) \
-            .columns(file_names).use_pandas_metadata(False).build()
-        if len(groups) != len(sizes):
-            opts.set_row_groups([groups])
-        res = plc.io.parquet.read_parquet(opts)
-        by_file = dict(zip(res.column_names(), res.tbl.columns()))
-        t = GpuTable(needed, [by_file[f] for f in file_names], res.tbl.num_rows())
+        cols, todo = src.missing("gpu", files, groups)
+        if cols:
+            src.store("gpu", _read_parquet(src, cols, todo), todo, _slice_column)
+        t = GpuTable(needed, [src.assemble("gpu", f, groups, _slice_column, plc.concatenate.concatenate)
+                              for f in files], sum(src.sizes[g] for g in groups))
     # the plan's types (a file may store strings as another Arrow string type: the same on the device)
+    types = {n: node.file_schema.dtype_of(n) for n in needed}
     t = t.with_columns([(n, cast(t.column(n), types[n])) for n in needed
                         if types[n] is not None and col_type(t.column(n)) != types[n]])
     if rid is not None:
-        parts = [plc.filling.sequence(sizes[g], scalar(starts[g], I64), scalar(1, I64)) for g in groups]
+        parts = [plc.filling.sequence(src.sizes[g], scalar(src.starts[g], I64), scalar(1, I64)) for g in groups]
         ids = plc.concatenate.concatenate(parts) if len(parts) > 1 else parts[0] if parts else all_null(I64, 0)
-        if t.num_rows != ids.size():  # no columns read: the positions give the row count
-            t = GpuTable(t.names, t.columns, ids.size())
         t = t.with_columns([(rid, ids)])
     if node.predicate is not None:
         t = boolean_mask(t, Evaluator(t, node.file_schema.dtype_of).mask(node.predicate))
@@ -228,59 +201,27 @@ def _(node: L.ParquetScan, inputs: list[GpuTable]) -> GpuTable:
     return t.select(want)
 
 
+def _read_parquet(src: FileSnapshot, names: list[str], groups: list[int]) -> dict[str, Any]:
+    """File columns of some row groups on the device: libcudf's reader from the file, or an upload
+    of the host copy kept when gframe overwrote the file."""
+    if src.preserved:
+        t = upload(src.read(names, groups))
+        return {n: t.column(n) for n in names}
+    src.check()
+    opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([src.path])) \
+        .columns(names).use_pandas_metadata(False).build()
+    if len(groups) != len(src.sizes):
+        opts.set_row_groups([groups])
+    res = plc.io.parquet.read_parquet(opts)
+    return dict(zip(res.column_names(), res.tbl.columns()))
+
+
+def _slice_column(col: Any, offset: int, length: int) -> Any:
+    return plc.copying.slice(col, [offset, offset + length])[0]
+
+
 def _columns_of(e: Expr) -> set[str]:
     return {n.name for n in e.walk() if isinstance(n, Col)}
-
-
-def _conjuncts(pred: Expr, schema: Schema) -> list[tuple[str, str, Any]]:
-    """(column, op, value) for the ``column <op> literal`` conjuncts of a filter over numbers or
-    strings: each is implied by the filter, so a row group none of whose rows can satisfy one holds
-    no row the filter keeps (comparisons with missing values are False)."""
-    out: list[tuple[str, str, Any]] = []
-    stack = [pred]
-    flip = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq"}
-    while stack:
-        e = stack.pop()
-        if isinstance(e, BinOp) and e.op == "and":
-            stack.extend((e.left, e.right))
-            continue
-        if not (isinstance(e, BinOp) and e.op in flip):
-            continue
-        col, lit, op = e.left, e.right, e.op
-        if isinstance(col, Lit) and isinstance(lit, Col):
-            col, lit, op = lit, col, flip[op]
-        if not (isinstance(col, Col) and isinstance(lit, Lit)) or lit.value is None or isinstance(lit.value, bool):
-            continue
-        k = kind(schema.dtype_of(col.name))
-        v = lit.value
-        if k in ("int", "uint", "float") and isinstance(v, (int, float)) and not isinstance(v, bool) and v == v:
-            out.append((col.name, op, v))
-        elif k == "str" and isinstance(v, str):
-            out.append((col.name, op, v))
-    return out
-
-
-def _row_group_excluded(rg: Any, conj: list[tuple[str, str, Any]], reverse: dict[str, str]) -> bool:
-    cols = {rg.column(j).path_in_schema: rg.column(j) for j in range(rg.num_columns)}
-    for name, op, v in conj:
-        c = cols.get(reverse.get(name, name))
-        st = c.statistics if c is not None else None
-        if st is None:
-            continue
-        if st.null_count == rg.num_rows:
-            return True  # only missing values: no comparison holds
-        if not st.has_min_max:
-            continue
-        lo, hi = st.min, st.max
-        if isinstance(v, str) != isinstance(lo, str):
-            continue
-        try:
-            if op == "eq" and (v < lo or v > hi) or op == "lt" and lo >= v or op == "le" and lo > v \
-                    or op == "gt" and hi <= v or op == "ge" and hi < v:
-                return True
-        except TypeError:
-            continue
-    return False
 
 
 # ------------------------------------------------------------------------------- row-wise ops
