@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from gframe import engines
 from gframe.fallback import call_pandas
+from gframe.frontend.arrow import PANDAS_CONSTRUCTOR_MESSAGE, ArrowInterop, called_by_pandas_constructor, from_arrow, is_arrow_tabular
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.convert import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
@@ -34,7 +35,7 @@ def _listify(x: Any) -> list[Any]:
     return [x]
 
 
-class DataFrame:
+class DataFrame(ArrowInterop):
     """Two-dimensional, size-mutable, lazily computed tabular data (pandas' DataFrame API).
 
     >>> import gframe as pd
@@ -50,8 +51,9 @@ class DataFrame:
         if isinstance(data, DataFrame) and index is None and columns is None and dtype is None:
             object.__setattr__(self, "_plan", data._plan)
             return
-        if isinstance(data, pa.Table) and index is None and columns is None and dtype is None:
-            data = data.to_pandas()
+        if is_arrow_tabular(data) and index is None and columns is None and dtype is None:
+            object.__setattr__(self, "_plan", from_arrow(data)._plan)  # a polars frame, a pyarrow table...
+            return
         from gframe.fallback import _to_pandas
 
         data = _to_pandas(data, [0])
@@ -176,6 +178,8 @@ class DataFrame:
         return self.to_pandas().to_numpy(*args, **kwargs)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if called_by_pandas_constructor():
+            raise TypeError(PANDAS_CONSTRUCTOR_MESSAGE.format(kind="DataFrame"))
         return np.asarray(self.to_pandas(), dtype=dtype)
 
     def __iter__(self) -> Iterator[Hashable]:
@@ -204,11 +208,9 @@ class DataFrame:
 
     def explain(self, optimized: bool = True) -> str:
         """The logical plan (and the optimized plan) with the engine each node runs on."""
-        from gframe.frontend.explain import explain
+        from gframe.frontend.explain import explain, show
 
-        text = explain(self._plan, optimized=optimized)
-        print(text)
-        return text
+        return show(explain(self._plan, optimized=optimized))
 
     def dtypes_arrow(self) -> list[Any]:
         return [f.dtype for f in self._schema.columns]

@@ -9,10 +9,11 @@ from typing import Any, Hashable
 
 import pandas as pd
 
+from gframe.frontend.arrow import ArrowInterop
 from gframe.plan.logical import Plan, ResetIndex, Select
 
 
-class Index:
+class Index(ArrowInterop):
     """The index of a DataFrame or Series (RangeIndex, column-backed Index or MultiIndex)."""
 
     def __init__(self, data: Any = None, name: Hashable = None, dtype: Any = None) -> None:

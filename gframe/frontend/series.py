@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from gframe import engines
 from gframe.fallback import call_pandas
+from gframe.frontend.arrow import PANDAS_CONSTRUCTOR_MESSAGE, ArrowInterop, called_by_pandas_constructor
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import (_VALUE_METHODS, DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call,
                                    _is_listlike, _objects_via_pandas, _positions, _repr_frame, _values_of)
@@ -108,7 +109,7 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any) -> None:
             raise NotImplementedError("strings Python parses but the engine does not")  # -> pandas
 
 
-class Series:
+class Series(ArrowInterop):
     """One-dimensional labeled array, computed lazily (pandas' Series API).
 
     >>> import gframe as pd
@@ -272,6 +273,8 @@ class Series:
         return self.to_pandas().to_numpy(*args, **kwargs)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if called_by_pandas_constructor():
+            raise TypeError(PANDAS_CONSTRUCTOR_MESSAGE.format(kind="Series"))
         return np.asarray(self.to_pandas(), dtype=dtype)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
