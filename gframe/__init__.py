@@ -13,6 +13,7 @@ import pandas as _pd
 from gframe.config import option_context, options
 from gframe.errors import FallbackError, GPUUnavailableError
 from gframe.fallback import fallback_report
+from gframe.frontend.arrow import from_arrow
 from gframe.frontend.datetimes import to_datetime
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index, MultiIndex, RangeIndex
@@ -39,7 +40,7 @@ get_option = _pd.get_option
 set_option = _pd.set_option
 
 __all__ = ["DataFrame", "Series", "Index", "MultiIndex", "RangeIndex", "concat", "merge", "read_csv",
-           "read_parquet", "to_datetime", "options", "option_context", "fallback_report", "FallbackError", "GPUUnavailableError"]
+           "read_parquet", "to_datetime", "from_arrow", "options", "option_context", "fallback_report", "FallbackError", "GPUUnavailableError"]
 
 
 def __getattr__(name: str) -> Any:

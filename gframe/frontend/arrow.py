@@ -9,7 +9,8 @@ copied on the way out (the engine's Arrow buffers become numpy views, which Arro
 
 On the way in, a table without pandas metadata (Polars, DuckDB, plain pyarrow) whose column types
 gframe stores natively becomes an in-memory scan of that very table (no copy; float NaN becomes
-null, gframe's one missing value); anything else - pandas metadata to restore an index, nested or
+null, gframe's one missing value; an integer column with nulls becomes float64 as pandas makes it);
+anything else - pandas metadata to restore an index, nested or
 decimal columns - goes through ``pyarrow.Table.to_pandas`` as ``pandas.DataFrame.from_arrow`` does.
 
 ``pandas.DataFrame(gdf)`` cannot be served by a protocol: pandas 3's constructor only recognises its
@@ -119,6 +120,8 @@ def _native_type(t: pa.DataType) -> bool:
 
 def _column_in(col: pa.ChunkedArray) -> pa.ChunkedArray:
     t = normalize_arrow_type(col.type)
+    if pa.types.is_integer(t) and col.null_count:
+        t = pa.float64()  # what pandas makes of it: later filters keep it float, as in pandas
     if t != col.type:
         col = col.cast(t)
     if pa.types.is_floating(col.type) and pc.any(pc.is_nan(col)).as_py():
@@ -131,7 +134,8 @@ def arrow_table_plan(table: pa.Table, origin: str = "arrow") -> Plan | pd.DataFr
     what pandas would make of it (pandas metadata, nested or decimal columns)."""
     names = table.column_names
     if (table.schema.pandas_metadata is not None or len(set(names)) != len(names) or not names
-            or not all(_native_type(f.type) for f in table.schema)):
+            or not all(_native_type(f.type) for f in table.schema)
+            or any(pa.types.is_boolean(c.type) and c.null_count for c in table.columns)):  # object in pandas
         return pd.DataFrame.from_arrow(table) if table.num_columns else table.to_pandas()
     columns = [_column_in(table.column(i)) for i in range(table.num_columns)]
     fields = tuple(Field(name, col.type) for name, col in zip(names, columns))
