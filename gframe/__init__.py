@@ -56,3 +56,16 @@ def __getattr__(name: str) -> Any:
         fallback.__doc__ = attr.__doc__
         return fallback
     return attr
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext gframe``: ``import pandas`` in later cells gives gframe (see ``gframe.zerocode``)."""
+    from gframe.zerocode import load_ipython_extension as load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    from gframe.zerocode import unload_ipython_extension as unload
+
+    unload(ipython)
