@@ -21,7 +21,7 @@ from gframe.frontend.reshape import concat, merge
 from gframe.frontend.series import Series
 from gframe.io import read_csv, read_parquet
 
-__version__ = "0.1.0"
+from gframe._version import __version__  # noqa: E402 - single-sourced (pyproject reads it)
 
 # pandas names that are data, types or submodules rather than computations: shared as they are
 NA = _pd.NA
