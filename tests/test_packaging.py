@@ -94,4 +94,4 @@ def test_wheel_builds(tmp_path):
     assert "gframe/__main__.py" in names and "gframe/frontend/arrow.py" in names
     assert any(n.endswith("licenses/LICENSE") for n in names)
     meta = zipfile.ZipFile(wheel).read(f"gframe-{gframe.__version__}.dist-info/METADATA").decode()
-    assert "License-Expression: Apache-2.0" in meta and "Requires-Dist: polars<3,>=1.20" in meta
+    assert "License-Expression: Apache-2.0" in meta and "Requires-Dist: polars<3,>=1.28" in meta
