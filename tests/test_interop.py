@@ -257,3 +257,10 @@ def test_interop_runs_no_pandas_fallback():
     pl.DataFrame(gdf)
     gframe.DataFrame(pa.table({"a": [1]}))
     assert [e.api for e in gframe.fallback_report() if "attrs" not in e.api and "get_level_values" not in e.api] == []
+
+
+def test_from_arrow_classmethods_as_in_pandas():
+    table = pa.table({"a": [1, 2], "s": ["x", None]})
+    pd.testing.assert_frame_equal(gframe.DataFrame.from_arrow(table).to_pandas(), pd.DataFrame.from_arrow(table))
+    arr = pa.array([1.5, None])
+    pd.testing.assert_series_equal(gframe.Series.from_arrow(arr).to_pandas(), pd.Series.from_arrow(arr))

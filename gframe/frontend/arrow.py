@@ -48,6 +48,13 @@ class ArrowInterop:
             return pa.Array.from_pandas(pobj)
         return pa.Table.from_pandas(pobj, preserve_index=preserve_index)
 
+    @classmethod
+    def from_arrow(cls, data: Any) -> Any:
+        """pandas 3's ``DataFrame.from_arrow``/``Series.from_arrow``: gframe objects over Arrow data."""
+        if cls.__name__ == "DataFrame":
+            return from_arrow(data)
+        return cls._from_pandas(getattr(pd, cls.__name__).from_arrow(data))  # type: ignore[attr-defined]
+
     def __arrow_array__(self, type: Any = None) -> pa.Array:  # noqa: A002 - pyarrow's protocol name
         """``pyarrow.array(obj)``: a Series' values; a frame's rows as a struct array (as for pandas).
 
