@@ -146,7 +146,7 @@ class _Checker(ast.NodeVisitor):
             self.visit(gen)
         self.visit(node.elt)
 
-    visit_SetComp = visit_GeneratorExp = visit_ListComp  # noqa: N815
+    visit_SetComp = visit_GeneratorExp = visit_ListComp
 
     def visit_DictComp(self, node: ast.DictComp) -> None:
         for gen in node.generators:

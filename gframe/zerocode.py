@@ -56,7 +56,7 @@ def is_user_code(globals_: dict[str, Any] | None) -> bool:
     return not path.startswith(_LIBRARY_DIRS) and "site-packages" not in path.split(os.sep)
 
 
-def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:  # noqa: A002
+def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
     if level == 0 and (name == "pandas" or (name.startswith("pandas.") and not fromlist)) and is_user_code(globals):
         import gframe
 

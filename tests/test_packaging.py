@@ -83,7 +83,7 @@ def test_wheel_builds(tmp_path):
                                                              "__pycache__", ".pytest_cache", "benchmarks"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), str(src)],
-                          capture_output=True, text=True, env=env, timeout=600)
+                          capture_output=True, text=True, env=env, timeout=600, check=False)
     if proc.returncode != 0 and ("Could not find a version" in proc.stderr + proc.stdout
                                  or "No matching distribution" in proc.stderr + proc.stdout):
         pytest.skip("no package index for the isolated build environment")

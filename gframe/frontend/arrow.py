@@ -36,7 +36,7 @@ from gframe.plan.schema import Field, Schema, internal_name, normalize_arrow_typ
 class ArrowInterop:
     """Arrow export for DataFrame and Series (``to_arrow``, ``__arrow_c_stream__``, ``__dataframe__``)."""
 
-    def to_arrow(self, preserve_index: bool | None = None) -> Any:  # noqa: D417 - Series ignore it
+    def to_arrow(self, preserve_index: bool | None = None) -> Any:
         """The values as Arrow: a ``pyarrow.Table`` for a DataFrame, a ``pyarrow.Array`` for a Series.
 
         For a DataFrame, ``preserve_index`` is ``pyarrow.Table.from_pandas``'s: ``None`` (default)
@@ -55,7 +55,7 @@ class ArrowInterop:
             return from_arrow(data)
         return cls._from_pandas(getattr(pd, cls.__name__).from_arrow(data))  # type: ignore[attr-defined]
 
-    def __arrow_array__(self, type: Any = None) -> pa.Array:  # noqa: A002 - pyarrow's protocol name
+    def __arrow_array__(self, type: Any = None) -> pa.Array:
         """``pyarrow.array(obj)``: a Series' values; a frame's rows as a struct array (as for pandas).
 
         ``pyarrow.Table.from_pandas(gdf)`` converts each column through this: one Arrow conversion per
