@@ -264,3 +264,20 @@ def test_from_arrow_classmethods_as_in_pandas():
     pd.testing.assert_frame_equal(gframe.DataFrame.from_arrow(table).to_pandas(), pd.DataFrame.from_arrow(table))
     arr = pa.array([1.5, None])
     pd.testing.assert_series_equal(gframe.Series.from_arrow(arr).to_pandas(), pd.Series.from_arrow(arr))
+
+
+def test_table_from_pandas_runs_no_fallback_even_in_raise_mode():
+    pdf = pd.DataFrame({"a": [1, 2, 3], "s": ["x", None, "z"]}, index=pd.Index([3, 1, 2], name="k"))
+    gdf = gframe.DataFrame(pdf)
+    with gframe.option_context(fallback="raise"):
+        table = pa.Table.from_pandas(gdf)
+    pd.testing.assert_frame_equal(table.to_pandas(), pdf)
+
+
+def test_attrs_of_the_source_frame_and_assignable():
+    pdf = pd.DataFrame({"a": [1]})
+    pdf.attrs["unit"] = "m"
+    gdf = gframe.DataFrame(pdf)
+    assert gdf.attrs == {"unit": "m"}
+    gdf.attrs = {"unit": "km"}
+    assert gdf.attrs == {"unit": "km"} and pdf.attrs == {"unit": "m"}

@@ -48,6 +48,23 @@ class ArrowInterop:
             return pa.Array.from_pandas(pobj)
         return pa.Table.from_pandas(pobj, preserve_index=preserve_index)
 
+    @property
+    def attrs(self) -> dict[Any, Any]:
+        """pandas' ``attrs`` of the pandas object this one was built from (gframe's operations do not
+        carry them), else empty: read without converting the data (``Table.from_pandas`` reads it)."""
+        from gframe.frontend.convert import host_copy
+
+        own = self.__dict__.get("_attrs")
+        if own is not None:
+            return own
+        plan = getattr(self, "_plan", None)
+        hit = host_copy(plan) if plan is not None else None
+        return dict(hit.attrs) if hit is not None else {}
+
+    @attrs.setter
+    def attrs(self, value: dict[Any, Any]) -> None:
+        self.__dict__["_attrs"] = dict(value)
+
     @classmethod
     def from_arrow(cls, data: Any) -> Any:
         """pandas 3's ``DataFrame.from_arrow``/``Series.from_arrow``: gframe objects over Arrow data."""

@@ -118,6 +118,13 @@ class Index(ArrowInterop):
             return DataFrame._from_plan(ResetIndex(False, tuple(names), Select((), self._plan)))
         return DataFrame._from_pandas(self.to_pandas().to_frame(index=index, **({} if name is None else {"name": name})))
 
+    def get_level_values(self, level: Any) -> "Index":
+        """A single-level index is its own level (no pandas round trip: pyarrow's ``Table.from_pandas``
+        asks for it); a MultiIndex level runs through pandas."""
+        if self.nlevels == 1 and isinstance(level, (int, str, type(None))) and level in (0, -1, self.name):
+            return self
+        return self.__getattr__("get_level_values")(level)
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
