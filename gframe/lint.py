@@ -5,7 +5,7 @@ A static check (``ast``) against gframe's frontend classes: a name is *native* w
 ``DataFrame``, ``Series``, ``Index``, groupby or ``.str``/``.dt`` accessor classes (or the ``gframe``
 module, for ``pd.<function>``) define it themselves; a pandas name that none of them defines reaches
 pandas through ``__getattr__``, i.e. a fallback. Only expressions that come from pandas are looked
-at: the names the script binds to ``import pandas`` and the variables assigned from expressions that
+at: the names the script binds to ``import pandas`` (or ``import gframe``) and the variables assigned from expressions that
 use them (a light data flow, in source order), so ``mydict.update()`` is not reported while
 ``df.update()`` is. A native method can still fall back for some arguments (those are decided at run
 time and listed by ``gframe.fallback_report()``); the full native-vs-fallback coverage table comes
@@ -75,11 +75,11 @@ class _Checker(ast.NodeVisitor):
     # --------------------------------------------------------------- bindings
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
-            if a.name == "pandas" or a.name.startswith("pandas."):
-                self.modules.add(a.asname or "pandas")
+            if a.name in ("pandas", "gframe") or a.name.startswith("pandas."):
+                self.modules.add(a.asname or a.name.split(".")[0])
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.module == "pandas" and node.level == 0:
+        if node.module in ("pandas", "gframe") and node.level == 0:
             for a in node.names:
                 if a.name == "*":
                     continue

@@ -192,3 +192,8 @@ def test_usage(argv, capsys):
 
     assert main(argv) == 0
     assert "usage" in capsys.readouterr().out
+
+
+def test_lint_also_reads_gframe_scripts():
+    findings = lint_source("import gframe as pd\ndf = pd.DataFrame({'a': [1]})\ndf.to_xarray()\nx = pd.json_normalize([])\n")
+    assert [(f.line, f.name) for f in findings] == [(3, "to_xarray"), (4, "pandas.json_normalize")]
