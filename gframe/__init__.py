@@ -21,7 +21,7 @@ from gframe.frontend.reshape import concat, merge
 from gframe.frontend.series import Series
 from gframe.io import read_csv, read_parquet
 
-from gframe._version import __version__  # noqa: E402 - single-sourced (pyproject reads it)
+from gframe._version import __version__ as __version__  # single-sourced: pyproject.toml reads it too
 
 # pandas names that are data, types or submodules rather than computations: shared as they are
 NA = _pd.NA
