@@ -13,6 +13,7 @@ import pandas as _pd
 from gframe.config import option_context, options
 from gframe.errors import FallbackError, GPUUnavailableError
 from gframe.fallback import fallback_report
+from gframe.frontend.arrow import from_arrow
 from gframe.frontend.datetimes import to_datetime
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index, MultiIndex, RangeIndex
@@ -20,7 +21,7 @@ from gframe.frontend.reshape import concat, merge
 from gframe.frontend.series import Series
 from gframe.frontend.readwrite import read_csv, read_parquet
 
-__version__ = "0.1.0"
+from gframe._version import __version__ as __version__  # single-sourced: pyproject.toml reads it too
 
 # pandas names that are data, types or submodules rather than computations: shared as they are
 NA = _pd.NA
@@ -39,7 +40,7 @@ get_option = _pd.get_option
 set_option = _pd.set_option
 
 __all__ = ["DataFrame", "Series", "Index", "MultiIndex", "RangeIndex", "concat", "merge", "read_csv",
-           "read_parquet", "to_datetime", "options", "option_context", "fallback_report", "FallbackError", "GPUUnavailableError"]
+           "read_parquet", "to_datetime", "from_arrow", "options", "option_context", "fallback_report", "FallbackError", "GPUUnavailableError"]
 
 
 def __getattr__(name: str) -> Any:
@@ -55,3 +56,16 @@ def __getattr__(name: str) -> Any:
         fallback.__doc__ = attr.__doc__
         return fallback
     return attr
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext gframe``: ``import pandas`` in later cells gives gframe (see ``gframe.zerocode``)."""
+    from gframe.zerocode import load_ipython_extension as load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    from gframe.zerocode import unload_ipython_extension as unload
+
+    unload(ipython)

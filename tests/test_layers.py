@@ -17,15 +17,18 @@ ROOT = Path(__file__).resolve().parents[1] / "gframe"
 
 # higher imports lower; equal ranks are separate packages that must not import each other
 RANK = {
+    "__main__": 10,                    # python -m gframe: runs a script (zerocode) or lints it
+    "lint": 9,                         # the static check: reads the frontend classes' names
     "testing": 8,                      # the test helper: runs pandas and gframe side by side
     "gframe": 7,                       # the top-level namespace (gframe/__init__.py)
     "frontend": 6,                     # pandas API: builds plans, runs pandas through the bridge
+    "zerocode": 6,                     # the import hook for unmodified scripts (gframe's extension)
     "io": 5, "udf": 5,                 # readers/writers and UDF strategies: build plans and expressions
     "engines": 4,                      # engine choice, evaluation, CPU and GPU kernels
     "optimizer": 3,                    # rule passes over plans
     "fallback": 2, "interop": 2,       # the fallback report; pandas <-> Arrow
     "plan": 1,                         # the IR
-    "config": 0, "errors": 0,
+    "config": 0, "errors": 0, "_version": 0,
 }
 # the frontend talks to the engines through their facade only (gframe.engines), never a kernel
 FACADES = {("frontend", "engines"): {"gframe.engines"}}

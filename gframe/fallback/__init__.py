@@ -9,6 +9,8 @@ in ``fallback_report()``; ``options.fallback="warn"`` warns once per API and ``"
 """
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from dataclasses import dataclass
 
@@ -41,7 +43,21 @@ def check(api: str, reason: str) -> None:
         )
     if options.fallback == "warn" and api not in _warned:
         _warned.add(api)
-        warnings.warn(f"gframe: {api} runs through pandas ({reason})", stacklevel=4)
+        warnings.warn(f"gframe: {api} runs through pandas ({reason})", stacklevel=user_stacklevel())
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` for a warning raised from the caller that points at the first frame outside
+    the gframe package (the user's line), however deep inside gframe the call started."""
+    frame = sys._getframe(2)  # 0: here, 1: the function warning (stacklevel 1), 2: its caller
+    level = 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def record(event: FallbackEvent) -> None:

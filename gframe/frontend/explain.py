@@ -26,3 +26,33 @@ def explain(plan: Plan, optimized: bool = True) -> str:
     if report:
         out += ["== pandas fallbacks so far ==", str(report)]
     return "\n".join(out)
+
+
+class ExplainText(str):
+    """``explain()``'s text: a ``str`` whose repr is the text itself, so that an interactive shell
+    shows it once, laid out (IPython and the plain REPL display the value ``explain()`` returns;
+    it prints only outside them, where nothing would display it)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_pretty_(self, printer: object, cycle: bool) -> None:  # IPython's plain-text display
+        printer.text(str(self))  # type: ignore[attr-defined]
+
+
+def interactive() -> bool:
+    """Whether a shell displays the values of expressions (IPython/Jupyter, ``python -i``, the REPL)."""
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    if ipython is not None and getattr(ipython, "get_ipython", lambda: None)() is not None:
+        return True
+    return hasattr(sys, "ps1")
+
+
+def show(text: str) -> ExplainText:
+    """Print ``text`` in scripts; return it (displayed once by an interactive shell)."""
+    out = ExplainText(text)
+    if not interactive():
+        print(out)
+    return out

@@ -17,8 +17,9 @@ from gframe import engines
 from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, set_attribute, via_pandas,
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
+from gframe.frontend.arrow import from_arrow, is_arrow_tabular
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
-from gframe.frontend.explain import explain as explain_plan
+from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
 from gframe import udf
@@ -51,8 +52,9 @@ class DataFrame(NDFrame):
         if isinstance(data, DataFrame) and index is None and columns is None and dtype is None:
             object.__setattr__(self, "_plan", data._plan)
             return
-        if isinstance(data, pa.Table) and index is None and columns is None and dtype is None:
-            data = data.to_pandas()
+        if is_arrow_tabular(data) and index is None and columns is None and dtype is None:
+            object.__setattr__(self, "_plan", from_arrow(data)._plan)  # a polars frame, a pyarrow table...
+            return
         data = as_pandas(data)
         index = as_pandas(index)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
@@ -203,9 +205,7 @@ class DataFrame(NDFrame):
 
     def explain(self, optimized: bool = True) -> str:
         """The logical plan (and the optimized plan) with the engine each node runs on."""
-        text = explain_plan(self._plan, optimized=optimized)
-        print(text)
-        return text
+        return show(explain_plan(self._plan, optimized=optimized))
 
     def dtypes_arrow(self) -> list[Any]:
         return [f.dtype for f in self._schema.columns]

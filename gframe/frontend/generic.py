@@ -10,11 +10,12 @@ from typing import Any
 
 import numpy as np
 
+from gframe.frontend.arrow import PANDAS_CONSTRUCTOR_MESSAGE, ArrowInterop, called_by_pandas_constructor
 from gframe.frontend.bridge import get_attribute
 
 
-class NDFrame:
-    """The base of ``DataFrame`` and ``Series``."""
+class NDFrame(ArrowInterop):
+    """The base of ``DataFrame`` and ``Series`` (with the Arrow protocols of ``frontend/arrow.py``)."""
 
     __slots__ = ()
 
@@ -26,6 +27,9 @@ class NDFrame:
         return self.to_pandas().to_numpy(*args, **kwargs)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        # pandas.DataFrame(gdf) would read this as a bare 2-D array (labels, index and dtypes lost)
+        if called_by_pandas_constructor():
+            raise TypeError(PANDAS_CONSTRUCTOR_MESSAGE.format(kind=type(self).__name__))
         return np.asarray(self.to_pandas(), dtype=dtype)
 
     @property

@@ -10,12 +10,13 @@ from typing import Any, Hashable
 import pandas as pd
 from gframe import engines
 from gframe.frontend.bridge import from_pandas_result, via_pandas, wraps_pandas
+from gframe.frontend.arrow import ArrowInterop
 from gframe.interop import arrow_to_pandas
 from gframe.plan.logical import Plan, ResetIndex, Select
 
 
 @wraps_pandas(pd.Index, lambda cls, pidx, api: cls._from_pandas(pidx))
-class Index:
+class Index(ArrowInterop):
     """The index of a DataFrame or Series (RangeIndex, column-backed Index or MultiIndex)."""
 
     def __init__(self, data: Any = None, name: Hashable = None, dtype: Any = None) -> None:
@@ -113,6 +114,13 @@ class Index:
                      for f in (self._plan.schema.index or [])] or ["index"]
             return DataFrame._from_plan(ResetIndex(False, tuple(names), Select((), self._plan)))
         return DataFrame._from_pandas(self.to_pandas().to_frame(index=index, **({} if name is None else {"name": name})))
+
+    def get_level_values(self, level: Any) -> "Index":
+        """A single-level index is its own level (no pandas round trip: pyarrow's ``Table.from_pandas``
+        asks for it); a MultiIndex level runs through pandas."""
+        if self.nlevels == 1 and isinstance(level, (int, str, type(None))) and level in (0, -1, self.name):
+            return self
+        return self.__getattr__("get_level_values")(level)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):

@@ -199,10 +199,10 @@ class Lowering:
                     # pandas: values of another type never match (1 in a string column, "a" in ints)
                     values = [v for v in values if _same_kind(v, xt)]
                 try:
-                    res = x.is_in(pl.Series(values).cast(polars_type(xt)) if xt is not None and values else values) \
+                    res = x.is_in(pl.Series(values).cast(polars_type(xt)).implode() if xt is not None and values else values) \
                         if values else pl.lit(False)
                 except (TypeError, pl.exceptions.PolarsError):  # e.g. 1.5 against an int column
-                    res = x.cast(pl.Float64).is_in(pl.Series([float(v) for v in values])) if _is_int(xt) else pl.lit(False)
+                    res = x.cast(pl.Float64).is_in(pl.Series([float(v) for v in values]).implode()) if _is_int(xt) else pl.lit(False)
                 res = res.fill_null(False)
             if has_null:
                 res = res | x.is_null()
