@@ -35,6 +35,7 @@ import math
 import random
 import sys
 import types
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -449,6 +450,8 @@ def _cast(input: Column, data_type: DataType) -> Column:
     """libcudf's cast among numbers and bools, and chrono to chrono of the same kind (and to/from int64)."""
     target = data_type.to_arrow()
     a = input.arr
+    if pa.types.is_large_string(a.type) != pa.types.is_large_string(target):  # libcudf: fixed-width types only
+        raise TypeError(f"fake pylibcudf: cast from {a.type} to {target}: libcudf casts fixed-width types only")
     src_num, dst_num = any(f(a.type) for f in _CASTABLE), any(f(target) for f in _CASTABLE)
     same_chrono = (pa.types.is_timestamp(a.type) or pa.types.is_date32(a.type)) and \
         (pa.types.is_timestamp(target) or pa.types.is_date32(target)) or \
@@ -539,7 +542,6 @@ def _covariance(min_periods: int, ddof: int) -> Aggregation:
 
 
 aggregation = types.SimpleNamespace(
-    Aggregation=Aggregation,
     sum=lambda: Aggregation("sum"), product=lambda: Aggregation("product"), min=lambda: Aggregation("min"),
     max=lambda: Aggregation("max"), mean=lambda: Aggregation("mean"), median=lambda: Aggregation("median"),
     any=lambda: Aggregation("any"), all=lambda: Aggregation("all"),
@@ -556,7 +558,8 @@ def _pairs(vals: list[Any], agg: Aggregation) -> tuple[Any, pa.DataType]:
                        dtype=float).reshape(-1, 2)
     if len(pairs) < max(agg.params["min_periods"], 1) or agg.kind == "cov" and len(pairs) <= agg.params["ddof"]:
         return None, pa.float64()
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a constant column: NaN, as libcudf gives
         if agg.kind == "cov":
             return float(np.cov(pairs[:, 0], pairs[:, 1], ddof=agg.params["ddof"])[0, 1]), pa.float64()
         return float(np.corrcoef(pairs[:, 0], pairs[:, 1])[0, 1]), pa.float64()
