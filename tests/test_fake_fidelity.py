@@ -22,11 +22,10 @@ import enum
 import inspect
 import math
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import pyarrow as pa
-import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 import pytest
 
@@ -104,7 +103,6 @@ class Case:
     order: str = "exact"  # "exact" | "rows" (a Table or (keys, [Tables]) as a multiset of rows) | "pairs"
     raises: bool = False  # both must raise
     datasets: tuple[str, ...] = ("rows", "one", "empty")
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 CASES: list[Case] = []
@@ -453,7 +451,7 @@ case("datetime_quarter_day_of_year", ("datetime.extract_quarter", "datetime.day_
     lambda plc, d: (plc.datetime.extract_quarter(C(plc, d["t"])), plc.datetime.day_of_year(C(plc, d["t"]))))
 
 
-# IO (files written by pyarrow in a temporary folder: extra["tmp"])
+# IO (files written by pyarrow in a temporary folder: the ``files`` fixture, passed as ``tmp``)
 def _parquet(plc: Any, d: dict[str, pa.Array], path: str) -> Any:
     E = plc.expressions
     out = []

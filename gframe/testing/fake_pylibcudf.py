@@ -1319,17 +1319,6 @@ class Operation:
         self.op, self.left, self.right = _enum_arg(ASTOperator, "Operation", "op", op).name, left, right
 
 
-def _eval_ast(e: Any, table: pa.Table) -> pa.Array:
-    if isinstance(e, Literal):
-        return e.value.s
-    if isinstance(e, ColumnNameReference):
-        return table.column(e.name)
-    a, b = _eval_ast(e.left, table), _eval_ast(e.right, table)
-    if e.op == "LOGICAL_AND":
-        return pc.and_(a, b)
-    return _CMP[{"LESS_EQUAL": "LESS_EQUAL", "GREATER_EQUAL": "GREATER_EQUAL"}.get(e.op, e.op)](a, b)
-
-
 expressions = types.SimpleNamespace(ASTOperator=ASTOperator, Literal=Literal, ColumnNameReference=ColumnNameReference,
                                     Operation=Operation)
 
@@ -1355,6 +1344,8 @@ class _ReaderOptions:
         self.nrows = n
 
     def set_row_groups(self, groups: list[list[int]]) -> None:
+        if len(groups) != len(self.paths):
+            raise ValueError("fake pylibcudf: set_row_groups: one list of row groups per source")
         self.row_groups = groups[0]
 
 
@@ -1386,6 +1377,11 @@ def _dnf(e: Any) -> list[tuple[str, str, Any]] | None:
 def read_parquet(opts: _ReaderOptions) -> _TableWithMetadata:
     import pyarrow.parquet as pq
 
+    if len(opts.paths) != 1:
+        raise _unmodelled("read_parquet", "sources", opts.paths, "one file")
+    given = [k for k in ("row_groups", "nrows", "filter") if getattr(opts, k) is not None]
+    if len(given) > 1:
+        raise _unmodelled("read_parquet", "options", given, "at most one of row groups, num rows, filter")
     path = opts.paths[0]
     if opts.row_groups is not None:
         return _TableWithMetadata(pq.ParquetFile(path).read_row_groups(opts.row_groups, columns=opts.cols))
@@ -1402,6 +1398,8 @@ def read_parquet(opts: _ReaderOptions) -> _TableWithMetadata:
         t = t.slice(0, opts.nrows)
     else:
         filters = _dnf(opts.filter) if opts.filter is not None else None
+        if opts.filter is not None and filters is None:
+            raise _unmodelled("read_parquet", "filter", opts.filter, "ANDs of column-vs-literal comparisons")
         t = pq.read_table(path, columns=opts.cols, filters=filters)
     return _TableWithMetadata(t)
 
@@ -1429,6 +1427,8 @@ class _CsvOptions:
         self.usecols = names
 
     def set_dtypes(self, dtypes: dict[str, DataType]) -> None:
+        if not isinstance(dtypes, dict):
+            raise _unmodelled("CsvReaderOptions.set_dtypes", "types", type(dtypes).__name__, "a dict by column name")
         self.dtypes = dtypes
 
     def set_true_values(self, v: list[str]) -> None:
