@@ -423,7 +423,8 @@ case("strings_strip", ("strings.strip.strip", "strings.side_type.SideType"))(
 case("strings_slice", "strings.slice.slice_strings")(
     lambda plc, d: [plc.strings.slice.slice_strings(C(plc, d["s"]), a, b) for a, b in
                     ((S(plc, 1, pa.int32()), S(plc, 3, pa.int32())), (S(plc, 0, pa.int32()), S(plc, -1, pa.int32())),
-                     (S(plc, None, pa.int32()), S(plc, 2, pa.int32())))])
+                     (S(plc, None, pa.int32()), S(plc, 2, pa.int32())), (S(plc, -3, pa.int32()), None),
+                     (S(plc, -4, pa.int32()), S(plc, -1, pa.int32())), (S(plc, 2, pa.int32()), S(plc, 1, pa.int32())))])
 case("strings_replace", "strings.replace.replace")(
     lambda plc, d: [plc.strings.replace.replace(C(plc, d["s"]), S(plc, "p", pa.string()), S(plc, r, pa.string()), k)
                     for r in ("P", "") for k in (-1, 1)])

@@ -1249,7 +1249,7 @@ def _from_integers(integers: Column) -> Column:
 strings = types.SimpleNamespace(
     attributes=types.SimpleNamespace(count_characters=_count_characters),
     case=types.SimpleNamespace(to_lower=_case("to_lower", pc.utf8_lower), to_upper=_case("to_upper", pc.utf8_upper)),
-    side_type=types.SimpleNamespace(SideType=SideType), SideType=SideType,
+    side_type=types.SimpleNamespace(SideType=SideType),
     strip=types.SimpleNamespace(strip=_strip),
     slice=types.SimpleNamespace(slice_strings=_slice_strings),
     replace=types.SimpleNamespace(replace=_replace),
