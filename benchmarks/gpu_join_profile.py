@@ -74,7 +74,7 @@ def main() -> None:
 
         def sync() -> None:
             cupy.cuda.runtime.deviceSynchronize()
-    except ImportError:  # the host stand-in (engines/gpu/fake.py): nothing to wait for
+    except ImportError:  # the host stand-in (gframe/testing/fake_pylibcudf.py): nothing to wait for
         def sync() -> None:
             pass
 
@@ -141,7 +141,7 @@ if __name__ == "__main__":
     import os
 
     if os.environ.get("GFRAME_FAKE_GPU") == "1":
-        from gframe.engines.gpu import fake
+        from gframe.testing import fake_pylibcudf
 
-        fake.install()
+        fake_pylibcudf.install()
     main()

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 
 def probe() -> str | None:
-    """None when pylibcudf imports and a CUDA device is visible, else the reason it can't run."""
+    """None when pylibcudf imports and a CUDA device is visible, else the reason it can't run.
+
+    pylibcudf is whatever ``import pylibcudf`` finds, so a host stand-in placed in
+    ``sys.modules["pylibcudf"]`` (and ``"rmm"``) before the first GPU use is used as is. A stand-in
+    says so with a true ``__host_stand_in__`` attribute; it needs no CUDA device (see
+    ``gframe.testing.fake_pylibcudf.install``, the one the test suite uses).
+    """
     try:
-        import pylibcudf  # noqa: F401
+        import pylibcudf
     except Exception as exc:  # noqa: BLE001 - any import failure means "no GPU engine here"
         return f"pylibcudf is not importable ({type(exc).__name__}: {exc})"
+    if getattr(pylibcudf, "__host_stand_in__", False):
+        return None
     try:
         import rmm  # noqa: F401
         from cuda.bindings import runtime  # type: ignore[import-not-found]
