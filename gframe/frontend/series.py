@@ -24,7 +24,7 @@ from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (PYOBJECT, Field, arrow_type_from_pandas, internal_name, is_numeric, is_string,
                                 pandas_dtype)
-from gframe.plan.typing import expr_type
+from gframe.plan.dtypes import expr_type
 
 _OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
 

@@ -14,7 +14,7 @@ import pyarrow as pa
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.logical import Plan
 from gframe.plan.node import Node
-from gframe.plan.typing import Lookup, expr_type
+from gframe.plan.dtypes import Lookup, expr_type
 
 # ------------------------------------------------------------------------------------ plan walks
 

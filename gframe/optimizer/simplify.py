@@ -25,7 +25,7 @@ from gframe.optimizer._util import SharedCtx, conjoin, count_col_refs, is_bool, 
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import internal_name
-from gframe.plan.typing import Lookup, expr_type
+from gframe.plan.dtypes import Lookup, expr_type
 
 # aggregations whose result does not depend on the order of the rows in a group
 ORDER_INSENSITIVE = frozenset({"sum", "mean", "min", "max", "count", "size", "std", "var", "median", "prod",

@@ -3,7 +3,7 @@
 Five node types cover every expression: a column reference, a literal, a binary operator, a named
 function (one node with a name, not fifty classes: ``"isna"``, ``"str.contains"``, ``"dt.year"``...)
 and an aggregation. Engines lower each by table lookup on ``op`` / ``fn`` (see the op tables in
-``engines/*/expressions.py``); ``plan/typing.py`` infers each expression's Arrow type.
+``engines/*/expressions.py``); ``plan/dtypes.py`` infers each expression's Arrow type.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Lowering of gframe expressions to Polars expressions, with pandas' semantics.
 
 Op tables map gframe operator / function names to Polars; ``lower`` is the only dispatch. Results
-are cast to the type ``plan.typing`` inferred, and a NaN computed by float arithmetic becomes null
+are cast to the type ``plan.dtypes`` inferred, and a NaN computed by float arithmetic becomes null
 (gframe's one missing value), so the engine agrees with pandas and with the GPU engine.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.freq import freq_in_unit
 from gframe.plan.schema import PYOBJECT, ArrowType
-from gframe.plan.typing import expr_type
+from gframe.plan.dtypes import expr_type
 
 BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -142,7 +142,7 @@ class Lowering:
 
     def _int_division(self, op: str, e: BinOp, left: pl.Expr, right: pl.Expr, lt: Any, rt: Any) -> pl.Expr:
         """pandas' integer ``//`` and ``%``: x // 0 is +-inf (0 // 0 NaN) and x % 0 NaN, so the
-        result is float64 where a divisor is 0 and int64 otherwise (``plan.typing`` says None)."""
+        result is float64 where a divisor is 0 and int64 otherwise (``plan.dtypes`` says None)."""
         left = left.cast(pl.Int64) if _is_bool(lt) else left
         right = right.cast(pl.Int64) if _is_bool(rt) else right
         res = BINARY[op](left, right)

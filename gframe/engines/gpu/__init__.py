@@ -1,7 +1,7 @@
 """The GPU engine on pylibcudf (see docs/gpu.md). Importing this package imports no GPU library;
 ``probe()`` and ``GpuEngine()`` load pylibcudf at the first GPU execution.
 
-Modules: ``support`` (what is lowered, decided from the plan), ``lowering`` (placement and the
+Modules: ``support`` (what is lowered, decided from the plan), ``placement`` (placement and the
 explicit host/device transfer nodes), ``ops`` (op tables), ``table`` (``GpuTable``), ``convert``
 (Arrow in and out), ``expressions`` and ``kernels`` (the lowering to pylibcudf), ``memory`` (RMM),
 ``engine`` (``GpuEngine``: partial fallback to the CPU engine, out-of-memory handling).

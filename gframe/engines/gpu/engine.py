@@ -1,4 +1,4 @@
-"""The GPU engine: lowers a plan (``lowering.py``), runs it with the generic evaluator, GPU kernels
+"""The GPU engine: places a plan (``placement.py``), runs it with the generic evaluator, GPU kernels
 for the nodes it lowers and the CPU engine's kernels for the others, across explicit transfers.
 
 Native tables are ``GpuTable`` (device) - or, where the root of a plan ran on the CPU engine, that
@@ -15,8 +15,8 @@ import pyarrow as pa
 
 from gframe.config import options
 from gframe.engines.evaluate import RunStats, evaluate
-from gframe.engines.gpu import lowering, support
-from gframe.engines.gpu.lowering import DeviceToHost, HostToDevice, Lowered
+from gframe.engines.gpu import placement, support
+from gframe.engines.gpu.placement import DeviceToHost, HostToDevice, Lowered
 from gframe.engines.gpu.table import GpuTable
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, columns_used
@@ -36,14 +36,14 @@ class GpuEngine:
         return support.node_reason(plan)
 
     def placement(self, plan: L.Plan) -> dict[int, str]:
-        return lowering.placement(plan)
+        return placement.placement(plan)
 
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> Any:
         if support.stays_on_host(plan):
             from gframe.engines.cpu.kernels import run as cpu_run
 
             return cpu_run(plan, [])
-        lowered = lowering.lower(plan)
+        lowered = placement.lower(plan)
         return evaluate(lowered.plan, _Run(lowered).kernel, {}, stats)
 
     def num_rows(self, native: Any) -> int:

@@ -2,7 +2,7 @@
 
 ``Evaluator(table, lookup).eval(expr)`` returns a ``pylibcudf.Column`` or a ``Const`` (a literal
 not yet on the device, broadcast or turned into a ``plc.Scalar`` where an operation needs it).
-Every computed expression is cast to the type ``plan.typing`` infers and a NaN produced by float
+Every computed expression is cast to the type ``plan.dtypes`` infers and a NaN produced by float
 arithmetic becomes null, exactly as ``engines/cpu/expressions.Lowering.lower`` does. Operators are
 looked up in ``ops.py``'s tables; ``support.py`` has already checked that each one applies.
 """
@@ -21,7 +21,7 @@ from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import STRING
-from gframe.plan.typing import expr_type, literal_type
+from gframe.plan.dtypes import expr_type, literal_type
 
 BOOL, I16, I32, I64, U64, F64 = pa.bool_(), pa.int16(), pa.int32(), pa.int64(), pa.uint64(), pa.float64()
 _UNITS = ["s", "ms", "us", "ns"]

@@ -1,6 +1,6 @@
 """What the GPU engine lowers: one decision per plan node, made from the plan alone (types and
 parameters), before anything runs. A node the GPU engine does not lower runs on the CPU engine
-(``lowering.py`` puts explicit transfer nodes around it). No GPU library is imported here.
+(``placement.py`` puts explicit transfer nodes around it). No GPU library is imported here.
 
 Every function returns ``None`` when the GPU engine lowers the thing, else the reason it does not
 (a short phrase that ends up in ``explain()`` and in the fallback report).
@@ -22,7 +22,7 @@ from gframe.engines.gpu import ops
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, BIVARIATE, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import STRING, Schema, is_string
-from gframe.plan.typing import expr_type
+from gframe.plan.dtypes import expr_type
 
 Lookup = Callable[[str], "pa.DataType | None"]
 

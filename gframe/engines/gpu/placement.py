@@ -1,4 +1,4 @@
-"""Lowering: decide where each node runs and make the host/device transfers explicit plan nodes.
+"""Placement: decide where each node runs and make the host/device transfers explicit plan nodes.
 
 ``lower(plan)`` walks the optimized plan once, asks ``support.node_reason`` about every node and
 returns the physical plan: the same nodes, with a ``DeviceToHost`` wherever a node placed on the
