@@ -12,6 +12,7 @@ from typing import Callable, Iterable
 import pyarrow as pa
 
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.functions import FUNCTIONS
 from gframe.plan.logical import Plan
 from gframe.plan.node import Node
 from gframe.plan.dtypes import Lookup, expr_type
@@ -72,12 +73,9 @@ def data_fields_named(plan: Plan, names: Iterable[str]) -> tuple[tuple[object, E
 
 # ------------------------------------------------------------------------------------ expressions
 
-# Functions whose value in a row depends on that row alone. Anything else (shift, ffill, duplicated,
-# an aggregation inside an expression, a function added later) is treated as looking at other rows:
-# a filter or a limit never moves across it.
-ROWWISE_FUNCS = frozenset({"neg", "invert", "abs", "isna", "notna", "fillna", "coalesce", "where", "clip",
-                           "round", "isin", "cast", "ufunc", "invert_bool"})
-_ROWWISE_PREFIXES = ("str.", "dt.")
+# Whether a function's value in a row depends on that row alone is part of its declaration
+# (``plan/functions.py``); anything else (shift, rank, duplicated, an aggregation inside an expression)
+# is treated as looking at other rows: a filter or a limit never moves across it.
 
 
 # Plain recursion over the (small) expression trees: cheaper than ``Node.walk``'s bookkeeping.
@@ -85,7 +83,7 @@ _ROWWISE_PREFIXES = ("str.", "dt.")
 def is_rowwise(expr: Expr) -> bool:
     if isinstance(expr, Agg):
         return False
-    if isinstance(expr, Func) and expr.fn not in ROWWISE_FUNCS and not expr.fn.startswith(_ROWWISE_PREFIXES):
+    if isinstance(expr, Func) and not FUNCTIONS[expr.fn].rowwise:
         return False
     return all(is_rowwise(c) for c in expr.children)  # type: ignore[arg-type]
 
