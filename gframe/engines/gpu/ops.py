@@ -43,14 +43,6 @@ STR_TRANSFORMS = {"str.lower": ("case", "to_lower"), "str.upper": ("case", "to_u
 STR_STRIP_SIDES = {"str.strip": "BOTH", "str.lstrip": "LEFT", "str.rstrip": "RIGHT"}
 STR_AFFIX = {"str.startswith": "starts_with", "str.endswith": "ends_with"}
 
-# element-wise functions the GPU engine lowers (anything else runs on the CPU engine)
-FUNCTIONS = frozenset(
-    {"neg", "abs", "invert", "isna", "notna", "fillna", "coalesce", "where", "clip", "round", "isin", "cast",
-     "ufunc", "shift", "duplicated", "str.len", "str.contains", "str.replace", "str.slice"}
-    | set(STR_TRANSFORMS) | set(STR_STRIP_SIDES) | set(STR_AFFIX)
-    | set(DT_COMPONENTS) | set(DT_FUNCTIONS) | DT_DERIVED | DT_ROUNDING
-)
-
 # aggregations (gframe name -> plc.aggregation factory); any / all are max / min over bools
 # (libcudf's group-by has no any/all), count/size/nunique/first/last take parameters.
 AGGREGATIONS = {"sum": "sum", "prod": "product", "min": "min", "max": "max", "mean": "mean",
