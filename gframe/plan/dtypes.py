@@ -162,6 +162,12 @@ def _shift(e: Func, type_of: TypeOf) -> ArrowType | None:
     return _first(e, type_of)
 
 
+@declare("rank", rowwise=False)
+def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """pandas' rank is float64 for every input (params: method, ascending, na_option, pct)."""
+    return pa.float64()
+
+
 @declare("fillna", args=2)
 def _fillna(e: Func, type_of: TypeOf) -> ArrowType | None:
     arg = _first(e, type_of)
