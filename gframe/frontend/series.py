@@ -16,7 +16,7 @@ import pyarrow as pa
 from gframe import engines
 from gframe.fallback import call_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
-from gframe.frontend.frame import (_VALUE_METHODS, DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call,
+from gframe.frontend.frame import (_VALUE_METHODS, DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call, _rank_expr,
                                    _is_listlike, _objects_via_pandas, _positions, _repr_frame, _values_of)
 from gframe.frontend.convert import host_copy
 from gframe.frontend.index import Index
@@ -718,6 +718,16 @@ class Series:
     def drop_duplicates(self, *, keep: Any = "first", inplace: bool = False, ignore_index: bool = False) -> "Series | None":
         new = Series._back(self._frame().drop_duplicates(keep=keep, ignore_index=ignore_index))
         return self._inplace(new, inplace)
+
+    def rank(self, axis: Any = 0, method: str = "average", numeric_only: bool = False, na_option: str = "keep",
+             ascending: bool = True, pct: bool = False) -> "Series":
+        """Ranks (float64, as pandas); other arguments or value types run through pandas."""
+        kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
+                  "ascending": ascending, "pct": pct}
+        expr = _rank_expr(self._expr, self._dtype_arrow, kwargs)
+        if expr is None:
+            return _fallback_call(self, "rank", (), kwargs)
+        return self._with(expr)
 
     def duplicated(self, keep: Any = "first") -> "Series":
         if keep not in ("first", "last", False):

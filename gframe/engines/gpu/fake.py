@@ -377,6 +377,7 @@ aggregation = types.SimpleNamespace(
     CorrelationType=_enum("CorrelationType", ["PEARSON", "KENDALL", "SPEARMAN"]),
     correlation=lambda kind, min_periods: Aggregation("corr", min_periods=min_periods),
     covariance=lambda min_periods, ddof: Aggregation("cov", min_periods=min_periods, ddof=ddof),
+    RankMethod=_enum("RankMethod", ["FIRST", "AVERAGE", "MIN", "MAX", "DENSE"]),
 )
 
 
@@ -538,8 +539,32 @@ def _sort(t: Table, orders: Sequence[Any], nulls: Sequence[Any]) -> Table:
     return gather(t, stable_sorted_order(t, orders, nulls), None)
 
 
+def rank(col: Column, method: Any, column_order: Any, null_handling: Any, null_precedence: Any,
+         percentage: bool) -> Column:
+    """libcudf's rank with missing values excluded (they stay missing) and no percentage, the only
+    arguments modelled: FLOAT64 for AVERAGE, INT32 (size_type) for the other methods."""
+    if NullPolicy(null_handling) != NullPolicy.EXCLUDE or percentage:
+        raise NotImplementedError("fake rank models null_handling=EXCLUDE, percentage=False only")
+    name = aggregation.RankMethod(method).name
+    vals = col.arr.to_pylist()
+    present = sorted((i for i, v in enumerate(vals) if v is not None), key=lambda i: vals[i],
+                     reverse=Order(column_order) == Order.DESCENDING)  # stable: ties in row order
+    out: list[Any] = [None] * len(vals)
+    pos, dense = 0, 0
+    while pos < len(present):
+        end = pos
+        while end + 1 < len(present) and vals[present[end + 1]] == vals[present[pos]]:
+            end += 1
+        dense += 1
+        for j in range(pos, end + 1):
+            out[present[j]] = {"FIRST": j + 1, "AVERAGE": (pos + end) / 2 + 1, "MIN": pos + 1, "MAX": end + 1,
+                               "DENSE": dense}[name]
+        pos = end + 1
+    return Column(pa.array(out, type=pa.float64() if name == "AVERAGE" else pa.int32()))
+
+
 sorting = types.SimpleNamespace(stable_sorted_order=stable_sorted_order, sorted_order=stable_sorted_order,
-                                sort=_sort, stable_sort=_sort)
+                                sort=_sort, stable_sort=_sort, rank=rank)
 
 
 # ------------------------------------------------------------------------------------- copying
