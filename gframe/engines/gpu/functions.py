@@ -33,6 +33,23 @@ class GpuFunction:
 
 FUNCTIONS: dict[str, GpuFunction] = {}
 
+# Functions the plan declares that run on the CPU engine, and why (placement reports the reason;
+# ``tests/test_registry.py`` checks that every declared function is here or in FUNCTIONS).
+HOST_ONLY: dict[str, str] = {
+    "str.title": "libcudf's title case is not Python's",
+    "str.get": "no GPU lowering of str.get",
+    "str.split_get": "the result is an object column (strings in Python objects)",
+    "str.to_datetime": "format parsing is pandas' (strptime), not libcudf's",
+    "str.isdigit": "Unicode character classes differ in libcudf",
+    "str.isalpha": "Unicode character classes differ in libcudf",
+    "str.isalnum": "Unicode character classes differ in libcudf",
+    "str.isspace": "Unicode character classes differ in libcudf",
+    "str.islower": "Unicode case classes differ in libcudf",
+    "str.isupper": "Unicode case classes differ in libcudf",
+    "dt.nanosecond": "no GPU lowering of dt.nanosecond",
+    "dt.date": "the result is an object column (datetime.date objects)",
+}
+
 
 def always(e: Any, args: list[pa.DataType | None], t: pa.DataType | None) -> str | None:
     """The reason of a function the GPU lowers for every input its dtype rule accepts."""

@@ -18,7 +18,7 @@ import pyarrow as pa
 # the function declarations, by family (each registers its lowering and its check in FUNCTIONS)
 from gframe.engines.gpu import datetimes, rowwise, strings, window  # noqa: F401
 from gframe.engines.gpu import ops
-from gframe.engines.gpu.functions import FUNCTIONS
+from gframe.engines.gpu.functions import FUNCTIONS, HOST_ONLY
 from gframe.engines.gpu.kinds import INTLIKE, NUMERIC, kind, literal_ok, regex_ok, storable  # noqa: F401
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, BIVARIATE, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit, columns_used
@@ -104,7 +104,7 @@ def _func_reason(e: Func, look: Lookup) -> str | None:
     """The reason of the function's own GPU declaration (``functions.py``), or: not declared."""
     decl = FUNCTIONS.get(e.fn)
     if decl is None:
-        return f"function {e.fn!r} has no GPU lowering"
+        return f"function {e.fn!r} has no GPU lowering ({HOST_ONLY.get(e.fn, 'not declared')})"
     return decl.reason(e, [expr_type(c, look) for c in e.children], expr_type(e, look))
 
 
@@ -136,7 +136,7 @@ def node_reason(node: L.Plan) -> str | None:
     """None when the GPU engine lowers ``node`` itself (its children are decided separately)."""
     handler = _NODES.get(type(node))
     if handler is None:
-        return f"{type(node).__name__} has no GPU lowering"
+        return f"{type(node).__name__} has no GPU lowering ({HOST_ONLY_NODES.get(type(node), 'not declared')})"
     for s in [node.schema] + [c.schema for c in node.children]:  # type: ignore[attr-defined]
         r = schema_reason(s)
         if r is not None:
@@ -298,6 +298,13 @@ def _group_window(node: L.GroupWindow) -> str | None:
             return r
     return None
 
+
+# Plan nodes that run on the CPU engine, and why (``tests/test_registry.py`` checks that every plan
+# node is here or in _NODES, and that each node in _NODES has a GPU kernel).
+HOST_ONLY_NODES: dict[type, str] = {
+    L.CompleteGroups: "observed=False groups are completed on the host",
+    L.MergeIndicator: "the indicator is a categorical column, built on the host",
+}
 
 _NODES: dict[type, Callable[[Any], str | None]] = {
     L.InMemoryScan: _in_memory, L.ParquetScan: _parquet, L.CsvScan: _csv, L.Select: _select, L.Filter: _filter,
