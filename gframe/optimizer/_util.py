@@ -15,6 +15,7 @@ from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.functions import FUNCTIONS
 from gframe.plan.logical import Plan
 from gframe.plan.node import Node
+from gframe.plan.traversal import transform
 from gframe.plan.dtypes import Lookup, expr_type
 
 # ------------------------------------------------------------------------------------ plan walks
@@ -23,15 +24,14 @@ from gframe.plan.dtypes import Lookup, expr_type
 def canonical(plan: Plan) -> Plan:
     """The same plan with equal subplans made one object (hash-consing, bottom-up)."""
     table: dict[Plan, Plan] = {}
-    memo: dict[int, Plan] = {}
-    for node in plan.walk():
-        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
+
+    def intern(node: Plan) -> Plan:
         try:
-            new = table.setdefault(new, new)
+            return table.setdefault(node, node)
         except TypeError:  # an unhashable parameter: keep the node as it is
-            pass
-        memo[id(node)] = new
-    return memo[id(plan)]
+            return node
+
+    return transform(plan, intern)
 
 
 def parent_counts(plan: Plan) -> dict[int, int]:
@@ -48,11 +48,7 @@ def rewrite_bottom_up(plan: Plan, fn: Callable[[Plan], Plan]) -> Plan:
 
     ``fn`` receives the node already rebuilt over its rewritten children.
     """
-    memo: dict[int, Plan] = {}
-    for node in plan.walk():
-        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
-        memo[id(node)] = fn(new)
-    return memo[id(plan)]
+    return transform(plan, fn)
 
 
 def with_fields(node: Plan, **changes: object) -> Plan:

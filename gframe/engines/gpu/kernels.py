@@ -25,7 +25,6 @@ from gframe.io.csv import LAZY_CSV_BYTES
 from gframe.plan import logical as L
 from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
 from gframe.plan.schema import Schema, index_name, is_string
-from gframe.plan.dtypes import expr_type
 
 ASC, DESC = plc.types.Order.ASCENDING, plc.types.Order.DESCENDING
 NULLS_AFTER, NULLS_BEFORE = plc.types.NullOrder.AFTER, plc.types.NullOrder.BEFORE
