@@ -73,7 +73,9 @@ def _rank(ev: Any, e: Func) -> Any:
     k = col.null_count()
     m = n - k
     dense = method == "dense"
-    top_ranks = m if not dense else (plc.reduce.reduce(r, plc.aggregation.max(), E.plc_type(F64)).to_py() or 0) if m else 0
+    top_ranks = m  # the last present value's rank: the number of present values, or of distinct ones
+    if dense and m:
+        top_ranks = plc.reduce.reduce(r, plc.aggregation.max(), E.plc_type(F64)).to_py()
     if na_option != "keep" and k:
         missing = {"average": (k + 1) / 2, "min": 1.0, "max": float(k), "dense": 1.0}[method]
         if na_option == "top":
