@@ -6,7 +6,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from gframe.engines.gpu import ops
 from gframe.engines.gpu.functions import declare
 from gframe.engines.gpu.kinds import kind
 from gframe.engines.gpu.lib import expressions as E
@@ -17,6 +16,14 @@ from gframe.plan.freq import freq_in_unit
 Types = "list[pa.DataType | None]"
 BOOL, I32, I64 = pa.bool_(), pa.int32(), pa.int64()
 
+# dt.<field> -> DatetimeComponent (int16 in libcudf; pandas' int32 after a cast). WEEKDAY is
+# Monday=1..Sunday=7 in libcudf, pandas' dayofweek is Monday=0: one is subtracted.
+DT_COMPONENTS = {"dt.year": "YEAR", "dt.month": "MONTH", "dt.day": "DAY", "dt.hour": "HOUR",
+                 "dt.minute": "MINUTE", "dt.second": "SECOND", "dt.dayofweek": "WEEKDAY"}
+# fields computed by a dedicated libcudf function
+DT_FUNCTIONS = {"dt.quarter": "extract_quarter", "dt.dayofyear": "day_of_year"}
+DT_ROUNDING = {"dt.floor", "dt.ceil", "dt.round"}
+
 
 def _timestamp(e: Func, args: Types, t: Any) -> str | None:
     return None if kind(args[0]) == "ts" else f"{e.fn} of {args[0]}"
@@ -26,20 +33,20 @@ def _x(ev: Any, e: Func) -> Any:
     return E.as_column(ev.eval(e.children[0]), ev.n)
 
 
-@declare(*ops.DT_COMPONENTS, reason=_timestamp)
+@declare(*DT_COMPONENTS, reason=_timestamp)
 def _component(ev: Any, e: Func) -> Any:
     """int16 in libcudf, pandas' int32; WEEKDAY is Monday=1, pandas' dayofweek Monday=0."""
     D = plc.datetime
-    comp = getattr(D.DatetimeComponent, ops.DT_COMPONENTS[e.fn])
+    comp = getattr(D.DatetimeComponent, DT_COMPONENTS[e.fn])
     out = plc.unary.cast(D.extract_datetime_component(_x(ev, e), comp), E.plc_type(I32))
     if e.fn == "dt.dayofweek":
         out = ev.binary("SUB", out, E.Const(1, I32), I32)
     return out
 
 
-@declare(*ops.DT_FUNCTIONS, reason=_timestamp)
+@declare(*DT_FUNCTIONS, reason=_timestamp)
 def _dt_function(ev: Any, e: Func) -> Any:
-    return plc.unary.cast(getattr(plc.datetime, ops.DT_FUNCTIONS[e.fn])(_x(ev, e)), E.plc_type(I32))
+    return plc.unary.cast(getattr(plc.datetime, DT_FUNCTIONS[e.fn])(_x(ev, e)), E.plc_type(I32))
 
 
 @declare("dt.microsecond", reason=_timestamp)
@@ -60,7 +67,7 @@ def _rounding_reason(e: Func, args: Types, t: Any) -> str | None:
     return None if ok else f"{e.fn} to {freq!r}ns on a {args[0]} column"
 
 
-@declare(*ops.DT_ROUNDING, reason=_rounding_reason)
+@declare(*DT_ROUNDING, reason=_rounding_reason)
 def _rounding(ev: Any, e: Func) -> Any:
     x, xt = _x(ev, e), ev.type_of(e.children[0])
     every = freq_in_unit(int(e.param("freq")), xt.unit)  # ticks of the column's unit

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import ops
 from gframe.engines.gpu.functions import declare
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -17,6 +16,11 @@ from gframe.plan.schema import STRING
 
 Types = "list[pa.DataType | None]"
 BOOL = pa.bool_()
+
+# numpy ufuncs (Func "ufunc", param name) -> UnaryOperator; the input is cast to the float result type
+UFUNCS = {"sqrt": "SQRT", "exp": "EXP", "log": "LOG", "sin": "SIN", "cos": "COS", "tan": "TAN",
+          "arcsin": "ARCSIN", "arccos": "ARCCOS", "arctan": "ARCTAN", "sinh": "SINH", "cosh": "COSH",
+          "tanh": "TANH", "floor": "FLOOR", "ceil": "CEIL", "rint": "RINT"}
 
 
 def _x(ev: Any, e: Func) -> tuple[Any, pa.DataType | None]:
@@ -86,7 +90,7 @@ def _clip(ev: Any, e: Func) -> Any:
 
 
 def _ufunc_reason(e: Func, args: Types, t: Any) -> str | None:
-    if e.param("name") not in ops.UFUNCS or kind(args[0]) not in ("int", "uint", "float") or t is None \
+    if e.param("name") not in UFUNCS or kind(args[0]) not in ("int", "uint", "float") or t is None \
             or not pa.types.is_floating(t) or pa.types.is_float16(t):
         return f"ufunc {e.param('name')!r} of {args[0]}"
     return None
@@ -96,7 +100,7 @@ def _ufunc_reason(e: Func, args: Types, t: Any) -> str | None:
 def _ufunc(ev: Any, e: Func) -> Any:
     x, _ = _x(ev, e)
     col = E.as_column(E.cast(x, ev.type_of(e)), ev.n)
-    return plc.unary.unary_operation(col, getattr(plc.unary.UnaryOperator, ops.UFUNCS[e.param("name")]))
+    return plc.unary.unary_operation(col, getattr(plc.unary.UnaryOperator, UFUNCS[e.param("name")]))
 
 
 # -------------------------------------------------------------------------------- missing values

@@ -6,7 +6,6 @@ from typing import Any, Callable
 
 import pyarrow as pa
 
-from gframe.engines.gpu import ops
 from gframe.engines.gpu.functions import declare
 from gframe.engines.gpu.kinds import kind, regex_ok
 from gframe.engines.gpu.lib import expressions as E
@@ -16,6 +15,11 @@ from gframe.plan.schema import STRING
 
 Types = "list[pa.DataType | None]"
 BOOL, I32, I64 = pa.bool_(), pa.int32(), pa.int64()
+
+# str.<name> -> plc.strings function (module.function) for the one-argument transforms
+STR_TRANSFORMS = {"str.lower": ("case", "to_lower"), "str.upper": ("case", "to_upper")}
+STR_STRIP_SIDES = {"str.strip": "BOTH", "str.lstrip": "LEFT", "str.rstrip": "RIGHT"}
+STR_AFFIX = {"str.startswith": "starts_with", "str.endswith": "ends_with"}
 
 
 def _string_input(check: Callable[[Func], "str | None"] | None = None) -> Any:
@@ -38,9 +42,9 @@ def _len(ev: Any, e: Func) -> Any:
     return plc.unary.cast(plc.strings.attributes.count_characters(_x(ev, e)), E.plc_type(I64))
 
 
-@declare(*ops.STR_TRANSFORMS, reason=_string_input())
+@declare(*STR_TRANSFORMS, reason=_string_input())
 def _transform(ev: Any, e: Func) -> Any:
-    module, name = ops.STR_TRANSFORMS[e.fn]
+    module, name = STR_TRANSFORMS[e.fn]
     return getattr(getattr(plc.strings, module), name)(_x(ev, e))
 
 
@@ -49,10 +53,10 @@ def _strip_check(e: Func) -> str | None:
     return None if ts is None or isinstance(ts, str) and ts != "" else f"{e.fn} to_strip={ts!r}"
 
 
-@declare(*ops.STR_STRIP_SIDES, reason=_string_input(_strip_check))
+@declare(*STR_STRIP_SIDES, reason=_string_input(_strip_check))
 def _strip(ev: Any, e: Func) -> Any:
     S, ts = plc.strings, e.param("to_strip")
-    side = getattr(S.side_type.SideType, ops.STR_STRIP_SIDES[e.fn])
+    side = getattr(S.side_type.SideType, STR_STRIP_SIDES[e.fn])
     return S.strip.strip(_x(ev, e), side, E.scalar(ts, STRING) if ts is not None else None)
 
 
@@ -112,13 +116,13 @@ def _affix_check(e: Func) -> str | None:
         else f"{e.fn} with these options"
 
 
-@declare(*ops.STR_AFFIX, reason=_string_input(_affix_check))
+@declare(*STR_AFFIX, reason=_string_input(_affix_check))
 def _affix(ev: Any, e: Func) -> Any:
     x, pats, na = _x(ev, e), e.param("pat"), e.param("na")
     if not pats:
         isnull = plc.unary.is_null(x)
         return plc.copying.copy_if_else(E.scalar(na, BOOL), E.scalar(False, BOOL), isnull)
-    f = getattr(plc.strings.find, ops.STR_AFFIX[e.fn])
+    f = getattr(plc.strings.find, STR_AFFIX[e.fn])
     res = f(x, E.scalar(pats[0], STRING))
     for pat in pats[1:]:
         res = ev.binary("LOGICAL_OR", res, f(x, E.scalar(pat, STRING)), BOOL)

@@ -7,7 +7,10 @@ Every function returns ``None`` when the GPU engine lowers the thing, else the r
 
 Types are the plan's Arrow types. A column typed ``None`` ("decided by the data": an int column
 that may have gained missing values) is taken to be numeric here; the engine checks that against
-the data before it runs the node (``runtime_reason``).
+the data before it runs the node (``runtime_reason``, the one check that reads data).
+
+A function's check is part of its declaration (``functions.py``: the lowering and its check,
+together, per family); nodes are checked by ``_NODES`` below, host-only ones listed with a reason.
 """
 from __future__ import annotations
 
