@@ -126,3 +126,9 @@ def test_rank_gpu_declaration_says_where_it_runs():
     assert support.expr_reason(rank("t", method="first"), look) is None
     assert "method='first'" in support.expr_reason(rank("f", method="first", na_option="bottom"), look)
     assert support.expr_reason(rank("s"), look).startswith("rank of")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_series_rank_durations(method):
+    assert_matches_pandas(lambda pd: pd.Series(pd.to_timedelta([2, None, 0, 2], unit="D")).rank(
+        method=method, na_option="bottom", pct=True))
