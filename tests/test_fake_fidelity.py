@@ -322,6 +322,15 @@ case("sorted_order_unique_keys", ("sorting.sorted_order", "sorting.sort"))(
     lambda plc, d: (plc.sorting.sorted_order(T(plc, d["g"]), *_orders(plc, "d<")),
                     plc.sorting.sort(T(plc, d["g"], d["s"]), *_orders(plc, "a>a>"))))
 
+# rank: every method, both orders, over ints with ties and nulls, floats without NaN, timestamps
+for _col in ("i", "g", "t"):
+    for _method in ("FIRST", "AVERAGE", "MIN", "MAX", "DENSE"):
+        case(f"rank_{_col}_{_method.lower()}", ("sorting.rank", "aggregation.RankMethod"))(
+            lambda plc, d, col=_col, method=_method: [
+                plc.sorting.rank(C(plc, d[col]), getattr(plc.aggregation.RankMethod, method), order,
+                                 plc.types.NullPolicy.EXCLUDE, plc.types.NullOrder.AFTER, False)
+                for order in (plc.types.Order.ASCENDING, plc.types.Order.DESCENDING)])
+
 # copying
 case("gather", ("copying.gather", "copying.OutOfBoundsPolicy"))(
     lambda plc, d: (plc.copying.gather(T(plc, d["i"], d["s"], d["t"]),

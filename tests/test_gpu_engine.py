@@ -21,7 +21,7 @@ import pytest
 
 import gframe
 from gframe import engines
-from gframe.engines.gpu import lowering
+from gframe.engines.gpu import placement as lowering
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, Lit, func
 from gframe.testing import to_pandas

@@ -21,6 +21,7 @@ from gframe.interop import arrow_to_pandas
 from gframe.optimizer import optimize as run_passes
 from gframe.plan.logical import Materialized, Plan
 from gframe.plan.node import Opaque
+from gframe.plan.traversal import transform
 
 _engines: dict[str, Any] = {}
 _gpu_probe: list[str | None] = []  # [None] when a GPU is usable, [reason] when not
@@ -84,21 +85,14 @@ def cached(plan: Plan) -> Result | None:
 
 def substitute_cached(plan: Plan, engine: Any) -> Plan:
     """Replace every subtree already materialized on ``engine`` with a ``Materialized`` leaf."""
-    memo: dict[int, Plan] = {}
 
-    def go(node: Plan) -> Plan:
-        key = id(node)
-        if key in memo:
-            return memo[key]
+    def materialized(node: Plan) -> Plan | None:
         res = _results.get(node)
         if res is not None and res.engine is engine:
-            out: Plan = Materialized(Opaque(res.native, "result"), engine.name, node.schema)
-        else:
-            out = node.reconstruct([go(c) for c in node.children])  # type: ignore[arg-type]
-        memo[key] = out
-        return out
+            return Materialized(Opaque(res.native, "result"), engine.name, node.schema)
+        return None
 
-    return go(plan)
+    return transform(plan, lambda node: node, shortcut=materialized)
 
 
 def prepare(plan: Plan, engine: Any, optimize: bool | None = None) -> Plan:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, MutableMapping
 
 from gframe.plan.logical import Plan
+from gframe.plan.traversal import fold
 
 
 @dataclass
@@ -29,25 +30,21 @@ class RunStats:
 def evaluate(plan: Plan, kernel: Callable[[Plan, list[Any]], Any], cache: MutableMapping[Plan, Any],
              stats: RunStats | None = None) -> Any:
     """Evaluate ``plan`` bottom-up with ``kernel``; ``cache`` holds results materialized earlier."""
-    memo: dict[Plan, Any] = {}
     stats = stats if stats is not None else RunStats()
 
-    def go(node: Plan) -> Any:
-        hit = memo.get(node)
-        if hit is not None:
-            return hit
+    def from_cache(node: Plan) -> Any:
         cached = cache.get(node)
         if cached is not None:
             stats.cache_hits += 1
-            memo[node] = cached
-            return cached
-        inputs = [go(c) for c in node.children]  # type: ignore[arg-type]
+        return cached
+
+    def run(node: Plan, inputs: list[Any]) -> Any:
         t0 = time.perf_counter()
         out = kernel(node, inputs)
         name = type(node).__name__
         stats.seconds[name] = stats.seconds.get(name, 0.0) + time.perf_counter() - t0
         stats.nodes += 1
-        memo[node] = out
         return out
 
-    return go(plan)
+    # keyed by the node itself: equal subplans (structural equality) are computed once per run
+    return fold(plan, run, shortcut=from_cache, key=lambda node: node)

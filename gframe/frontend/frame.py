@@ -380,6 +380,16 @@ class DataFrame(NDFrame):
                                      decimals.keys())
         return self._map_columns(lambda f, e: func("round", e, decimals=int(decimals)) if is_numeric(f.dtype) else None)
 
+    def rank(self, axis: Any = 0, method: str = "average", numeric_only: bool = False, na_option: str = "keep",
+             ascending: bool = True, pct: bool = False) -> "DataFrame":
+        """Ranks per column (float64, as pandas); other arguments or column types run through pandas."""
+        kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
+                  "ascending": ascending, "pct": pct}
+        exprs = {f.name: _rank_expr(Col(f.name), f.dtype, kwargs) for f in self._schema.columns}
+        if any(e is None for e in exprs.values()):
+            return call_method(self, "rank", (), kwargs)
+        return self._map_columns(lambda f, e: exprs[f.name])
+
     @objects_via_pandas
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "DataFrame | None":
         if not (is_scalar(lower) and is_scalar(upper)):
@@ -965,6 +975,22 @@ def _align_expr(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr]:
     outputs = tuple((f.label, Col(f.name)) for f in both.schema.columns[:n_left])
     aligned = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
     return aligned, Col(internal_name(tmp))
+
+
+_RANK_METHODS = frozenset({"average", "min", "max", "first", "dense"})
+
+
+def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any]) -> Expr | None:
+    """pandas' ``rank`` of ``e`` as a native expression, or None where pandas must run it (other
+    arguments, invalid ones - pandas raises its own errors - and columns of other types)."""
+    k = kwargs
+    if k["axis"] not in (0, "index") or k["numeric_only"] is not False or k["method"] not in _RANK_METHODS \
+            or k["na_option"] not in ("keep", "top", "bottom") or not isinstance(k["ascending"], bool) \
+            or not isinstance(k["pct"], bool):
+        return None
+    if not (dtype is None or is_numeric(dtype) or pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)):
+        return None
+    return func("rank", e, method=k["method"], ascending=k["ascending"], na_option=k["na_option"], pct=k["pct"])
 
 
 def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:

@@ -31,6 +31,7 @@ from gframe.frontend.frame import (
     _align_expr,
     _is_listlike,
     _positions,
+    _rank_expr,
     _repr_frame,
     _values_of,
 )
@@ -48,7 +49,7 @@ from gframe.plan.schema import (
     is_string,
     pandas_dtype,
 )
-from gframe.plan.typing import expr_type
+from gframe.plan.dtypes import expr_type
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
 
@@ -725,6 +726,16 @@ class Series(NDFrame):
     def drop_duplicates(self, *, keep: Any = "first", inplace: bool = False, ignore_index: bool = False) -> "Series | None":
         new = Series._back(self._frame().drop_duplicates(keep=keep, ignore_index=ignore_index))
         return self._inplace(new, inplace)
+
+    def rank(self, axis: Any = 0, method: str = "average", numeric_only: bool = False, na_option: str = "keep",
+             ascending: bool = True, pct: bool = False) -> "Series":
+        """Ranks (float64, as pandas); other arguments or value types run through pandas."""
+        kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
+                  "ascending": ascending, "pct": pct}
+        expr = _rank_expr(self._expr, self._dtype_arrow, kwargs)
+        if expr is None:
+            return call_method(self, "rank", (), kwargs)
+        return self._with(expr)
 
     @objects_via_pandas
     def duplicated(self, keep: Any = "first") -> "Series":

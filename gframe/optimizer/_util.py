@@ -12,9 +12,11 @@ from typing import Callable, Iterable
 import pyarrow as pa
 
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Func
+from gframe.plan.functions import FUNCTIONS
 from gframe.plan.logical import Plan
 from gframe.plan.node import Node
-from gframe.plan.typing import Lookup, expr_type
+from gframe.plan.traversal import transform
+from gframe.plan.dtypes import Lookup, expr_type
 
 # ------------------------------------------------------------------------------------ plan walks
 
@@ -22,15 +24,14 @@ from gframe.plan.typing import Lookup, expr_type
 def canonical(plan: Plan) -> Plan:
     """The same plan with equal subplans made one object (hash-consing, bottom-up)."""
     table: dict[Plan, Plan] = {}
-    memo: dict[int, Plan] = {}
-    for node in plan.walk():
-        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
+
+    def intern(node: Plan) -> Plan:
         try:
-            new = table.setdefault(new, new)
+            return table.setdefault(node, node)
         except TypeError:  # an unhashable parameter: keep the node as it is
-            pass
-        memo[id(node)] = new
-    return memo[id(plan)]
+            return node
+
+    return transform(plan, intern)
 
 
 def parent_counts(plan: Plan) -> dict[int, int]:
@@ -47,11 +48,7 @@ def rewrite_bottom_up(plan: Plan, fn: Callable[[Plan], Plan]) -> Plan:
 
     ``fn`` receives the node already rebuilt over its rewritten children.
     """
-    memo: dict[int, Plan] = {}
-    for node in plan.walk():
-        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
-        memo[id(node)] = fn(new)
-    return memo[id(plan)]
+    return transform(plan, fn)
 
 
 def with_fields(node: Plan, **changes: object) -> Plan:
@@ -72,12 +69,9 @@ def data_fields_named(plan: Plan, names: Iterable[str]) -> tuple[tuple[object, E
 
 # ------------------------------------------------------------------------------------ expressions
 
-# Functions whose value in a row depends on that row alone. Anything else (shift, ffill, duplicated,
-# an aggregation inside an expression, a function added later) is treated as looking at other rows:
-# a filter or a limit never moves across it.
-ROWWISE_FUNCS = frozenset({"neg", "invert", "abs", "isna", "notna", "fillna", "coalesce", "where", "clip",
-                           "round", "isin", "cast", "ufunc", "invert_bool"})
-_ROWWISE_PREFIXES = ("str.", "dt.")
+# Whether a function's value in a row depends on that row alone is part of its declaration
+# (``plan/functions.py``); anything else (shift, rank, duplicated, an aggregation inside an expression)
+# is treated as looking at other rows: a filter or a limit never moves across it.
 
 
 # Plain recursion over the (small) expression trees: cheaper than ``Node.walk``'s bookkeeping.
@@ -85,7 +79,7 @@ _ROWWISE_PREFIXES = ("str.", "dt.")
 def is_rowwise(expr: Expr) -> bool:
     if isinstance(expr, Agg):
         return False
-    if isinstance(expr, Func) and expr.fn not in ROWWISE_FUNCS and not expr.fn.startswith(_ROWWISE_PREFIXES):
+    if isinstance(expr, Func) and not FUNCTIONS[expr.fn].rowwise:
         return False
     return all(is_rowwise(c) for c in expr.children)  # type: ignore[arg-type]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from gframe.optimizer._util import canonical, parent_counts
 from gframe.plan import logical as L
+from gframe.plan.traversal import fold, rebuild
 
 _FREE = (L.InMemoryScan, L.Materialized, L.Cache)
 
@@ -19,10 +20,11 @@ _FREE = (L.InMemoryScan, L.Materialized, L.Cache)
 def common_subplans(plan: L.Plan) -> L.Plan:
     plan = canonical(plan)
     refs = parent_counts(plan)
-    memo: dict[int, L.Plan] = {}
-    for node in plan.walk():
-        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
+
+    def rewrite(node: L.Plan, kids: list[L.Plan]) -> L.Plan:
+        new = rebuild(node, kids)
         if refs.get(id(node), 1) > 1 and node is not plan and not isinstance(node, _FREE):
             new = L.Cache(new)
-        memo[id(node)] = new
-    return memo[id(plan)]
+        return new
+
+    return fold(plan, rewrite)

@@ -14,8 +14,7 @@ from functools import singledispatch
 
 from gframe.optimizer._util import SharedCtx, rows_independent, with_fields
 from gframe.plan import logical as L
-
-
+from gframe.plan.traversal import fold, rebuild
 
 
 @singledispatch
@@ -91,12 +90,13 @@ def _slice(offset: int, length: int | None, child: L.Plan, ctx: SharedCtx) -> L.
 
 def limit_pushdown(plan: L.Plan) -> L.Plan:
     ctx = SharedCtx(plan)
-    memo: dict[int, L.Plan] = {}
-    for node in plan.walk():
-        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
+
+    def rewrite(node: L.Plan, kids: list[L.Plan]) -> L.Plan:
+        new = rebuild(node, kids)
         if isinstance(new, L.Slice):
             new = _slice(new.offset, new.length, new.child, ctx)
-        memo[id(node)] = new
         if ctx.refs.get(id(node), 1) > 1:
             ctx.shared_new.add(id(new))
-    return memo[id(plan)]
+        return new
+
+    return fold(plan, rewrite)

@@ -10,22 +10,17 @@ from __future__ import annotations
 
 from gframe.optimizer._util import with_fields
 from gframe.plan import logical as L
+from gframe.plan.traversal import transform
 
 
-def _rewrite(node: L.Plan, memo: dict[int, L.Plan]) -> L.Plan:
-    key = id(node)
-    if key in memo:
-        return memo[key]
-    children = [_rewrite(c, memo) for c in node.children]  # type: ignore[arg-type]
-    out = node.reconstruct(children)
+def _rewrite(out: L.Plan) -> L.Plan:
     if isinstance(out, L.RowIndex) and isinstance(out.child, L.ParquetScan):
         scan = out.child
         if not scan.row_index and scan.predicate is None and scan.n_rows is None and scan.file_schema.index is None:
             out = with_fields(scan, row_index=True)
-    memo[key] = out
     return out
 
 
 def scan_row_index(plan: L.Plan) -> L.Plan:
     """Fold ``RowIndex`` into the parquet scan below it."""
-    return _rewrite(plan, {})
+    return transform(plan, _rewrite)

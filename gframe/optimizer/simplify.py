@@ -23,9 +23,10 @@ import pyarrow as pa
 
 from gframe.optimizer._util import SharedCtx, conjoin, count_col_refs, is_bool, is_rowwise, movable, substitute
 from gframe.plan import logical as L
+from gframe.plan.dtypes import Lookup, expr_type
 from gframe.plan.expr import BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import internal_name
-from gframe.plan.typing import Lookup, expr_type
+from gframe.plan.traversal import fold, rebuild
 
 # aggregations whose result does not depend on the order of the rows in a group
 ORDER_INSENSITIVE = frozenset({"sum", "mean", "min", "max", "count", "size", "std", "var", "median", "prod",
@@ -222,16 +223,17 @@ def _strip_sorts(node: L.Plan, ctx: SharedCtx) -> L.Plan:
 
 def simplify(plan: L.Plan) -> L.Plan:
     ctx = SharedCtx(plan)
-    memo: dict[int, L.Plan] = {}
-    for node in plan.walk():
-        new = node.reconstruct([memo[id(c)] for c in node.children])  # type: ignore[misc]
+
+    def rewrite(node: L.Plan, kids: list[L.Plan]) -> L.Plan:
+        new = rebuild(node, kids)
         for _ in range(8):  # a rewrite may enable another at the same place
             nxt = simplify_node(new, ctx)
             if nxt is new:
                 break
             new = nxt
-        memo[id(node)] = new
         if ctx.refs.get(id(node), 1) > 1:
             ctx.shared_new.add(id(new))
-    return memo[id(plan)]
+        return new
+
+    return fold(plan, rewrite)
 

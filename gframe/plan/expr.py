@@ -2,8 +2,8 @@
 
 Five node types cover every expression: a column reference, a literal, a binary operator, a named
 function (one node with a name, not fifty classes: ``"isna"``, ``"str.contains"``, ``"dt.year"``...)
-and an aggregation. Engines lower each by table lookup on ``op`` / ``fn`` (see the op tables in
-``engines/*/expressions.py``); ``plan/typing.py`` infers each expression's Arrow type.
+and an aggregation. Engines lower each by table lookup on ``op`` / ``fn`` (functions: one
+declaration per engine, ``engines/*/functions.py``); ``plan/dtypes.py`` infers each expression's Arrow type.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any, Hashable
 
 import pyarrow as pa
 
+from gframe.plan.functions import lookup as lookup_function
 from gframe.plan.node import Node
 
 # Binary operators. Arithmetic, comparison and logical; pandas' operator names.
@@ -77,9 +78,9 @@ class BinOp(Expr):
 class Func(Expr):
     """A named function of its children with hashable parameters.
 
-    ``params`` is a tuple of (name, value) pairs so the node stays hashable.
-    Names: neg, invert, abs, isna, notna, fillna(value child), clip(lower, upper), round(decimals),
-    isin(values), cast(dtype), where(cond, other children), str.<name>, dt.<name>.
+    ``params`` is a tuple of (name, value) pairs so the node stays hashable. The name must be
+    declared in ``plan/functions.py``'s registry (with its arity and dtype rule, in
+    ``plan/dtypes.py``): an unknown name is a ValueError, a wrong number of inputs a TypeError.
     """
 
     __slots__ = ("fn", "params")
@@ -88,6 +89,7 @@ class Func(Expr):
     params: tuple[tuple[str, Hashable], ...]
 
     def __init__(self, fn: str, params: tuple[tuple[str, Hashable], ...], *args: Expr) -> None:
+        lookup_function(fn).check_arity(len(args))
         self._setup(args, fn, tuple(params))
 
     def param(self, name: str, default: Any = None) -> Any:

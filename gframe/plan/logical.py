@@ -17,7 +17,7 @@ import pyarrow as pa
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import STRING, Field, IndexField, Schema
-from gframe.plan.typing import expr_type
+from gframe.plan.dtypes import expr_type
 from gframe.plan.source import FileSnapshot
 
 

@@ -505,6 +505,7 @@ class Aggregation:
 
 
 CorrelationType = _enum("CorrelationType", ["PEARSON", "KENDALL", "SPEARMAN"])
+RankMethod = _enum("RankMethod", ["FIRST", "AVERAGE", "MIN", "MAX", "DENSE"])
 
 
 def _policy(fn: str, null_handling: Any) -> Any:
@@ -548,7 +549,7 @@ aggregation = types.SimpleNamespace(
     std=lambda ddof=1: Aggregation("std", ddof=_ddof("std", ddof)),
     variance=lambda ddof=1: Aggregation("var", ddof=_ddof("variance", ddof)),
     count=_count, nunique=_nunique, nth_element=_nth_element,
-    CorrelationType=CorrelationType, correlation=_correlation, covariance=_covariance,
+    CorrelationType=CorrelationType, correlation=_correlation, covariance=_covariance, RankMethod=RankMethod,
 )
 
 
@@ -814,8 +815,38 @@ def sort(source_table: Table, column_order: Sequence[Any], null_precedence: Sequ
     return stable_sort(source_table, column_order, null_precedence)
 
 
+def rank(input: Column, method: Any, column_order: Any, null_handling: Any, null_precedence: Any,
+         percentage: bool) -> Column:
+    """libcudf's rank with missing values excluded (they stay missing) and no percentage, the only
+    arguments modelled: FLOAT64 for AVERAGE, INT32 (size_type) for the other methods; ties of FIRST
+    in row order. NaN is not modelled."""
+    name = _enum_arg(RankMethod, "rank", "method", method).name
+    descending = _enum_arg(Order, "rank", "column_order", column_order) == Order.DESCENDING
+    _require("rank", "null_handling", _enum_arg(NullPolicy, "rank", "null_handling", null_handling),
+             [NullPolicy.EXCLUDE])
+    _enum_arg(NullOrder, "rank", "null_precedence", null_precedence)  # no effect with EXCLUDE
+    if percentage:
+        raise _unmodelled("rank", "percentage", percentage)
+    vals = input.arr.to_pylist()
+    if any(isinstance(v, float) and v != v for v in vals):
+        raise _unmodelled("rank", "input", "NaN", "NaN's place among the values")
+    present = sorted((i for i, v in enumerate(vals) if v is not None), key=lambda i: vals[i], reverse=descending)
+    out: list[Any] = [None] * len(vals)
+    pos, dense = 0, 0
+    while pos < len(present):
+        end = pos
+        while end + 1 < len(present) and vals[present[end + 1]] == vals[present[pos]]:
+            end += 1
+        dense += 1
+        for j in range(pos, end + 1):
+            out[present[j]] = {"FIRST": j + 1, "AVERAGE": (pos + end) / 2 + 1, "MIN": pos + 1, "MAX": end + 1,
+                               "DENSE": dense}[name]
+        pos = end + 1
+    return Column(pa.array(out, type=pa.float64() if name == "AVERAGE" else pa.int32()))
+
+
 sorting = types.SimpleNamespace(stable_sorted_order=stable_sorted_order, sorted_order=sorted_order,
-                                sort=sort, stable_sort=stable_sort)
+                                sort=sort, stable_sort=stable_sort, rank=rank)
 
 
 # ------------------------------------------------------------------------------------- copying

@@ -21,6 +21,8 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+# the function declarations, by family (each registers its lowering in functions.FUNCTIONS)
+from gframe.engines.cpu import datetimes, rowwise, strings, window  # noqa: F401
 from gframe.engines.cpu.expressions import Lowering, polars_type
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import UnsupportedError

@@ -1,9 +1,11 @@
 """The GPU engine on pylibcudf (see docs/gpu.md). Importing this package imports no GPU library;
 ``probe()`` and ``GpuEngine()`` load pylibcudf at the first GPU execution.
 
-Modules: ``support`` (what is lowered, decided from the plan), ``lowering`` (placement and the
-explicit host/device transfer nodes), ``ops`` (op tables), ``table`` (``GpuTable``), ``convert``
-(Arrow in and out), ``expressions`` and ``kernels`` (the lowering to pylibcudf), ``memory`` (RMM),
+Modules: ``support`` (what is lowered, decided from the plan and, once, from the data),
+``placement`` (the explicit host/device transfer nodes), ``functions`` (the function registry) with
+the declarations per family ``rowwise``, ``strings``, ``datetimes``, ``window``, ``kinds`` (type
+classes), ``ops`` (op tables), ``table`` (``GpuTable``), ``convert`` (Arrow in and out),
+``expressions`` and ``kernels`` (the lowering to pylibcudf), ``lib`` (lazy imports), ``memory`` (RMM),
 ``engine`` (``GpuEngine``: partial fallback to the CPU engine, out-of-memory handling).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The GPU engine: lowers a plan (``lowering.py``), runs it with the generic evaluator, GPU kernels
+"""The GPU engine: places a plan (``placement.py``), runs it with the generic evaluator, GPU kernels
 for the nodes it lowers and the CPU engine's kernels for the others, across explicit transfers.
 
 Native tables are ``GpuTable`` (device) - or, where the root of a plan ran on the CPU engine, that
@@ -16,12 +16,11 @@ import pyarrow as pa
 from gframe.config import options
 from gframe.engines.cpu.kernels import run as cpu_run
 from gframe.engines.evaluate import RunStats, evaluate
-from gframe.engines.gpu import lowering, support
-from gframe.engines.gpu.lowering import DeviceToHost, HostToDevice, Lowered
+from gframe.engines.gpu import placement, support
+from gframe.engines.gpu.placement import DeviceToHost, HostToDevice, Lowered
 from gframe.engines.gpu.table import GpuTable
 from gframe.fallback import FallbackEvent, record
 from gframe.plan import logical as L
-from gframe.plan.expr import Col, columns_used
 
 
 class GpuEngine:
@@ -38,13 +37,13 @@ class GpuEngine:
         return support.node_reason(plan)
 
     def placement(self, plan: L.Plan) -> dict[int, str]:
-        return lowering.placement(plan)
+        return placement.placement(plan)
 
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> Any:
         if support.stays_on_host(plan):
 
             return cpu_run(plan, [])
-        lowered = lowering.lower(plan)
+        lowered = placement.lower(plan)
         return evaluate(lowered.plan, _Run(lowered).kernel, {}, stats)
 
     def num_rows(self, native: Any) -> int:
@@ -154,7 +153,7 @@ class _Run:
                 except NotUploadable as exc:
                     return self.on_cpu(node, inputs, str(exc))
             dev.append(x)
-        reason = runtime_reason(node, dev)
+        reason = support.runtime_reason(node, dev)
         if reason is not None:
             return self.on_cpu(node, dev, reason)
         try:
@@ -165,41 +164,3 @@ class _Run:
             raise MemoryError(
                 f"GPU out of memory in {node.describe()}: {exc}. GFRAME_OOM=cpu runs such a node on the CPU "
                 f"engine instead; GFRAME_GPU_MEMORY=managed lets data exceed the device's memory") from None
-
-
-# ----------------------------------------------------------------------- checks against the data
-
-_NUMERIC_KINDS = ("int", "uint", "float", "bool")
-
-
-def runtime_reason(node: L.Plan, inputs: list[GpuTable]) -> str | None:
-    """What the plan could not know: the data's own type of a column the plan types None."""
-    from gframe.engines.gpu.convert import col_type
-
-    if isinstance(node, (L.Select, L.Filter, L.Aggregate)):
-        schema = node.child.schema
-        (t,) = inputs
-        if isinstance(node, L.Select):
-            exprs = [e for _, e in node.outputs if not isinstance(e, Col)]
-        elif isinstance(node, L.Filter):
-            exprs = [node.predicate]
-        else:
-            exprs = [a.child for _, a in node.aggs if a.fn != "size"]
-        names = set().union(*(columns_used(e) for e in exprs)) if exprs else set()
-        for n in names:
-            if schema.dtype_of(n) is None and t.has(n) and support.kind(col_type(t.column(n))) not in _NUMERIC_KINDS:
-                return f"column {n!r} holds {col_type(t.column(n))}, not numbers"
-    elif isinstance(node, L.Join) and node.how != "cross":
-        left, right = inputs
-        for a, b in zip(node.left_on, node.right_on):
-            ta, tb = col_type(left.column(a)), col_type(right.column(b))
-            ka, kb = support.kind(ta), support.kind(tb)
-            if ta != tb and not (ka in _NUMERIC_KINDS and kb in _NUMERIC_KINDS and "bool" not in (ka, kb)):
-                return f"join keys of types {ta} and {tb}"
-    elif isinstance(node, L.Union):
-        for f in node.schema.columns:
-            if f.dtype is None:
-                types = {col_type(t.column(f.name)) for t in inputs if t.has(f.name)}
-                if len(types) > 1 and not all(support.kind(x) in ("int", "uint", "float") for x in types):
-                    return f"concat of column {f.label!r} with types {sorted(map(str, types))}"
-    return None

@@ -26,7 +26,6 @@ from gframe.plan import logical as L
 from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
 from gframe.plan.schema import Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
-from gframe.plan.typing import expr_type
 
 ASC, DESC = plc.types.Order.ASCENDING, plc.types.Order.DESCENDING
 NULLS_AFTER, NULLS_BEFORE = plc.types.NullOrder.AFTER, plc.types.NullOrder.BEFORE

@@ -1,4 +1,5 @@
-"""Op tables: gframe operator / function / aggregation names -> pylibcudf names, as data.
+"""Op tables: gframe operator / aggregation / join names -> pylibcudf names, as data (functions keep
+their tables beside their declarations: rowwise.py, strings.py, datetimes.py).
 
 Values are the *names* of pylibcudf enum members (``plc.binaryop.BinaryOperator.ADD`` is "ADD"),
 resolved with ``getattr`` at the first GPU execution, so this module imports nothing from the GPU
@@ -19,37 +20,6 @@ COMPARISON = {"eq": "EQUAL", "ne": "NOT_EQUAL", "lt": "LESS", "le": "LESS_EQUAL"
 # logical operators on bools (missing counts as False) and bitwise operators on integers
 LOGICAL_BOOL = {"and": "LOGICAL_AND", "or": "LOGICAL_OR", "xor": "NOT_EQUAL"}
 LOGICAL_INT = {"and": "BITWISE_AND", "or": "BITWISE_OR", "xor": "BITWISE_XOR"}
-
-# unary functions of one numeric column
-UNARY = {"neg": "NEGATE", "abs": "ABS"}
-
-# numpy ufuncs (Func "ufunc", param name) -> UnaryOperator; the input is cast to the float result type
-UFUNCS = {"sqrt": "SQRT", "exp": "EXP", "log": "LOG", "sin": "SIN", "cos": "COS", "tan": "TAN",
-          "arcsin": "ARCSIN", "arccos": "ARCCOS", "arctan": "ARCTAN", "sinh": "SINH", "cosh": "COSH",
-          "tanh": "TANH", "floor": "FLOOR", "ceil": "CEIL", "rint": "RINT"}
-
-# dt.<field> -> DatetimeComponent (int16 in libcudf; pandas' int32 after a cast). WEEKDAY is
-# Monday=1..Sunday=7 in libcudf, pandas' dayofweek is Monday=0: one is subtracted.
-DT_COMPONENTS = {"dt.year": "YEAR", "dt.month": "MONTH", "dt.day": "DAY", "dt.hour": "HOUR",
-                 "dt.minute": "MINUTE", "dt.second": "SECOND", "dt.dayofweek": "WEEKDAY"}
-# fields computed by a dedicated libcudf function
-DT_FUNCTIONS = {"dt.quarter": "extract_quarter", "dt.dayofyear": "day_of_year"}
-# pandas' microsecond (0..999999 within the second) = libcudf MILLISECOND * 1000 + MICROSECOND
-DT_DERIVED = {"dt.microsecond"}
-DT_ROUNDING = {"dt.floor", "dt.ceil", "dt.round"}
-
-# str.<name> -> plc.strings function (module.function) for the one-argument transforms
-STR_TRANSFORMS = {"str.lower": ("case", "to_lower"), "str.upper": ("case", "to_upper")}
-STR_STRIP_SIDES = {"str.strip": "BOTH", "str.lstrip": "LEFT", "str.rstrip": "RIGHT"}
-STR_AFFIX = {"str.startswith": "starts_with", "str.endswith": "ends_with"}
-
-# element-wise functions the GPU engine lowers (anything else runs on the CPU engine)
-FUNCTIONS = frozenset(
-    {"neg", "abs", "invert", "isna", "notna", "fillna", "coalesce", "where", "clip", "round", "isin", "cast",
-     "ufunc", "shift", "duplicated", "str.len", "str.contains", "str.replace", "str.slice"}
-    | set(STR_TRANSFORMS) | set(STR_STRIP_SIDES) | set(STR_AFFIX)
-    | set(DT_COMPONENTS) | set(DT_FUNCTIONS) | DT_DERIVED | DT_ROUNDING
-)
 
 # aggregations (gframe name -> plc.aggregation factory); any / all are max / min over bools
 # (libcudf's group-by has no any/all), count/size/nunique/first/last take parameters.

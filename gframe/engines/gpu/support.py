@@ -1,72 +1,34 @@
 """What the GPU engine lowers: one decision per plan node, made from the plan alone (types and
 parameters), before anything runs. A node the GPU engine does not lower runs on the CPU engine
-(``lowering.py`` puts explicit transfer nodes around it). No GPU library is imported here.
+(``placement.py`` puts explicit transfer nodes around it). No GPU library is imported here.
 
 Every function returns ``None`` when the GPU engine lowers the thing, else the reason it does not
 (a short phrase that ends up in ``explain()`` and in the fallback report).
 
 Types are the plan's Arrow types. A column typed ``None`` ("decided by the data": an int column
 that may have gained missing values) is taken to be numeric here; the engine checks that against
-the data before it runs the node (``runtime_reason``).
+the data before it runs the node (``runtime_reason``, the one check that reads data).
+
+A function's check is part of its declaration (``functions.py``: the lowering and its check,
+together, per family); nodes are checked by ``_NODES`` below, host-only ones listed with a reason.
 """
 from __future__ import annotations
 
-import datetime as _dt
-import re
 from typing import Any, Callable
 
-import numpy as np
 import pyarrow as pa
 
+# the function declarations, by family (each registers its lowering and its check in FUNCTIONS)
+from gframe.engines.gpu import datetimes, rowwise, strings, window  # noqa: F401
 from gframe.engines.gpu import ops
+from gframe.engines.gpu.functions import FUNCTIONS, HOST_ONLY
+from gframe.engines.gpu.kinds import INTLIKE, NUMERIC, kind, literal_ok, regex_ok, storable  # noqa: F401
 from gframe.plan import logical as L
-from gframe.plan.expr import ARITHMETIC, BIVARIATE, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.expr import ARITHMETIC, BIVARIATE, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit, columns_used
 from gframe.plan.schema import STRING, Schema, is_string
-from gframe.plan.typing import expr_type
+from gframe.plan.dtypes import expr_type
 
 Lookup = Callable[[str], "pa.DataType | None"]
-
-
-# ------------------------------------------------------------------------------------------ types
-
-def storable(t: pa.DataType | None) -> bool:
-    """Whether a column of Arrow type ``t`` lives on the device (None: decided by the data)."""
-    if t is None:
-        return True
-    if pa.types.is_integer(t) or pa.types.is_floating(t) and not pa.types.is_float16(t) or pa.types.is_boolean(t):
-        return True
-    if t == STRING:
-        return True  # pa.string() is gframe's "strings in an object column": its own rules, on the CPU
-    if pa.types.is_timestamp(t):
-        return t.tz is None
-    if pa.types.is_duration(t):
-        return True
-    return False
-
-
-def kind(t: pa.DataType | None) -> str:
-    """A coarse class of a type: int, uint, float, bool, str, ts, dur, num? (unknown) or other."""
-    if t is None:
-        return "num?"
-    if pa.types.is_unsigned_integer(t):
-        return "uint"
-    if pa.types.is_integer(t):
-        return "int"
-    if pa.types.is_floating(t):
-        return "float"
-    if pa.types.is_boolean(t):
-        return "bool"
-    if t == STRING:
-        return "str"
-    if pa.types.is_timestamp(t) and t.tz is None:
-        return "ts"
-    if pa.types.is_duration(t):
-        return "dur"
-    return "other"
-
-
-NUMERIC = frozenset({"int", "uint", "float", "bool", "num?"})
-INTLIKE = frozenset({"int", "uint", "bool"})
 
 
 def schema_reason(schema: Schema) -> str | None:
@@ -74,42 +36,6 @@ def schema_reason(schema: Schema) -> str | None:
         if not storable(f.dtype):
             return f"column {f.label!r} of type {f.dtype} is not stored on the GPU"
     return None
-
-
-# ------------------------------------------------------------------------------------ literals
-
-def literal_ok(value: Any) -> bool:
-    import pandas as pd
-
-    if value is None or isinstance(value, (bool, np.bool_, str)):
-        return True
-    if isinstance(value, (int, np.integer)):
-        return -(2**63) <= int(value) < 2**64
-    if isinstance(value, (float, np.floating)):
-        return True
-    if isinstance(value, pd.Timestamp):
-        return value.tz is None
-    if isinstance(value, _dt.datetime):
-        return value.tzinfo is None
-    if isinstance(value, (pd.Timedelta, _dt.timedelta)):
-        return True
-    return False
-
-
-# Regex constructs libcudf reads differently from Python's re (or not at all): lookaround, named
-# and non-capturing groups, flags, backreferences, word boundaries, possessive/lazy quantifiers,
-# Unicode classes and escapes other than the common ones.
-_REGEX_BAD = re.compile(r"\(\?|\\[bBAZzpPUuxN0-9]|\{[^}]*,\}|[*+?}]\?|[*+?}]\+")
-
-
-def regex_ok(pat: str) -> bool:
-    if not pat.isascii():
-        return False
-    try:
-        re.compile(pat)
-    except re.error:
-        return False
-    return _REGEX_BAD.search(pat) is None
 
 
 # --------------------------------------------------------------------------------- expressions
@@ -178,132 +104,11 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
 
 
 def _func_reason(e: Func, look: Lookup) -> str | None:
-    fn = e.fn
-    if fn == "udf":  # a Numba-compiled function: a numba-cuda kernel, where numba-cuda can build it
-        return e.param("udf").device_reason()
-    if fn not in ops.FUNCTIONS:
-        return f"function {fn!r} has no GPU lowering"
-    p = e.param
-    args = [expr_type(c, look) for c in e.children]
-    ks = [kind(t) for t in args]
-    t = expr_type(e, look)
-    x = ks[0] if ks else None
-    if fn in ("neg", "abs"):
-        return None if x in ("int", "uint", "float", "num?") else f"{fn} of {args[0]}"
-    if fn == "invert":
-        return None if x in ("bool", "int", "uint") else f"invert of {args[0]}"
-    if fn in ("isna", "notna"):
-        return None
-    if fn == "shift":
-        return None if isinstance(p("periods", 1), int) and t is not None else "shift with these options"
-    if fn == "duplicated":
-        return None if p("keep", "first") in ("first", "last", "none") else f"duplicated keep={p('keep')!r}"
-    if fn in ("fillna", "coalesce", "where"):
-        if t is None:
-            return f"{fn} whose type is decided by the data"
-        values = ks if fn != "where" else [ks[0], ks[2]]
-        if fn == "where" and ks[1] != "bool":
-            return "where with a condition that is not bool"
-        want = kind(t)
-        for k, c in zip(values, e.children if fn != "where" else (e.children[0], e.children[2])):
-            if isinstance(c, Lit) and c.value is None:
-                continue
-            if not (k == want or k in NUMERIC and want in NUMERIC and want != "bool" and k != "num?"):
-                return f"{fn} mixing {k} and {want}"
-        return None
-    if fn == "clip":
-        bounds = [p("lower"), p("upper")]
-        if x not in ("int", "float") or t is None or not all(
-                b is None or isinstance(b, (int, float)) and not isinstance(b, bool) and b == b for b in bounds):
-            return "clip with these bounds"
-        return None
-    if fn == "round":
-        d = p("decimals", 0)
-        if x == "float" or x == "int" and isinstance(d, int) and d >= 0:
-            return None
-        return f"round of {args[0]} to {d} decimals"
-    if fn == "isin":
-        values = [v for v in (p("values") or ()) if not (v is None or isinstance(v, float) and v != v)]
-        if x == "str" and all(isinstance(v, str) for v in values):
-            return None
-        if x in ("int", "uint") and all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-                                        for v in values):
-            if all(_fits(int(v), args[0]) for v in values):
-                return None
-        if x == "float" and all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-                                for v in values):
-            return None
-        if x == "bool" and all(isinstance(v, (bool, np.bool_)) for v in values):
-            return None
-        return "isin with values of another type"
-    if fn == "cast":
-        return _cast_reason(args[0], p("dtype"), p("strict", True))
-    if fn == "ufunc":
-        if p("name") not in ops.UFUNCS or x not in ("int", "uint", "float") or t is None or not pa.types.is_floating(t) \
-                or pa.types.is_float16(t):
-            return f"ufunc {p('name')!r} of {args[0]}"
-        return None
-    if fn.startswith("str."):
-        if x != "str":
-            return f"{fn} of {args[0]}"
-        return _str_reason(e)
-    if fn.startswith("dt."):
-        if x != "ts":
-            return f"{fn} of {args[0]}"
-        if fn in ops.DT_ROUNDING:
-            from gframe.plan.freq import freq_in_unit
-
-            freq = p("freq")
-            ok = isinstance(freq, int) and freq_in_unit(int(freq), args[0].unit)  # type: ignore[union-attr]
-            return None if ok else f"{fn} to {freq!r}ns on a {args[0]} column"
-        return None
-    return f"function {fn!r}"
-
-
-def _fits(v: int, t: pa.DataType) -> bool:
-    info = np.iinfo(t.to_pandas_dtype())
-    return info.min <= v <= info.max
-
-
-def _cast_reason(src: pa.DataType | None, dst: Any, strict: Any) -> str | None:
-    if strict is False:
-        return "non-strict cast"
-    if not isinstance(dst, pa.DataType) or not storable(dst) or src is None:
-        return f"cast to {dst}"
-    sk, dk = kind(src), kind(dst)
-    if sk in NUMERIC and dk in NUMERIC:
-        return None
-    if dk == "str" and sk in ("int", "uint"):
-        return None
-    if sk == dk and sk in ("ts", "dur", "str"):
-        return None
-    return f"cast from {src} to {dst}"
-
-
-def _str_reason(e: Func) -> str | None:
-    fn, p = e.fn, e.param
-    if fn == "str.contains":
-        pat = p("pat")
-        if not isinstance(pat, str) or not isinstance(p("na"), bool):
-            return "str.contains with these options"
-        if p("regex", True):
-            return None if regex_ok(pat) else f"regex {pat!r} is not portable to libcudf"
-        return None if p("case", True) or pat.isascii() else "case-insensitive contains of a non-ASCII pattern"
-    if fn in ops.STR_AFFIX:
-        pats = p("pat")
-        return None if isinstance(pats, tuple) and all(isinstance(s, str) for s in pats) and isinstance(p("na"), bool) \
-            else f"{fn} with these options"
-    if fn == "str.replace":
-        if p("regex", False) or not p("case", True) or not p("pat") or not isinstance(p("repl"), str):
-            return "str.replace with a regex or without case"
-        return None
-    if fn == "str.slice":
-        start, stop = p("start"), p("stop")
-        return None if all(b is None or isinstance(b, int) and b >= 0 for b in (start, stop)) else "str.slice with negative bounds"
-    if fn in ops.STR_STRIP_SIDES:
-        ts = p("to_strip")
-        return None if ts is None or isinstance(ts, str) and ts != "" else f"{fn} to_strip={ts!r}"
-    return None
+    """The reason of the function's own GPU declaration (``functions.py``), or: not declared."""
+    decl = FUNCTIONS.get(e.fn)
+    if decl is None:
+        return f"function {e.fn!r} has no GPU lowering ({HOST_ONLY.get(e.fn, 'not declared')})"
+    return decl.reason(e, [expr_type(c, look) for c in e.children], expr_type(e, look))
 
 
 def agg_reason(a: Agg, look: Lookup) -> str | None:
@@ -334,7 +139,7 @@ def node_reason(node: L.Plan) -> str | None:
     """None when the GPU engine lowers ``node`` itself (its children are decided separately)."""
     handler = _NODES.get(type(node))
     if handler is None:
-        return f"{type(node).__name__} has no GPU lowering"
+        return f"{type(node).__name__} has no GPU lowering ({HOST_ONLY_NODES.get(type(node), 'not declared')})"
     for s in [node.schema] + [c.schema for c in node.children]:  # type: ignore[attr-defined]
         r = schema_reason(s)
         if r is not None:
@@ -497,6 +302,13 @@ def _group_window(node: L.GroupWindow) -> str | None:
     return None
 
 
+# Plan nodes that run on the CPU engine, and why (``tests/test_registry.py`` checks that every plan
+# node is here or in _NODES, and that each node in _NODES has a GPU kernel).
+HOST_ONLY_NODES: dict[type, str] = {
+    L.CompleteGroups: "observed=False groups are completed on the host",
+    L.MergeIndicator: "the indicator is a categorical column, built on the host",
+}
+
 _NODES: dict[type, Callable[[Any], str | None]] = {
     L.InMemoryScan: _in_memory, L.ParquetScan: _parquet, L.CsvScan: _csv, L.Select: _select, L.Filter: _filter,
     L.RowIndex: _ok, L.Sort: _sort, L.TopK: _sort, L.Slice: _ok, L.Distinct: _ok, L.Aggregate: _aggregate,
@@ -504,3 +316,42 @@ _NODES: dict[type, Callable[[Any], str | None]] = {
     L.RenameIndex: _ok, L.Cache: _ok, L.Materialized: _materialized, L.Take: _take, L.HConcat: _hconcat,
     L.GroupWindow: _group_window,
 }
+
+
+# ----------------------------------------------------------------------- checks against the data
+
+_NUMERIC_KINDS = ("int", "uint", "float", "bool")
+
+
+def runtime_reason(node: L.Plan, inputs: list[Any]) -> str | None:
+    """What the plan could not know: the data's own type of a column the plan types None (asked by
+    the engine once the node's inputs are on the device; ``inputs`` are ``GpuTable``s)."""
+    from gframe.engines.gpu.convert import col_type  # imports pylibcudf: only once on the device
+
+    if isinstance(node, (L.Select, L.Filter, L.Aggregate)):
+        schema = node.child.schema
+        (t,) = inputs
+        if isinstance(node, L.Select):
+            exprs = [e for _, e in node.outputs if not isinstance(e, Col)]
+        elif isinstance(node, L.Filter):
+            exprs = [node.predicate]
+        else:
+            exprs = [a.child for _, a in node.aggs if a.fn != "size"]
+        names = set().union(*(columns_used(e) for e in exprs)) if exprs else set()
+        for n in names:
+            if schema.dtype_of(n) is None and t.has(n) and kind(col_type(t.column(n))) not in _NUMERIC_KINDS:
+                return f"column {n!r} holds {col_type(t.column(n))}, not numbers"
+    elif isinstance(node, L.Join) and node.how != "cross":
+        left, right = inputs
+        for a, b in zip(node.left_on, node.right_on):
+            ta, tb = col_type(left.column(a)), col_type(right.column(b))
+            ka, kb = kind(ta), kind(tb)
+            if ta != tb and not (ka in _NUMERIC_KINDS and kb in _NUMERIC_KINDS and "bool" not in (ka, kb)):
+                return f"join keys of types {ta} and {tb}"
+    elif isinstance(node, L.Union):
+        for f in node.schema.columns:
+            if f.dtype is None:
+                types = {col_type(t.column(f.name)) for t in inputs if t.has(f.name)}
+                if len(types) > 1 and not all(kind(x) in ("int", "uint", "float") for x in types):
+                    return f"concat of column {f.label!r} with types {sorted(map(str, types))}"
+    return None

@@ -12,6 +12,8 @@ import numpy as np
 import pyarrow as pa
 
 from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.functions import declare
+from gframe.plan.functions import lookup as lookup_function
 from gframe.plan.schema import OBJECT_DATE, OBJECT_STRING, STRING, ArrowType, is_numeric, is_string
 
 Lookup = Callable[[str], "ArrowType | None"]
@@ -120,75 +122,140 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
     return None
 
 
-_SAME_TYPE = {"neg", "abs", "clip", "fillna", "where", "ffill", "bfill", "str.lower", "str.upper", "str.title",
-              "str.strip", "str.lstrip", "str.rstrip", "str.slice", "str.replace", "str.get",
-              "dt.floor", "dt.ceil", "dt.round", "coalesce", "shift"}
-_BOOL = {"isna", "notna", "isin", "str.contains", "str.startswith", "str.endswith", "invert_bool",
-         "duplicated", "str.isdigit", "str.isalpha", "str.isalnum", "str.isspace", "str.islower", "str.isupper"}
-# integer results that are missing where the input is: pandas' dtype is int without missing values,
-# float64 with them, decided by the data (``None``); engines give int32 / int64 and promote
-_INT32 = {"dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek",
-          "dt.quarter", "dt.dayofyear", "dt.microsecond", "dt.nanosecond"}
-_INT64 = {"str.len"}
+# ---------------------------------------------------------------------------- function declarations
+# Each expression function, declared once: name, inputs, result type, row-wise or not
+# (``plan/functions.py``). Integer results that are missing where the input is (dt.year, str.len)
+# are typed None: pandas' dtype is int without missing values, float64 with them, decided by the
+# data; engines give int32 / int64 and promote.
+
+TypeOf = Callable[[Expr], "ArrowType | None"]
+
+
+def _first(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return type_of(e.children[0]) if e.children else None
+
+
+@declare("isna", "notna", "isin", "str.contains", "str.startswith", "str.endswith", "str.isdigit", "str.isalpha",
+         "str.isalnum", "str.isspace", "str.islower", "str.isupper")
+def _bool(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return pa.bool_()
+
+
+@declare("duplicated", args=(1, None), rowwise=False)
+def _duplicated(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return pa.bool_()
+
+
+@declare("invert", "neg", "abs", "round", "str.lower", "str.upper", "str.title", "str.strip", "str.lstrip",
+         "str.rstrip", "str.slice", "str.replace", "str.get", "dt.floor", "dt.ceil", "dt.round")
+def _same_type(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return _first(e, type_of)
+
+
+@declare("coalesce", args=(1, None))
+def _coalesce(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return _first(e, type_of)
+
+
+@declare("shift", rowwise=False)
+def _shift(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return _first(e, type_of)
+
+
+@declare("rank", rowwise=False)
+def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """pandas' rank is float64 for every input (params: method, ascending, na_option, pct)."""
+    return pa.float64()
+
+
+@declare("fillna", args=2)
+def _fillna(e: Func, type_of: TypeOf) -> ArrowType | None:
+    arg = _first(e, type_of)
+    if arg is not None:
+        other = type_of(e.children[1])
+        if other is not None and is_numeric(arg) and is_numeric(other) and other != arg:
+            if pa.types.is_floating(arg) or pa.types.is_floating(other):
+                return pa.float64()
+        if other is not None and is_string(other) != is_string(arg):
+            return None
+    return arg
+
+
+@declare("where", args=3)
+def _where(e: Func, type_of: TypeOf) -> ArrowType | None:
+    arg = _first(e, type_of)
+    if arg is None:
+        return arg
+    other = e.children[2]
+    other_t = type_of(other)
+    if other_t is None and not (isinstance(other, Lit) and other.value is None):
+        return None
+    if isinstance(other, Lit) and other.value is None:
+        # pandas puts NaN there: ints become float64, bools object
+        if pa.types.is_integer(arg):
+            return pa.float64()
+        if pa.types.is_boolean(arg):
+            return None
+        return arg
+    if other_t is not None and other_t != arg and is_numeric(arg) and is_numeric(other_t):
+        return pa.from_numpy_dtype(np.result_type(_np(arg), _np(other_t)))
+    if other_t is not None and other_t != arg:
+        return None
+    return arg
+
+
+@declare("clip")
+def _clip(e: Func, type_of: TypeOf) -> ArrowType | None:
+    arg = _first(e, type_of)
+    if arg is not None and pa.types.is_integer(arg):
+        if any(isinstance(b, float) for b in (e.param("lower"), e.param("upper"))):
+            return pa.float64()
+    return arg
+
+
+@declare("dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek", "dt.quarter",
+         "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len")
+def _int_or_missing(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return None
+
+
+@declare("dt.date")
+def _date(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return OBJECT_DATE
+
+
+@declare("str.split_get")
+def _split_get(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return OBJECT_STRING
+
+
+@declare("str.to_datetime")
+def _to_datetime(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return pa.timestamp(e.param("unit", "us"))
+
+
+@declare("cast")
+def _cast(e: Func, type_of: TypeOf) -> ArrowType | None:
+    return e.param("dtype")
+
+
+@declare("udf", args=(0, None), rowwise=False)
+def _udf(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """A compiled function: Numba inferred its result type (gframe/udf/compiled.py)."""
+    return e.param("udf").dtype
+
+
+@declare("ufunc")
+def _ufunc(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """numpy's own result dtype for the input dtype (sqrt: int8 -> float16, int64 -> float64)."""
+    arg = _first(e, type_of)
+    if arg is None:
+        return None
+    return pa.from_numpy_dtype(getattr(np, e.param("name"))(np.empty(0, _np(arg))).dtype)
 
 
 def _func_type(expr: Func, lookup: Lookup) -> ArrowType | None:
-    fn = expr.fn
-    arg = expr_type(expr.children[0], lookup) if expr.children else None
-    if fn in _BOOL:
-        return pa.bool_()
-    if fn == "invert":
-        return arg
-    if fn in _SAME_TYPE:
-        if fn == "fillna" and arg is not None and len(expr.children) > 1:
-            other = expr_type(expr.children[1], lookup)
-            if other is not None and is_numeric(arg) and is_numeric(other) and other != arg:
-                if pa.types.is_floating(arg) or pa.types.is_floating(other):
-                    return pa.float64()
-            if other is not None and is_string(other) != is_string(arg):
-                return None
-        if fn == "where" and arg is not None and len(expr.children) > 2:
-            other_t = expr_type(expr.children[2], lookup)
-            if other_t is None and not (isinstance(expr.children[2], Lit) and expr.children[2].value is None):
-                return None
-            if isinstance(expr.children[2], Lit) and expr.children[2].value is None:
-                # pandas puts NaN there: ints become float64, bools object
-                if pa.types.is_integer(arg):
-                    return pa.float64()
-                if pa.types.is_boolean(arg):
-                    return None
-                return arg
-            if other_t is not None and other_t != arg and is_numeric(arg) and is_numeric(other_t):
-                return pa.from_numpy_dtype(np.result_type(_np(arg), _np(other_t)))
-            if other_t is not None and other_t != arg:
-                return None
-            return arg
-        if fn == "clip" and arg is not None and pa.types.is_integer(arg):
-            bounds = [expr.param("lower"), expr.param("upper")]
-            if any(isinstance(b, float) for b in bounds):
-                return pa.float64()
-        return arg
-    if fn in _INT32 or fn in _INT64:
-        return None
-    if fn == "dt.date":
-        return OBJECT_DATE
-    if fn == "str.split_get":
-        return OBJECT_STRING
-    if fn == "str.to_datetime":
-        return pa.timestamp(expr.param("unit", "us"))
-    if fn == "cast":
-        return expr.param("dtype")
-    if fn == "udf":  # a compiled function: Numba inferred its result type (gframe/udf/compiled.py)
-        return expr.param("udf").dtype
-    if fn == "round":
-        return arg
-    if fn == "ufunc":  # numpy's own result dtype for the input dtype (sqrt: int8 -> float16, int64 -> float64)
-        if arg is None:
-            return None
-        return pa.from_numpy_dtype(getattr(np, expr.param("name"))(np.empty(0, _np(arg))).dtype)
-    if fn == "coalesce":
-        return arg
-    return None
+    return lookup_function(expr.fn).dtype(expr, lambda e: expr_type(e, lookup))
 
 
 def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:

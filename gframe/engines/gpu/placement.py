@@ -1,4 +1,4 @@
-"""Lowering: decide where each node runs and make the host/device transfers explicit plan nodes.
+"""Placement: decide where each node runs and make the host/device transfers explicit plan nodes.
 
 ``lower(plan)`` walks the optimized plan once, asks ``support.node_reason`` about every node and
 returns the physical plan: the same nodes, with a ``DeviceToHost`` wherever a node placed on the
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from gframe.engines.gpu.support import node_reason
 from gframe.plan import logical as L
 from gframe.plan.schema import Schema
+from gframe.plan.traversal import fold, rebuild
 
 
 class DeviceToHost(L.Plan):
@@ -58,13 +59,8 @@ class Lowered:
 def lower(plan: L.Plan) -> Lowered:
     """The physical plan for ``plan``: transfers inserted where placement changes."""
     out = Lowered(plan)
-    memo: dict[int, tuple[L.Plan, str | None]] = {}
 
-    def go(node: L.Plan) -> tuple[L.Plan, str | None]:
-        key = id(node)
-        if key in memo:
-            return memo[key]
-        kids = [go(c) for c in node.children]  # type: ignore[arg-type]
+    def place(node: L.Plan, kids: list[tuple[L.Plan, str | None]]) -> tuple[L.Plan, str | None]:
         reason = node_reason(node)
         new_children = []
         for child, child_reason in kids:
@@ -73,14 +69,13 @@ def lower(plan: L.Plan) -> Lowered:
             elif reason is not None and child_reason is None:
                 child = DeviceToHost(child)
             new_children.append(child)
-        phys = node.reconstruct(new_children) if new_children else node
+        phys = rebuild(node, new_children)
         if reason is not None:
             out.cpu[id(phys)] = reason
-        out.placement[key] = "gpu" if reason is None else f"cpu: {reason}"
-        memo[key] = (phys, reason)
+        out.placement[id(node)] = "gpu" if reason is None else f"cpu: {reason}"
         return phys, reason
 
-    out.plan, _ = go(plan)
+    out.plan, _ = fold(plan, place)
     return out
 
 

@@ -1,0 +1,175 @@
+"""CPU declarations of the row-wise functions of numbers, missing values and types (``functions.py``)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import polars as pl
+import pyarrow as pa
+
+from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, polars_type
+from gframe.engines.cpu.functions import declare
+from gframe.plan.expr import Func
+
+Args = "list[pl.Expr]"
+
+
+@declare("neg")
+def _neg(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    return -args[0]
+
+
+@declare("invert")
+def _invert(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    return ~args[0]
+
+
+@declare("abs")
+def _abs(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    return args[0].abs()
+
+
+@declare("isna")
+def _isna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    x = args[0]
+    return x.is_null() | (x.is_nan() if _is_float(lo.type_of(e.children[0])) else pl.lit(False))
+
+
+@declare("notna")
+def _notna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    x = args[0]
+    return x.is_not_null() & (x.is_not_nan() if _is_float(lo.type_of(e.children[0])) else pl.lit(True))
+
+
+@declare("fillna")
+def _fillna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    return args[0].fill_null(args[1])
+
+
+@declare("coalesce")
+def _coalesce(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    return pl.coalesce(args)
+
+
+@declare("where")
+def _where(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    x, cond, other = args
+    return pl.when(cond.fill_null(False)).then(x).otherwise(other)
+
+
+@declare("clip")
+def _clip(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    return args[0].clip(e.param("lower"), e.param("upper"))
+
+
+@declare("round")
+def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    x, xt, d = args[0], lo.type_of(e.children[0]), e.param("decimals", 0)
+    if _is_int(xt):
+        return x if d >= 0 else (x.cast(pl.Float64).round(d).cast(polars_type(xt)))
+    return x.round(d, mode="half_to_even")
+
+
+@declare("isin")
+def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    x, xt = args[0], lo.type_of(e.children[0])
+    values = list(e.param("values"))
+    has_null = any(v is None or (isinstance(v, float) and v != v) for v in values)
+    values = [v for v in values if not (v is None or (isinstance(v, float) and v != v))]
+    if not values:
+        res = pl.lit(False)
+    else:
+        if xt is not None:
+            # pandas: values of another type never match (1 in a string column, "a" in ints)
+            values = [v for v in values if _same_kind(v, xt)]
+        try:
+            res = x.is_in(pl.Series(values).cast(polars_type(xt)).implode() if xt is not None and values else values) \
+                if values else pl.lit(False)
+        except (TypeError, pl.exceptions.PolarsError):  # e.g. 1.5 against an int column
+            res = x.cast(pl.Float64).is_in(pl.Series([float(v) for v in values]).implode()) if _is_int(xt) else pl.lit(False)
+        res = res.fill_null(False)
+    if has_null:
+        res = res | x.is_null()
+    return res
+
+
+def _same_kind(v: Any, t: Any) -> bool:
+    """Whether a Python value can equal values of Arrow type ``t`` (pandas' isin semantics)."""
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool) and pa.types.is_integer(t)
+    if pa.types.is_boolean(t):
+        return isinstance(v, (bool, int)) and v in (0, 1)
+    if pa.types.is_large_string(t) or pa.types.is_string(t):
+        return isinstance(v, str)
+    return True
+
+
+# ------------------------------------------------------------------------------------------ casts
+
+@declare("cast")
+def _cast(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    x, from_t, to_t = args[0], lo.type_of(e.children[0]), e.param("dtype")
+    if not e.param("strict", True):  # unparsable values become missing (astype's checks)
+        return x.cast(polars_type(to_t), strict=False)
+    if pa.types.is_large_string(to_t) and from_t is not None:
+        if pa.types.is_floating(from_t):
+            return _float_repr(x.cast(pl.String))
+        if pa.types.is_boolean(from_t):
+            return pl.when(x).then(pl.lit("True")).otherwise(pl.lit("False"))
+        return x.cast(pl.String)
+    if pa.types.is_integer(to_t) and _is_float(from_t):
+        return x.cast(polars_type(to_t), strict=True)
+    if pa.types.is_dictionary(to_t):
+        if not pa.types.is_large_string(to_t.value_type) and not pa.types.is_string(to_t.value_type):
+            return x  # numeric categories: the engine keeps the values, pandas sees a category
+        return x.cast(pl.String).cast(pl.Categorical())
+    return x.cast(polars_type(to_t))
+
+
+_SMALL_FIXED = r"^(-?)0\.(0{4,})([1-9])(\d*)$"
+
+
+def _float_repr(s: pl.Expr) -> pl.Expr:
+    """Polars' float text as Python's ``repr`` (pandas' ``astype(str)``).
+
+    Both print the shortest round-trip digits; they differ in notation only: Python switches to
+    scientific below 1e-4 (Polars prints ``0.00001``) and pads the exponent to two digits
+    (``1e-07``, Polars ``1e-7``).
+    """
+    parts = s.str.extract_groups(_SMALL_FIXED)
+    sign, zeros, first, rest = (parts.struct.field(f) for f in ("1", "2", "3", "4"))
+    exponent = zeros.str.len_chars() + 1
+    scientific = pl.concat_str([
+        sign, first, pl.when(rest == "").then(pl.lit("")).otherwise(pl.lit(".") + rest),
+        pl.lit("e-"), exponent.cast(pl.String).str.pad_start(2, "0"),
+    ])
+    padded = s.str.replace(r"e-(\d)$", "e-0${1}")
+    return pl.when(s.str.contains(_SMALL_FIXED)).then(scientific).otherwise(padded)
+
+
+# ----------------------------------------------------------------------------- numpy ufuncs, udfs
+
+# numpy ufuncs (the input already cast to the float result type)
+_UFUNCS: dict[str, Callable[[pl.Expr], pl.Expr]] = {
+    "sqrt": lambda e: e.sqrt(), "exp": lambda e: e.exp(), "log": lambda e: e.log(), "log2": lambda e: e.log(2),
+    "log10": lambda e: e.log10(), "log1p": lambda e: e.log1p(), "sin": lambda e: e.sin(), "cos": lambda e: e.cos(),
+    "tan": lambda e: e.tan(), "arcsin": lambda e: e.arcsin(), "arccos": lambda e: e.arccos(),
+    "arctan": lambda e: e.arctan(), "sinh": lambda e: e.sinh(), "cosh": lambda e: e.cosh(), "tanh": lambda e: e.tanh(),
+    "floor": lambda e: e.floor(), "ceil": lambda e: e.ceil(), "rint": lambda e: e.round(0, mode="half_to_even"),
+    "sign": lambda e: e.sign(),
+}
+
+
+@declare("ufunc")
+def _ufunc(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    x, t = args[0], lo.type_of(e)
+    if t is not None and pa.types.is_floating(t):
+        x = x.cast(polars_type(t))
+    return _UFUNCS[e.param("name")](x)
+
+
+@declare("udf")
+def _udf(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """A Numba-compiled function (gframe/udf): one jitted loop over the inputs' values."""
+    udf = e.param("udf")
+    return pl.map_batches(args, lambda cols: pl.Series(udf.run_host([c.to_arrow() for c in cols])),
+                          return_dtype=polars_type(udf.result_type), is_elementwise=True)

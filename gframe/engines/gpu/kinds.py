@@ -1,0 +1,94 @@
+"""Coarse classes of Arrow types and of literal values, as the GPU engine sees them.
+
+A leaf module (no GPU library, nothing from the engine): the placement decisions in ``support.py``
+and every function declaration (``rowwise.py``, ``strings.py``, ``datetimes.py``, ``window.py``)
+classify types with the same helpers.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from gframe.plan.schema import STRING
+
+
+# ------------------------------------------------------------------------------------------ types
+
+def storable(t: pa.DataType | None) -> bool:
+    """Whether a column of Arrow type ``t`` lives on the device (None: decided by the data)."""
+    if t is None:
+        return True
+    if pa.types.is_integer(t) or pa.types.is_floating(t) and not pa.types.is_float16(t) or pa.types.is_boolean(t):
+        return True
+    if t == STRING:
+        return True  # pa.string() is gframe's "strings in an object column": its own rules, on the CPU
+    if pa.types.is_timestamp(t):
+        return t.tz is None
+    if pa.types.is_duration(t):
+        return True
+    return False
+
+
+def kind(t: pa.DataType | None) -> str:
+    """A coarse class of a type: int, uint, float, bool, str, ts, dur, num? (unknown) or other."""
+    if t is None:
+        return "num?"
+    if pa.types.is_unsigned_integer(t):
+        return "uint"
+    if pa.types.is_integer(t):
+        return "int"
+    if pa.types.is_floating(t):
+        return "float"
+    if pa.types.is_boolean(t):
+        return "bool"
+    if t == STRING:
+        return "str"
+    if pa.types.is_timestamp(t) and t.tz is None:
+        return "ts"
+    if pa.types.is_duration(t):
+        return "dur"
+    return "other"
+
+
+NUMERIC = frozenset({"int", "uint", "float", "bool", "num?"})
+INTLIKE = frozenset({"int", "uint", "bool"})
+
+
+# ------------------------------------------------------------------------------------ literals
+
+def literal_ok(value: Any) -> bool:
+    import pandas as pd
+
+    if value is None or isinstance(value, (bool, np.bool_, str)):
+        return True
+    if isinstance(value, (int, np.integer)):
+        return -(2**63) <= int(value) < 2**64
+    if isinstance(value, (float, np.floating)):
+        return True
+    if isinstance(value, pd.Timestamp):
+        return value.tz is None
+    if isinstance(value, _dt.datetime):
+        return value.tzinfo is None
+    if isinstance(value, (pd.Timedelta, _dt.timedelta)):
+        return True
+    return False
+
+
+# Regex constructs libcudf reads differently from Python's re (or not at all): lookaround, named
+# and non-capturing groups, flags, backreferences, word boundaries, possessive/lazy quantifiers,
+# Unicode classes and escapes other than the common ones.
+_REGEX_BAD = re.compile(r"\(\?|\\[bBAZzpPUuxN0-9]|\{[^}]*,\}|[*+?}]\?|[*+?}]\+")
+
+
+def regex_ok(pat: str) -> bool:
+    if not pat.isascii():
+        return False
+    try:
+        re.compile(pat)
+    except re.error:
+        return False
+    return _REGEX_BAD.search(pat) is None
