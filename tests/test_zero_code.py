@@ -26,10 +26,10 @@ def _run(tmp_path: Path, source: str, *args: str, lint: bool = False) -> subproc
     env.pop("GFRAME_FALLBACK", None)
     argv = [*(["--lint"] if lint else []), str(script), *args]
     cmd = [sys.executable, "-m", "gframe", *argv]
-    fake = sys.modules.get("pylibcudf")
-    if fake is not None and getattr(fake, "__file__", None) is None:
+    stand_in = sys.modules.get("pylibcudf")
+    if stand_in is not None and getattr(stand_in, "__host_stand_in__", False):
         # the suite runs over the in-memory pylibcudf stand-in (.ci/run): the child process too
-        boot = ("import sys; from gframe.engines.gpu import fake; fake.install(); "
+        boot = ("import sys; from gframe.testing import fake_pylibcudf; fake_pylibcudf.install(); "
                 "from gframe.__main__ import main; sys.exit(main(sys.argv[1:]))")
         cmd = [sys.executable, "-c", boot, *argv]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300, check=False)
