@@ -838,7 +838,7 @@ class CaseResult:
 
 
 def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
-    """None when equal, else (category, detail)."""
+    """None when equal, else (category, detail). In details, pandas comes first ([left], "X vs Y")."""
     kw = dict(check_exact=False, rtol=RTOL, atol=0.0)
     try:
         if isinstance(expected, pandas.DataFrame):
@@ -847,17 +847,17 @@ def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
             if list(map(str, expected.dtypes)) != list(map(str, got.dtypes)) and list(expected.columns) == list(got.columns):
                 diffs = [f"{c}: {e} vs {g}" for c, e, g in zip(expected.columns, expected.dtypes, got.dtypes) if str(e) != str(g)]
                 return "dtype", "; ".join(diffs[:3])
-            pdt.assert_frame_equal(got, expected, check_freq=False, **kw)
+            pdt.assert_frame_equal(expected, got, check_freq=False, **kw)  # [left] is pandas
         elif isinstance(expected, pandas.Series):
             if not isinstance(got, pandas.Series):
                 return "type", f"expected Series, got {type(got).__name__}"
             if str(expected.dtype) != str(got.dtype):
                 return "dtype", f"series: {expected.dtype} vs {got.dtype}"
-            pdt.assert_series_equal(got, expected, check_freq=False, **kw)
+            pdt.assert_series_equal(expected, got, check_freq=False, **kw)
         elif isinstance(expected, pandas.Index):
             if not isinstance(got, pandas.Index):
                 return "type", f"expected Index, got {type(got).__name__}"
-            pdt.assert_index_equal(got, expected, exact=True, check_exact=False, rtol=RTOL)
+            pdt.assert_index_equal(expected, got, exact=True, check_exact=False, rtol=RTOL)
         else:
             return _compare_scalar(expected, got)
     except AssertionError as exc:
@@ -1406,8 +1406,18 @@ def triage(args: argparse.Namespace, results: list[dict] | None = None) -> dict:
                      f"```python\n{g['code']}```\n\n")
     with open(os.path.join(args.out, "repros.json"), "w") as fh:
         json.dump({"shrunk": shrunk, "groups": ordered}, fh, indent=1)
-    return {"shrunk_sample": len(sample), "failures": len(fails), "by_class": by_class.most_common(),
-            "shrunk_groups": [[g["count"], g["class"], g["signature"]] for g in ordered]}
+    out = {"shrunk_sample": len(sample), "failures": len(fails), "by_class": by_class.most_common(),
+           "shrunk_groups": [[g["count"], g["class"], g["signature"]] for g in ordered]}
+    if args.triage:  # a triage of an earlier (perhaps interrupted) run: count its results too
+        counts = collections.Counter(r["status"] for r in results)
+        cats = collections.Counter(r["failures"][0]["category"] for r in results if r["status"] == "fail")
+        modes = collections.Counter("+".join(sorted({f["mode"] for f in r["failures"]})) for r in results
+                                    if r["status"] == "fail")
+        out.update(total=len(results), counts=dict(counts), categories=dict(cats), failing_modes=dict(modes),
+                   seeds=[min(r["seed"] for r in results), max(r["seed"] for r in results)])
+        with open(os.path.join(args.out, "triage.json"), "w") as fh:
+            json.dump(out, fh, indent=1)
+    return out
 
 
 def campaign(args: argparse.Namespace) -> dict:
@@ -1486,6 +1496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if res.failures else 0
     if args.triage:
         t = triage(args)
+        print(json.dumps({k: t[k] for k in ("total", "counts", "categories", "failing_modes", "seeds")}))
         for c, n in t["by_class"]:
             print(f"{n:5d}  {c}")
         for count, cls, sig in t["shrunk_groups"]:

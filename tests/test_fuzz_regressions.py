@@ -1,0 +1,159 @@
+"""Shrunk repros of the differential fuzzer's findings (docs/fuzzing.md), one per root cause.
+
+Each case is a pandas snippet as the shrinker printed it: the lines before ``# --- pipeline`` build the
+inputs with pandas (handed to ``gframe.DataFrame``), the lines after it run on pandas and on gframe
+with the optimizer on and off (``gframe.testing.fuzz.check_code``); ``df`` at the end is compared.
+Unfixed ones are ``xfail(strict=True, reason=<class>)``: when a fix lands, its test passes, the run
+fails, and the mark comes off - the repro then guards the fix. Classes are issue 9's numbers; "new X"
+are root causes the fuzzer found beyond the issue's list.
+"""
+from __future__ import annotations
+
+import pytest
+
+from gframe.testing.fuzz import PIPELINE_MARK, check_code
+
+C1 = "1 integer overflow: sums in the input's narrow int type"
+C3 = "3 nullable dtypes: Int64/Float64/boolean/string come back as numpy dtypes"
+C4 = "4 missing bools after merge/concat"
+C5 = "5 categoricals"
+C6 = "6 fillna(scalar) dtype rules"
+C7 = "7 clip with a fractional bound on an int column"
+C8 = "8 datetime64 units"
+C9 = "9 float edge cases differ from numpy"
+C10 = "10 agg dict-of-lists columns flat after reset_index"
+C12 = "12 errors leak engine types / no raise where pandas raises"
+C13 = "13 query/eval @x resolved in the wrong frame"
+NA_ = "new A: labels of empty results (columns/index Index type)"
+NB = "new B: NaN computed by arithmetic is not a missing value"
+NC = "new C: DataFrame reductions over mixed int dtypes give object"
+ND = "new D: a NaN scalar reduction of float32 is a Python float, not np.float32"
+NE = "new E: where(cond, scalar) widens uint to int64"
+NF = "new F: astype(object) not kept"
+NG = "new G: round(negative decimals) on narrow ints raises OverflowError"
+NH = "new H: str Series.sum raises"
+NI = "new I: DataFrame.all/any passes numeric_only to pandas' fallback"
+
+
+def case(setup: str, pipeline: str) -> str:
+    return f"import pandas as pd\nnan, inf = float('nan'), float('inf')\n{setup}\n{PIPELINE_MARK}\n{pipeline}\nresult = df\n"
+
+
+# id -> (class, snippet); class None = fixed (the test must pass)
+CASES: dict[str, tuple[str | None, str]] = {
+    # --- 1 integer overflow
+    "uint32_sum_wraps": (C1, case("df = pd.DataFrame({'c3': [4294967294, 5]}).astype({'c3': 'uint32'})",
+                                  "df = df['c3'].sum()")),
+    "int32_sum_wraps": (C1, case("df = pd.DataFrame({'a': [2000000000, 1000000000]}).astype({'a': 'int32'})",
+                                 "df = df['a'].sum()")),
+    "groupby_agg_int32_sum_dtype": (C1, case(
+        "df = pd.DataFrame({'c0': [-7], 'c1': [1]}).astype({'c0': 'int32', 'c1': 'int8'})",
+        "df = df.groupby('c1', dropna=False, as_index=False).agg({'c0': ['last', 'sum']})")),
+    # --- 3 nullable dtypes
+    "boolean_lost_on_filter": (C3, case(
+        "df = pd.DataFrame({'c3': [7], 'c4': pd.array([None], dtype='boolean')}).astype({'c3': 'uint16'})",
+        "df = df[(df['c3'] != 1)]")),
+    "string_lost_on_concat": (C3, case("df = pd.DataFrame({'c0': pd.array(['a'], dtype='string')})",
+                                       "df = pd.concat([df, df.head(2)], ignore_index=False)")),
+    "Int64_lost_on_fillna_empty": (C3, case("df = pd.DataFrame({'c1': pd.array([], dtype='Int64')})",
+                                            "df = df.fillna({'c1': 2})")),
+    "Float64_lost_on_filter": (C3, case(
+        "df = pd.DataFrame({'c1': pd.array([-1.5], dtype='Float64'), 'c2': [1e+20]}).astype({'c2': 'float32'})",
+        "df = df[(df['c2'] > 1.0)]")),
+    "Int64_groupby_key_index_dtype": (C3, case(
+        "df = pd.DataFrame({'k': [2.0], 'c1': pd.array([None], dtype='Int64')})",
+        "df = df.groupby('c1')['k'].count()")),
+    "Int64_ne_keeps_NA_rows": (C3, case(
+        "df = pd.DataFrame({'i': pd.array([1, 2, 3], dtype='Int64'), 'n': pd.array([1, None, 4], dtype='Int64')})",
+        "df = df[df.i != df.n]")),
+    # --- 4 missing bools after merge
+    "bool_after_left_merge_astype_bool": (C4, case(
+        "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1], 'b': [False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.assign(b=df['b'].astype(bool))")),
+    # --- 5 categoricals
+    "empty_result_categories": (C5, case(
+        "df = pd.DataFrame({'k': [None], 'c0': [1]}).astype({'k': pd.CategoricalDtype(['d', 'c', 'b', 'e'], ordered=False), 'c0': 'uint32'})",
+        "df = df[df['c0'].isin([])]\ndf = df.nsmallest(1, 'c0', keep='last')\ndf = df.drop_duplicates(keep='last')")),
+    "value_counts_unobserved": (C5, case(
+        "df = pd.DataFrame({'c0': [None]}).astype({'c0': pd.CategoricalDtype(['d', 'b', 'e', 'c', 'a'], ordered=False)})",
+        "df = df['c0'].value_counts(sort=False)")),
+    "value_counts_sort_false_order": (C5, case(
+        "df = pd.DataFrame({'c0': ['e', 'a']}).astype({'c0': pd.CategoricalDtype(['a', 'e'], ordered=False)})",
+        "df = df['c0'].value_counts(sort=False)")),
+    "merge_categorical_keys_of_different_dtypes": (C5, case(
+        "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='inner')")),
+    "cat_accessor_missing": (C5, case(
+        "df = pd.DataFrame({'c1': ['b']}).astype({'c1': pd.CategoricalDtype(['b', 'a'], ordered=True)})",
+        "df = df.assign(n=df['c1'].cat.codes)")),
+    "str_accessor_on_categorical": (C5, case(
+        "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['d', 'c'], ordered=False)})",
+        "df = df.assign(n=df['k'].str.isupper())")),
+    # --- 6 fillna
+    "fillna_float_on_int_column": (C6, case("df = pd.DataFrame({'c4': [-9223372036854775807]})", "df = df.fillna(1.5)")),
+    "fillna_str_on_uint_column": (C6, case("df = pd.DataFrame({'c0': [1]}).astype({'c0': 'uint64'})",
+                                           "df = df.fillna('z')")),
+    # --- 7 clip
+    "clip_fractional_bound_int32": (C7, case("df = pd.DataFrame({'c3': [-1]}).astype({'c3': 'int32'})",
+                                             "df = df.assign(c3=df['c3'].clip(lower=0, upper=2.5))")),
+    # --- 8 datetime units
+    "datetime64s_max": (C8, case("df = pd.DataFrame({'c0': ['2020-01-02']}).astype({'c0': 'datetime64[s]'})",
+                                 "df = df['c0'].max()")),
+    "datetime64ms_minus_timedelta_unit": (C8, case(
+        "df = pd.DataFrame({'c4': ['2020-01-01 12:30:00']}).astype({'c4': 'datetime64[ms]'})",
+        "df = df.assign(n=df['c4'] - pd.Timedelta(seconds=1))")),
+    # --- 9 float edge cases
+    "inf_floordiv": (C9, case("df = pd.DataFrame({'a': [inf, -inf, 7.0]})", "df = df.assign(n=df['a'] // 3)")),
+    "mod_inf": (C9, case("df = pd.DataFrame({'a': [5.0, -5.0, 0.0]})", "df = df.assign(n=df['a'] % inf)")),
+    "nan_pow_0": (C9, case("df = pd.DataFrame({'a': [nan, 1.0]})", "df = df.assign(n=df['a'] ** 0)")),
+    "big_mod": (C9, case("df = pd.DataFrame({'a': [1e20, -1e20]})", "df = df.assign(n=df['a'] % 3)")),
+    # --- 10 agg dict-of-lists labels
+    "agg_dict_of_lists_reset_index": (C10, case(
+        "df = pd.DataFrame({'k': [3], 'c0': [682491]}).astype({'k': 'int32', 'c0': 'uint64'})",
+        "df = df.groupby('k', sort=True).agg({'c0': ['median']})\ndf = df.reset_index(drop=False)")),
+    # --- 12 exceptions
+    "neg_uint8_polars_error": (C12, case("df = pd.DataFrame({'c2': [1]}).astype({'c2': 'uint8'})",
+                                         "df = df.assign(c2=df['c2'].__neg__())")),
+    "datetime_astype_int32_polars_error": (C12, case(
+        "df = pd.DataFrame({'c0': ['2020-01-01 12:30:00']}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.astype({'c0': 'int32'})")),
+    "datetime_astype_float64_no_raise": (C12, case(
+        "df = pd.DataFrame({'c0': ['2021-06-15 08:00:01']}).astype({'c0': 'datetime64[ms]'})",
+        "df = df.astype({'c0': 'float64'})")),
+    "merge_missing_key_mergeerror": (C12, case(
+        "df = pd.DataFrame({'k': [True], 'c0': [True]})\ndf2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
+        "df = df.groupby('c0').agg({'k': ['first']})\ndf = df.merge(df2, on='k', how='outer', sort=True)")),
+    # --- 13 query @x
+    "query_at_variable": (C13, case("df = pd.DataFrame({'c0': [1, 2, 3]})", "x = 1\ndf = df.query('c0 > @x')")),
+    # --- new root causes
+    "empty_groupby_columns_label_type": (NA_, case("df = pd.DataFrame({'k': [1.0], 'c0': ['']})",
+                                                  "df = df.groupby('c0').mean()\ndf = df.groupby('k').first()")),
+    "empty_sort_index_type": (NA_, case(
+        "df = pd.DataFrame({'c0': []}, index=pd.Index([], name='idx')).astype({'c0': 'uint16'})",
+        "df = df.sort_values(['c0'], kind='stable')")),
+    "nan_from_floordiv_counted": (NB, case("df = pd.DataFrame({'k': [0]})",
+                                           "df = df.assign(m=df['k'] // df['k'])\ndf = df['m'].value_counts()")),
+    "frame_prod_object": (NC, case("df = pd.DataFrame({'c0': [-2], 'c2': [0]}).astype({'c0': 'int32', 'c2': 'uint32'})",
+                                   "df = df.prod(numeric_only=True)")),
+    "float32_std_scalar_type": (ND, case("df = pd.DataFrame({'c2': [12.0]}).astype({'c2': 'float32'})",
+                                         "df = df['c2'].std()")),
+    "where_uint16_scalar": (NE, case("df = pd.DataFrame({'c0': [3]}).astype({'c0': 'uint16'})",
+                                     "df = df.assign(c0=df['c0'].where(df['c0'] > 2, 0))")),
+    "astype_object_lost": (NF, case("df = pd.DataFrame({'k': [1], 'c0': [False]})",
+                                    "df = df.astype({'k': 'object'})\ndf = df[(df['c0'] < False)]")),
+    "round_negative_int16": (NG, case("df = pd.DataFrame({'c3': [1]}).astype({'c3': 'int16'})",
+                                      "df = df.assign(c3=df['c3'].round(-1))")),
+    "str_sum": (NH, case("df = pd.DataFrame({'k': ['ab', 'c']})", "df = df['k'].sum()")),
+    "frame_all_numeric_only": (NI, case("df = pd.DataFrame({'k': [False], 'c0': [1e+20]})",
+                                        "df = df.assign(n=df['c0'].diff())\ndf = df.all()")),
+}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [pytest.param(code, id=name, marks=[pytest.mark.xfail(strict=True, reason=cls)] if cls else [])
+     for name, (cls, code) in CASES.items()],
+)
+def test_fuzz_regression(code: str) -> None:
+    check_code(code, engine="cpu")
