@@ -33,6 +33,10 @@ NF = "new F: astype(object) not kept"
 NG = "new G: round(negative decimals) on narrow ints raises OverflowError"
 NH = "new H: str Series.sum raises"
 NI = "new I: DataFrame.all/any passes numeric_only to pandas' fallback"
+NJ = "new J: float32 aggregations accumulate in float32 (pandas: float64, then cast)"
+NK = "new K: concat fills a missing int column without widening to float64"
+NL = "new L: bool % bool gives int64 (pandas: int8)"
+NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 
 
 def case(setup: str, pipeline: str) -> str:
@@ -70,6 +74,10 @@ CASES: dict[str, tuple[str | None, str]] = {
     "bool_after_left_merge_astype_bool": (C4, case(
         "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1], 'b': [False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.assign(b=df['b'].astype(bool))")),
+    "merge_outer_empty_bool_none": (C4, case(
+        "df = pd.DataFrame({'k': [], 'c4': []}).astype({'k': 'int32', 'c4': 'bool'})\n"
+        "df2 = pd.DataFrame({'k': [2]}).astype({'k': 'int32'})",
+        "df = df.merge(df2, on='k', how='outer')")),
     # --- 5 categoricals
     "empty_result_categories": (C5, case(
         "df = pd.DataFrame({'k': [None], 'c0': [1]}).astype({'k': pd.CategoricalDtype(['d', 'c', 'b', 'e'], ordered=False), 'c0': 'uint32'})",
@@ -84,6 +92,16 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=True)})\n"
         "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=False)})",
         "df = df.merge(df2, on='k', how='inner')")),
+    "merge_unordered_categorical_becomes_ordered": (C5, case(
+        "df = pd.DataFrame({'k': ['c']}).astype({'k': pd.CategoricalDtype(['c', 'a', 'b', 'e'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['b']}).astype({'k': pd.CategoricalDtype(['c', 'a', 'b', 'e'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='inner')")),
+    "fillna_unordered_categorical_becomes_ordered": (C5, case(
+        "df = pd.DataFrame({'c2': ['d']}).astype({'c2': pd.CategoricalDtype(['c', 'b', 'a', 'd'], ordered=False)})",
+        "df = df.assign(c2=df['c2'].fillna('z'))")),
+    "filter_below_astype_category": (C5, case(
+        "df = pd.DataFrame({'c1': ['1970-01-01'], 'c4': ['2020-01-02']}).astype({'c1': 'datetime64[s]', 'c4': 'datetime64[us]'})",
+        "df = df.astype({'c1': 'category'})\ndf = df[(df['c4'] < pd.Timestamp('1970-01-01'))]")),
     "cat_accessor_missing": (C5, case(
         "df = pd.DataFrame({'c1': ['b']}).astype({'c1': pd.CategoricalDtype(['b', 'a'], ordered=True)})",
         "df = df.assign(n=df['c1'].cat.codes)")),
@@ -103,6 +121,9 @@ CASES: dict[str, tuple[str | None, str]] = {
     "datetime64ms_minus_timedelta_unit": (C8, case(
         "df = pd.DataFrame({'c4': ['2020-01-01 12:30:00']}).astype({'c4': 'datetime64[ms]'})",
         "df = df.assign(n=df['c4'] - pd.Timedelta(seconds=1))")),
+    "datetime64s_plus_timedelta_hours_unit": (C8, case(
+        "df = pd.DataFrame({'c0': [None, '2020-01-01']}).astype({'c0': 'datetime64[s]'})",
+        "df = df.assign(n=df['c0'] + pd.Timedelta(hours=-3))")),
     # --- 9 float edge cases
     "inf_floordiv": (C9, case("df = pd.DataFrame({'a': [inf, -inf, 7.0]})", "df = df.assign(n=df['a'] // 3)")),
     "mod_inf": (C9, case("df = pd.DataFrame({'a': [5.0, -5.0, 0.0]})", "df = df.assign(n=df['a'] % inf)")),
@@ -124,6 +145,16 @@ CASES: dict[str, tuple[str | None, str]] = {
     "merge_missing_key_mergeerror": (C12, case(
         "df = pd.DataFrame({'k': [True], 'c0': [True]})\ndf2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
         "df = df.groupby('c0').agg({'k': ['first']})\ndf = df.merge(df2, on='k', how='outer', sort=True)")),
+    "clip_negative_bound_uint16_polars_error": (C12, case(
+        "df = pd.DataFrame({'c3': [100]}).astype({'c3': 'uint16'})",
+        "df = df.assign(c3=df['c3'].clip(lower=-2, upper=3))")),
+    "fillna_int_on_datetime_polars_error": (C12, case(
+        "df = pd.DataFrame({'c3': ['2021-06-15 08:00:01']}).astype({'c3': 'datetime64[ns]'})", "df = df.fillna(-1)")),
+    "categorical_astype_float_polars_error": (C12, case(
+        "df = pd.DataFrame({'c0': ['d']}).astype({'c0': pd.CategoricalDtype(['d'], ordered=False)})",
+        "df = df.astype({'c0': 'float64'})")),
+    "Float64_nan_astype_bool_no_raise": (C12, case("df = pd.DataFrame({'c0': pd.array([nan], dtype='Float64')})",
+                                                   "df = df.astype({'c0': 'bool'})")),
     # --- 13 query @x
     "query_at_variable": (C13, case("df = pd.DataFrame({'c0': [1, 2, 3]})", "x = 1\ndf = df.query('c0 > @x')")),
     # --- new root causes
@@ -144,6 +175,17 @@ CASES: dict[str, tuple[str | None, str]] = {
                                     "df = df.astype({'k': 'object'})\ndf = df[(df['c0'] < False)]")),
     "round_negative_int16": (NG, case("df = pd.DataFrame({'c3': [1]}).astype({'c3': 'int16'})",
                                       "df = df.assign(c3=df['c3'].round(-1))")),
+    "round_negative_Float64_na": (NG, case("df = pd.DataFrame({'c1': pd.array([None], dtype='Float64')})",
+                                           "df = df.assign(c1=df['c1'].round(-1))")),
+    "float32_groupby_var_precision": (NJ, case(
+        "df = pd.DataFrame({'c0': [78.19, -0.0, -0.0], 'c4': [-7, -7, -7]}).astype({'c0': 'float32'})",
+        "df = df.groupby('c4')['c0'].var()")),
+    "concat_missing_uint64_column": (NK, case(
+        "df = pd.DataFrame({}, index=pd.Index(['r1', 'r0'], name='idx'))\ndf2 = pd.DataFrame({'x1': [2]}).astype({'x1': 'uint64'})",
+        "df = pd.concat([df, df2], ignore_index=True)")),
+    "bool_mod_bool_int8": (NL, case("df = pd.DataFrame({'c3': [True]})", "df = df.assign(c3=df['c3'] % df['c3'])")),
+    "datetime_std": (NM, case("df = pd.DataFrame({'c4': ['2020-01-01 12:30:00', '2020-01-02']}).astype({'c4': 'datetime64[ms]'})",
+                              "df = df['c4'].std()")),
     "str_sum": (NH, case("df = pd.DataFrame({'k': ['ab', 'c']})", "df = df['k'].sum()")),
     "frame_all_numeric_only": (NI, case("df = pd.DataFrame({'k': [False], 'c0': [1e+20]})",
                                         "df = df.assign(n=df['c0'].diff())\ndf = df.all()")),
