@@ -192,6 +192,29 @@ CASES: dict[str, tuple[str | None, str]] = {
 }
 
 
+# found on the GPU engine (host stand-in for pylibcudf); run where GFRAME_ENGINE=gpu (.ci/run's last line,
+# the device), as the CPU engine gets them right
+GPU_CASES: dict[str, tuple[str | None, str]] = {
+    "gpu_compare_datetime64s_out_of_ns_range_with_ns": (C8 + " (GPU: s->ns cast overflows in a comparison)", case(
+        "df = pd.DataFrame({'k': [3], 'c0': ['2020-01-02'], 'c1': ['3000-01-01']}).astype({'c0': 'datetime64[ns]', 'c1': 'datetime64[s]'})",
+        "df = df[~((df['c1'] > df['c0']) | (df['k'] <= -1))]")),
+}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [pytest.param(code, id=name, marks=[pytest.mark.xfail(strict=True, reason=cls)] if cls else [])
+     for name, (cls, code) in GPU_CASES.items()],
+)
+def test_fuzz_regression_gpu(code: str) -> None:
+    import os
+
+    if os.environ.get("GFRAME_ENGINE", "").lower() != "gpu":
+        pytest.skip("GPU-engine regression: runs with GFRAME_ENGINE=gpu (stand-in in CI, or the device)")
+    check_code(code, engine="gpu")
+    check_code(code, engine="cpu")
+
+
 @pytest.mark.parametrize(
     "code",
     [pytest.param(code, id=name, marks=[pytest.mark.xfail(strict=True, reason=cls)] if cls else [])

@@ -130,9 +130,11 @@ class Case:
     frames: tuple[Frame, ...]
     steps: tuple[Step, ...]
 
-    def setup_code(self) -> str:
+    def setup_code(self, all_frames: bool = False) -> str:
+        """The inputs' code; frames no step uses are left out of the printed repro (not of a run:
+        generation draws steps against every frame, so leaving one out would change the draw)."""
         used = "\n".join(s.code for s in self.steps)
-        return "\n".join(f.code() for f in self.frames if f.var == "df" or f.var in used)
+        return "\n".join(f.code() for f in self.frames if all_frames or f.var == "df" or f.var in used)
 
     def pipeline_code(self) -> str:
         return "\n".join(s.code for s in self.steps)
@@ -721,7 +723,7 @@ def _build_frames(case: Case) -> dict:
     ns = _namespace(pandas)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        exec(case.setup_code(), ns)  # noqa: S102 - our own generated code
+        exec(case.setup_code(all_frames=True), ns)  # noqa: S102 - our own generated code
     return {f.var: ns[f.var] for f in case.frames if f.var in ns}
 
 
