@@ -18,7 +18,7 @@ import pytest
 
 from gframe.testing import fuzz
 
-SLICE = range(0, 250)
+SLICE = range(250)
 
 # seed -> root-cause class (see docs/fuzzing.md and tests/test_fuzz_regressions.py for the shrunk repros)
 KNOWN_FAILING: dict[int, str] = {
@@ -196,7 +196,7 @@ def test_generation_is_deterministic_and_code_is_runnable_pandas() -> None:
         assert a.code() == b.code() and a.ops() == b.ops()
         ns: dict = {}
         try:
-            exec(a.code(), ns)  # the printed snippet is standalone pandas
+            exec(a.code(), ns)  # noqa: S102 - the printed snippet is standalone pandas
         except Exception as exc:  # noqa: BLE001 - a case may end on a step where pandas raises
             assert fuzz.run_case(a, target=pandas).pandas_error is not None, exc
         else:
@@ -212,7 +212,7 @@ def test_comparison_is_strict() -> None:
     assert fuzz._assert_equal(df, df * (1 + 1e-7))[0] == "values"
     assert fuzz._assert_equal(df, df.astype("float32"))[0] == "dtype"
     assert fuzz._assert_equal(df, df.iloc[::-1])[0] in ("index", "values")
-    assert fuzz._assert_equal(df["a"].sum(), float(3.0)) is None  # np.float64 is a float
+    assert fuzz._assert_equal(df["a"].sum(), 3.0) is None  # np.float64 is a float
     assert fuzz._assert_equal(pandas.Series([1, 2]).sum(), 3) is None
     assert fuzz._assert_equal(pandas.Series([1, 2], dtype="int32").sum(), pandas.Series([1, 2], dtype="int64").sum()) is None
     assert fuzz._assert_equal(float("nan"), None) is not None

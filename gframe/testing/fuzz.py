@@ -43,21 +43,21 @@ import os
 import random
 import re
 import selectors
-import signal
 import subprocess
 import sys
 import time
 import traceback
 import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pandas
 import pandas.testing as pdt
 
-__all__ = ["Case", "Frame", "Column", "Step", "generate", "run_case", "shrink", "check_code",
-           "CaseResult", "Failure", "main"]
+__all__ = ["Case", "CaseResult", "Column", "Failure", "Frame", "Step", "check_code", "classify", "generate", "main",
+           "run_case", "shrink", "triage"]
 
 RTOL = 1e-9
 CASE_TIMEOUT_S = 30.0
@@ -548,8 +548,7 @@ def s_groupby(rng, df):
         opts.append("as_index=False")
     if any(_cls(df[b].dtype) == "cat" for b in by) and rng.random() < 0.5:
         opts.append(f"observed={rng.random() < 0.5}")
-    g = f"df.groupby({by[0]!r} if len(by) == 1 else by, {', '.join(opts)})" if False else \
-        f"df.groupby({(by[0] if len(by) == 1 else by)!r}{''.join(', ' + o for o in opts)})"
+    g = f"df.groupby({(by[0] if len(by) == 1 else by)!r}{''.join(', ' + o for o in opts)})"
     form = rng.random()
     num = [c for c in rest if _cls(df[c].dtype) in NUMERIC + ("bool",)]
     if form < 0.25 or not rest:
@@ -627,7 +626,7 @@ def s_value_counts(rng, df):
 
 
 STR_METHODS = ["upper()", "lower()", "len()", "strip()", "contains('a')", "startswith('a')", "endswith('b')",
-               "slice(0, 2)", "replace('a', 'X')", "zfill(3)", "isupper()", "cat('-')" if False else "title()"]
+               "slice(0, 2)", "replace('a', 'X')", "zfill(3)", "isupper()", "title()"]
 
 
 def s_str(rng, df):
@@ -708,11 +707,6 @@ STEPS: list[tuple[StepFn, float]] = [
 
 # ----------------------------------------------------------------------------------------------------
 # execution
-
-
-def _quiet() -> contextlib.AbstractContextManager:
-    cm = warnings.catch_warnings()
-    return cm
 
 
 def _namespace(module: Any) -> dict:
@@ -841,7 +835,7 @@ class CaseResult:
 
 def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
     """None when equal, else (category, detail). In details, pandas comes first ([left], "X vs Y")."""
-    kw = dict(check_exact=False, rtol=RTOL, atol=0.0)
+    kw = {"check_exact": False, "rtol": RTOL, "atol": 0.0}
     try:
         if isinstance(expected, pandas.DataFrame):
             if not isinstance(got, pandas.DataFrame):
@@ -866,9 +860,7 @@ def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
         msg = str(exc)
         first = msg.strip().splitlines()[0] if msg.strip() else "assertion"
         low = first.lower()
-        if "dtype" in msg.lower().split("\n[left]")[0] and ("attribute" in low or "dtype" in low):
-            cat = "dtype"
-        elif "categor" in low:
+        if "dtype" in msg.lower().split("\n[left]")[0] and ("attribute" in low or "dtype" in low) or "categor" in low:
             cat = "dtype"
         elif low.startswith(("dataframe.columns", "attributes of dataframe.columns")) or "column names" in low:
             cat = "columns"
@@ -1176,7 +1168,7 @@ def shrink(case: Case, result: CaseResult | None = None, modes: Sequence[bool] =
             runs += 1
             try:
                 r = run_case(cand, fmodes, engine)
-            except Exception:  # noqa: BLE001 - a candidate whose frame pandas cannot build
+            except Exception:  # noqa: BLE001, S112 - a candidate whose frame pandas cannot build
                 continue
             if _same_bug(result, r):
                 case, result = cand, r
@@ -1200,7 +1192,6 @@ def check_code(code: str, modes: Sequence[bool] = (True, False), engine: str | N
     ns = _namespace(pandas)
     exec(setup, ns)  # noqa: S102
     frames = {k: v for k, v in ns.items() if isinstance(v, pandas.DataFrame)}
-    case = Case(-1, (), ())
     old_engine = gframe.options.engine
     try:
         try:
@@ -1226,7 +1217,6 @@ def check_code(code: str, modes: Sequence[bool] = (True, False), engine: str | N
             assert diff is None, f"{tag}: {diff[0]}: {diff[1]}\nexpected:\n{expected!r}\ngot:\n{got!r}"
     finally:
         gframe.options.engine = old_engine
-    del case
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -1427,7 +1417,7 @@ def campaign(args: argparse.Namespace) -> dict:
     os.makedirs(args.out, exist_ok=True)
     t0 = time.monotonic()
     counter = collections.Counter()
-    log = open(os.path.join(args.out, "results.jsonl"), "w")
+    log = open(os.path.join(args.out, "results.jsonl"), "w")  # noqa: SIM115 - written as results arrive
 
     def progress(msg: dict) -> None:
         counter[msg["status"]] += 1
@@ -1443,7 +1433,7 @@ def campaign(args: argparse.Namespace) -> dict:
         if r["status"] == "fail":
             f = r["failures"][0]
             by_sig[signature(Failure(**f), r["ops"])].append(r)
-    for sig, rs in by_sig.items():
+    for rs in by_sig.values():
         for r in rs:
             if r["failures"][0]["category"] in ("crash", "hang"):
                 r["confirm"] = _confirm_crash(r["seed"], args)
