@@ -37,6 +37,7 @@ NJ = "new J: float32 aggregations accumulate in float32 (pandas: float64, then c
 NK = "new K: concat fills a missing int column without widening to float64"
 NL = "new L: bool % bool gives int64 (pandas: int8)"
 NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
+NN = "new N: concat with an empty frame drops the index name"
 
 
 def case(setup: str, pipeline: str) -> str:
@@ -53,6 +54,9 @@ CASES: dict[str, tuple[str | None, str]] = {
     "groupby_agg_int32_sum_dtype": (C1, case(
         "df = pd.DataFrame({'c0': [-7], 'c1': [1]}).astype({'c0': 'int32', 'c1': 'int8'})",
         "df = df.groupby('c1', dropna=False, as_index=False).agg({'c0': ['last', 'sum']})")),
+    "groupby_sum_int16_keeps_int16": (C1 + " (pandas casts a group sum back to the input int type when it fits)", case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c4': [100]}).astype({'k': 'datetime64[ns]', 'c4': 'int16'})",
+        "df = df.groupby('k').sum(numeric_only=True)")),
     # --- 3 nullable dtypes
     "boolean_lost_on_filter": (C3, case(
         "df = pd.DataFrame({'c3': [7], 'c4': pd.array([None], dtype='boolean')}).astype({'c3': 'uint16'})",
@@ -74,6 +78,10 @@ CASES: dict[str, tuple[str | None, str]] = {
     "bool_after_left_merge_astype_bool": (C4, case(
         "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1], 'b': [False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.assign(b=df['b'].astype(bool))")),
+    "merge_outer_bool_none": (C4, case(
+        "df = pd.DataFrame({'k': ['2021-06-15 08:00:01'], 'c0': [False]}).astype({'k': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': ['2020-01-01 12:30:00']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.merge(df2, on='k', how='outer')")),
     "merge_outer_empty_bool_none": (C4, case(
         "df = pd.DataFrame({'k': [], 'c4': []}).astype({'k': 'int32', 'c4': 'bool'})\n"
         "df2 = pd.DataFrame({'k': [2]}).astype({'k': 'int32'})",
@@ -186,6 +194,14 @@ CASES: dict[str, tuple[str | None, str]] = {
     "bool_mod_bool_int8": (NL, case("df = pd.DataFrame({'c3': [True]})", "df = df.assign(c3=df['c3'] % df['c3'])")),
     "datetime_std": (NM, case("df = pd.DataFrame({'c4': ['2020-01-01 12:30:00', '2020-01-02']}).astype({'c4': 'datetime64[ms]'})",
                               "df = df['c4'].std()")),
+    "round_negative_int64": (NG, case("df = pd.DataFrame({'k': [2, 15]})", "df = df.assign(k=df['k'].round(-1))")),
+    "where_fractional_other_on_empty_int": (NE + " (empty input: typed as int)", case("df = pd.DataFrame({'c1': []}).astype({'c1': 'int64'})",
+                                               "df = df.assign(c1=df['c1'].where(df['c1'] > 2, -1.5))")),
+    "concat_empty_drops_index_name": (NN, case(
+        "df = pd.DataFrame({}, index=pd.Index(['r1', 'r1', 'r1'], name='idx'))\ndf2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
+        "df = pd.concat([df, df2], ignore_index=False)")),
+    "value_counts_string_dtype_count_type": (C3, case("df = pd.DataFrame({'c4': pd.array(['', 'a', ''], dtype='string')})",
+                                                      "df = df['c4'].value_counts(dropna=False)")),
     "str_sum": (NH, case("df = pd.DataFrame({'k': ['ab', 'c']})", "df = df['k'].sum()")),
     "frame_all_numeric_only": (NI, case("df = pd.DataFrame({'k': [False], 'c0': [1e+20]})",
                                         "df = df.assign(n=df['c0'].diff())\ndf = df.all()")),
