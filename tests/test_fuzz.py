@@ -1,0 +1,245 @@
+"""The fixed-seed slice of the differential fuzzer (gframe/testing/fuzz.py), and tests of the fuzzer itself.
+
+Each seed draws two frames and a pipeline of 1-6 native operations, runs it on pandas and on gframe's
+CPU engine with the optimizer on and off, and compares values, dtypes, index, names, order (floats to
+1e-9 relative) and exception types. Long campaigns: ``python -m gframe.testing.fuzz`` (docs/fuzzing.md).
+
+Known failures are listed in ``KNOWN_FAILING`` below - one place, each seed with the root-cause class
+its shrunk repro was triaged to (issue 9's numbering). They run as ``xfail(strict=True)``: fixing a root
+cause makes its seeds pass, which fails the run until the seed is removed from the list. A seed can fail
+for more than one reason; the class named is the one its shrunk repro shows first.
+"""
+from __future__ import annotations
+
+import argparse
+
+import pandas
+import pytest
+
+from gframe.testing import fuzz
+
+SLICE = range(250)
+
+# seed -> root-cause class (see docs/fuzzing.md and tests/test_fuzz_regressions.py for the shrunk repros)
+KNOWN_FAILING: dict[int, str] = {
+    0: '5 categoricals',
+    2: '6 fillna(scalar) dtype rules',
+    3: '3 nullable dtypes lost',
+    5: '3 nullable dtypes lost',
+    6: '3 nullable dtypes lost',
+    7: '3 nullable dtypes lost',
+    8: '12 engine exception leaks',
+    9: '3 nullable dtypes lost',
+    11: '3 nullable dtypes lost',
+    12: 'new A: labels of empty results (column/index Index type)',
+    15: 'new A: labels of empty results (column/index Index type)',
+    18: "new E: where/other keeps pandas' int dtype",
+    20: '3 nullable dtypes lost',
+    25: '3 nullable dtypes lost',
+    26: '3 nullable dtypes lost',
+    28: '6 fillna(scalar) dtype rules',
+    30: '5 categoricals',
+    31: 'new F: object dtype not kept',
+    33: '3 nullable dtypes lost',
+    34: '3 nullable dtypes lost',
+    37: '12 engine exception leaks',
+    38: '13 query/eval @ scope',
+    39: '3 nullable dtypes lost',
+    40: '12 engine exception leaks',
+    41: '5 categoricals',
+    42: '3 nullable dtypes lost',
+    43: '12 engine exception leaks',
+    45: 'new D: scalar reduction types (float32 -> float)',
+    47: '3 nullable dtypes lost',
+    50: '3 nullable dtypes lost',
+    53: 'new G: round(negative) on narrow ints raises',
+    54: '3 nullable dtypes lost',
+    55: '3 nullable dtypes lost',
+    56: '12 engine exception leaks',
+    59: '3 nullable dtypes lost',
+    66: 'new C: frame reductions give object dtype',
+    67: '10 agg dict-of-lists columns flat',
+    69: '5 categoricals',
+    71: '3 nullable dtypes lost',
+    72: '3 nullable dtypes lost',
+    75: '3 nullable dtypes lost',
+    76: '3 nullable dtypes lost',
+    78: '3 nullable dtypes lost',
+    80: '3 nullable dtypes lost',
+    82: '3 nullable dtypes lost',
+    83: 'new A: labels of empty results (column/index Index type)',
+    84: '3 nullable dtypes lost',
+    85: '7 clip with a fractional bound',
+    87: '3 nullable dtypes lost',
+    91: 'new B: NaN from arithmetic is not missing',
+    92: '12 engine exception leaks',
+    93: '3 nullable dtypes lost',
+    94: '3 nullable dtypes lost',
+    96: '3 nullable dtypes lost',
+    98: '3 nullable dtypes lost',
+    99: '5 categoricals',
+    100: '3 nullable dtypes lost',
+    104: '3 nullable dtypes lost',
+    105: '3 nullable dtypes lost',
+    107: '3 nullable dtypes lost',
+    109: '3 nullable dtypes lost',
+    112: '3 nullable dtypes lost',
+    116: '3 nullable dtypes lost',
+    117: '3 nullable dtypes lost',
+    118: '3 nullable dtypes lost',
+    119: '3 nullable dtypes lost',
+    121: '3 nullable dtypes lost',
+    125: '12 engine exception leaks',
+    126: 'new C: frame reductions give object dtype',
+    127: '3 nullable dtypes lost',
+    130: '3 nullable dtypes lost',
+    131: '3 nullable dtypes lost',
+    134: '6 fillna(scalar) dtype rules',
+    135: '3 nullable dtypes lost',
+    136: '12 engine exception leaks',
+    137: '5 categoricals',
+    138: '13 query/eval @ scope',
+    141: '3 nullable dtypes lost',
+    144: '6 fillna(scalar) dtype rules',
+    145: '5 categoricals',
+    148: '3 nullable dtypes lost',
+    149: '3 nullable dtypes lost',
+    150: '3 nullable dtypes lost',
+    151: '3 nullable dtypes lost',
+    152: '7 clip with a fractional bound',
+    155: 'new A: labels of empty results (column/index Index type)',
+    156: '3 nullable dtypes lost',
+    162: '3 nullable dtypes lost',
+    166: '12 engine exception leaks',
+    169: '3 nullable dtypes lost',
+    170: '3 nullable dtypes lost',
+    171: '3 nullable dtypes lost',
+    172: '3 nullable dtypes lost',
+    173: '3 nullable dtypes lost',
+    176: '3 nullable dtypes lost',
+    177: '3 nullable dtypes lost',
+    180: '10 agg dict-of-lists columns flat',
+    182: '3 nullable dtypes lost',
+    183: '12 engine exception leaks',
+    184: '3 nullable dtypes lost',
+    185: 'new D: scalar reduction types (float32 -> float)',
+    186: '13 query/eval @ scope',
+    187: '3 nullable dtypes lost',
+    188: '12 engine exception leaks',
+    192: '3 nullable dtypes lost',
+    193: '6 fillna(scalar) dtype rules',
+    195: '12 engine exception leaks',
+    196: '12 engine exception leaks',
+    197: '3 nullable dtypes lost',
+    199: '3 nullable dtypes lost',
+    201: '3 nullable dtypes lost',
+    202: '6 fillna(scalar) dtype rules',
+    204: '8 datetime units',
+    205: '5 categoricals',
+    208: '12 engine exception leaks',
+    211: '3 nullable dtypes lost',
+    215: '12 engine exception leaks',
+    218: '12 engine exception leaks',
+    220: '3 nullable dtypes lost',
+    222: '12 engine exception leaks',
+    223: '3 nullable dtypes lost',
+    225: '3 nullable dtypes lost',
+    226: '3 nullable dtypes lost',
+    228: '5 categoricals',
+    229: '3 nullable dtypes lost',
+    230: 'new F: object dtype not kept',
+    232: '3 nullable dtypes lost',
+    234: '3 nullable dtypes lost',
+    235: '3 nullable dtypes lost',
+    236: '3 nullable dtypes lost',
+    237: '3 nullable dtypes lost',
+    238: 'new A: labels of empty results (column/index Index type)',
+    239: '3 nullable dtypes lost',
+    240: 'new A: labels of empty results (column/index Index type)',
+    241: '3 nullable dtypes lost',
+    242: '12 no raise where pandas raises',
+    243: '3 nullable dtypes lost',
+    244: '3 nullable dtypes lost',
+    245: '3 nullable dtypes lost',
+}
+
+
+def _params():
+    for seed in SLICE:
+        reason = KNOWN_FAILING.get(seed)
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        yield pytest.param(seed, marks=marks, id=f"seed{seed}")
+
+
+@pytest.mark.parametrize("seed", list(_params()))
+def test_fuzz_slice(seed: int) -> None:
+    case = fuzz.generate(seed)
+    res = fuzz.run_case(case, engine="cpu")
+    assert not res.failures, (
+        f"seed {seed}: {res.failures[0].mode} {res.failures[0].category}: {res.failures[0].detail}\n"
+        f"repro (python -m gframe.testing.fuzz --case {seed} --shrink 1):\n{case.code()}")
+
+
+# --- the fuzzer itself ------------------------------------------------------------------------------
+
+
+def test_self_check_finds_nothing_with_pandas_on_both_sides() -> None:
+    """With pandas as the target, every difference would be a fuzzer bug (a false positive)."""
+    for seed in range(60):
+        res = fuzz.run_case(fuzz.generate(seed), target=pandas)
+        assert not res.failures, (seed, res.failures)
+
+
+def test_generation_is_deterministic_and_code_is_runnable_pandas() -> None:
+    for seed in (0, 1, 7, 123):
+        a, b = fuzz.generate(seed), fuzz.generate(seed)
+        assert a.code() == b.code() and a.ops() == b.ops()
+        ns: dict = {}
+        try:
+            exec(a.code(), ns)  # noqa: S102 - the printed snippet is standalone pandas
+        except Exception as exc:  # noqa: BLE001 - a case may end on a step where pandas raises
+            assert fuzz.run_case(a, target=pandas).pandas_error is not None, exc
+        else:
+            direct = fuzz._run_pandas_steps(fuzz._build_frames(a), a.pipeline_code())
+            assert fuzz._assert_equal(direct, ns["result"]) is None
+
+
+def test_comparison_is_strict() -> None:
+    """The comparer reports dtype, value (1e-9 relative), order and scalar-type differences."""
+    df = pandas.DataFrame({"a": [1.0, 2.0]})
+    assert fuzz._assert_equal(df, df.copy()) is None
+    assert fuzz._assert_equal(df, df * (1 + 1e-12)) is None
+    assert fuzz._assert_equal(df, df * (1 + 1e-7))[0] == "values"
+    assert fuzz._assert_equal(df, df.astype("float32"))[0] == "dtype"
+    assert fuzz._assert_equal(df, df.iloc[::-1])[0] in ("index", "values")
+    assert fuzz._assert_equal(df["a"].sum(), 3.0) is None  # np.float64 is a float
+    assert fuzz._assert_equal(pandas.Series([1, 2]).sum(), 3) is None
+    assert fuzz._assert_equal(pandas.Series([1, 2], dtype="int32").sum(), pandas.Series([1, 2], dtype="int64").sum()) is None
+    assert fuzz._assert_equal(float("nan"), None) is not None
+
+
+def test_shrinker_reduces_a_failure_and_keeps_it() -> None:
+    """Shrink the first failing slice seed: the result is smaller and fails the same way."""
+    if not KNOWN_FAILING:
+        pytest.skip("no known failure in the slice to shrink")
+    seed = min(KNOWN_FAILING)
+    case = fuzz.generate(seed)
+    res = fuzz.run_case(case)
+    assert res.failures
+    small, sres = fuzz.shrink(case, res, budget=200)
+    assert sres.failures and sres.failures[0].category == res.failures[0].category
+    assert fuzz._size(small) < fuzz._size(case)
+    with pytest.raises(AssertionError):
+        fuzz.check_code(small.code())
+
+
+def test_worker_crash_is_attributed_to_its_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that dies mid-case (here: os.abort via a test hook) is charged to that one case only."""
+    monkeypatch.setenv("GFRAME_FUZZ_TEST_CRASH", "3")
+    args = argparse.Namespace(engine="cpu", optimizer="on", fake_gpu=False, exclude="", jobs=1, timeout=60.0)
+    results = fuzz.run_many([2, 3, 4], args, lambda msg: None)
+    by_seed = {r["seed"]: r for r in results}
+    assert sorted(by_seed) == [2, 3, 4]
+    assert by_seed[3]["failures"][0]["category"] == "crash"
+    assert by_seed[2]["failures"] == [] or by_seed[2]["failures"][0]["category"] != "crash"
+    assert by_seed[4]["status"] != "fail" or by_seed[4]["failures"][0]["category"] != "crash"

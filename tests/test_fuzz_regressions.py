@@ -1,0 +1,240 @@
+"""Shrunk repros of the differential fuzzer's findings (docs/fuzzing.md), one per root cause.
+
+Each case is a pandas snippet as the shrinker printed it: the lines before ``# --- pipeline`` build the
+inputs with pandas (handed to ``gframe.DataFrame``), the lines after it run on pandas and on gframe
+with the optimizer on and off (``gframe.testing.fuzz.check_code``); ``df`` at the end is compared.
+Unfixed ones are ``xfail(strict=True, reason=<class>)``: when a fix lands, its test passes, the run
+fails, and the mark comes off - the repro then guards the fix. Classes are issue 9's numbers; "new X"
+are root causes the fuzzer found beyond the issue's list.
+"""
+from __future__ import annotations
+
+import pytest
+
+from gframe.testing.fuzz import PIPELINE_MARK, check_code
+
+C1 = "1 integer overflow: sums in the input's narrow int type"
+C3 = "3 nullable dtypes: Int64/Float64/boolean/string come back as numpy dtypes"
+C4 = "4 missing bools after merge/concat"
+C5 = "5 categoricals"
+C6 = "6 fillna(scalar) dtype rules"
+C7 = "7 clip with a fractional bound on an int column"
+C8 = "8 datetime64 units"
+C9 = "9 float edge cases differ from numpy"
+C10 = "10 agg dict-of-lists columns flat after reset_index"
+C12 = "12 errors leak engine types / no raise where pandas raises"
+C13 = "13 query/eval @x resolved in the wrong frame"
+NA_ = "new A: labels of empty results (columns/index Index type)"
+NB = "new B: NaN computed by arithmetic is not a missing value"
+NC = "new C: DataFrame reductions over mixed int dtypes give object"
+ND = "new D: a NaN scalar reduction of float32 is a Python float, not np.float32"
+NE = "new E: where(cond, scalar) widens uint to int64"
+NF = "new F: astype(object) not kept"
+NG = "new G: round(negative decimals) on narrow ints raises OverflowError"
+NH = "new H: str Series.sum raises"
+NI = "new I: DataFrame.all/any passes numeric_only to pandas' fallback"
+NJ = "new J: float32 aggregations accumulate in float32 (pandas: float64, then cast)"
+NK = "new K: concat fills a missing int column without widening to float64"
+NL = "new L: bool % bool gives int64 (pandas: int8)"
+NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
+NN = "new N: concat with an empty frame drops the index name"
+
+
+def case(setup: str, pipeline: str) -> str:
+    return f"import pandas as pd\nnan, inf = float('nan'), float('inf')\n{setup}\n{PIPELINE_MARK}\n{pipeline}\nresult = df\n"
+
+
+# id -> (class, snippet); class None = fixed (the test must pass)
+CASES: dict[str, tuple[str | None, str]] = {
+    # --- 1 integer overflow
+    "uint32_sum_wraps": (C1, case("df = pd.DataFrame({'c3': [4294967294, 5]}).astype({'c3': 'uint32'})",
+                                  "df = df['c3'].sum()")),
+    "int32_sum_wraps": (C1, case("df = pd.DataFrame({'a': [2000000000, 1000000000]}).astype({'a': 'int32'})",
+                                 "df = df['a'].sum()")),
+    "groupby_agg_int32_sum_dtype": (C1, case(
+        "df = pd.DataFrame({'c0': [-7], 'c1': [1]}).astype({'c0': 'int32', 'c1': 'int8'})",
+        "df = df.groupby('c1', dropna=False, as_index=False).agg({'c0': ['last', 'sum']})")),
+    "groupby_sum_int16_keeps_int16": (C1 + " (pandas casts a group sum back to the input int type when it fits)", case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c4': [100]}).astype({'k': 'datetime64[ns]', 'c4': 'int16'})",
+        "df = df.groupby('k').sum(numeric_only=True)")),
+    # --- 3 nullable dtypes
+    "boolean_lost_on_filter": (C3, case(
+        "df = pd.DataFrame({'c3': [7], 'c4': pd.array([None], dtype='boolean')}).astype({'c3': 'uint16'})",
+        "df = df[(df['c3'] != 1)]")),
+    "string_lost_on_concat": (C3, case("df = pd.DataFrame({'c0': pd.array(['a'], dtype='string')})",
+                                       "df = pd.concat([df, df.head(2)], ignore_index=False)")),
+    "Int64_lost_on_fillna_empty": (C3, case("df = pd.DataFrame({'c1': pd.array([], dtype='Int64')})",
+                                            "df = df.fillna({'c1': 2})")),
+    "Float64_lost_on_filter": (C3, case(
+        "df = pd.DataFrame({'c1': pd.array([-1.5], dtype='Float64'), 'c2': [1e+20]}).astype({'c2': 'float32'})",
+        "df = df[(df['c2'] > 1.0)]")),
+    "Int64_groupby_key_index_dtype": (C3, case(
+        "df = pd.DataFrame({'k': [2.0], 'c1': pd.array([None], dtype='Int64')})",
+        "df = df.groupby('c1')['k'].count()")),
+    "Int64_ne_keeps_NA_rows": (C3, case(
+        "df = pd.DataFrame({'i': pd.array([1, 2, 3], dtype='Int64'), 'n': pd.array([1, None, 4], dtype='Int64')})",
+        "df = df[df.i != df.n]")),
+    # --- 4 missing bools after merge
+    "bool_after_left_merge_astype_bool": (C4, case(
+        "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1], 'b': [False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.assign(b=df['b'].astype(bool))")),
+    "merge_outer_bool_none": (C4, case(
+        "df = pd.DataFrame({'k': ['2021-06-15 08:00:01'], 'c0': [False]}).astype({'k': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': ['2020-01-01 12:30:00']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.merge(df2, on='k', how='outer')")),
+    "merge_outer_empty_bool_none": (C4, case(
+        "df = pd.DataFrame({'k': [], 'c4': []}).astype({'k': 'int32', 'c4': 'bool'})\n"
+        "df2 = pd.DataFrame({'k': [2]}).astype({'k': 'int32'})",
+        "df = df.merge(df2, on='k', how='outer')")),
+    # --- 5 categoricals
+    "empty_result_categories": (C5, case(
+        "df = pd.DataFrame({'k': [None], 'c0': [1]}).astype({'k': pd.CategoricalDtype(['d', 'c', 'b', 'e'], ordered=False), 'c0': 'uint32'})",
+        "df = df[df['c0'].isin([])]\ndf = df.nsmallest(1, 'c0', keep='last')\ndf = df.drop_duplicates(keep='last')")),
+    "value_counts_unobserved": (C5, case(
+        "df = pd.DataFrame({'c0': [None]}).astype({'c0': pd.CategoricalDtype(['d', 'b', 'e', 'c', 'a'], ordered=False)})",
+        "df = df['c0'].value_counts(sort=False)")),
+    "value_counts_sort_false_order": (C5, case(
+        "df = pd.DataFrame({'c0': ['e', 'a']}).astype({'c0': pd.CategoricalDtype(['a', 'e'], ordered=False)})",
+        "df = df['c0'].value_counts(sort=False)")),
+    "merge_categorical_keys_of_different_dtypes": (C5, case(
+        "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='inner')")),
+    "merge_unordered_categorical_becomes_ordered": (C5, case(
+        "df = pd.DataFrame({'k': ['c']}).astype({'k': pd.CategoricalDtype(['c', 'a', 'b', 'e'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['b']}).astype({'k': pd.CategoricalDtype(['c', 'a', 'b', 'e'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='inner')")),
+    "fillna_unordered_categorical_becomes_ordered": (C5, case(
+        "df = pd.DataFrame({'c2': ['d']}).astype({'c2': pd.CategoricalDtype(['c', 'b', 'a', 'd'], ordered=False)})",
+        "df = df.assign(c2=df['c2'].fillna('z'))")),
+    "filter_below_astype_category": (C5, case(
+        "df = pd.DataFrame({'c1': ['1970-01-01'], 'c4': ['2020-01-02']}).astype({'c1': 'datetime64[s]', 'c4': 'datetime64[us]'})",
+        "df = df.astype({'c1': 'category'})\ndf = df[(df['c4'] < pd.Timestamp('1970-01-01'))]")),
+    "cat_accessor_missing": (C5, case(
+        "df = pd.DataFrame({'c1': ['b']}).astype({'c1': pd.CategoricalDtype(['b', 'a'], ordered=True)})",
+        "df = df.assign(n=df['c1'].cat.codes)")),
+    "str_accessor_on_categorical": (C5, case(
+        "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['d', 'c'], ordered=False)})",
+        "df = df.assign(n=df['k'].str.isupper())")),
+    # --- 6 fillna
+    "fillna_float_on_int_column": (C6, case("df = pd.DataFrame({'c4': [-9223372036854775807]})", "df = df.fillna(1.5)")),
+    "fillna_str_on_uint_column": (C6, case("df = pd.DataFrame({'c0': [1]}).astype({'c0': 'uint64'})",
+                                           "df = df.fillna('z')")),
+    # --- 7 clip
+    "clip_fractional_bound_int32": (C7, case("df = pd.DataFrame({'c3': [-1]}).astype({'c3': 'int32'})",
+                                             "df = df.assign(c3=df['c3'].clip(lower=0, upper=2.5))")),
+    # --- 8 datetime units
+    "datetime64s_max": (C8, case("df = pd.DataFrame({'c0': ['2020-01-02']}).astype({'c0': 'datetime64[s]'})",
+                                 "df = df['c0'].max()")),
+    "datetime64ms_minus_timedelta_unit": (C8, case(
+        "df = pd.DataFrame({'c4': ['2020-01-01 12:30:00']}).astype({'c4': 'datetime64[ms]'})",
+        "df = df.assign(n=df['c4'] - pd.Timedelta(seconds=1))")),
+    "datetime64s_plus_timedelta_hours_unit": (C8, case(
+        "df = pd.DataFrame({'c0': [None, '2020-01-01']}).astype({'c0': 'datetime64[s]'})",
+        "df = df.assign(n=df['c0'] + pd.Timedelta(hours=-3))")),
+    # --- 9 float edge cases
+    "inf_floordiv": (C9, case("df = pd.DataFrame({'a': [inf, -inf, 7.0]})", "df = df.assign(n=df['a'] // 3)")),
+    "mod_inf": (C9, case("df = pd.DataFrame({'a': [5.0, -5.0, 0.0]})", "df = df.assign(n=df['a'] % inf)")),
+    "nan_pow_0": (C9, case("df = pd.DataFrame({'a': [nan, 1.0]})", "df = df.assign(n=df['a'] ** 0)")),
+    "big_mod": (C9, case("df = pd.DataFrame({'a': [1e20, -1e20]})", "df = df.assign(n=df['a'] % 3)")),
+    # --- 10 agg dict-of-lists labels
+    "agg_dict_of_lists_reset_index": (C10, case(
+        "df = pd.DataFrame({'k': [3], 'c0': [682491]}).astype({'k': 'int32', 'c0': 'uint64'})",
+        "df = df.groupby('k', sort=True).agg({'c0': ['median']})\ndf = df.reset_index(drop=False)")),
+    # --- 12 exceptions
+    "neg_uint8_polars_error": (C12, case("df = pd.DataFrame({'c2': [1]}).astype({'c2': 'uint8'})",
+                                         "df = df.assign(c2=df['c2'].__neg__())")),
+    "datetime_astype_int32_polars_error": (C12, case(
+        "df = pd.DataFrame({'c0': ['2020-01-01 12:30:00']}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.astype({'c0': 'int32'})")),
+    "datetime_astype_float64_no_raise": (C12, case(
+        "df = pd.DataFrame({'c0': ['2021-06-15 08:00:01']}).astype({'c0': 'datetime64[ms]'})",
+        "df = df.astype({'c0': 'float64'})")),
+    "merge_missing_key_mergeerror": (C12, case(
+        "df = pd.DataFrame({'k': [True], 'c0': [True]})\ndf2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
+        "df = df.groupby('c0').agg({'k': ['first']})\ndf = df.merge(df2, on='k', how='outer', sort=True)")),
+    "clip_negative_bound_uint16_polars_error": (C12, case(
+        "df = pd.DataFrame({'c3': [100]}).astype({'c3': 'uint16'})",
+        "df = df.assign(c3=df['c3'].clip(lower=-2, upper=3))")),
+    "fillna_int_on_datetime_polars_error": (C12, case(
+        "df = pd.DataFrame({'c3': ['2021-06-15 08:00:01']}).astype({'c3': 'datetime64[ns]'})", "df = df.fillna(-1)")),
+    "categorical_astype_float_polars_error": (C12, case(
+        "df = pd.DataFrame({'c0': ['d']}).astype({'c0': pd.CategoricalDtype(['d'], ordered=False)})",
+        "df = df.astype({'c0': 'float64'})")),
+    "Float64_nan_astype_bool_no_raise": (C12, case("df = pd.DataFrame({'c0': pd.array([nan], dtype='Float64')})",
+                                                   "df = df.astype({'c0': 'bool'})")),
+    # --- 13 query @x
+    "query_at_variable": (C13, case("df = pd.DataFrame({'c0': [1, 2, 3]})", "x = 1\ndf = df.query('c0 > @x')")),
+    # --- new root causes
+    "empty_groupby_columns_label_type": (NA_, case("df = pd.DataFrame({'k': [1.0], 'c0': ['']})",
+                                                  "df = df.groupby('c0').mean()\ndf = df.groupby('k').first()")),
+    "empty_sort_index_type": (NA_, case(
+        "df = pd.DataFrame({'c0': []}, index=pd.Index([], name='idx')).astype({'c0': 'uint16'})",
+        "df = df.sort_values(['c0'], kind='stable')")),
+    "nan_from_floordiv_counted": (NB, case("df = pd.DataFrame({'k': [0]})",
+                                           "df = df.assign(m=df['k'] // df['k'])\ndf = df['m'].value_counts()")),
+    "frame_prod_object": (NC, case("df = pd.DataFrame({'c0': [-2], 'c2': [0]}).astype({'c0': 'int32', 'c2': 'uint32'})",
+                                   "df = df.prod(numeric_only=True)")),
+    "float32_std_scalar_type": (ND, case("df = pd.DataFrame({'c2': [12.0]}).astype({'c2': 'float32'})",
+                                         "df = df['c2'].std()")),
+    "where_uint16_scalar": (NE, case("df = pd.DataFrame({'c0': [3]}).astype({'c0': 'uint16'})",
+                                     "df = df.assign(c0=df['c0'].where(df['c0'] > 2, 0))")),
+    "astype_object_lost": (NF, case("df = pd.DataFrame({'k': [1], 'c0': [False]})",
+                                    "df = df.astype({'k': 'object'})\ndf = df[(df['c0'] < False)]")),
+    "round_negative_int16": (NG, case("df = pd.DataFrame({'c3': [1]}).astype({'c3': 'int16'})",
+                                      "df = df.assign(c3=df['c3'].round(-1))")),
+    "round_negative_Float64_na": (NG, case("df = pd.DataFrame({'c1': pd.array([None], dtype='Float64')})",
+                                           "df = df.assign(c1=df['c1'].round(-1))")),
+    "float32_groupby_var_precision": (NJ, case(
+        "df = pd.DataFrame({'c0': [78.19, -0.0, -0.0], 'c4': [-7, -7, -7]}).astype({'c0': 'float32'})",
+        "df = df.groupby('c4')['c0'].var()")),
+    "concat_missing_uint64_column": (NK, case(
+        "df = pd.DataFrame({}, index=pd.Index(['r1', 'r0'], name='idx'))\ndf2 = pd.DataFrame({'x1': [2]}).astype({'x1': 'uint64'})",
+        "df = pd.concat([df, df2], ignore_index=True)")),
+    "bool_mod_bool_int8": (NL, case("df = pd.DataFrame({'c3': [True]})", "df = df.assign(c3=df['c3'] % df['c3'])")),
+    "datetime_std": (NM, case("df = pd.DataFrame({'c4': ['2020-01-01 12:30:00', '2020-01-02']}).astype({'c4': 'datetime64[ms]'})",
+                              "df = df['c4'].std()")),
+    "round_negative_int64": (NG, case("df = pd.DataFrame({'k': [2, 15]})", "df = df.assign(k=df['k'].round(-1))")),
+    "where_fractional_other_on_empty_int": (NE + " (empty input: typed as int)", case("df = pd.DataFrame({'c1': []}).astype({'c1': 'int64'})",
+                                               "df = df.assign(c1=df['c1'].where(df['c1'] > 2, -1.5))")),
+    "concat_empty_drops_index_name": (NN, case(
+        "df = pd.DataFrame({}, index=pd.Index(['r1', 'r1', 'r1'], name='idx'))\ndf2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
+        "df = pd.concat([df, df2], ignore_index=False)")),
+    "value_counts_string_dtype_count_type": (C3, case("df = pd.DataFrame({'c4': pd.array(['', 'a', ''], dtype='string')})",
+                                                      "df = df['c4'].value_counts(dropna=False)")),
+    "str_sum": (NH, case("df = pd.DataFrame({'k': ['ab', 'c']})", "df = df['k'].sum()")),
+    "frame_all_numeric_only": (NI, case("df = pd.DataFrame({'k': [False], 'c0': [1e+20]})",
+                                        "df = df.assign(n=df['c0'].diff())\ndf = df.all()")),
+}
+
+
+# found on the GPU engine (host stand-in for pylibcudf); run where GFRAME_ENGINE=gpu (.ci/run's last line,
+# the device), as the CPU engine gets them right
+GPU_CASES: dict[str, tuple[str | None, str]] = {
+    "gpu_compare_datetime64s_out_of_ns_range_with_ns": (C8 + " (GPU: s->ns cast overflows in a comparison)", case(
+        "df = pd.DataFrame({'k': [3], 'c0': ['2020-01-02'], 'c1': ['3000-01-01']}).astype({'c0': 'datetime64[ns]', 'c1': 'datetime64[s]'})",
+        "df = df[~((df['c1'] > df['c0']) | (df['k'] <= -1))]")),
+}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [pytest.param(code, id=name, marks=[pytest.mark.xfail(strict=True, reason=cls)] if cls else [])
+     for name, (cls, code) in GPU_CASES.items()],
+)
+def test_fuzz_regression_gpu(code: str) -> None:
+    import os
+
+    if os.environ.get("GFRAME_ENGINE", "").lower() != "gpu":
+        pytest.skip("GPU-engine regression: runs with GFRAME_ENGINE=gpu (stand-in in CI, or the device)")
+    check_code(code, engine="gpu")
+    check_code(code, engine="cpu")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [pytest.param(code, id=name, marks=[pytest.mark.xfail(strict=True, reason=cls)] if cls else [])
+     for name, (cls, code) in CASES.items()],
+)
+def test_fuzz_regression(code: str) -> None:
+    check_code(code, engine="cpu")
