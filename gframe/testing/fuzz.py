@@ -1229,7 +1229,7 @@ def _modes(optimizer: str) -> tuple[bool, ...]:
 
 def _setup_engine(engine: str, fake_gpu: bool) -> None:
     if fake_gpu:
-        from gframe.engines.gpu import fake  # the host stand-in for pylibcudf (CI only)
+        from gframe.testing import fake_pylibcudf as fake  # the host stand-in for pylibcudf (CI only)
 
         fake.install()
 

@@ -14,7 +14,7 @@ from typing import Any
 
 class LazyModule:
     """A module imported at its first attribute access (each access goes to ``sys.modules``, so a
-    stand-in installed later, ``gframe.engines.gpu.fake``, is the one used)."""
+    stand-in installed later, ``gframe.testing.fake_pylibcudf``, is the one used)."""
 
     __slots__ = ("_name",)
 
