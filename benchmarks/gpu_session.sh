@@ -43,8 +43,9 @@ case "$step" in
     [ -d /tmp/pd31 ] && export PYTHONPATH=/tmp/pd31:$PYTHONPATH
     env_check
     # the GPU engine's own tests first (fast feedback), then the whole suite on the GPU engine
-    GFRAME_ENGINE=gpu timeout 150 python3 -m pytest -p no:cacheprovider -rfE \
-      tests/test_gpu_engine.py 2>&1 | tail -150 > "$OUT/tests_gpu_engine.log"
+    GFRAME_ENGINE=gpu timeout 200 python3 -m pytest -p no:cacheprovider -rfE \
+      tests/test_gpu_engine.py tests/test_fake_fidelity.py tests/test_residency.py tests/test_rank.py \
+      2>&1 | tail -300 > "$OUT/tests_gpu_engine.log"
     tail -3 "$OUT/tests_gpu_engine.log"
     GFRAME_ENGINE=gpu timeout ${SUITE_TIMEOUT:-420} python3 -m pytest -o cache_dir=/tmp/pytest-cache -rfE \
       --durations=15 tests/ > "$OUT/tests_gpu_suite.log" 2>&1
@@ -64,13 +65,13 @@ case "$step" in
   bench)
     rows=${1:-1e7}; tasks=${2:-groupby join}
     GFRAME_ENGINE=gpu timeout ${BENCH_TIMEOUT:-560} python3 benchmarks/db_benchmark.py --rows $rows --task $tasks \
-      --solutions pandas gframe cudf_pandas --isolate --repeat 2 --pandas-repeat 1 --sync cupy \
+      --solutions pandas gframe cudf_pandas --isolate --repeat ${REPEAT:-2} --pandas-repeat 1 --sync cupy \
       --markdown "$OUT/bench.md" 2>&1 | tee "$OUT/bench.log" | grep -v "^    |" | tail -60
     ;;
   bench-bg)
     rows=${1:-"1e7 1e8"}; tasks=${2:-groupby join}; extra=${BENCH_EXTRA:---check-max-rows 1e7}
     setsid bash -c "GFRAME_ENGINE=gpu python3 benchmarks/db_benchmark.py --rows $rows --task $tasks $extra \
-      --solutions pandas gframe cudf_pandas --isolate --repeat 2 --pandas-repeat 1 --sync cupy \
+      --solutions pandas gframe cudf_pandas --isolate --repeat ${REPEAT:-2} --pandas-repeat 1 --sync cupy \
       --markdown /tmp/bench-bg.md > /tmp/bench-bg.log 2>&1; echo done >> /tmp/bench-bg.log" < /dev/null &
     echo "started in the background: /tmp/bench-bg.log"
     ;;
