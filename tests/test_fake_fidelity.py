@@ -328,8 +328,9 @@ for _col in ("i", "g", "t"):
         case(f"rank_{_col}_{_method.lower()}", ("sorting.rank", "aggregation.RankMethod"))(
             lambda plc, d, col=_col, method=_method: [
                 plc.sorting.rank(C(plc, d[col]), getattr(plc.aggregation.RankMethod, method), order,
-                                 plc.types.NullPolicy.EXCLUDE, plc.types.NullOrder.AFTER, False)
-                for order in (plc.types.Order.ASCENDING, plc.types.Order.DESCENDING)])
+                                 plc.types.NullPolicy.EXCLUDE, nulls, False)
+                for order in (plc.types.Order.ASCENDING, plc.types.Order.DESCENDING)
+                for nulls in (plc.types.NullOrder.AFTER, plc.types.NullOrder.BEFORE)])
 
 # copying
 case("gather", ("copying.gather", "copying.OutOfBoundsPolicy"))(
@@ -432,7 +433,7 @@ case("strings_strip", ("strings.strip.strip", "strings.side_type.SideType"))(
 case("strings_slice", "strings.slice.slice_strings")(
     lambda plc, d: [plc.strings.slice.slice_strings(C(plc, d["s"]), a, b) for a, b in
                     ((S(plc, 1, pa.int32()), S(plc, 3, pa.int32())), (S(plc, 0, pa.int32()), S(plc, -1, pa.int32())),
-                     (S(plc, None, pa.int32()), S(plc, 2, pa.int32())), (S(plc, -3, pa.int32()), None),
+                     (S(plc, None, pa.int32()), S(plc, 2, pa.int32())), (S(plc, -3, pa.int32()), S(plc, None, pa.int32())),
                      (S(plc, -4, pa.int32()), S(plc, -1, pa.int32())), (S(plc, 2, pa.int32()), S(plc, 1, pa.int32())))])
 case("strings_replace", "strings.replace.replace")(
     lambda plc, d: [plc.strings.replace.replace(C(plc, d["s"]), S(plc, "p", pa.string()), S(plc, r, pa.string()), k)

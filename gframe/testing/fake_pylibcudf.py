@@ -228,7 +228,7 @@ class Table:
 
     def to_arrow(self, metadata: Any = None) -> pa.Table:
         names = [m if isinstance(m, str) else getattr(m, "name", str(i)) for i, m in enumerate(metadata)] \
-            if metadata is not None else [str(i) for i in range(len(self._cols))]
+            if metadata is not None else ["" for _ in self._cols]  # libcudf names nothing (seen on the device)
         return pa.Table.from_arrays([c.arr for c in self._cols], names=names)
 
 
@@ -557,7 +557,8 @@ def _pairs(vals: list[Any], agg: Aggregation) -> tuple[Any, pa.DataType]:
     """correlation / covariance of a group of {"0": x, "1": y} rows (libcudf skips missing ones)."""
     pairs = np.asarray([(v["0"], v["1"]) for v in vals if v is not None and None not in (v["0"], v["1"])],
                        dtype=float).reshape(-1, 2)
-    if len(pairs) < max(agg.params["min_periods"], 1) or agg.kind == "cov" and len(pairs) <= agg.params["ddof"]:
+    if len(pairs) < max(agg.params["min_periods"], 1) or agg.kind == "cov" and len(pairs) <= agg.params["ddof"] \
+            or agg.kind == "corr" and len(pairs) < 2:  # libcudf: a correlation of one pair is null (seen on the device)
         return None, pa.float64()
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a constant column: NaN, as libcudf gives
@@ -707,8 +708,12 @@ def reduce(col: Column, agg: Aggregation, data_type: DataType, init: Any = None)
         raise _unmodelled("reduce", "init", init)
     vals = col.arr.to_pylist()
     _check_agg("reduce", agg, "reduce", col.arr.type, vals)
-    v, _ = _agg_values(vals, agg, col.arr.type)
     out = data_type.to_arrow()
+    if agg.kind in ("any", "all") and all(v is None for v in vals):
+        return Scalar(pa.scalar(agg.kind == "all", type=out))  # libcudf: the identity, valid (seen on the device)
+    if agg.kind == "nunique" and not vals:
+        return Scalar(pa.scalar(None, type=out))  # libcudf: an empty column's nunique is null (seen on the device)
+    v, _ = _agg_values(vals, agg, col.arr.type)
     return Scalar(pa.scalar(v, type=out) if v is not None else pa.scalar(None, type=out))
 
 
@@ -824,24 +829,33 @@ def rank(input: Column, method: Any, column_order: Any, null_handling: Any, null
     descending = _enum_arg(Order, "rank", "column_order", column_order) == Order.DESCENDING
     _require("rank", "null_handling", _enum_arg(NullPolicy, "rank", "null_handling", null_handling),
              [NullPolicy.EXCLUDE])
-    _enum_arg(NullOrder, "rank", "null_precedence", null_precedence)  # no effect with EXCLUDE
+    # null_precedence places the missing values as the smallest (BEFORE) or largest (AFTER) value; with
+    # EXCLUDE their own ranks are null, but they still take rank positions when they sort first (seen
+    # on the device: descending with AFTER ranks the present values from 1 + the number missing)
+    nulls_largest = _enum_arg(NullOrder, "rank", "null_precedence", null_precedence) == NullOrder.AFTER
     if percentage:
         raise _unmodelled("rank", "percentage", percentage)
     vals = input.arr.to_pylist()
     if any(isinstance(v, float) and v != v for v in vals):
         raise _unmodelled("rank", "input", "NaN", "NaN's place among the values")
-    present = sorted((i for i, v in enumerate(vals) if v is not None), key=lambda i: vals[i], reverse=descending)
-    out: list[Any] = [None] * len(vals)
+
+    def key(i: int) -> tuple[int, Any]:
+        missing = vals[i] is None
+        return ((1 if nulls_largest else -1) if missing else 0, 0 if missing else vals[i])
+
+    order = sorted(range(len(vals)), key=key, reverse=descending)  # stable: ties in row order
+    ranks: list[Any] = [None] * len(vals)
     pos, dense = 0, 0
-    while pos < len(present):
+    while pos < len(order):
         end = pos
-        while end + 1 < len(present) and vals[present[end + 1]] == vals[present[pos]]:
+        while end + 1 < len(order) and key(order[end + 1]) == key(order[pos]):
             end += 1
         dense += 1
         for j in range(pos, end + 1):
-            out[present[j]] = {"FIRST": j + 1, "AVERAGE": (pos + end) / 2 + 1, "MIN": pos + 1, "MAX": end + 1,
+            ranks[order[j]] = {"FIRST": j + 1, "AVERAGE": (pos + end) / 2 + 1, "MIN": pos + 1, "MAX": end + 1,
                                "DENSE": dense}[name]
         pos = end + 1
+    out = [None if v is None else r for v, r in zip(vals, ranks)]
     return Column(pa.array(out, type=pa.float64() if name == "AVERAGE" else pa.int32()))
 
 
@@ -855,7 +869,8 @@ OutOfBoundsPolicy = _enum("OutOfBoundsPolicy", ["NULLIFY", "DONT_CHECK"])
 
 
 def gather(source_table: Table, gather_map: Column, bounds_policy: Any) -> Table:
-    """NULLIFY: a row outside [0, n) (negative ones too) becomes null. DONT_CHECK: such a row is undefined
+    """NULLIFY: a negative entry counts from the end (-1 is the last row, as libcudf does: seen on the
+    device); one outside [-n, n) becomes null. DONT_CHECK: an entry outside [0, n) is undefined
     behaviour in libcudf, so the fake raises IndexError."""
     policy = _enum_arg(OutOfBoundsPolicy, "gather", "bounds_policy", bounds_policy)
     if not pa.types.is_integer(gather_map.arr.type) or gather_map.null_count():
@@ -865,7 +880,7 @@ def gather(source_table: Table, gather_map: Column, bounds_policy: Any) -> Table
     if policy == OutOfBoundsPolicy.DONT_CHECK and any(not 0 <= i < n for i in idx):
         raise IndexError("fake pylibcudf: gather(bounds_policy=DONT_CHECK) with a map entry outside the table "
                          "(undefined in libcudf)")
-    take = pa.array([i if 0 <= i < n else None for i in idx], type=pa.int64())
+    take = pa.array([i if 0 <= i < n else i + n if -n <= i < 0 else None for i in idx], type=pa.int64())
     return Table([Column(c.arr.take(take)) for c in source_table.columns()], len(idx))
 
 
@@ -1211,8 +1226,8 @@ def _strip(input: Column, side: Any = None, to_strip: Scalar | None = None) -> C
 def _slice_strings(input: Column, start: Any = None, stop: Any = None, step: Any = None) -> Column:
     bounds = []
     for arg, x in (("start", start), ("stop", stop)):
-        if x is not None and not isinstance(x, Scalar):
-            raise _unmodelled("slice_strings", arg, x, "a Scalar or None")
+        if not isinstance(x, Scalar):  # a Python None stop after a start gives '' on the device: not modelled
+            raise _unmodelled("slice_strings", arg, x, "a Scalar (valid or not)")
         bounds.append(x.to_py() if x is not None and x.is_valid() else None)
     if step is not None and not (isinstance(step, Scalar) and step.is_valid() and step.to_py() == 1):
         raise _unmodelled("slice_strings", "step", step, "None or 1")
@@ -1480,6 +1495,9 @@ def read_csv(opts: _CsvOptions) -> _TableWithMetadata:
     for name in probe.column_names:
         if name in opts.dtypes:
             types_[name] = opts.dtypes[name].to_arrow()
+        elif opts.true_values and set(probe.column(name).drop_null().to_pylist()) - {""} <= \
+                set(opts.true_values) | set(opts.false_values):
+            types_[name] = pa.bool_()  # every value one of the true/false spellings: libcudf reads bools
         else:
             col = probe.column(name)
             for t in (pa.int64(), pa.float64()):

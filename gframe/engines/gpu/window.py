@@ -65,9 +65,13 @@ def _rank(ev: Any, e: Func) -> Any:
     na_option top / bottom and the percentage are pandas' arithmetic on that (as the CPU engine)."""
     method, na_option, pct = e.param("method"), e.param("na_option"), e.param("pct")
     col = E.nan_to_null(E.as_column(ev.eval(e.children[0]), ev.n))
-    order = plc.types.Order.ASCENDING if e.param("ascending") else plc.types.Order.DESCENDING
+    ascending = e.param("ascending")
+    order = plc.types.Order.ASCENDING if ascending else plc.types.Order.DESCENDING
+    # the missing values must sort last, or they take rank positions before the present ones (libcudf
+    # places them as the largest value with AFTER, the smallest with BEFORE, whatever the order)
+    nulls = plc.types.NullOrder.AFTER if ascending else plc.types.NullOrder.BEFORE
     r = plc.sorting.rank(col, getattr(plc.aggregation.RankMethod, _RANK_METHODS[method]), order,
-                         plc.types.NullPolicy.EXCLUDE, plc.types.NullOrder.AFTER, False)
+                         plc.types.NullPolicy.EXCLUDE, nulls, False)
     r = E.cast(r, F64)
     n = ev.n
     k = col.null_count()
