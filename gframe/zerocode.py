@@ -39,6 +39,10 @@ def _library_dirs() -> tuple[str, ...]:
 
 
 _LIBRARY_DIRS: tuple[str, ...] = ()
+# where the user's code lives: the script's folder (``python -m gframe script.py``), else the working
+# directory. A library installed outside site-packages (``pip --target`` on PYTHONPATH, a vendored
+# copy) must keep real pandas: only files under these roots count as the user's
+_USER_ROOTS: tuple[str, ...] = ()
 
 
 def is_user_code(globals_: dict[str, Any] | None) -> bool:
@@ -51,7 +55,8 @@ def is_user_code(globals_: dict[str, Any] | None) -> bool:
         # a notebook cell, ``python -c``, exec'd code: user code when it runs as the main module
         return globals_.get("__name__") == "__main__"
     path = os.path.realpath(filename)
-    return not path.startswith(_LIBRARY_DIRS) and "site-packages" not in path.split(os.sep)
+    return path.startswith(_USER_ROOTS) and not path.startswith(_LIBRARY_DIRS) \
+        and not {"site-packages", "dist-packages"} & set(path.split(os.sep))
 
 
 def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
@@ -62,12 +67,14 @@ def _import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = 
     return _original_import(name, globals, locals, fromlist, level)
 
 
-def install() -> None:
-    """Route user code's ``import pandas`` to gframe (idempotent)."""
-    global _installed, _LIBRARY_DIRS
+def install(user_root: str | None = None) -> None:
+    """Route user code's ``import pandas`` to gframe (idempotent); user code is code under
+    ``user_root`` (default: the working directory) outside the libraries' folders."""
+    global _installed, _LIBRARY_DIRS, _USER_ROOTS
     if _installed:
         return
     _LIBRARY_DIRS = _library_dirs()
+    _USER_ROOTS = (os.path.realpath(user_root or os.getcwd()).rstrip(os.sep) + os.sep,)
     builtins.__import__ = _import
     _installed = True
 
@@ -106,7 +113,7 @@ def run(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE)
         return 0 if argv else 2
-    install()
+    install(os.path.dirname(os.path.abspath(argv[0])) if argv[0] != "-m" else None)
     code = 0
     try:
         if argv[0] == "-m":

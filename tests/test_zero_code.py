@@ -114,6 +114,8 @@ def test_is_user_code_by_file():
         assert not zerocode.is_user_code({"__name__": "pyarrow", "__file__": __import__("pyarrow").__file__})
         assert not zerocode.is_user_code({"__name__": "json", "__file__": __import__("json").__file__})
         assert not zerocode.is_user_code(None)
+        # a library on PYTHONPATH outside site-packages (pip --target) is not user code
+        assert not zerocode.is_user_code({"__name__": "pandas.core.frame", "__file__": "/tmp/pd31/pandas/core/frame.py"})
         ns: dict = {"__name__": "__main__"}
         exec("import pandas as pd\nfrom pandas import DataFrame", ns)
         assert ns["pd"] is gframe and ns["DataFrame"] is gframe.DataFrame
