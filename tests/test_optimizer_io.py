@@ -42,8 +42,10 @@ def _write(path: str) -> pa.Table:
 
 
 def _corrupt(path: str, out: str, columns: set[str] | None = None, row_groups: set[int] | None = None) -> None:
-    raw = bytearray(open(path, "rb").read())
-    md = pq.ParquetFile(path).metadata
+    with open(path, "rb") as fh:
+        raw = bytearray(fh.read())
+    with pq.ParquetFile(path) as pf:
+        md = pf.metadata
     for r in range(md.num_row_groups):
         if row_groups is not None and r not in row_groups:
             continue

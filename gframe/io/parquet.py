@@ -38,8 +38,8 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
             raise FileNotFoundError(str(path))
         return None, "not a local file or reader options not native"
     path = os.fspath(path)
-    pf = pq.ParquetFile(path)
-    schema = pf.schema_arrow
+    with pq.ParquetFile(path) as pf:  # the footer only: schema, row groups, statistics
+        schema, footer = pf.schema_arrow, pf.metadata
     meta = schema.pandas_metadata or {}
     index_cols = meta.get("index_columns", [])
     col_meta = {c.get("field_name"): c for c in meta.get("columns", [])}
@@ -68,7 +68,7 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
         fields.append(Field(label, normalize_arrow_type(f.type)))
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
-    source = FileSnapshot(path, metadata=pf.metadata)
+    source = FileSnapshot(path, metadata=footer)
     return ParquetScan(path, file_schema, tuple(file_cols), stamp=source.stamp, source=source), ""
 
 

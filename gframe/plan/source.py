@@ -57,7 +57,8 @@ class FileSnapshot(Resident):
         set_(self, "path", os.path.abspath(path))
         set_(self, "stamp", _stamp(path))
         if metadata is None:
-            metadata = pq.ParquetFile(path).metadata
+            with pq.ParquetFile(path) as pf:
+                metadata = pf.metadata
         set_(self, "metadata", metadata)  # the footer (pyarrow FileMetaData) as read: statistics, sizes
         sizes = [metadata.row_group(g).num_rows for g in range(metadata.num_row_groups)]
         set_(self, "sizes", sizes)
@@ -188,7 +189,8 @@ def _read_parquet(path: str, names: list[str] | None, groups: list[int] | None) 
     """File columns of some row groups as an Arrow table (None: all), without pandas' metadata."""
     if groups is None:
         return pq.read_table(path, columns=names, use_pandas_metadata=False)
-    return pq.ParquetFile(path).read_row_groups(groups, columns=names, use_pandas_metadata=False)
+    with pq.ParquetFile(path) as pf:
+        return pf.read_row_groups(groups, columns=names, use_pandas_metadata=False)
 
 
 def _conjuncts(pred: Any, dtype_of: Callable[[str], Any]) -> list[tuple[str, str, Any]]:

@@ -45,7 +45,7 @@ def _compare(expected: Any, result: Any, **kw: Any) -> None:
         pdt.assert_series_equal(result, expected, **kw)
     elif isinstance(expected, pandas.Index):
         assert isinstance(result, pandas.Index), f"expected an Index, got {type(result)}"
-        kw = {k: v for k, v in kw.items() if k in ("exact", "check_names", "check_exact", "rtol", "atol")}
+        kw = {"exact": "equiv", **{k: v for k, v in kw.items() if k in ("exact", "check_names", "check_exact", "rtol", "atol")}}
         pdt.assert_index_equal(result, expected, **kw)
     elif isinstance(expected, np.ndarray):
         assert isinstance(result, np.ndarray), f"expected an ndarray, got {type(result)}"

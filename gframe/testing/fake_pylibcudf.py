@@ -1430,17 +1430,18 @@ def read_parquet(opts: _ReaderOptions) -> _TableWithMetadata:
         raise _unmodelled("read_parquet", "options", given, "at most one of row groups, num rows, filter")
     path = opts.paths[0]
     if opts.row_groups is not None:
-        return _TableWithMetadata(pq.ParquetFile(path).read_row_groups(opts.row_groups, columns=opts.cols))
+        with pq.ParquetFile(path) as f:
+            return _TableWithMetadata(f.read_row_groups(opts.row_groups, columns=opts.cols))
     if opts.nrows is not None:  # only the row groups that hold the first rows, as libcudf reads
-        f = pq.ParquetFile(path)
-        parts, got = [], 0
-        for r in range(f.num_row_groups):
-            if got >= opts.nrows:
-                break
-            part = f.read_row_group(r, columns=opts.cols)
-            parts.append(part)
-            got += part.num_rows
-        t = pa.concat_tables(parts) if parts else f.schema_arrow.empty_table().select(opts.cols)
+        with pq.ParquetFile(path) as f:
+            parts, got = [], 0
+            for r in range(f.num_row_groups):
+                if got >= opts.nrows:
+                    break
+                part = f.read_row_group(r, columns=opts.cols)
+                parts.append(part)
+                got += part.num_rows
+            t = pa.concat_tables(parts) if parts else f.schema_arrow.empty_table().select(opts.cols)
         t = t.slice(0, opts.nrows)
     else:
         filters = _dnf(opts.filter) if opts.filter is not None else None

@@ -1294,6 +1294,7 @@ def run_many(seeds: list[int], args: argparse.Namespace, progress: Callable[[dic
         if p.poll() is None:
             p.kill()
             p.wait()
+        p.stdout.close()
         cur = st["current"]
         if cur is not None:
             results.append({"seed": cur, "status": "fail", "ops": [], "pandas_error": None,
