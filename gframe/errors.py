@@ -1,6 +1,10 @@
 """Exceptions of gframe's own. Everything else raises pandas' exception types."""
 from __future__ import annotations
 
+# pandas' exception and warning types, so ``gframe.errors`` is ``pandas.errors`` plus gframe's own
+from pandas.errors import *
+from pandas.errors import __all__ as _pandas_errors
+
 
 class FallbackError(NotImplementedError):
     """Raised in strict mode (``fallback="raise"``) when a call would run through pandas."""
@@ -12,3 +16,6 @@ class GPUUnavailableError(RuntimeError):
 
 class UnsupportedError(NotImplementedError):
     """An engine cannot lower a node or expression; raised while lowering, never while running."""
+
+
+__all__ = [*_pandas_errors, "FallbackError", "GPUUnavailableError", "UnsupportedError"]

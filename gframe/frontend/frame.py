@@ -18,6 +18,7 @@ from gframe.fallback import call_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.convert import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
+from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit, func
 from gframe.plan.node import Opaque
@@ -34,7 +35,7 @@ def _listify(x: Any) -> list[Any]:
     return [x]
 
 
-class DataFrame:
+class DataFrame(NumpyProtocols):
     """Two-dimensional, size-mutable, lazily computed tabular data (pandas' DataFrame API).
 
     >>> import gframe as pd
@@ -174,9 +175,6 @@ class DataFrame:
 
     def to_numpy(self, *args: Any, **kwargs: Any) -> np.ndarray:
         return self.to_pandas().to_numpy(*args, **kwargs)
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return np.asarray(self.to_pandas(), dtype=dtype)
 
     def __iter__(self) -> Iterator[Hashable]:
         return iter(self._schema.labels)
@@ -685,7 +683,9 @@ class DataFrame:
         if axis in (1, "columns"):
             out = self._reduce_rows(fn, skipna, numeric_only, min_count)
             return fallback() if out is None or params else out
-        if axis not in (0, "index", None):
+        if axis is None:  # pandas reduces over both axes to a scalar (np.sum(df) passes axis=None)
+            return fallback()
+        if axis not in (0, "index"):
             raise ValueError(f"No axis named {axis} for object type DataFrame")
         cols = [f for f in self._schema.columns if not numeric_only or is_numeric(f.dtype)]
         if not cols:

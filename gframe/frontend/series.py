@@ -20,6 +20,7 @@ from gframe.frontend.frame import (_VALUE_METHODS, DataFrame, _align_expr, _desc
                                    _is_listlike, _objects_via_pandas, _positions, _repr_frame, _values_of)
 from gframe.frontend.convert import host_copy
 from gframe.frontend.index import Index
+from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (PYOBJECT, Field, arrow_type_from_pandas, internal_name, is_numeric, is_string,
@@ -108,7 +109,7 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any) -> None:
             raise NotImplementedError("strings Python parses but the engine does not")  # -> pandas
 
 
-class Series:
+class Series(NumpyProtocols):
     """One-dimensional labeled array, computed lazily (pandas' Series API).
 
     >>> import gframe as pd
@@ -270,29 +271,6 @@ class Series:
 
     def to_numpy(self, *args: Any, **kwargs: Any) -> np.ndarray:
         return self.to_pandas().to_numpy(*args, **kwargs)
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        return np.asarray(self.to_pandas(), dtype=dtype)
-
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        """numpy ufuncs on a Series give a Series (as in pandas): elementwise math is native."""
-        if method == "__call__" and not kwargs and len(inputs) == 1 and inputs[0] is self:
-            t = self._dtype_arrow
-            if ufunc.__name__ in _UFUNCS and is_numeric(t) and not pa.types.is_boolean(t):
-                return self._with(func("ufunc", self._expr, name=ufunc.__name__))
-            if ufunc is np.absolute:
-                return self.abs()
-            if ufunc is np.negative:
-                return -self
-        if method == "__call__" and not kwargs and len(inputs) == 2 and ufunc.__name__ in _UFUNC_OPS:
-            op, reflected = _UFUNC_OPS[ufunc.__name__], inputs[1] is self and inputs[0] is not self
-            other = inputs[0] if reflected else inputs[1]
-            return self._binary(op, other, reflected)
-
-        def run(*args: Any) -> Any:
-            return getattr(ufunc, method)(*args, **kwargs)
-
-        return call_pandas(f"numpy.{ufunc.__name__}", run, inputs, {}, "numpy function not native")
 
     def tolist(self) -> list[Any]:
         return self.to_pandas().tolist()

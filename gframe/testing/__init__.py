@@ -18,7 +18,9 @@ import numpy as np
 import pandas
 import pandas.testing as pdt
 
-__all__ = ["assert_matches_pandas", "assert_raises_like_pandas", "to_pandas"]
+__all__ = ["assert_matches_pandas", "assert_raises_like_pandas", "to_pandas", "assert_frame_equal",
+           "assert_series_equal", "assert_index_equal", "assert_extension_array_equal", "accepting_gframe",
+           "patch_pandas_testing"]
 
 
 def to_pandas(obj: Any) -> Any:
@@ -121,3 +123,62 @@ def assert_raises_like_pandas(fn: Callable[[Any], Any], match: str | None = None
             assert re.search(match, str(exc)), f"message {str(exc)!r} does not match {match!r}"
         return expected_type
     raise AssertionError(f"pandas raised {expected_type.__name__}, gframe did not raise")
+
+
+# ----------------------------------------------------------------------------- pandas.testing's names
+def accepting_gframe(assert_fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``assert_fn`` (one of pandas' ``assert_*``) taking gframe objects too: every gframe argument is
+    materialized to pandas first, so the comparison is pandas' own, with pandas' messages."""
+    import functools
+
+    if getattr(assert_fn, "__gframe_accepting__", False):
+        return assert_fn
+
+    @functools.wraps(assert_fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return assert_fn(*(_materialize(a) for a in args), **{k: _materialize(v) for k, v in kwargs.items()})
+
+    wrapper.__gframe_accepting__ = True  # type: ignore[attr-defined]
+    wrapper.__wrapped_pandas__ = assert_fn  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _materialize(obj: Any) -> Any:
+    """A gframe frame, series or index (or a fallback's pandas proxy) as pandas; anything else as is."""
+    if type(obj).__module__.startswith("gframe.") and hasattr(obj, "to_pandas"):
+        return obj.to_pandas()
+    return obj
+
+
+assert_frame_equal = accepting_gframe(pdt.assert_frame_equal)
+assert_series_equal = accepting_gframe(pdt.assert_series_equal)
+assert_index_equal = accepting_gframe(pdt.assert_index_equal)
+assert_extension_array_equal = accepting_gframe(pdt.assert_extension_array_equal)
+
+
+def _is_comparison(name: str) -> bool:
+    return name.startswith("assert_") and (name.endswith("_equal") or name == "assert_equal")
+
+
+def patch_pandas_testing() -> Callable[[], None]:
+    """Make pandas' own ``pandas._testing.assert_*_equal`` (and ``pandas.testing``'s) accept gframe
+    objects, for running pandas' test suite against gframe. Returns a function that undoes it.
+
+    Only the module attributes are replaced: pandas' asserters call each other inside
+    ``pandas._testing.asserters`` with pandas objects, which are unchanged.
+    """
+    import pandas._testing as tm
+
+    saved: list[tuple[Any, str, Any]] = []
+    for module in (tm, pdt):
+        for name in dir(module):
+            fn = getattr(module, name)
+            if _is_comparison(name) and callable(fn) and not getattr(fn, "__gframe_accepting__", False):
+                saved.append((module, name, fn))
+                setattr(module, name, accepting_gframe(fn))
+
+    def undo() -> None:
+        for module, name, fn in reversed(saved):
+            setattr(module, name, fn)
+
+    return undo
