@@ -27,7 +27,7 @@ from typing import Any, Callable
 import pandas as pd
 
 NATIVE: frozenset[str] = frozenset({
-    "DataFrame", "Series", "Index", "MultiIndex", "RangeIndex", "concat", "merge", "read_csv", "read_parquet",
+    "DataFrame", "Series", "Index", "concat", "merge", "read_csv", "read_parquet",
     "to_datetime", "options", "option_context",
 })
 
@@ -53,7 +53,7 @@ SHARED: frozenset[str] = frozenset({
     "Int8Dtype", "Int16Dtype", "Int32Dtype", "Int64Dtype", "IntervalDtype", "PeriodDtype", "SparseDtype",
     "StringDtype", "UInt8Dtype", "UInt16Dtype", "UInt32Dtype", "UInt64Dtype",
     # array and index types (constructed by pandas; gframe accepts them as data and as an index)
-    "Categorical", "CategoricalIndex", "DatetimeIndex", "IntervalIndex", "PeriodIndex", "TimedeltaIndex",
+    "Categorical", "CategoricalIndex", "MultiIndex", "RangeIndex", "DatetimeIndex", "IntervalIndex", "PeriodIndex", "TimedeltaIndex",
     # groupby and indexing helpers, expressions
     "Grouper", "NamedAgg", "NamedFunc", "IndexSlice", "Flags", "col",
     # IO handles
