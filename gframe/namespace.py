@@ -97,6 +97,8 @@ def method_form(name: str, method: str) -> Callable[..., Any]:
 
         if isinstance(obj, (DataFrame, Series, Index)) and hasattr(type(obj), method):
             return getattr(obj, method)(*args, **kwargs)
+        if pd.api.types.is_scalar(obj) or obj is None:
+            return pandas_fn(obj, *args, **kwargs)  # ``pd.isna(3.0)``: no data for gframe to hold
         return fallback(obj, *args, **kwargs)
 
     return call

@@ -56,6 +56,10 @@ def test_types_scalars_and_submodules():
     assert gframe.offsets.MonthEnd is pandas.offsets.MonthEnd
     assert gframe.tseries.offsets.Day is pandas.tseries.offsets.Day
     assert gframe.api.types.is_integer_dtype is pandas.api.types.is_integer_dtype
+    assert gframe.io.formats is pandas.io.formats and gframe.io.json.read_json is pandas.io.json.read_json
+    assert gframe.io.read_csv is gframe.read_csv  # gframe's own reader first
+    with gframe.option_context(fallback="raise"):
+        assert gframe.isna(None) is True and gframe.notna(3.0) is True  # scalars: nothing falls back
 
 
 @pytest.mark.parametrize("name", sorted(pandas.errors.__all__))
