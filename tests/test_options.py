@@ -148,6 +148,15 @@ def test_reset_and_describe():
     assert all(f"gframe.{k}" in gframe.describe_option("gframe", _print_desc=False) for k in gframe.config.GFRAME_KEYS)
 
 
+def test_reset_by_pattern_resets_gframe_keys_to_their_defaults():
+    # (reset_option("all") needs matplotlib for plotting.backend's callback, in pandas too)
+    gframe.set_option("gframe.fallback", "warn")
+    gframe.set_option("gframe.oom", "cpu")
+    gframe.reset_option("^gframe")
+    assert gframe.options.fallback == pandas_config.get_default_val("gframe.fallback")
+    assert gframe.options.oom == pandas_config.get_default_val("gframe.oom")
+
+
 def test_monkeypatch_restores_gframe_option(monkeypatch):
     before = gframe.options.verify_optimizer
     monkeypatch.setattr(gframe.options, "verify_optimizer", not before)

@@ -14,7 +14,6 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.fallback import call_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import (_VALUE_METHODS, DataFrame, _align_expr, _descending, _fallback_attr, _fallback_call,
                                    _is_listlike, _objects_via_pandas, _positions, _repr_frame, _values_of)
@@ -763,12 +762,7 @@ class Series(NumpyProtocols):
         return _fallback_call(self, "to_csv", args, kwargs)
 
 
-# numpy ufuncs lowered natively (float results, as numpy gives for int input) and binary ones
-_UFUNCS = frozenset({"sqrt", "exp", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos",
-                     "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "rint", "sign"})
-_UFUNC_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "truediv", "divide": "truediv",
-              "floor_divide": "floordiv", "remainder": "mod", "power": "pow", "equal": "eq", "not_equal": "ne",
-              "less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge"}
+# numpy's ufuncs: gframe/frontend/numpy_protocols.py (the NumpyProtocols base class)
 
 
 def _align_pair(left: Series, right: Series) -> tuple[tuple[L.Plan, Expr], Expr]:
