@@ -100,6 +100,22 @@ def test_ufunc_methods_and_multiple_outputs():
     assert isinstance(out, tuple) and all(isinstance(o, gframe.Series) for o in out)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint64", "float32",
+                                   "float64", "bool"])
+@pytest.mark.parametrize("ufunc", [np.sqrt, np.log, np.floor, np.sign, np.abs, np.negative, np.invert, np.positive],
+                         ids=lambda u: u.__name__)
+def test_unary_ufuncs_keep_numpy_dtype_rules(dtype, ufunc):
+    # numpy computes 8/16-bit math in float16/float32, wraps -uint, refuses ~float: pandas' answers
+    data = [1, 4, 9]
+    try:
+        ufunc(pandas.Series(data, dtype=dtype))
+    except TypeError:
+        assert_raises_like_pandas(lambda pd: ufunc(pd.Series(data, dtype=dtype)))
+        return
+    assert_matches_pandas(lambda pd: ufunc(pd.Series(data, dtype=dtype)))
+    assert_matches_pandas(lambda pd: ufunc(pd.DataFrame({"a": pd.Series(data, dtype=dtype)})))
+
+
 def test_ufunc_errors_as_pandas():
     assert_raises_like_pandas(lambda pd: np.sqrt(pd.DataFrame({"a": ["x", "y"]})))
     assert_raises_like_pandas(lambda pd: np.invert(pd.Series([1.5, 2.0])))

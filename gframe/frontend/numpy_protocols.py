@@ -103,8 +103,9 @@ def _native_ufunc(self: Any, ufunc: np.ufunc, method: str, inputs: tuple[Any, ..
     if any(type(x) is not type(self) for x in gframe_inputs):
         return NotImplemented  # a Series with a DataFrame: pandas' own alignment rules
     if len(inputs) == 1:
-        if name == "invert" and not _all_dtypes(self, lambda t: pa.types.is_boolean(t) or pa.types.is_integer(t)):
-            return NotImplemented  # pandas' TypeError for ~ on floats and strings
+        kinds = _UNARY_KINDS.get(name, "iuf" if name in ELEMENTWISE_UFUNCS else "")
+        if not _plain_numpy(self, kinds):
+            return NotImplemented
         if name in _UNARY_DUNDERS and hasattr(type(self), _UNARY_DUNDERS[name]):
             return getattr(self, _UNARY_DUNDERS[name])()
         if name == "absolute" and hasattr(type(self), "abs"):
@@ -123,6 +124,22 @@ def _native_ufunc(self: Any, ufunc: np.ufunc, method: str, inputs: tuple[Any, ..
         result = getattr(self, op)(other)
         return NotImplemented if result is NotImplemented else result
     return NotImplemented
+
+
+# numpy dtype kinds each unary ufunc is native for (elementwise math: "iuf"); others go to pandas:
+# ``~`` on floats raises pandas' TypeError, ``-`` on unsigned ints wraps around in numpy
+_UNARY_KINDS: dict[str, str] = {"invert": "bi", "negative": "if", "positive": "iuf", "absolute": "iuf"}
+
+
+def _plain_numpy(self: Any, kinds: str) -> bool:
+    """Every column of a numpy dtype of these kinds, 32 or 64 bits (booleans aside). Nullable, Arrow
+    and categorical dtypes, and numpy's 8/16-bit types (whose math numpy does in float16/float32),
+    keep their exact dtype and values only through pandas for now."""
+    from gframe.frontend.frame import DataFrame
+
+    dtypes = list(self.dtypes) if isinstance(self, DataFrame) else [self.dtype]
+    return bool(dtypes) and all(
+        isinstance(d, np.dtype) and d.kind in kinds and (d.kind == "b" or d.itemsize >= 4) for d in dtypes)
 
 
 def _all_dtypes(self: Any, test: Any) -> bool:
