@@ -180,3 +180,13 @@ def test_patch_pandas_testing_makes_pandas_asserts_accept_gframe():
     with pytest.raises(AssertionError):
         tm.assert_frame_equal(g, g)
     assert np.asarray(g).shape == (2, 1)
+
+
+def test_pandas_testing_accepts_gframe_context_manager():
+    import pandas._testing as tm
+
+    g = gframe.DataFrame({"a": [1, 2]})
+    with gframe.testing.pandas_testing_accepts_gframe():
+        tm.assert_frame_equal(g, g.to_pandas())
+        assert tm.assert_frame_equal.__gframe_accepting__
+    assert not getattr(tm.assert_frame_equal, "__gframe_accepting__", False)

@@ -8,7 +8,7 @@ pandas' own ``assert_frame_equal`` / ``assert_series_equal``.
 Example
 -------
 >>> from gframe.testing import assert_matches_pandas
->>> assert_matches_pandas(lambda pd: pd.DataFrame({"a": [1, 2, 2]}).groupby("a").size())
+>>> _ = assert_matches_pandas(lambda pd: pd.DataFrame({"a": [1, 2, 2]}).groupby("a").size())
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import pandas.testing as pdt
 
 __all__ = ["assert_matches_pandas", "assert_raises_like_pandas", "to_pandas", "assert_frame_equal",
            "assert_series_equal", "assert_index_equal", "assert_extension_array_equal", "accepting_gframe",
-           "patch_pandas_testing"]
+           "pandas_testing_accepts_gframe", "patch_pandas_testing"]
 
 
 def to_pandas(obj: Any) -> Any:
@@ -165,7 +165,9 @@ def patch_pandas_testing() -> Callable[[], None]:
     objects, for running pandas' test suite against gframe. Returns a function that undoes it.
 
     Only the module attributes are replaced: pandas' asserters call each other inside
-    ``pandas._testing.asserters`` with pandas objects, which are unchanged.
+    ``pandas._testing.asserters`` with pandas objects, which are unchanged. A test module that did
+    ``from pandas._testing import assert_frame_equal`` before the patch keeps the original: patch
+    first, then import the tests (or use :func:`pandas_testing_accepts_gframe` around the run).
     """
     import pandas._testing as tm
 
@@ -182,3 +184,23 @@ def patch_pandas_testing() -> Callable[[], None]:
             setattr(module, name, fn)
 
     return undo
+
+
+def pandas_testing_accepts_gframe() -> Any:
+    """:func:`patch_pandas_testing` as a context manager (undone on exit).
+
+    >>> import gframe, pandas._testing as tm
+    >>> with pandas_testing_accepts_gframe():
+    ...     tm.assert_frame_equal(gframe.DataFrame({"a": [1]}), gframe.DataFrame({"a": [1]}))
+    """
+    import contextlib
+
+    @contextlib.contextmanager
+    def patched() -> Any:
+        undo = patch_pandas_testing()
+        try:
+            yield
+        finally:
+            undo()
+
+    return patched()
