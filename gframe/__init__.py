@@ -6,11 +6,12 @@ pylibcudf), with ``fallback`` to pandas for what is not native, recorded in ``fa
 """
 from __future__ import annotations
 
+import sys as _sys
 from typing import Any
 
-import pandas as _pd
-
-from gframe.config import option_context, options
+from gframe import errors, plotting, testing
+from gframe import namespace as _namespace
+from gframe.config import describe_option, get_option, option_context, options, reset_option, set_option
 from gframe.errors import FallbackError, GPUUnavailableError
 from gframe.fallback import fallback_report
 from gframe.frontend.arrow import from_arrow
@@ -23,39 +24,29 @@ from gframe.frontend.readwrite import read_csv, read_parquet
 
 from gframe._version import __version__ as __version__  # single-sourced: pyproject.toml reads it too
 
-# pandas names that are data, types or submodules rather than computations: shared as they are
-NA = _pd.NA
-NaT = _pd.NaT
-Timestamp = _pd.Timestamp
-Timedelta = _pd.Timedelta
-Categorical = _pd.Categorical
-CategoricalDtype = _pd.CategoricalDtype
-StringDtype = _pd.StringDtype
-NamedAgg = _pd.NamedAgg
-errors = _pd.errors
-api = _pd.api
-testing = _pd.testing
-offsets = _pd.offsets
-get_option = _pd.get_option
-set_option = _pd.set_option
+# Every other public pandas name, classed in gframe.namespace: pandas' own types, scalars, dtypes and
+# submodules shared as they are; top-level functions run through pandas (converted, wrapped, recorded).
+for _name in _namespace.pandas_public_names():
+    if _name not in globals():
+        globals()[_name] = _namespace.resolve(_name)
+del _name
+pandas = _sys.modules[__name__]  # as ``pandas.pandas is pandas``
 
 __all__ = ["DataFrame", "Series", "Index", "MultiIndex", "RangeIndex", "concat", "merge", "read_csv",
-           "read_parquet", "to_datetime", "from_arrow", "options", "option_context", "fallback_report", "FallbackError", "GPUUnavailableError"]
+           "read_parquet", "to_datetime", "from_arrow", "options", "option_context", "get_option", "set_option", "reset_option",
+           "describe_option", "fallback_report", "FallbackError", "GPUUnavailableError", "errors", "plotting",
+           "testing"]
 
 
 def __getattr__(name: str) -> Any:
-    """Any other pandas top-level function runs through pandas (recorded as a fallback)."""
-    attr = getattr(_pd, name)  # AttributeError as pandas would raise
-    if callable(attr) and not isinstance(attr, type):
-        from gframe.frontend.bridge import via_pandas
+    """A public pandas name this gframe was not built with (a newer pandas): resolved by kind."""
+    if name.startswith("_"):
+        raise AttributeError(f"module 'gframe' has no attribute {name!r}")
+    return _namespace.resolve(name)
 
-        def fallback(*args: Any, **kwargs: Any) -> Any:
-            return via_pandas(name, attr, args, kwargs, "top-level function not native")
 
-        fallback.__name__ = name
-        fallback.__doc__ = attr.__doc__
-        return fallback
-    return attr
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_namespace.pandas_public_names()))
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -57,7 +57,12 @@ def _tables() -> tuple[frozenset[str], dict[str, str], frozenset[str], dict[str,
             if not n.startswith("_"):
                 owners.setdefault(n, []).append(cname)
     methods = {n: "/".join(c) for n, c in owners.items()}
-    native_top = frozenset(n for n in vars(gframe) if not n.startswith("_"))
+    from gframe import namespace
+
+    # every pandas name resolves on gframe; those the namespace runs through pandas are fallbacks
+    # (a function that calls a method, ``pd.pivot_table(df)``, is as native as that method)
+    via_methods = {n for n, m in namespace.METHOD_FORMS.items() if m not in vars(DataFrame)}
+    native_top = frozenset(n for n in vars(gframe) if not n.startswith("_")) - namespace.VIA_PANDAS - via_methods
     top = {n: "top-level function" for n in dir(pd) if not n.startswith("_") and callable(getattr(pd, n, None))
            and not isinstance(getattr(pd, n), type)}
     return native, methods, native_top, top

@@ -23,6 +23,7 @@ from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
 from gframe import udf
+from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import PYOBJECT, Field, Schema, index_name, internal_name, is_numeric, is_string, pandas_dtype
@@ -36,7 +37,7 @@ def _listify(x: Any) -> list[Any]:
 
 
 @wraps_pandas(pd.DataFrame)
-class DataFrame(NDFrame):
+class DataFrame(NumpyProtocols, NDFrame):
     """Two-dimensional, size-mutable, lazily computed tabular data (pandas' DataFrame API).
 
     >>> import gframe as pd
@@ -642,7 +643,9 @@ class DataFrame(NDFrame):
         if axis in (1, "columns"):
             out = self._reduce_rows(fn, skipna, numeric_only, min_count)
             return fallback() if out is None or params else out
-        if axis not in (0, "index", None):
+        if axis is None:  # pandas reduces over both axes to a scalar (np.sum(df) passes axis=None)
+            return fallback()
+        if axis not in (0, "index"):
             raise ValueError(f"No axis named {axis} for object type DataFrame")
         cols = [f for f in self._schema.columns if not numeric_only or is_numeric(f.dtype)]
         if not cols:
@@ -994,14 +997,23 @@ def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any]) -> Expr | None:
 
 
 def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
-    """pandas' repr, computing only the rows shown: all when few, else the head and tail."""
-    max_rows = pd.get_option("display.max_rows")
-    min_rows = pd.get_option("display.min_rows") or max_rows
+    """pandas' repr, computing only the rows shown: all when few, else the head and tail.
+
+    The ``display.*`` options are read by pandas' own helpers (``max_rows=0`` is the terminal's
+    height, ``show_dimensions``, ``max_colwidth``, ``expand_frame_repr``...), so they change gframe's
+    repr as they change pandas'."""
+    from pandas.io.formats import format as fmt
+
+    params = fmt.get_series_repr_params() if as_series else fmt.get_dataframe_repr_params()
+    max_rows = params["max_rows"]
+    min_rows = params["min_rows"] or max_rows
     res = df._result()
     n = res.num_rows()
     schema = df._plan.schema
     is_series = as_series
-    if max_rows is None or n <= max_rows:
+    # max_rows=0 (fit the terminal) and large_repr="info" (df.info() when truncated) need every row
+    whole = not is_series and (max_rows == 0 or pd.get_option("display.large_repr") == "info")
+    if max_rows is None or n <= max_rows or whole:
         pdf = arrow_to_pandas(res.to_arrow(), schema)
         shown = pdf.iloc[:, 0].rename(schema.columns[0].label) if is_series else pdf
         return shown._repr_html_() if html and not is_series else repr(shown)  # type: ignore[union-attr]
@@ -1013,7 +1025,9 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
     shown_rows = 2 * half
     if is_series:
         s = both.iloc[:, 0].rename(schema.columns[0].label)
-        text = s.to_string(max_rows=shown_rows, min_rows=shown_rows, length=False, dtype=True, name=True)
+        text = s.to_string(**{**params, "max_rows": shown_rows, "min_rows": shown_rows, "length": False})
+        if not params["length"]:  # display.show_dimensions=False: no "Length: n"
+            return text
         lines = text.split("\n")
         # pandas' footer line is "Name: x, Length: n, dtype: t"
         last = lines[-1]
@@ -1027,8 +1041,9 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
         with pd.option_context("display.max_rows", shown_rows, "display.min_rows", shown_rows):
             text = both._repr_html_()
         return text.replace(f"<p>{len(both)} rows × ", f"<p>{n} rows × ")
-    text = both.to_string(max_rows=shown_rows, min_rows=shown_rows, show_dimensions=False,
-                          max_cols=pd.get_option("display.max_columns"), line_width=pd.get_option("display.width"))
+    text = both.to_string(**{**params, "max_rows": shown_rows, "min_rows": shown_rows, "show_dimensions": False})
+    if not params["show_dimensions"]:  # True, or "truncate" (this frame is truncated): pandas' footer
+        return text
     return f"{text}\n\n[{n} rows x {both.shape[1]} columns]"
 
 

@@ -38,6 +38,7 @@ from gframe.frontend.frame import (
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.index import Index
 from gframe.interop import host_copy
+from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (
@@ -136,7 +137,7 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any) -> None:
 
 
 @wraps_pandas(pd.Series)
-class Series(NDFrame):
+class Series(NumpyProtocols, NDFrame):
     """One-dimensional labeled array, computed lazily (pandas' Series API).
 
     >>> import gframe as pd
@@ -292,25 +293,6 @@ class Series(NDFrame):
     def array(self) -> Any:
         return self.to_pandas().array
 
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        """numpy ufuncs on a Series give a Series (as in pandas): elementwise math is native."""
-        if method == "__call__" and not kwargs and len(inputs) == 1 and inputs[0] is self:
-            t = self._dtype_arrow
-            if ufunc.__name__ in _UFUNCS and is_numeric(t) and not pa.types.is_boolean(t):
-                return self._with(func("ufunc", self._expr, name=ufunc.__name__))
-            if ufunc is np.absolute:
-                return self.abs()
-            if ufunc is np.negative:
-                return -self
-        if method == "__call__" and not kwargs and len(inputs) == 2 and ufunc.__name__ in _UFUNC_OPS:
-            op, reflected = _UFUNC_OPS[ufunc.__name__], inputs[1] is self and inputs[0] is not self
-            other = inputs[0] if reflected else inputs[1]
-            return self._binary(op, other, reflected)
-
-        def run(*args: Any) -> Any:
-            return getattr(ufunc, method)(*args, **kwargs)
-
-        return via_pandas(f"numpy.{ufunc.__name__}", run, inputs, {}, "numpy function not native")
 
     def tolist(self) -> list[Any]:
         return self.to_pandas().tolist()
@@ -799,12 +781,7 @@ class Series(NDFrame):
         return call_method(self, "to_csv", args, kwargs)
 
 
-# numpy ufuncs lowered natively (float results, as numpy gives for int input) and binary ones
-_UFUNCS = frozenset({"sqrt", "exp", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos",
-                     "arctan", "sinh", "cosh", "tanh", "floor", "ceil", "rint", "sign"})
-_UFUNC_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "truediv", "divide": "truediv",
-              "floor_divide": "floordiv", "remainder": "mod", "power": "pow", "equal": "eq", "not_equal": "ne",
-              "less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge"}
+# numpy's ufuncs: gframe/frontend/numpy_protocols.py (the NumpyProtocols base class)
 
 
 def _align_pair(left: Series, right: Series) -> tuple[tuple[L.Plan, Expr], Expr]:

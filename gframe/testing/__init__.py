@@ -8,7 +8,7 @@ pandas' own ``assert_frame_equal`` / ``assert_series_equal``.
 Example
 -------
 >>> from gframe.testing import assert_matches_pandas
->>> assert_matches_pandas(lambda pd: pd.DataFrame({"a": [1, 2, 2]}).groupby("a").size())
+>>> _ = assert_matches_pandas(lambda pd: pd.DataFrame({"a": [1, 2, 2]}).groupby("a").size())
 """
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ import pandas.testing as pdt
 
 import gframe
 
-__all__ = ["assert_matches_pandas", "assert_raises_like_pandas", "to_pandas"]
+__all__ = ["assert_matches_pandas", "assert_raises_like_pandas", "to_pandas", "assert_frame_equal",
+           "assert_series_equal", "assert_index_equal", "assert_extension_array_equal", "accepting_gframe",
+           "pandas_testing_accepts_gframe", "patch_pandas_testing"]
 
 
 def to_pandas(obj: Any) -> Any:
@@ -119,3 +121,84 @@ def assert_raises_like_pandas(fn: Callable[[Any], Any], match: str | None = None
             assert re.search(match, str(exc)), f"message {str(exc)!r} does not match {match!r}"
         return expected_type
     raise AssertionError(f"pandas raised {expected_type.__name__}, gframe did not raise")
+
+
+# ----------------------------------------------------------------------------- pandas.testing's names
+def accepting_gframe(assert_fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``assert_fn`` (one of pandas' ``assert_*``) taking gframe objects too: every gframe argument is
+    materialized to pandas first, so the comparison is pandas' own, with pandas' messages."""
+    import functools
+
+    if getattr(assert_fn, "__gframe_accepting__", False):
+        return assert_fn
+
+    @functools.wraps(assert_fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return assert_fn(*(_materialize(a) for a in args), **{k: _materialize(v) for k, v in kwargs.items()})
+
+    wrapper.__gframe_accepting__ = True  # type: ignore[attr-defined]
+    wrapper.__wrapped_pandas__ = assert_fn  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _materialize(obj: Any) -> Any:
+    """A gframe frame, series or index (or a fallback's pandas proxy) as pandas; anything else as is."""
+    if type(obj).__module__.startswith("gframe.") and hasattr(obj, "to_pandas"):
+        return obj.to_pandas()
+    return obj
+
+
+assert_frame_equal = accepting_gframe(pdt.assert_frame_equal)
+assert_series_equal = accepting_gframe(pdt.assert_series_equal)
+assert_index_equal = accepting_gframe(pdt.assert_index_equal)
+assert_extension_array_equal = accepting_gframe(pdt.assert_extension_array_equal)
+
+
+def _is_comparison(name: str) -> bool:
+    return name.startswith("assert_") and (name.endswith("_equal") or name == "assert_equal")
+
+
+def patch_pandas_testing() -> Callable[[], None]:
+    """Make pandas' own ``pandas._testing.assert_*_equal`` (and ``pandas.testing``'s) accept gframe
+    objects, for running pandas' test suite against gframe. Returns a function that undoes it.
+
+    Only the module attributes are replaced: pandas' asserters call each other inside
+    ``pandas._testing.asserters`` with pandas objects, which are unchanged. A test module that did
+    ``from pandas._testing import assert_frame_equal`` before the patch keeps the original: patch
+    first, then import the tests (or use :func:`pandas_testing_accepts_gframe` around the run).
+    """
+    import pandas._testing as tm
+
+    saved: list[tuple[Any, str, Any]] = []
+    for module in (tm, pdt):
+        for name in dir(module):
+            fn = getattr(module, name)
+            if _is_comparison(name) and callable(fn) and not getattr(fn, "__gframe_accepting__", False):
+                saved.append((module, name, fn))
+                setattr(module, name, accepting_gframe(fn))
+
+    def undo() -> None:
+        for module, name, fn in reversed(saved):
+            setattr(module, name, fn)
+
+    return undo
+
+
+def pandas_testing_accepts_gframe() -> Any:
+    """:func:`patch_pandas_testing` as a context manager (undone on exit).
+
+    >>> import gframe, pandas._testing as tm
+    >>> with pandas_testing_accepts_gframe():
+    ...     tm.assert_frame_equal(gframe.DataFrame({"a": [1]}), gframe.DataFrame({"a": [1]}))
+    """
+    import contextlib
+
+    @contextlib.contextmanager
+    def patched() -> Any:
+        undo = patch_pandas_testing()
+        try:
+            yield
+        finally:
+            undo()
+
+    return patched()
