@@ -212,7 +212,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
         if exc is not None:
             rec["when"] = call.when
             rec["exc"] = exc.type.__name__
-            rec["msg"] = str(exc.value).strip().splitlines()[0][:300] if str(exc.value).strip() else ""
+            # first lines: assert_*_equal puts the kind of difference on the second ("Attribute "dtype" ...")
+            rec["msg"] = " | ".join([x for x in str(exc.value).splitlines() if x.strip()][:3])[:400]
             tb = traceback.extract_tb(exc.tb)
             # the innermost frame outside pytest/pluggy: where the error was raised
             where = [f"{os.path.basename(f.filename)}:{f.name}" for f in tb
