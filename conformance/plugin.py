@@ -84,8 +84,8 @@ _SUBST: dict[int, tuple[Any, Any]] = {}  # id(pandas object) -> (pandas object k
 def _build_substitutions() -> None:
     import pandas
     import pandas._testing as tm
-    import pandas._testing.asserters as asserters
     import pandas.testing
+    from pandas._testing import asserters
 
     import gframe
 
@@ -143,7 +143,8 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     if SELECT:
-        wanted = {line.strip() for line in open(SELECT) if line.strip()}
+        with open(SELECT) as fh:
+            wanted = {line.strip() for line in fh if line.strip()}
         keep = [it for it in items if _relative(it.nodeid) in wanted]
         config.hook.pytest_deselected(items=[it for it in items if _relative(it.nodeid) not in wanted])
         items[:] = keep
