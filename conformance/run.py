@@ -96,8 +96,11 @@ def run_batch(modules: list[str], mode: str, outdir: Path, test_timeout: float, 
         rc = proc.returncode
         tail = (proc.stdout + proc.stderr)[-3000:]
     except subprocess.TimeoutExpired:
-        rc, tail = -9, f"batch timeout after {batch_timeout:g} s"
+        rc, tail = 124, f"batch timeout after {batch_timeout:g} s"
     elapsed = time.perf_counter() - t0
+    if rc < 0:  # killed from outside (the run was interrupted): leave no output, a resumed run redoes it
+        partial.unlink(missing_ok=True)
+        return modules, mode, elapsed, 0
     lines = partial.read_text().splitlines() if partial.exists() else []
     by_module: dict[str, list[dict[str, Any]]] = {m: [] for m in modules}
     for line in lines:
@@ -107,7 +110,7 @@ def run_batch(modules: list[str], mode: str, outdir: Path, test_timeout: float, 
     date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     for m in modules:
         meta = {"module": m, "mode": mode, "rc": rc, "batch_seconds": round(elapsed, 1), "batch": modules,
-                "date": date, "tail": tail if rc not in (0, 1) else ""}
+                "date": date, "tail": tail if rc not in (0, 1) else ""}  # rc 124: batch timeout
         with open(out_path(outdir, mode, m), "w") as fh:
             fh.write(json.dumps({"meta": meta}) + "\n")
             for r in by_module[m]:
@@ -201,7 +204,7 @@ def cause_key(rec: dict[str, Any] | None) -> str:
     # assert_*_equal: "X are different | Attribute "dtype" are different"; the values lines vary per test
     msg = " | ".join(parts[:2]) if "are different" in parts[0] else parts[0]
     if rec.get("exc") == "FallbackError":
-        msg = msg.split(" would run through pandas")[0].replace(" is not implemented natively by gframe", "")
+        msg = msg.split(" and would run through pandas")[0].replace(" is not implemented natively by gframe", "")
     msg = re.sub(r"0x[0-9a-f]+", "0x…", msg)
     msg = re.sub(r"\d+(\.\d+)?", "N", msg)
     return f"{rec.get('exc', rec['outcome'])}: {msg[:140]}"
