@@ -20,12 +20,18 @@ import pyarrow as pa
 from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
+    MASKED,
+    NA_FAMILIES,
     OBJECT_DATE,
     OBJECT_STRING,
     PYOBJECT,
     Field,
     IndexField,
+    NUMPY,
+    OBJECT,
     Schema,
+    family_dtype,
+    family_of_pandas,
     index_name,
     internal_name,
     normalize_arrow_type,
@@ -66,7 +72,8 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
         arr = _array_from_pandas(df.iloc[:, i], label)
         arrays.append(arr)
         names.append(internal_name(label))
-        fields.append(Field(label, arr.type if df.dtypes.iloc[i] != object or not pa.types.is_null(arr.type) else pa.float64()))
+        fields.append(Field(label, arr.type if df.dtypes.iloc[i] != object or not pa.types.is_null(arr.type) else pa.float64(),
+                            family_of_pandas(df.dtypes.iloc[i])))
     index: tuple[IndexField, ...] | None
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
@@ -78,7 +85,7 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
             arr = _array_from_pandas(values, values.name)
             arrays.append(arr)
             names.append(index_name(lvl))
-            index.append(IndexField(values.name, arr.type, lvl))
+            index.append(IndexField(values.name, arr.type, lvl, family_of_pandas(values.dtype)))
         index = tuple(index)
     table = pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
     if not arrays and len(df):
@@ -174,9 +181,30 @@ def host_copy(plan: Plan) -> pd.DataFrame | None:
     return None if hit is None else hit.copy(deep=False)
 
 
-def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None) -> Any:
+def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str) -> Any:
+    """A column of a non-numpy family as its pandas dtype (None: the numpy rules apply)."""
+    target = family_dtype(dtype, family)
+    if target is None:
+        return None
+    if family == OBJECT:
+        values = _pandas_column(col, dtype, NUMPY)
+        return pd.Series(values.astype(object), dtype=object).where(values.notna(), None if dtype is not None and pa.types.is_boolean(dtype) else np.nan)
+    if dtype is not None and col.type != dtype and not pa.types.is_dictionary(col.type):
+        col = col.cast(dtype)  # an engine without the exact type (Polars' large strings, units) widened it
+    if isinstance(target, pd.ArrowDtype):
+        if col.type != target.pyarrow_dtype:
+            col = col.cast(target.pyarrow_dtype)
+        return pd.Series(pd.arrays.ArrowExtensionArray(col if isinstance(col, pa.ChunkedArray) else pa.chunked_array([col])))
+    return pd.Series(pd.array(col, dtype=target) if len(col) else pd.array([], dtype=target))
+
+
+def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str = NUMPY) -> Any:
     if isinstance(col, pa.ChunkedArray) and col.num_chunks == 0:
         col = pa.array([], type=col.type)
+    if family != NUMPY:
+        out = _family_column(col, dtype, family)
+        if out is not None:
+            return out
     if dtype is not None and (pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)) \
             and (pa.types.is_timestamp(col.type) or pa.types.is_duration(col.type)) and col.type.unit != dtype.unit:
         col = col.cast(dtype)  # an engine without the unit (Polars has no seconds) widened it
@@ -207,12 +235,12 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     """
     data = {}
     for i, f in enumerate(schema.columns):
-        data[i] = _pandas_column(table.column(f.name), f.dtype)
+        data[i] = _pandas_column(table.column(f.name), f.dtype, f.family)
     n = table.num_rows
     if schema.index is None:
         index: pd.Index = pd.RangeIndex(offset, offset + n)
     else:
-        arrays = [_pandas_column(table.column(f.name), f.dtype) for f in schema.index]
+        arrays = [_pandas_column(table.column(f.name), f.dtype, f.family) for f in schema.index]
         if len(arrays) == 1:
             index = pd.Index(arrays[0])
             index.name = schema.index[0].label
@@ -224,3 +252,15 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     if schema.columns:
         out.columns = pd.Index(schema.labels)
     return out
+
+
+def family_scalar(value: Any, family: str) -> Any:
+    """A reduction's scalar as pandas gives it for a column of ``family``: nullable and Arrow dtypes
+    give ``pd.NA`` where numpy gives NaN/NaT, and Arrow dtypes give Python scalars, not numpy's."""
+    if family not in NA_FAMILIES:
+        return value
+    if value is pd.NaT or (isinstance(value, (float, np.floating)) and np.isnan(value)):
+        return pd.NA
+    if family != MASKED and isinstance(value, np.generic):
+        return value.item()
+    return value
