@@ -220,9 +220,14 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         return values.where(values.notna(), pd.NaT)
     if dtype is not None and pa.types.is_dictionary(dtype) and not isinstance(values.dtype, pd.CategoricalDtype):
         values = values.astype("category")
-    if dtype is not None and pa.types.is_dictionary(dtype) and isinstance(values.dtype, pd.CategoricalDtype) \
-            and values.dtype.ordered != dtype.ordered:  # engines' enums are ordered; pandas' categoricals say
-        values = values.astype(pd.CategoricalDtype(values.dtype.categories, ordered=dtype.ordered))
+    ordered = bool(dtype.ordered) if dtype is not None and pa.types.is_dictionary(dtype) else False
+    if isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered != ordered \
+            and (dtype is None or pa.types.is_dictionary(dtype)):
+        # engines' enums are all ordered (Polars has no unordered Enum); the plan's type says which,
+        # and a categorical the data decides (a merge key, a fillna) is pandas' default, unordered
+        values = values.astype(pd.CategoricalDtype(values.dtype.categories, ordered=ordered))
+    if pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
+        values = values.where(values.notna(), np.nan)  # pandas: bools with missing values are object with NaN
     if pa.types.is_integer(col.type) and col.null_count == 0 and values.dtype.kind == "f":
         values = values.astype(col.type.to_pandas_dtype())
     return values

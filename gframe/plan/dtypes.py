@@ -360,6 +360,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         fam = kids[0] if kids else NUMPY
         if expr.fn == "nunique" or fam == OBJECT:
             return NUMPY
+        if fam == MASKED and expr.fn in ("size", "count") and is_string(expr_type(expr.child, lookup)):
+            return ARROW  # pandas counts ``string`` values as int64[pyarrow]
         return fam
     return NUMPY
 

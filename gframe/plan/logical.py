@@ -542,8 +542,9 @@ class Union(Plan):
                 ts.append(c.schema.field(label).dtype if c.schema.has(label) else "missing")
                 fams.append(c.schema.field(label).family if c.schema.has(label) else NUMPY)
             fam = combine_families(*fams)
-            if keeps_type_when_missing(fam) and all(t == ts[0] or t == "missing" for t in ts) and ts[0] != "missing":
-                fields.append(Field(label, ts[0], fam))  # NA fills the missing rows: the type stays
+            present = [t for t in ts if t != "missing"]
+            if keeps_type_when_missing(fam) and all(t == present[0] for t in present):
+                fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
             else:
                 fields.append(Field(label, _union_type(ts), fam))
         if self.ignore_index:
