@@ -226,8 +226,10 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         # engines' enums are all ordered (Polars has no unordered Enum); the plan's type says which,
         # and a categorical the data decides (a merge key, a fillna) is pandas' default, unordered
         values = values.astype(pd.CategoricalDtype(values.dtype.categories, ordered=ordered))
-    if pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
-        values = values.where(values.notna(), np.nan)  # pandas: bools with missing values are object with NaN
+    if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
+        # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes
+        # them to object with NaN (a file's or Arrow's missing bools are None: typed bool in the plan)
+        values = values.where(values.notna(), np.nan)
     if pa.types.is_integer(col.type) and col.null_count == 0 and values.dtype.kind == "f":
         values = values.astype(col.type.to_pandas_dtype())
     return values

@@ -293,6 +293,8 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     if fn in ("any", "all"):
         return pa.bool_()
     if fn in ("sum", "prod"):
+        if arg is not None and pa.types.is_decimal(arg):
+            return pa.decimal128(38, arg.scale)  # Arrow's (pandas') sum widens to the full precision
         if arg is not None and (pa.types.is_boolean(arg) or pa.types.is_integer(arg)):
             if arg is not None and pa.types.is_unsigned_integer(arg):
                 return pa.uint64()

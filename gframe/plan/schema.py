@@ -338,3 +338,21 @@ def is_string(t: ArrowType | None) -> bool:
 
 def is_temporal(t: ArrowType | None) -> bool:
     return t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date(t))
+
+
+def backend_family(t: ArrowType, dtype_backend: str | None, numpy_type: str | None = None) -> str:
+    """The family pandas' readers give a column of Arrow type ``t`` for ``dtype_backend``
+    ("pyarrow": ArrowDtype for every column; "numpy_nullable": nullable dtypes for numbers, bools
+    and strings; none: numpy, or the nullable dtype pandas' metadata in the file names)."""
+    if dtype_backend == "pyarrow":
+        return ARROW_LARGE if pa.types.is_large_string(t) else ARROW
+    if dtype_backend == "numpy_nullable":
+        if is_numeric(t) or is_string(t):
+            return MASKED
+        return NUMPY
+    if numpy_type:
+        try:
+            return family_of_pandas(pd.api.types.pandas_dtype(numpy_type))
+        except TypeError:
+            return NUMPY
+    return NUMPY
