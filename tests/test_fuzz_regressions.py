@@ -58,20 +58,20 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': ['2020-01-01'], 'c4': [100]}).astype({'k': 'datetime64[ns]', 'c4': 'int16'})",
         "df = df.groupby('k').sum(numeric_only=True)")),
     # --- 3 nullable dtypes
-    "boolean_lost_on_filter": (C3, case(
+    "boolean_lost_on_filter": (None, case(
         "df = pd.DataFrame({'c3': [7], 'c4': pd.array([None], dtype='boolean')}).astype({'c3': 'uint16'})",
         "df = df[(df['c3'] != 1)]")),
     "string_lost_on_concat": (C3, case("df = pd.DataFrame({'c0': pd.array(['a'], dtype='string')})",
                                        "df = pd.concat([df, df.head(2)], ignore_index=False)")),
-    "Int64_lost_on_fillna_empty": (C3, case("df = pd.DataFrame({'c1': pd.array([], dtype='Int64')})",
+    "Int64_lost_on_fillna_empty": (None, case("df = pd.DataFrame({'c1': pd.array([], dtype='Int64')})",
                                             "df = df.fillna({'c1': 2})")),
-    "Float64_lost_on_filter": (C3, case(
+    "Float64_lost_on_filter": (None, case(
         "df = pd.DataFrame({'c1': pd.array([-1.5], dtype='Float64'), 'c2': [1e+20]}).astype({'c2': 'float32'})",
         "df = df[(df['c2'] > 1.0)]")),
-    "Int64_groupby_key_index_dtype": (C3, case(
+    "Int64_groupby_key_index_dtype": (None, case(
         "df = pd.DataFrame({'k': [2.0], 'c1': pd.array([None], dtype='Int64')})",
         "df = df.groupby('c1')['k'].count()")),
-    "Int64_ne_keeps_NA_rows": (C3, case(
+    "Int64_ne_keeps_NA_rows": (None, case(
         "df = pd.DataFrame({'i': pd.array([1, 2, 3], dtype='Int64'), 'n': pd.array([1, None, 4], dtype='Int64')})",
         "df = df[df.i != df.n]")),
     # --- 4 missing bools after merge
