@@ -41,8 +41,13 @@ from gframe.plan.schema import (
 def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Array:
     dtype = values.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        arr = pa.Array.from_pandas(values)
-        return arr.cast(pa.dictionary(pa.int32(), normalize_arrow_type(arr.type.value_type), arr.type.ordered))
+        # built from codes and categories: the categories are the dtype's, all of them, even where
+        # no row uses them (Arrow's cast of an empty dictionary array drops its dictionary)
+        codes = np.asarray(pd.Series(values).cat.codes, dtype=np.int32)
+        cats = pa.array(np.asarray(dtype.categories, dtype=object) if dtype.categories.dtype == object
+                        or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
+        cats = cats.cast(normalize_arrow_type(cats.type))
+        return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
     try:
         arr = pa.Array.from_pandas(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
@@ -183,7 +188,7 @@ def host_copy(plan: Plan) -> pd.DataFrame | None:
 
 def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str) -> Any:
     """A column of a non-numpy family as its pandas dtype (None: the numpy rules apply)."""
-    target = family_dtype(dtype, family)
+    target = family_dtype(dtype if dtype is not None else col.type, family)  # None: the data's type
     if target is None:
         return None
     if family == OBJECT:

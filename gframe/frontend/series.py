@@ -42,6 +42,7 @@ from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (
     NUMPY,
+    OBJECT,
     PYOBJECT,
     Field,
     arrow_type_from_pandas,
@@ -84,6 +85,11 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     family = NUMPY
     if dtype in (str, "str"):
         target = pa.large_string()
+    elif dtype is object or isinstance(dtype, np.dtype) and dtype == object or dtype in ("object", "O"):
+        # object: the same values, shown as Python objects (the family says so)
+        if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
+            raise NotImplementedError("astype(object) of this column is not native")
+        return func("cast", e, dtype=f.dtype, family=OBJECT)
     else:
         try:
             pdtype = pd.api.types.pandas_dtype(dtype)
