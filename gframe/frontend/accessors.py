@@ -285,6 +285,9 @@ class _SplitResult:
         return repr(self._materialize())
 
 
+_DATE_FIELDS = frozenset({"year", "month", "day", "quarter", "dayofweek", "dayofyear"})
+
+
 class DatetimeMethods(_Accessor):
     _kind = "dt"
     _pandas_cls = pd.core.indexes.accessors.CombinedDatetimelikeProperties
@@ -303,7 +306,12 @@ class DatetimeMethods(_Accessor):
         return None
 
     def _field(self, name: str) -> Any:
-        if self._timestamp() is None:
+        t = self._s._dtype_arrow
+        # date32[pyarrow] (read_parquet(dtype_backend="pyarrow")): its calendar fields are native
+        # too (a numpy-family date column is pandas' object column, whose .dt pandas refuses)
+        arrow_date = t is not None and (pa.types.is_date32(t) and name in _DATE_FIELDS or pa.types.is_timestamp(t)
+                                         and name != "date") and is_na_family(self._s._family)
+        if self._timestamp() is None and not arrow_date:
             return self._fallback_property(name)
         return self._fn(name)
 

@@ -349,7 +349,6 @@ def backend_family(t: ArrowType, dtype_backend: str | None, numpy_type: str | No
     if dtype_backend == "numpy_nullable":
         if is_numeric(t) or is_string(t):
             return MASKED
-        return NUMPY
     if numpy_type:
         try:
             return family_of_pandas(pd.api.types.pandas_dtype(numpy_type))
