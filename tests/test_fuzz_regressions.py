@@ -75,14 +75,14 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'i': pd.array([1, 2, 3], dtype='Int64'), 'n': pd.array([1, None, 4], dtype='Int64')})",
         "df = df[df.i != df.n]")),
     # --- 4 missing bools after merge
-    "bool_after_left_merge_astype_bool": (C4, case(
+    "bool_after_left_merge_astype_bool": (None, case(
         "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1], 'b': [False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.assign(b=df['b'].astype(bool))")),
-    "merge_outer_bool_none": (C4, case(
+    "merge_outer_bool_none": (None, case(
         "df = pd.DataFrame({'k': ['2021-06-15 08:00:01'], 'c0': [False]}).astype({'k': 'datetime64[ns]'})\n"
         "df2 = pd.DataFrame({'k': ['2020-01-01 12:30:00']}).astype({'k': 'datetime64[ns]'})",
         "df = df.merge(df2, on='k', how='outer')")),
-    "merge_outer_empty_bool_none": (C4, case(
+    "merge_outer_empty_bool_none": (None, case(
         "df = pd.DataFrame({'k': [], 'c4': []}).astype({'k': 'int32', 'c4': 'bool'})\n"
         "df2 = pd.DataFrame({'k': [2]}).astype({'k': 'int32'})",
         "df = df.merge(df2, on='k', how='outer')")),
@@ -100,11 +100,11 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=True)})\n"
         "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=False)})",
         "df = df.merge(df2, on='k', how='inner')")),
-    "merge_unordered_categorical_becomes_ordered": (C5, case(
+    "merge_unordered_categorical_becomes_ordered": (None, case(
         "df = pd.DataFrame({'k': ['c']}).astype({'k': pd.CategoricalDtype(['c', 'a', 'b', 'e'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['b']}).astype({'k': pd.CategoricalDtype(['c', 'a', 'b', 'e'], ordered=False)})",
         "df = df.merge(df2, on='k', how='inner')")),
-    "fillna_unordered_categorical_becomes_ordered": (C5, case(
+    "fillna_unordered_categorical_becomes_ordered": (None, case(
         "df = pd.DataFrame({'c2': ['d']}).astype({'c2': pd.CategoricalDtype(['c', 'b', 'a', 'd'], ordered=False)})",
         "df = df.assign(c2=df['c2'].fillna('z'))")),
     "filter_below_astype_category": (C5, case(

@@ -184,6 +184,8 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
 @declare("fillna", args=2)
 def _fillna(e: Func, type_of: TypeOf) -> ArrowType | None:
     arg = _first(e, type_of)
+    if arg is not None and pa.types.is_dictionary(arg):
+        return arg  # a categorical keeps its dtype (categories, orderedness): pandas fills within them
     if arg is not None:
         other = type_of(e.children[1])
         if other is not None and is_numeric(arg) and is_numeric(other) and other != arg:
