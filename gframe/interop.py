@@ -153,7 +153,7 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
         t = _direct_type(dtype)
         if t is None:
             return None
-        fields.append(Field(label, t))
+        fields.append(Field(label, t, family_of_pandas(dtype)))
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
         return Schema(tuple(fields), None)
@@ -162,7 +162,7 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
     t = _direct_type(idx.dtype)
     if t is None:
         return None
-    return Schema(tuple(fields), (IndexField(idx.name, t, 0),))
+    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype)),))
 
 
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:

@@ -80,8 +80,8 @@ def test_NA_semantics():
 
 def test_dates_and_timestamps():
     for field in ("year", "month", "day"):
-        assert_matches_pandas(lambda pd: getattr(frame(pd).d.dt, field))
-        assert_matches_pandas(lambda pd: getattr(frame(pd).ts.dt, field))
+        assert_matches_pandas(lambda pd, field=field: getattr(frame(pd).d.dt, field))
+        assert_matches_pandas(lambda pd, field=field: getattr(frame(pd).ts.dt, field))
     assert_matches_pandas(lambda pd: (lambda d: d[d.d >= dt.date(2020, 6, 1)])(frame(pd)))
     assert_matches_pandas(lambda pd: frame(pd).sort_values("d", kind="stable"))
     assert_matches_pandas(lambda pd: frame(pd).d.max())
