@@ -20,12 +20,18 @@ import pyarrow as pa
 from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
+    MASKED,
+    NA_FAMILIES,
     OBJECT_DATE,
     OBJECT_STRING,
     PYOBJECT,
     Field,
     IndexField,
+    NUMPY,
+    OBJECT,
     Schema,
+    family_dtype,
+    family_of_pandas,
     index_name,
     internal_name,
     normalize_arrow_type,
@@ -35,8 +41,13 @@ from gframe.plan.schema import (
 def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Array:
     dtype = values.dtype
     if isinstance(dtype, pd.CategoricalDtype):
-        arr = pa.Array.from_pandas(values)
-        return arr.cast(pa.dictionary(pa.int32(), normalize_arrow_type(arr.type.value_type), arr.type.ordered))
+        # built from codes and categories: the categories are the dtype's, all of them, even where
+        # no row uses them (Arrow's cast of an empty dictionary array drops its dictionary)
+        codes = np.asarray(pd.Series(values).cat.codes, dtype=np.int32)
+        cats = pa.array(np.asarray(dtype.categories, dtype=object) if dtype.categories.dtype == object
+                        or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
+        cats = cats.cast(normalize_arrow_type(cats.type))
+        return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
     try:
         arr = pa.Array.from_pandas(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
@@ -66,7 +77,8 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
         arr = _array_from_pandas(df.iloc[:, i], label)
         arrays.append(arr)
         names.append(internal_name(label))
-        fields.append(Field(label, arr.type if df.dtypes.iloc[i] != object or not pa.types.is_null(arr.type) else pa.float64()))
+        fields.append(Field(label, arr.type if df.dtypes.iloc[i] != object or not pa.types.is_null(arr.type) else pa.float64(),
+                            family_of_pandas(df.dtypes.iloc[i])))
     index: tuple[IndexField, ...] | None
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
@@ -78,7 +90,7 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
             arr = _array_from_pandas(values, values.name)
             arrays.append(arr)
             names.append(index_name(lvl))
-            index.append(IndexField(values.name, arr.type, lvl))
+            index.append(IndexField(values.name, arr.type, lvl, family_of_pandas(values.dtype)))
         index = tuple(index)
     table = pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
     if not arrays and len(df):
@@ -141,7 +153,7 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
         t = _direct_type(dtype)
         if t is None:
             return None
-        fields.append(Field(label, t))
+        fields.append(Field(label, t, family_of_pandas(dtype)))
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
         return Schema(tuple(fields), None)
@@ -150,7 +162,7 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
     t = _direct_type(idx.dtype)
     if t is None:
         return None
-    return Schema(tuple(fields), (IndexField(idx.name, t, 0),))
+    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype)),))
 
 
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
@@ -174,9 +186,30 @@ def host_copy(plan: Plan) -> pd.DataFrame | None:
     return None if hit is None else hit.copy(deep=False)
 
 
-def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None) -> Any:
+def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str) -> Any:
+    """A column of a non-numpy family as its pandas dtype (None: the numpy rules apply)."""
+    target = family_dtype(dtype if dtype is not None else col.type, family)  # None: the data's type
+    if target is None:
+        return None
+    if family == OBJECT:
+        values = _pandas_column(col, dtype, NUMPY)
+        return pd.Series(values.astype(object), dtype=object).where(values.notna(), None if dtype is not None and pa.types.is_boolean(dtype) else np.nan)
+    if dtype is not None and col.type != dtype and not pa.types.is_dictionary(col.type):
+        col = col.cast(dtype)  # an engine without the exact type (Polars' large strings, units) widened it
+    if isinstance(target, pd.ArrowDtype):
+        if col.type != target.pyarrow_dtype:
+            col = col.cast(target.pyarrow_dtype)
+        return pd.Series(pd.arrays.ArrowExtensionArray(col if isinstance(col, pa.ChunkedArray) else pa.chunked_array([col])))
+    return pd.Series(pd.array(col, dtype=target) if len(col) else pd.array([], dtype=target))
+
+
+def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str = NUMPY) -> Any:
     if isinstance(col, pa.ChunkedArray) and col.num_chunks == 0:
         col = pa.array([], type=col.type)
+    if family != NUMPY:
+        out = _family_column(col, dtype, family)
+        if out is not None:
+            return out
     if dtype is not None and (pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)) \
             and (pa.types.is_timestamp(col.type) or pa.types.is_duration(col.type)) and col.type.unit != dtype.unit:
         col = col.cast(dtype)  # an engine without the unit (Polars has no seconds) widened it
@@ -192,9 +225,16 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None) -
         return values.where(values.notna(), pd.NaT)
     if dtype is not None and pa.types.is_dictionary(dtype) and not isinstance(values.dtype, pd.CategoricalDtype):
         values = values.astype("category")
-    if dtype is not None and pa.types.is_dictionary(dtype) and isinstance(values.dtype, pd.CategoricalDtype) \
-            and values.dtype.ordered != dtype.ordered:  # engines' enums are ordered; pandas' categoricals say
-        values = values.astype(pd.CategoricalDtype(values.dtype.categories, ordered=dtype.ordered))
+    ordered = bool(dtype.ordered) if dtype is not None and pa.types.is_dictionary(dtype) else False
+    if isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered != ordered \
+            and (dtype is None or pa.types.is_dictionary(dtype)):
+        # engines' enums are all ordered (Polars has no unordered Enum); the plan's type says which,
+        # and a categorical the data decides (a merge key, a fillna) is pandas' default, unordered
+        values = values.astype(pd.CategoricalDtype(values.dtype.categories, ordered=ordered))
+    if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
+        # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes
+        # them to object with NaN (a file's or Arrow's missing bools are None: typed bool in the plan)
+        values = values.where(values.notna(), np.nan)
     if pa.types.is_integer(col.type) and col.null_count == 0 and values.dtype.kind == "f":
         values = values.astype(col.type.to_pandas_dtype())
     return values
@@ -207,12 +247,12 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     """
     data = {}
     for i, f in enumerate(schema.columns):
-        data[i] = _pandas_column(table.column(f.name), f.dtype)
+        data[i] = _pandas_column(table.column(f.name), f.dtype, f.family)
     n = table.num_rows
     if schema.index is None:
         index: pd.Index = pd.RangeIndex(offset, offset + n)
     else:
-        arrays = [_pandas_column(table.column(f.name), f.dtype) for f in schema.index]
+        arrays = [_pandas_column(table.column(f.name), f.dtype, f.family) for f in schema.index]
         if len(arrays) == 1:
             index = pd.Index(arrays[0])
             index.name = schema.index[0].label
@@ -224,3 +264,15 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     if schema.columns:
         out.columns = pd.Index(schema.labels)
     return out
+
+
+def family_scalar(value: Any, family: str) -> Any:
+    """A reduction's scalar as pandas gives it for a column of ``family``: nullable and Arrow dtypes
+    give ``pd.NA`` where numpy gives NaN/NaT, and Arrow dtypes give Python scalars, not numpy's."""
+    if family not in NA_FAMILIES:
+        return value
+    if value is pd.NaT or (isinstance(value, (float, np.floating)) and np.isnan(value)):
+        return pd.NA
+    if family != MASKED and isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -21,6 +21,7 @@ import pyarrow.csv as pacsv
 from gframe.interop import pandas_to_table
 from gframe.plan.logical import CsvScan
 from gframe.plan.schema import (
+    backend_family,
     OBJECT_STRING,
     STRING,
     Field,
@@ -79,6 +80,7 @@ def read_native(path: str, kwargs: dict[str, Any]) -> tuple[pa.Table, Schema] | 
         return None  # pandas names it "Unnamed: i"
     keep = [n for n in names if usecols is None or n in set(usecols)]
     parse_dates = list(kwargs.get("parse_dates") or [])
+    backend = kwargs.get("dtype_backend")  # "pyarrow" / "numpy_nullable": ints keep NA, families in the schema
     if any(c not in keep for c in parse_dates):
         return None
     dtype = {k: DTYPES[dtype_key(v)] for k, v in (kwargs.get("dtype") or {}).items()}
@@ -105,7 +107,7 @@ def read_native(path: str, kwargs: dict[str, Any]) -> tuple[pa.Table, Schema] | 
             return None
     columns = []
     for name, col in zip(keep, table.columns):
-        col = _pandas_column_rules(col, table.num_rows)
+        col = _pandas_column_rules(col, table.num_rows, backend is None)
         if name in parse_dates:
             col = _as_datetime(col)
             if col is None:
@@ -121,10 +123,11 @@ def read_native(path: str, kwargs: dict[str, Any]) -> tuple[pa.Table, Schema] | 
     fields, arrays, index = [], [], None
     for name, col in columns:
         if name == index_col:
-            index = (IndexField(name if name != "" else None, _field_type(col), 0),)
+            index = (IndexField(name if name != "" else None, _field_type(col), 0, _family(col, backend)),)
             index_array = col
             continue
-        fields.append(Field(name, _field_type(col)))
+        # pandas parses dates to numpy datetime64 whatever the backend
+        fields.append(Field(name, _field_type(col), _family(col, None if name in parse_dates else backend)))
         arrays.append(col)
     names_out = [f.name for f in fields]
     if index is not None:
@@ -177,14 +180,14 @@ def _infer_text(table: pa.Table, infer: set[str], dates: set[str]) -> pa.Table |
     return pa.Table.from_arrays(cols, names=table.column_names)
 
 
-def _pandas_column_rules(col: Any, n_rows: int) -> Any:
+def _pandas_column_rules(col: Any, n_rows: int, numpy_rules: bool = True) -> Any:
     """pandas' dtype from the parsed values: ints with missing values are float64, an empty file
     gives object columns, an all-missing column float64."""
     if isinstance(col, pa.ChunkedArray):
         col = col.combine_chunks()
     if pa.types.is_null(col.type):
         return pa.array([], OBJECT_STRING) if n_rows == 0 else pa.nulls(n_rows, pa.float64())
-    if pa.types.is_integer(col.type) and col.null_count:
+    if pa.types.is_integer(col.type) and col.null_count and numpy_rules:
         return col.cast(pa.float64())
     if pa.types.is_string(col.type) or pa.types.is_string_view(col.type):
         return col.cast(STRING)  # the plain string type is gframe's marker for object columns
@@ -199,6 +202,11 @@ def _as_datetime(col: Any) -> Any:
     if pa.types.is_null(col.type):
         return None
     return None  # other formats: pandas' own inference
+
+
+def _family(col: Any, backend: str | None) -> str:
+    """The column's dtype family for ``dtype_backend`` (pandas' CSV strings are ``string[pyarrow]``)."""
+    return backend_family(pa.string() if pa.types.is_large_string(col.type) else col.type, backend)
 
 
 def _field_type(col: Any) -> Any:

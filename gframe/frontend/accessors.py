@@ -14,7 +14,7 @@ import pyarrow as pa
 from gframe.frontend.bridge import via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import OBJECT_STRING, is_string
+from gframe.plan.schema import OBJECT_STRING, is_na_family, is_string
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -119,9 +119,16 @@ class StringMethods(_Accessor):
         t = self._s._dtype_arrow
         return t is None or t == OBJECT_STRING
 
+    def _na_value(self, na: Any) -> tuple[bool, Any]:
+        """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None)."""
+        native, fill = _na_value(na)
+        if na is _NO_DEFAULT and is_na_family(self._s._family):
+            fill = None
+        return native, fill
+
     # ---------------------------------------------------------------- predicates
     def contains(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT, regex: bool = True) -> Any:
-        native, fill = _na_value(na)
+        native, fill = self._na_value(na)
         if not isinstance(pat, str) or flags not in (0, re.IGNORECASE) or not native or self._object_dtype \
                 or (regex and not portable_regex(pat)):
             return self._fallback("contains", pat, case=case, flags=flags, na=na, regex=regex)
@@ -130,7 +137,7 @@ class StringMethods(_Accessor):
         return self._fn("contains", pat=pat, case=bool(case), regex=bool(regex), na=fill)
 
     def _affix(self, name: str, pat: Any, na: Any) -> Any:
-        native, fill = _na_value(na)
+        native, fill = self._na_value(na)
         pats = (pat,) if isinstance(pat, str) else pat
         if not native or not isinstance(pats, tuple) or not all(isinstance(p, str) for p in pats) or self._object_dtype:
             if not isinstance(pat, (str, tuple)):
@@ -147,7 +154,7 @@ class StringMethods(_Accessor):
     def _char_class(self, name: str) -> Any:
         if self._object_dtype:
             return self._fallback(name)
-        return self._fn(name, na=False)
+        return self._fn(name, na=self._na_value(_NO_DEFAULT)[1])
 
     def isdigit(self) -> Any:
         return self._char_class("isdigit")
@@ -278,6 +285,9 @@ class _SplitResult:
         return repr(self._materialize())
 
 
+_DATE_FIELDS = frozenset({"year", "month", "day", "quarter", "dayofweek", "dayofyear"})
+
+
 class DatetimeMethods(_Accessor):
     _kind = "dt"
     _pandas_cls = pd.core.indexes.accessors.CombinedDatetimelikeProperties
@@ -296,7 +306,12 @@ class DatetimeMethods(_Accessor):
         return None
 
     def _field(self, name: str) -> Any:
-        if self._timestamp() is None:
+        t = self._s._dtype_arrow
+        # date32[pyarrow] (read_parquet(dtype_backend="pyarrow")): its calendar fields are native
+        # too (a numpy-family date column is pandas' object column, whose .dt pandas refuses)
+        arrow_date = t is not None and (pa.types.is_date32(t) and name in _DATE_FIELDS or pa.types.is_timestamp(t)
+                                         and name != "date") and is_na_family(self._s._family)
+        if self._timestamp() is None and not arrow_date:
             return self._fallback_property(name)
         return self._fn(name)
 

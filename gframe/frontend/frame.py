@@ -125,7 +125,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         s = self._schema
         if not s.exact:
             return self.to_pandas().dtypes  # some dtype is decided by the data
-        return pd.Series([pandas_dtype(f.dtype) for f in s.columns], index=self.columns, dtype=object)
+        return pd.Series([pandas_dtype(f.dtype, family=f.family) for f in s.columns], index=self.columns, dtype=object)
 
     @property
     def ndim(self) -> int:

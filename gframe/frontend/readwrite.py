@@ -31,6 +31,9 @@ def read_csv(filepath_or_buffer: Any, **kwargs: Any) -> Any:
 
 def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: Any = None, **kwargs: Any) -> Any:
     """Lazily read a parquet file (pandas.read_parquet's API)."""
+    backend = kwargs.get("dtype_backend")
+    if backend not in (None, "pyarrow", "numpy_nullable"):
+        raise ValueError(f"dtype_backend {backend} is invalid, only 'numpy_nullable' and 'pyarrow' are allowed.")
     plan, reason = parquet_plan(path, engine, columns, filters, **kwargs)
     if plan is None:
         if reason == "non-default RangeIndex":  # a local file, read by pandas as it is

@@ -37,20 +37,24 @@ from gframe.frontend.frame import (
 )
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.index import Index
-from gframe.interop import host_copy
+from gframe.interop import family_scalar, host_copy
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (
+    NUMPY,
+    OBJECT,
     PYOBJECT,
     Field,
     arrow_type_from_pandas,
+    family_dtype,
+    family_of_pandas,
     internal_name,
     is_numeric,
     is_string,
     pandas_dtype,
 )
-from gframe.plan.dtypes import expr_type
+from gframe.plan.dtypes import expr_family, expr_type
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
 
@@ -79,16 +83,23 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     With ``plan`` (the column's plan), casts pandas refuses for some values (NaN / inf to int,
     unparsable strings to numbers) are checked now and raise pandas' exception at the call.
     """
+    family = NUMPY
     if dtype in (str, "str"):
         target = pa.large_string()
+    elif dtype is object or isinstance(dtype, np.dtype) and dtype == object or dtype in ("object", "O"):
+        # object: the same values, shown as Python objects (the family says so)
+        if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
+            raise NotImplementedError("astype(object) of this column is not native")
+        return func("cast", e, dtype=f.dtype, family=OBJECT)
     else:
         try:
             pdtype = pd.api.types.pandas_dtype(dtype)
             target = arrow_type_from_pandas(pdtype)
         except TypeError:
             raise TypeError(f"dtype {dtype!r} not understood") from None
-        if isinstance(pdtype, pd.StringDtype) and pdtype.na_value is not np.nan:
-            target = None  # "string": pd.NA semantics, not gframe's str
+        family = family_of_pandas(pdtype)  # "Int64", "string", "int64[pyarrow]": NA semantics
+        if family != NUMPY and family_dtype(target, family) != pdtype:
+            target = None  # a dtype the family cannot show (string storage "python")
         if isinstance(pdtype, pd.CategoricalDtype) and (pdtype.categories is not None or pdtype.ordered):
             target = None
     if target is None:
@@ -96,7 +107,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     src = f.dtype
     if pa.types.is_dictionary(target) and src is not None and (pa.types.is_integer(src) or pa.types.is_floating(src)):
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
-    if target == src:
+    if target == src and family == f.family:
         return e
     if src is None and not (pa.types.is_floating(target) or is_string(target)) \
             or pa.types.is_dictionary(target) and not (is_string(src) or target.value_type == src) \
@@ -106,7 +117,9 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
             or pa.types.is_timestamp(target) or pa.types.is_duration(target) or pa.types.is_date(target):
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src)} is not native")
     if plan is not None:
-        _check_cast(plan, e, f, src, target)
+        _check_cast(plan, e, f, src, target, family)
+    if family != NUMPY:
+        return func("cast", e, dtype=target, family=family)
     return func("cast", e, dtype=target)
 
 
@@ -117,9 +130,13 @@ def _any_true(plan: L.Plan, pred: Expr) -> bool:
     return bool(table.num_rows and table.column(0)[0].as_py())
 
 
-def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any) -> None:
+def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: str = "numpy") -> None:
     """pandas' errors for values a cast cannot take, raised at the call as pandas does."""
-    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src):
+    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY:
+        # a nullable / Arrow int holds missing values, not fractions
+        if _any_true(plan, BinOp("and", func("notna", e), BinOp("ne", e, func("round", e, decimals=0)))):
+            raise TypeError(f"cannot safely cast non-equivalent {pandas_dtype(src)} to {pandas_dtype(target)}")
+    elif pa.types.is_integer(target) and src is not None and pa.types.is_floating(src):
         if _any_true(plan, BinOp("or", func("isna", e), BinOp("eq", func("abs", e), Lit(float("inf"))))):
             raise pd.errors.IntCastingNaNError(
                 f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "
@@ -241,6 +258,12 @@ class Series(NumpyProtocols, NDFrame):
     def _dtype_arrow(self) -> Any:
         return expr_type(self._expr, self._plan.schema.dtype_of)
 
+    @property
+    def _family(self) -> str:
+        """The pandas dtype family of the values (``plan/schema.py``)."""
+        s = self._plan.schema
+        return expr_family(self._expr, s.family_of, s.dtype_of)
+
     # ------------------------------------------------------------------ metadata
     @property
     def name(self) -> Hashable:
@@ -249,6 +272,10 @@ class Series(NumpyProtocols, NDFrame):
     @property
     def dtype(self) -> Any:
         t = self._dtype_arrow
+        fam = self._family
+        special = family_dtype(t, fam)
+        if special is not None:
+            return special
         if t is None or (pa.types.is_integer(t) or pa.types.is_boolean(t)) and not self._plan.schema.exact:
             return self.to_pandas().dtype
         return pandas_dtype(t)
@@ -537,7 +564,7 @@ class Series(NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "Series":
-        f = Field(self._name, self._dtype_arrow)
+        f = Field(self._name, self._dtype_arrow, self._family)
         try:
             if errors != "raise":
                 raise NotImplementedError("astype(errors=...)")
@@ -818,6 +845,7 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
     agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
     table = engines.materialize(agg_plan).to_arrow()
     row = {f.label: (table.column(f.name)[0] if table.num_rows else None, f.dtype) for f in agg_plan.schema.columns}
+    fams = {f.label: f.family for f in agg_plan.schema.columns}
     out = []
     for i, (e, t) in enumerate(cols):
         value, out_t = row[f"v{i}"]
@@ -828,7 +856,7 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         if missing:
             temporal = out_t is not None and (pa.types.is_timestamp(out_t) or pa.types.is_duration(out_t))
             result = pd.NaT if temporal else np.nan
-        out.append(result)
+        out.append(family_scalar(result, fams[f"v{i}"]))
     return out
 
 

@@ -21,7 +21,7 @@ from gframe.plan.expr import Col, func
 from gframe.plan.node import Opaque
 from gframe.plan.schema import STRING, internal_name
 
-_NATIVE = {"sep", "delimiter", "usecols", "dtype", "parse_dates", "nrows", "header", "index_col"}
+_NATIVE = {"sep", "delimiter", "usecols", "dtype", "parse_dates", "nrows", "header", "index_col", "dtype_backend"}
 
 
 def csv_plan(path: Any, kwargs: dict[str, Any]) -> tuple[L.Plan | None, str]:
@@ -32,7 +32,9 @@ def csv_plan(path: Any, kwargs: dict[str, Any]) -> tuple[L.Plan | None, str]:
         raise FileNotFoundError(f"[Errno 2] No such file or directory: '{os.fspath(path)}'")
     if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(os.fspath(path)) or set(kwargs) - _NATIVE \
             or kwargs.get("header", 0) not in (0, "infer") or not _native_dtypes(kwargs.get("dtype")) \
-            or not isinstance(kwargs.get("parse_dates", []), (list, tuple, type(None))):
+            or not isinstance(kwargs.get("parse_dates", []), (list, tuple, type(None))) \
+            or kwargs.get("dtype_backend") not in (None, "pyarrow", "numpy_nullable") \
+            or kwargs.get("dtype_backend") is not None and kwargs.get("index_col") is not None:
         return None, "reader options not native"
     lazy = _lazy_scan(os.fspath(path), kwargs)
     if lazy is not None:

@@ -18,6 +18,7 @@ from gframe.plan.schema import (
     Field,
     IndexField,
     Schema,
+    backend_family,
     index_name,
     internal_name,
     normalize_arrow_type,
@@ -30,7 +31,7 @@ def _is_local_file(path: Any) -> bool:
 
 
 def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: Any = None,
-                 **kwargs: Any) -> tuple[ParquetScan | None, str]:
+                 dtype_backend: str | None = None, **kwargs: Any) -> tuple[ParquetScan | None, str]:
     """The lazy ``ParquetScan`` of ``pandas.read_parquet(path, ...)`` (all columns: the frontend
     selects ``columns``), or ``(None, reason)`` where not native."""
     if not _is_local_file(path) or filters is not None or kwargs:
@@ -55,7 +56,8 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
             index_fields = []
         t = schema.field(ic).type
         label = col_meta.get(ic, {}).get("name", None)
-        index_fields.append(IndexField(label, normalize_arrow_type(t), len(index_fields)))
+        index_fields.append(IndexField(label, normalize_arrow_type(t), len(index_fields),
+                                       backend_family(t, dtype_backend, col_meta.get(ic, {}).get("numpy_type"))))
         file_cols.append((ic, index_name(len(index_fields) - 1)))
         names_in_index.add(ic)
     fields = []
@@ -65,7 +67,8 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
         label = col_meta.get(f.name, {}).get("name", f.name)
         if label is None:
             label = f.name
-        fields.append(Field(label, normalize_arrow_type(f.type)))
+        fields.append(Field(label, normalize_arrow_type(f.type),
+                            backend_family(f.type, dtype_backend, col_meta.get(f.name, {}).get("numpy_type"))))
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
     source = FileSnapshot(path, metadata=footer)

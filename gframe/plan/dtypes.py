@@ -14,7 +14,20 @@ import pyarrow as pa
 from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.functions import declare
 from gframe.plan.functions import lookup as lookup_function
-from gframe.plan.schema import OBJECT_DATE, OBJECT_STRING, STRING, ArrowType, is_numeric, is_string
+from gframe.plan.schema import (
+    ARROW,
+    ARROW_LARGE,
+    MASKED,
+    NA_FAMILIES,
+    NUMPY,
+    OBJECT,
+    OBJECT_DATE,
+    OBJECT_STRING,
+    STRING,
+    ArrowType,
+    is_numeric,
+    is_string,
+)
 
 Lookup = Callable[[str], "ArrowType | None"]
 
@@ -171,6 +184,8 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
 @declare("fillna", args=2)
 def _fillna(e: Func, type_of: TypeOf) -> ArrowType | None:
     arg = _first(e, type_of)
+    if arg is not None and pa.types.is_dictionary(arg):
+        return arg  # a categorical keeps its dtype (categories, orderedness): pandas fills within them
     if arg is not None:
         other = type_of(e.children[1])
         if other is not None and is_numeric(arg) and is_numeric(other) and other != arg:
@@ -280,9 +295,126 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     if fn in ("any", "all"):
         return pa.bool_()
     if fn in ("sum", "prod"):
+        if arg is not None and pa.types.is_decimal(arg):
+            return pa.decimal128(38, arg.scale)  # Arrow's (pandas') sum widens to the full precision
         if arg is not None and (pa.types.is_boolean(arg) or pa.types.is_integer(arg)):
             if arg is not None and pa.types.is_unsigned_integer(arg):
                 return pa.uint64()
             return pa.int64()
         return arg
     return arg  # min, max, first, last
+
+
+# ------------------------------------------------------------------------------ pandas dtype families
+# Which pandas dtype family (``plan/schema.py``: numpy, masked, arrow, object) an expression's
+# result belongs to, from its inputs' families, by pandas' rules: an ArrowDtype operand makes the
+# result ArrowDtype, else a nullable (masked) one makes it nullable; a literal takes the other side's.
+# The Arrow type (``expr_type``) says what the values are; the family says how pandas shows them
+# and whether a comparison with a missing value is missing (NA families) or False (numpy).
+
+FamilyLookup = Callable[[str], str]
+
+_FAMILY_RANK = {NUMPY: 0, OBJECT: 1, MASKED: 2, ARROW: 3, ARROW_LARGE: 3}
+# functions whose result is a plain numpy column whatever the input (``Int64.isna()`` is bool)
+_NUMPY_RESULT = frozenset({"isna", "notna", "duplicated", "str.split_get", "udf", "dt.date", "str.to_datetime"})
+# functions whose missing values pandas' numpy rules make a new dtype (ints with NaN -> float64):
+# in an NA family the values stay ints (``string.str.len()`` is Int64, ``date32[pyarrow].dt.year`` int64[pyarrow])
+_INT_RESULT = frozenset({"dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek",
+                         "dt.quarter", "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len"})
+
+
+def combine_families(*families: str) -> str:
+    """The family of an operation over operands of these families (arrow > masked > numpy)."""
+    best = NUMPY
+    for f in families:
+        if _FAMILY_RANK.get(f, 0) > _FAMILY_RANK[best]:
+            best = f
+    return best
+
+
+def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
+    """The pandas dtype family of ``expr``'s result over columns of families ``family(name)``."""
+    if isinstance(expr, Col):
+        return family(expr.name)
+    if isinstance(expr, Lit):
+        return NUMPY
+    kids = [expr_family(c, family, lookup) for c in expr.children]
+    if isinstance(expr, BinOp):
+        fam = combine_families(*kids)
+        if expr.op in COMPARISON or expr.op in LOGICAL:
+            if fam == OBJECT:
+                return NUMPY
+            if fam == MASKED and any(f == MASKED and is_string(expr_type(c, lookup))
+                                     for f, c in zip(kids, expr.children)):
+                return ARROW  # pandas: comparing ``string`` columns gives bool[pyarrow]
+        return fam
+    if isinstance(expr, Func):
+        if expr.fn in _NUMPY_RESULT:
+            return NUMPY
+        if expr.fn == "cast":
+            return expr.param("family") or NUMPY
+        fam = combine_families(*kids) if kids else NUMPY
+        if expr.fn == "isin" and fam != MASKED:
+            return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean
+        if fam == ARROW_LARGE and expr.fn in _INT_RESULT:
+            return ARROW
+        return OBJECT if fam == OBJECT and expr.fn in ("fillna", "coalesce", "where", "shift") else (
+            NUMPY if fam == OBJECT else fam)
+    if isinstance(expr, Agg):
+        fam = kids[0] if kids else NUMPY
+        if expr.fn == "nunique" or fam == OBJECT:
+            return NUMPY
+        if fam == MASKED and expr.fn in ("size", "count") and is_string(expr_type(expr.child, lookup)):
+            return ARROW  # pandas counts ``string`` values as int64[pyarrow]
+        return fam
+    return NUMPY
+
+
+def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> ArrowType | None:
+    """``expr_type`` refined for a result in an NA family: where the numpy rules leave the type to
+    the data only because a missing value would turn ints into floats (``str.len``, ``dt.year``,
+    ``where(cond)``, a join's missing rows), an NA family keeps the type (the missing value is NA)."""
+    if fam not in NA_FAMILIES:
+        return t
+    if isinstance(expr, Func):
+        if expr.fn in _INT_RESULT and t is None:
+            if expr.fn == "str.len":
+                return pa.int32() if fam == ARROW else pa.int64()
+            return pa.int64()
+        if expr.fn == "where" and isinstance(expr.children[2], Lit) and expr.children[2].value is None:
+            return expr_type(expr.children[0], lookup)
+    if isinstance(expr, BinOp) and expr.op in ("floordiv", "mod") and t is None:
+        lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
+        if lt is not None and rt is not None and pa.types.is_integer(lt) and pa.types.is_integer(rt):
+            return pa.from_numpy_dtype(np.result_type(_np(lt), _np(rt)))  # pandas: Int64 // 0 is 0, NA-typed ints
+    return t
+
+
+def keeps_type_when_missing(fam: str) -> bool:
+    """Whether a column of this family keeps its type when rows go missing (a join's or concat's
+    missing side): nullable and Arrow dtypes hold NA; numpy ints and bools do not."""
+    return fam in NA_FAMILIES
+
+
+def expr_field(label: object, expr: Expr, schema: "Schema") -> "Field":
+    """The output field of ``expr`` over ``schema``'s columns: type and family together."""
+    from gframe.plan.schema import Field
+
+    t = expr_type(expr, schema.dtype_of)
+    fam = expr_family(expr, schema.family_of, schema.dtype_of)
+    return Field(label, family_type(expr, t, fam, schema.dtype_of), fam)
+
+
+def family_lookup(lookup: Lookup) -> FamilyLookup:
+    """The family lookup that goes with a type lookup: engines are handed ``schema.dtype_of`` and
+    find the families on the same schema; any other lookup (a literal-only evaluation) is numpy."""
+    schema = getattr(lookup, "__self__", None)
+    fam = getattr(schema, "family_of", None)
+    return fam if fam is not None else (lambda name: NUMPY)
+
+
+def keeps_missing(expr: BinOp, family: FamilyLookup, lookup: Lookup) -> bool:
+    """Whether a comparison or logical operator keeps a missing operand missing (pandas' NA
+    semantics of nullable and Arrow dtypes: NA == 1 is NA, Kleene ``&``/``|``) rather than
+    numpy's (NaN == 1 is False, a missing bool counts as False)."""
+    return any(expr_family(c, family, lookup) in NA_FAMILIES for c in expr.children)

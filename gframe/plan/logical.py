@@ -16,8 +16,8 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import STRING, Field, IndexField, Schema
-from gframe.plan.dtypes import expr_type
+from gframe.plan.schema import NUMPY, STRING, Field, IndexField, Schema
+from gframe.plan.dtypes import combine_families, expr_field, expr_type, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
 
@@ -162,7 +162,8 @@ class Select(Plan):
 
     def _compute_schema(self) -> Schema:
         look = self._lookup()
-        return self.child.schema.with_columns(Field(label, expr_type(e, look)) for label, e in self.outputs)
+        s = self.child.schema
+        return s.with_columns(expr_field(label, e, s) for label, e in self.outputs)
 
     def describe(self) -> str:
         items = []
@@ -304,12 +305,13 @@ class Aggregate(Plan):
 
     def _compute_schema(self) -> Schema:
         look = self._lookup()
-        keyf = [(lab, look(k)) for k, lab in zip(self.keys, self.key_labels)]
-        aggf = [Field(label, expr_type(a, look)) for label, a in self.aggs]
+        s = self.child.schema
+        keyf = [(lab, look(k), s.family_of(k)) for k, lab in zip(self.keys, self.key_labels)]
+        aggf = [expr_field(label, a, s) for label, a in self.aggs]
         if self.keys_as_index and self.keys:
-            index = tuple(IndexField(lab, t, i) for i, (lab, t) in enumerate(keyf))
+            index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))
             return Schema(tuple(aggf), index)
-        return Schema(tuple(Field(lab, t) for lab, t in keyf) + tuple(aggf), None)
+        return Schema(tuple(Field(lab, t, fam) for lab, t, fam in keyf) + tuple(aggf), None)
 
     def describe(self) -> str:
         aggs = ", ".join(f"{label}={format_expr(a)}" for label, a in self.aggs)
@@ -344,11 +346,11 @@ class CompleteGroups(Plan):
         def widen(f: Any) -> Any:
             # an empty group's missing value: pandas decides int -> float64 (bool -> object) from the data
             t = f.dtype
-            if f.name in filled or f.name in keys or t is None:
+            if f.name in filled or f.name in keys or t is None or keeps_type_when_missing(f.family):
                 return t
             return None if pa.types.is_integer(t) or pa.types.is_boolean(t) else t
 
-        cols = tuple(Field(f.label, widen(f)) for f in s.columns)
+        cols = tuple(Field(f.label, widen(f), f.family) for f in s.columns)
         return Schema(cols, s.index)
 
     def describe(self) -> str:
@@ -375,10 +377,12 @@ class GroupWindow(Plan):
         look = self._lookup()
         fields = []
         for label, a in self.outputs:
-            t = expr_type(a, look)
-            if self.dropna and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)):
+            f = expr_field(label, a, self.child.schema)
+            t = f.dtype
+            if self.dropna and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)) \
+                    and not keeps_type_when_missing(f.family):
                 t = None  # a missing key gives NaN: pandas decides int -> float from the data
-            fields.append(Field(label, t))
+            fields.append(Field(label, t, f.family))
         return Schema(tuple(fields), self.child.schema.index)
 
     def describe(self) -> str:
@@ -436,6 +440,7 @@ class Join(Plan):
         fields = []
         for label, side, name in self.outputs:
             t = (lt if side in ("left", "key") else rt).dtype_of(name)
+            fam = (lt if side in ("left", "key") else rt).family_of(name)
             # a side that may miss rows gets nulls: pandas decides int->float from the data
             may_miss = (side == "right" and how in ("left", "outer")) or (
                 side in ("left", "key") and how in ("right", "outer"))
@@ -443,22 +448,24 @@ class Join(Plan):
                 t = None  # the other side's key values
             if side == "key" or (side == "right" and self.right_key_from_left_index(name)):
                 t = self._categorical_key(side, name, t)
-            if may_miss and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)):
+            if may_miss and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)) \
+                    and not keeps_type_when_missing(fam):
                 t = None
-            fields.append(Field(label, t))
+            fields.append(Field(label, t, fam))
         index: tuple[IndexField, ...] | None
         if self.index_from == "none":
             index = None
         elif self.index_from == "both":  # the two indexes coalesced
-            index = tuple(IndexField(a.label, a.dtype if a.dtype == b.dtype else None, a.level)
+            index = tuple(IndexField(a.label, a.dtype if a.dtype == b.dtype else None, a.level, a.family)
                           for a, b in zip(lt.index or (), rt.index or ()))
         else:
             src = lt if self.index_from == "left" else rt
             may_miss = how == "outer" or how == ("right" if self.index_from == "left" else "left")
             index = src.index
             if index is not None and may_miss:
-                index = tuple(IndexField(f.label, None if f.dtype is None or pa.types.is_integer(f.dtype)
-                                         or pa.types.is_boolean(f.dtype) else f.dtype, f.level) for f in index)
+                index = tuple(IndexField(f.label, f.dtype if keeps_type_when_missing(f.family) else None
+                                         if f.dtype is None or pa.types.is_integer(f.dtype)
+                                         or pa.types.is_boolean(f.dtype) else f.dtype, f.level, f.family) for f in index)
         return Schema(tuple(fields), index)
 
     def _categorical_key(self, side: str, name: str, t: Any) -> Any:
@@ -530,9 +537,16 @@ class Union(Plan):
         fields = []
         for label in labels:
             ts = []
+            fams = []
             for c in self.children:
                 ts.append(c.schema.field(label).dtype if c.schema.has(label) else "missing")
-            fields.append(Field(label, _union_type(ts)))
+                fams.append(c.schema.field(label).family if c.schema.has(label) else NUMPY)
+            fam = combine_families(*fams)
+            present = [t for t in ts if t != "missing"]
+            if keeps_type_when_missing(fam) and all(t == present[0] for t in present):
+                fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
+            else:
+                fields.append(Field(label, _union_type(ts), fam))
         if self.ignore_index:
             return Schema(tuple(fields), None)
         idx = [c.schema.index for c in self.children]
@@ -542,7 +556,7 @@ class Union(Plan):
         for f in first:
             ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
-                                     ts[0] if all(t == ts[0] for t in ts) else None, f.level))
+                                     ts[0] if all(t == ts[0] for t in ts) else None, f.level, f.family))
         return Schema(tuple(fields), tuple(levels))
 
     def describe(self) -> str:
@@ -582,10 +596,11 @@ class HConcat(Plan):
     def _compute_schema(self) -> Schema:
         fields: list[Field] = []
         for c in self.children:
-            fields.extend(Field(f.label, None if f.dtype is None or pa.types.is_integer(f.dtype) or pa.types.is_boolean(f.dtype) else f.dtype)
+            fields.extend(Field(f.label, f.dtype if keeps_type_when_missing(f.family) else None if f.dtype is None
+                                or pa.types.is_integer(f.dtype) or pa.types.is_boolean(f.dtype) else f.dtype, f.family)
                           for f in c.schema.columns)
         first = self.children[0].schema.index
-        index = None if first is None else tuple(IndexField(f.label, f.dtype, f.level) for f in first)
+        index = None if first is None else tuple(IndexField(f.label, f.dtype, f.level, f.family) for f in first)
         return Schema(tuple(fields), index)
 
 
@@ -606,7 +621,7 @@ class SetIndex(Plan):
             levels.extend(s.index)
         for k in self.keys:
             f = by_name[k]
-            levels.append(IndexField(f.label, f.dtype, len(levels)))
+            levels.append(IndexField(f.label, f.dtype, len(levels), f.family))
         cols = [f for f in s.columns if not (self.drop and f.name in self.keys)]
         return Schema(tuple(cols), tuple(levels))
 
@@ -628,7 +643,7 @@ class ResetIndex(Plan):
         if self.drop:
             return Schema(s.columns, None)
         idx = s.index if s.index is not None else (IndexField(None, pa.int64(), 0),)
-        front = tuple(Field(lab, f.dtype) for lab, f in zip(self.labels, idx))
+        front = tuple(Field(lab, f.dtype, f.family) for lab, f in zip(self.labels, idx))
         return Schema(front + s.columns, None)
 
     def describe(self) -> str:
@@ -647,7 +662,7 @@ class RenameIndex(Plan):
     def _compute_schema(self) -> Schema:
         s = self.child.schema
         assert s.index is not None
-        return s.with_index(tuple(IndexField(lab, f.dtype, f.level) for lab, f in zip(self.labels, s.index)))
+        return s.with_index(tuple(IndexField(lab, f.dtype, f.level, f.family) for lab, f in zip(self.labels, s.index)))
 
 
 class Cache(Plan):

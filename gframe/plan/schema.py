@@ -52,10 +52,36 @@ def index_name(level: int) -> str:
     return f"{INDEX_PREFIX}{level}"
 
 
+# pandas dtype families. The Arrow type says what the values are; the family says which pandas dtype
+# shows them, and so which of pandas' rules apply to them (result dtypes, missing values):
+#   NUMPY  - numpy dtypes and pandas' defaults (``str``, ``category``, tz-aware datetimes): an int
+#            column with missing values is float64, a comparison with a missing value is False;
+#   MASKED - pandas' nullable dtypes (``Int64``, ``Float64``, ``boolean``, ``string``): missing is
+#            ``pd.NA``, comparisons with NA are NA, ``&``/``|`` are Kleene, ints stay ints;
+#   ARROW  - ``pd.ArrowDtype`` (``int64[pyarrow]``, ``date32[pyarrow]``...): NA semantics as MASKED,
+#            results are ArrowDtype again (``ARROW_LARGE``: the same for large_string columns, which
+#            the engines cannot tell from string ones - both are ``STRING`` inside);
+#   OBJECT - an ``object`` column whose values the engines hold natively (``astype(object)``).
+# A tag beside the Arrow type rather than new Arrow types: the engines compute on the Arrow type
+# alone and stay unaware of pandas; only the plan's dtype rules (``plan/dtypes.py``), the null
+# semantics of comparisons and the conversion back to pandas (``interop``) read the family.
+NUMPY = "numpy"
+MASKED = "masked"
+ARROW = "arrow"
+ARROW_LARGE = "arrow_large"
+OBJECT = "object"
+NA_FAMILIES = frozenset({MASKED, ARROW, ARROW_LARGE})  # missing is NA, comparisons propagate it
+
+
+def is_na_family(family: str | None) -> bool:
+    return family in NA_FAMILIES
+
+
 @dataclass(frozen=True)
 class Field:
     label: Hashable
     dtype: ArrowType | None
+    family: str = NUMPY
 
     @cached_property
     def name(self) -> str:
@@ -67,6 +93,7 @@ class IndexField:
     label: Hashable  # the index level's name (None by default)
     dtype: ArrowType | None
     level: int
+    family: str = NUMPY
 
     @property
     def name(self) -> str:
@@ -142,6 +169,17 @@ class Schema:
         for f in (*(self.index or ()), *reversed(self.columns)):
             types[f.name] = f.dtype  # the first data column of a name wins, as a linear scan would
         return types
+
+    def family_of(self, name: str) -> str:
+        """The pandas dtype family of a column (data or index) by internal name."""
+        return self._families.get(name, NUMPY)
+
+    @cached_property
+    def _families(self) -> dict[str, str]:
+        fams: dict[str, str] = {}
+        for f in (*(self.index or ()), *reversed(self.columns)):
+            fams[f.name] = f.family
+        return fams
 
     @property
     def exact(self) -> bool:
@@ -223,8 +261,50 @@ def arrow_type_from_pandas(dtype: object) -> ArrowType | None:
     return pa.from_numpy_dtype(dtype)
 
 
-def pandas_dtype(t: ArrowType | None, has_nulls: bool = False) -> object:
+def family_of_pandas(dtype: object) -> str:
+    """The family (see ``NUMPY``...) of a pandas dtype."""
+    if isinstance(dtype, pd.ArrowDtype):
+        t = dtype.pyarrow_dtype
+        return ARROW_LARGE if pa.types.is_large_string(t) else ARROW
+    if isinstance(dtype, pd.StringDtype):
+        return MASKED if dtype.na_value is pd.NA else NUMPY
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype) and getattr(dtype, "na_value", None) is pd.NA \
+            and getattr(dtype, "numpy_dtype", None) is not None:
+        return MASKED  # Int*, UInt*, Float*, boolean
+    return NUMPY
+
+
+_MASKED_NAMES = {"int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64", "uint8": "UInt8",
+                 "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64", "float": "Float32",
+                 "double": "Float64", "bool": "boolean"}
+
+
+def family_dtype(t: ArrowType | None, family: str) -> object | None:
+    """The pandas dtype of an Arrow type in a family other than NUMPY (None: the family has no
+    dtype for this type, and the numpy rules apply)."""
+    if t is None or family == NUMPY:
+        return None
+    if family == OBJECT:
+        return np.dtype("O")
+    if family == MASKED:
+        if is_string(t) and t != OBJECT_STRING:
+            return pd.StringDtype(na_value=pd.NA)
+        name = _MASKED_NAMES.get(str(t))
+        return None if name is None else pd.api.types.pandas_dtype(name)
+    if family in (ARROW, ARROW_LARGE):
+        if is_string(t):
+            return pd.ArrowDtype(pa.large_string() if family == ARROW_LARGE else pa.string())
+        if pa.types.is_dictionary(t):
+            return None
+        return pd.ArrowDtype(t)
+    return None
+
+
+def pandas_dtype(t: ArrowType | None, has_nulls: bool = False, family: str = NUMPY) -> object:
     """The dtype pandas shows for an Arrow type, given whether the column holds missing values."""
+    special = family_dtype(t, family)
+    if special is not None:
+        return special
     if t is None:
         return np.dtype("O")
     if t == OBJECT_STRING:
@@ -258,3 +338,20 @@ def is_string(t: ArrowType | None) -> bool:
 
 def is_temporal(t: ArrowType | None) -> bool:
     return t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date(t))
+
+
+def backend_family(t: ArrowType, dtype_backend: str | None, numpy_type: str | None = None) -> str:
+    """The family pandas' readers give a column of Arrow type ``t`` for ``dtype_backend``
+    ("pyarrow": ArrowDtype for every column; "numpy_nullable": nullable dtypes for numbers, bools
+    and strings; none: numpy, or the nullable dtype pandas' metadata in the file names)."""
+    if dtype_backend == "pyarrow":
+        return ARROW_LARGE if pa.types.is_large_string(t) else ARROW
+    if dtype_backend == "numpy_nullable":
+        if is_numeric(t) or is_string(t):
+            return MASKED
+    if numpy_type:
+        try:
+            return family_of_pandas(pd.api.types.pandas_dtype(numpy_type))
+        except TypeError:
+            return NUMPY
+    return NUMPY

@@ -59,7 +59,7 @@ def _compare(expected: Any, result: Any, **kw: Any) -> None:
             _compare(e, r, **kw)
     elif isinstance(expected, float) and np.isnan(expected):
         assert isinstance(result, float) and np.isnan(result), f"expected NaN, got {result!r}"
-    elif expected is pandas.NaT or expected is None:
+    elif expected is pandas.NaT or expected is None or expected is pandas.NA:
         assert result is expected, f"expected {expected!r}, got {result!r}"
     elif isinstance(expected, (float, np.floating)):
         assert isinstance(result, (float, np.floating)), f"expected a float, got {type(result)}: {result!r}"

@@ -336,7 +336,7 @@ _CMP = {"EQUAL": pc.equal, "NOT_EQUAL": pc.not_equal, "LESS": pc.less, "GREATER"
 
 
 _BINARY_MODELLED = {"ADD", "SUB", "MUL", "TRUE_DIV", "FLOOR_DIV", "PYMOD", "POW", "BITWISE_AND", "BITWISE_OR",
-                    "BITWISE_XOR", "LOGICAL_AND", "LOGICAL_OR", "NULL_EQUALS", "NULL_NOT_EQUALS", *_CMP}
+                    "BITWISE_XOR", "LOGICAL_AND", "LOGICAL_OR", "NULL_LOGICAL_AND", "NULL_LOGICAL_OR", "NULL_EQUALS", "NULL_NOT_EQUALS", *_CMP}
 
 
 def binary_operation(lhs: Any, rhs: Any, op: Any, output_type: DataType) -> Column:
@@ -359,6 +359,9 @@ def binary_operation(lhs: Any, rhs: Any, op: Any, output_type: DataType) -> Colu
         both = pc.and_(pc.is_null(a), pc.is_null(b))
         res = pc.or_(eq, both)
         return Column(pc.invert(res) if name == "NULL_NOT_EQUALS" else res)
+    if name in ("NULL_LOGICAL_AND", "NULL_LOGICAL_OR"):  # libcudf's Kleene logic
+        fa, fb = a.cast(pa.bool_()), b.cast(pa.bool_())
+        return Column((pc.and_kleene if name == "NULL_LOGICAL_AND" else pc.or_kleene)(fa, fb).cast(t))
     if name in ("LOGICAL_AND", "LOGICAL_OR"):
         fa, fb = a.cast(pa.bool_()), b.cast(pa.bool_())
         return Column((pc.and_ if name == "LOGICAL_AND" else pc.or_)(fa, fb).cast(t))

@@ -17,7 +17,7 @@ from gframe.engines.cpu.functions import FUNCTIONS
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import PYOBJECT, ArrowType
-from gframe.plan.dtypes import expr_type
+from gframe.plan.dtypes import expr_type, family_lookup, keeps_missing
 
 BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -40,6 +40,7 @@ class Lowering:
         # the input frame, where a kernel has it: value-dependent dtypes (a column the plan types
         # None, int // 0) are decided from the data
         self.data = data
+        self.family = family_lookup(lookup)  # pandas dtype families: NA semantics of comparisons
         self.lookup = lookup if data is None else _data_lookup(lookup, data)
 
     def type_of(self, e: Expr) -> ArrowType | None:
@@ -105,10 +106,13 @@ class Lowering:
             elif _is_bool(lt) or _is_bool(rt):
                 left, right = left.cast(pl.Int64) if _is_bool(lt) else left, right.cast(pl.Int64) if _is_bool(rt) else right
             return BINARY[op](left, right)
+        na = keeps_missing(e, self.family, self.lookup)
         if op in COMPARISON:
             res = BINARY[op](left, right)
-            # pandas: a comparison with a missing value is False (!= is True)
-            return res.fill_null(op == "ne")
+            # pandas: a comparison with a missing value is False (!= is True); NA in NA families
+            return res if na else res.fill_null(op == "ne")
+        if na:  # nullable / Arrow bools: Kleene logic, which Polars' & | ^ follow
+            return BINARY[op](left, right)
         # logical: missing counts as False, as pandas does for NaN in object/bool ops
         if _is_bool(lt) or lt is None:
             left = left.fill_null(False)

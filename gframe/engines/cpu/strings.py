@@ -18,7 +18,8 @@ _CHAR_CLASSES = {"isdigit": r"^\d+$", "isalpha": r"^\p{Alphabetic}+$", "isalnum"
 @declare("str.contains", "str.startswith", "str.endswith", "str.isdigit", "str.isalpha", "str.isalnum",
          "str.isspace", "str.islower", "str.isupper")
 def _predicate(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    return _str_predicate(e.fn[4:], args[0], e).fill_null(e.param("na"))
+    out = _str_predicate(e.fn[4:], args[0], e)
+    return out if e.param("na") is None else out.fill_null(e.param("na"))  # None: NA stays (nullable strings)
 
 
 def _str_predicate(name: str, x: pl.Expr, e: Func) -> pl.Expr:

@@ -23,7 +23,7 @@ from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import STRING
-from gframe.plan.dtypes import expr_type, literal_type
+from gframe.plan.dtypes import expr_type, family_lookup, keeps_missing, literal_type
 
 BOOL, I16, I32, I64, U64, F64 = pa.bool_(), pa.int16(), pa.int32(), pa.int64(), pa.uint64(), pa.float64()
 _UNITS = ["s", "ms", "us", "ns"]
@@ -131,6 +131,7 @@ class Evaluator:
     def __init__(self, table: GpuTable, lookup: Callable[[str], pa.DataType | None]) -> None:
         self.table = table
         self.n = table.num_rows
+        self.family = family_lookup(lookup)  # pandas dtype families: NA semantics of comparisons
 
         def look(name: str) -> pa.DataType | None:
             t = lookup(name)
@@ -204,10 +205,13 @@ class Evaluator:
             if t is None:
                 raise UnsupportedError(f"{op} of {lt} and {rt}")
             return self.binary(ops.ARITHMETIC[op], cast(a, t), cast(b, t), t)
+        na = keeps_missing(e, self.family, self.look)  # nullable / Arrow dtypes: NA stays NA
         if op in COMPARISON:
             ct = comparison_type(lt, rt)
             res = self.binary(ops.COMPARISON[op], cast(a, ct), cast(b, ct), BOOL)
-            return fill_null(res, op == "ne")
+            return res if na else fill_null(res, op == "ne")
+        if na and op in ("and", "or") and (lk == "bool" or rk == "bool"):  # Kleene logic
+            return self.binary("NULL_LOGICAL_AND" if op == "and" else "NULL_LOGICAL_OR", cast(a, BOOL), cast(b, BOOL), BOOL)
         if lk == "bool" or rk == "bool":
             a, b = fill_null(cast(a, BOOL), False), fill_null(cast(b, BOOL), False)
             return self.binary(ops.LOGICAL_BOOL[op], a, b, BOOL)

@@ -88,7 +88,7 @@ def _replace(ev: Any, e: Func) -> Any:
 
 def _contains_check(e: Func) -> str | None:
     pat = e.param("pat")
-    if not isinstance(pat, str) or not isinstance(e.param("na"), bool):
+    if not isinstance(pat, str) or not (isinstance(e.param("na"), bool) or e.param("na") is None):
         return "str.contains with these options"
     if e.param("regex", True):
         return None if regex_ok(pat) else f"regex {pat!r} is not portable to libcudf"
@@ -107,7 +107,7 @@ def _contains(ev: Any, e: Func) -> Any:
         res = S.find.contains(x, E.scalar(pat, STRING))
     else:
         res = S.find.contains(S.case.to_lower(x), E.scalar(pat.lower(), STRING))
-    return E.fill_null(res, p("na"))
+    return res if p("na") is None else E.fill_null(res, p("na"))  # None: NA stays (nullable strings)
 
 
 def _affix_check(e: Func) -> str | None:
