@@ -22,6 +22,7 @@ from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
+from gframe.frontend import query as query_mod
 from gframe import udf
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
@@ -870,6 +871,19 @@ class DataFrame(NDFrame):
 
     def to_csv(self, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:
         return readwrite.to_csv(self, path_or_buf, *args, **kwargs)
+
+    def query(self, expr: str, *, inplace: bool = False, **kwargs: Any) -> "DataFrame | None":
+        # the caller's scope is taken here: through the bridge, @x would resolve in gframe's frames
+        local_dict, global_dict = query_mod.caller_scope(kwargs.pop("level", 0))
+        local_dict = kwargs.pop("local_dict", None) or local_dict
+        global_dict = kwargs.pop("global_dict", None) or global_dict
+        return query_mod.query(self, expr, inplace, kwargs, local_dict, global_dict)
+
+    def eval(self, expr: str, *, inplace: bool = False, **kwargs: Any) -> Any:
+        local_dict, global_dict = query_mod.caller_scope(kwargs.pop("level", 0))
+        local_dict = kwargs.pop("local_dict", None) or local_dict
+        global_dict = kwargs.pop("global_dict", None) or global_dict
+        return query_mod.eval_(self, expr, inplace, kwargs, local_dict, global_dict)
 
     def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if isinstance(func_, tuple):
