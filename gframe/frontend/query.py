@@ -159,7 +159,7 @@ def _is_gframe_series(obj: Any) -> bool:
 
 def _parse(expr: str) -> ast.Module:
     if not isinstance(expr, str):
-        raise ValueError(f"expr must be a string to be evaluated, {type(expr)} given")
+        raise ValueError(f"expr must be a string to be evaluated, {type(expr)} given")  # noqa: TRY004 - pandas raises ValueError
     if not expr.strip():
         raise ValueError("expr cannot be an empty string")
     # pandas' own pre-parser for its 'pandas' parser: @ locals, backticks, & and | as and/or
