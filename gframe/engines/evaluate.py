@@ -7,8 +7,9 @@ the frontend already materialized is taken from the engine's cache instead of re
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, MutableMapping
+from typing import Any
 
 from gframe.errors import pandas_error
 from gframe.plan.logical import Plan

@@ -403,11 +403,14 @@ class DataFrame(NDFrame):
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "DataFrame | None":
         if value is None or limit is not None:
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
-        if isinstance(value, dict):
-            new = self._map_columns(lambda f, e: func("fillna", e, literal(value[f.label])), value.keys())
-        elif is_scalar(value):
-            new = self._map_columns(lambda f, e: _fill(f, e, value))
-        else:
+        try:
+            if isinstance(value, dict):
+                new = self._map_columns(lambda f, e: _fill(f, e, value[f.label]), value.keys())
+            elif is_scalar(value):
+                new = self._map_columns(lambda f, e: _fill(f, e, value))
+            else:
+                raise NotImplementedError("fillna with a frame or a Series")
+        except NotImplementedError:
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
         return self._inplace(new, inplace)
 
@@ -813,6 +816,8 @@ class DataFrame(NDFrame):
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
         names = self._names(_listify(subset)) if subset is not None else []
+        if not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
+            return self._inplace(self.copy(), inplace) if not ignore_index else self._inplace(self.reset_index(drop=True), inplace)
         new = DataFrame._from_plan(L.Distinct(tuple(names), "none" if keep is False else keep, _positions(self._plan)))
         if ignore_index:
             new = new.reset_index(drop=True)
@@ -913,7 +918,37 @@ def _values_of(v: Any) -> list[Any]:
 
 
 def _fill(f: Field, e: Expr, value: Any) -> Expr | None:
+    if not fill_fits(f.dtype, value):
+        raise NotImplementedError("fillna with a value of another kind")
     return func("fillna", e, literal(value))
+
+
+def _value_kind(t: Any) -> str | None:
+    if t is None or pa.types.is_null(t):
+        return None
+    if pa.types.is_dictionary(t):
+        return _value_kind(t.value_type)
+    if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t):
+        return "number"
+    if pa.types.is_timestamp(t) or pa.types.is_date(t):
+        return "datetime"
+    if pa.types.is_duration(t):
+        return "timedelta"
+    if is_string(t):
+        return "str"
+    return "other"
+
+
+def fill_fits(dtype: Any, value: Any) -> bool:
+    """Whether ``fillna(value)`` on a column of ``dtype`` keeps to one kind (numbers, strings, datetimes,
+    durations). Across kinds pandas' result depends on the data (the dtype is kept when nothing is
+    missing, object when something is), so those calls go through pandas."""
+    if value is None or dtype == PYOBJECT:
+        return True
+    if isinstance(value, (float, np.floating)) and np.isnan(value):
+        return True
+    from gframe.plan.dtypes import literal_type
+    return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
 
 
 def _descending(ascending: Any, n: int) -> tuple[bool, ...]:

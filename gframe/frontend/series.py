@@ -29,6 +29,7 @@ from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
+    fill_fits,
     _is_listlike,
     _positions,
     _rank_expr,
@@ -39,7 +40,7 @@ from gframe.frontend.generic import NDFrame
 from gframe.frontend.index import Index
 from gframe.interop import host_copy
 from gframe.plan import logical as L
-from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
+from gframe.plan.expr import ARITHMETIC, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (
     PYOBJECT,
     Field,
@@ -56,8 +57,59 @@ from gframe.udf.trace import is_symbolic, record
 _OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
 
 
+def _kind(t: Any) -> str | None:
+    """The family a comparison or logical operator sees (None: decided by the data, or not checked)."""
+    if t is None or pa.types.is_null(t) or t == PYOBJECT:
+        return None
+    if pa.types.is_dictionary(t):
+        return "category"
+    if pa.types.is_timestamp(t) or pa.types.is_date(t):
+        return "datetime"
+    if pa.types.is_duration(t):
+        return "timedelta"
+    if is_string(t):
+        return "str"
+    if pa.types.is_boolean(t):
+        return "bool"
+    if pa.types.is_integer(t):
+        return "int"
+    if pa.types.is_floating(t):
+        return "float"
+    return None
+
+
+_ORDERED_TOGETHER = {frozenset({"bool", "int", "float"}), frozenset({"datetime", "str"})}
+
+
+def _operand_name(t: Any, e: Expr, other: Any) -> str:
+    if isinstance(e, Lit):
+        return type(e.value).__name__
+    return str(pandas_dtype(t))
+
+
 def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> None:
-    """pandas raises TypeError at the call for arithmetic its dtypes don't support: so do we."""
+    """pandas raises TypeError at the call for operations its dtypes don't support: so do we.
+
+    Decided on the plan's types while the call is built (the dtype rules), so no engine ever sees an
+    operation pandas refuses: ordering comparisons across kinds (``datetime_col > 5``, ``str_col < 1``),
+    ordering an unordered categorical, ``&``/``|``/``^`` on non-bool, non-int columns, ``bool - bool``."""
+    if op in ("lt", "le", "gt", "ge", "and", "or", "xor") or op == "sub":
+        lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
+        lk, rk = _kind(lt), _kind(rt)
+        if op in ("lt", "le", "gt", "ge") and lk is not None and rk is not None:
+            for t, k in ((lt, lk), (rt, rk)):
+                if k == "category" and not t.ordered:
+                    raise TypeError("Unordered Categoricals can only compare equality or not")
+            if lk != rk and "category" not in (lk, rk) and not any({lk, rk} <= s for s in _ORDERED_TOGETHER):
+                raise TypeError(f"Invalid comparison between dtype={_operand_name(lt, expr.left, other)} and "
+                                f"{_operand_name(rt, expr.right, other)}")
+        if op in LOGICAL:
+            for t, k, e in ((lt, lk, expr.left), (rt, rk, expr.right)):
+                if k is not None and k not in ("bool", "int"):
+                    raise TypeError(f"Cannot perform '{op}_' with a dtyped [{_operand_name(t, e, other)}] array")
+        if op == "sub" and lk == "bool" and rk == "bool":
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                            "the `^` operator, or the logical_xor function instead.")
     if op in ARITHMETIC and expr_type(expr, lookup) is None:
         lt = expr_type(expr.left, lookup)
         rt = expr_type(expr.right, lookup)
@@ -93,6 +145,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if target is None:
         raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
     src = f.dtype
+    _check_cast_legal(src, target, dtype)
     if pa.types.is_dictionary(target) and src is not None and (pa.types.is_integer(src) or pa.types.is_floating(src)):
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
     if target == src:
@@ -109,6 +162,33 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     return func("cast", e, dtype=target)
 
 
+def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
+    """The cast legality table, decided on types while the call is built: pandas' TypeError for casts
+    it refuses whatever the values; NotImplementedError (-> pandas) for casts whose meaning pandas
+    defines differently from the engines (a categorical's string values parsed as numbers, datetimes
+    to bool)."""
+    if src is None:
+        return
+    if pa.types.is_timestamp(src) or pa.types.is_duration(src):
+        name = "DatetimeArray" if pa.types.is_timestamp(src) else "TimedeltaArray"
+        if pa.types.is_floating(target):
+            raise TypeError(f"Cannot cast {name} to dtype {dtype}")
+        if pa.types.is_integer(target) and target != pa.int64():
+            raise TypeError(f"Converting from {pandas_dtype(src)} to {pd.api.types.pandas_dtype(dtype)} is not supported. "
+                            "Do obj.astype('int64').astype(dtype) instead")
+        if pa.types.is_boolean(target):
+            raise NotImplementedError("datetime to bool")
+    if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_string(src.value_type) \
+            and is_numeric(target):
+        raise NotImplementedError("categorical of strings to a number: pandas parses each category")
+
+
+def _narrower(target: Any, src: Any) -> bool:
+    """Whether the integer type ``target`` cannot hold every value of ``src``."""
+    t, s = np.iinfo(target.to_pandas_dtype()), np.iinfo(src.to_pandas_dtype())
+    return t.min > s.min or t.max < s.max
+
+
 def _any_true(plan: L.Plan, pred: Expr) -> bool:
     """Whether ``pred`` holds for some row of ``plan`` (one small aggregation, computed now)."""
     agg = L.Aggregate((), (), (("any", Agg("any", (), pred)),), False, True, False, plan)
@@ -118,6 +198,13 @@ def _any_true(plan: L.Plan, pred: Expr) -> bool:
 
 def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any) -> None:
     """pandas' errors for values a cast cannot take, raised at the call as pandas does."""
+    if pa.types.is_integer(target) and src is not None and pa.types.is_integer(src) and _narrower(target, src):
+        info = np.iinfo(target.to_pandas_dtype())
+        if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(int(info.min))), BinOp("gt", e, Lit(int(info.max))))):
+            raise NotImplementedError("values outside the target integer type: numpy wraps them")
+    if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
+        # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
+        raise NotImplementedError("missing floats to bool")
     if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src):
         if _any_true(plan, BinOp("or", func("isna", e), BinOp("eq", func("abs", e), Lit(float("inf"))))):
             raise pd.errors.IntCastingNaNError(
@@ -441,6 +528,11 @@ class Series(NDFrame):
         t = self._dtype_arrow
         if t is not None and is_string(t):
             raise TypeError("bad operand type for unary -: 'str'")
+        if t is not None and pa.types.is_boolean(t):
+            return self._with(func("invert", self._expr))  # numpy's negative of a bool is its inverse
+        if t is not None and pa.types.is_unsigned_integer(t):
+            # numpy wraps: -x == ~x + 1 in the same unsigned type
+            return self._with(BinOp("add", func("invert", self._expr), Lit(1)))
         return self._with(func("neg", self._expr))
 
     def __abs__(self) -> "Series":
@@ -478,7 +570,8 @@ class Series(NDFrame):
 
     @objects_via_pandas
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "Series | None":
-        if value is None or limit is not None or not (is_scalar(value) or isinstance(value, Series)):
+        if value is None or limit is not None or not (is_scalar(value) or isinstance(value, Series)) \
+                or is_scalar(value) and not fill_fits(self._dtype_arrow, value):
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
         if isinstance(value, Series):
             plan, other = _align_expr(self._plan, value)
