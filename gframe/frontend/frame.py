@@ -469,7 +469,7 @@ class DataFrame(NDFrame):
                 l, r = (lit, e) if reflected else (e, lit)
                 expr = BinOp(op, l, r)
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
-                return expr
+                return cross_kind_equality(expr, self._schema.dtype_of) or expr
 
             return self._map_columns(apply)
         if isinstance(other, DataFrame) and other._plan == self._plan and not any(f.dtype == PYOBJECT for f in self._schema.columns):
@@ -1083,7 +1083,7 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
 
 # The modules that build on DataFrame import it back: they come after the class (Series first: the
 # others use both). gframe/frontend/__init__.py imports this module first, whichever is asked for.
-from gframe.frontend.series import Series, cast_expr, check_binop, reduce_columns  # noqa: E402
+from gframe.frontend.series import Series, cast_expr, check_binop, cross_kind_equality, reduce_columns  # noqa: E402
 from gframe.frontend import readwrite, reshape  # noqa: E402
 from gframe.frontend.groupby import DataFrameGroupBy  # noqa: E402
 from gframe.frontend.indexing import ILocIndexer, LocIndexer  # noqa: E402

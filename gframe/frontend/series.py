@@ -87,6 +87,20 @@ def _operand_name(t: Any, e: Expr, other: Any) -> str:
     return str(pandas_dtype(t))
 
 
+def cross_kind_equality(expr: BinOp, lookup: Any) -> Expr | None:
+    """``==`` / ``!=`` between kinds that never compare equal (a str column and a number, a datetime and
+    an int): pandas gives all False / all True, missing values included, without raising. The
+    replacement expression (None: an ordinary comparison)."""
+    if expr.op not in ("eq", "ne"):
+        return None
+    lk, rk = _kind(expr_type(expr.left, lookup)), _kind(expr_type(expr.right, lookup))
+    if lk is None or rk is None or lk == rk or "category" in (lk, rk) or any({lk, rk} <= s for s in _ORDERED_TOGETHER):
+        return None
+    col = expr.right if isinstance(expr.left, Lit) else expr.left
+    both = BinOp("or", func("isna", col), func("notna", col))  # True on every row
+    return both if expr.op == "ne" else func("invert", both)
+
+
 def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> None:
     """pandas raises TypeError at the call for operations its dtypes don't support: so do we.
 
@@ -159,6 +173,9 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src)} is not native")
     if plan is not None:
         _check_cast(plan, e, f, src, target)
+    if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
+        # numpy's int64 view of NaT is the smallest int64, not a missing value
+        return func("fillna", func("cast", e, dtype=target), Lit(np.iinfo(np.int64).min))
     return func("cast", e, dtype=target)
 
 
@@ -509,7 +526,7 @@ class Series(NDFrame):
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         expr = BinOp(op, l, r)
         check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
-        return Series._over(plan, expr, name)
+        return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of) or expr, name)
 
     def __rand__(self, o: Any) -> "Series": return self._binary("and", o, True)
     def __ror__(self, o: Any) -> "Series": return self._binary("or", o, True)
