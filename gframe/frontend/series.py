@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.accessors import DatetimeMethods, StringMethods
+from gframe.frontend.accessors import CategoricalMethods, DatetimeMethods, StringMethods
 from gframe.frontend.bridge import (
     as_pandas,
     call_method,
@@ -459,6 +459,8 @@ class Series(NDFrame):
             return self.__dict__[name]
         if name.startswith("_"):
             raise AttributeError(name)
+        if name in ("str", "dt", "cat"):  # the accessor refused this dtype: its AttributeError stands
+            return getattr(type(self), name).fget(self)
         attr = getattr(pd.Series, name, None)
         if attr is None:
             raise AttributeError(f"'Series' object has no attribute {name!r}")
@@ -609,6 +611,10 @@ class Series(NDFrame):
         if not _is_listlike(values) and not isinstance(values, dict):
             raise TypeError(f"only list-like objects are allowed to be passed to isin(), you passed a `{type(values).__name__}`")
         vals = tuple(scalar_value(v) for v in _values_of(values))
+        t = self._dtype_arrow
+        if t is not None and pa.types.is_dictionary(t):
+            # a categorical's membership is its values' membership (engines cannot test codes against values)
+            return self._with(func("isin", func("cast", self._expr, dtype=t.value_type), values=vals))
         return self._with(func("isin", self._expr, values=vals))
 
     @objects_via_pandas
@@ -863,7 +869,9 @@ class Series(NDFrame):
     @objects_via_pandas
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
                      dropna: bool = True) -> "Series":
-        if bins is not None:
+        t = self._dtype_arrow
+        if bins is not None or t is not None and pa.types.is_dictionary(t):
+            # a categorical counts every category, observed or not, in the dtype's order (sort=False)
             return call_method(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
                                                              "bins": bins, "dropna": dropna})
         frame = self._frame()
@@ -882,6 +890,10 @@ class Series(NDFrame):
     @property
     def str(self) -> Any:
         return StringMethods(self)
+
+    @property
+    def cat(self) -> Any:
+        return CategoricalMethods(self)
 
     @property
     def dt(self) -> Any:
