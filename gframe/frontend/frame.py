@@ -591,7 +591,8 @@ class DataFrame(NDFrame):
             return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
                                                                   "col_level": col_level, "col_fill": col_fill,
                                                                   "allow_duplicates": allow_duplicates})
-        return self._inplace(reshape.reset_index(self, level, drop, names, _reset_labels(self._schema)), inplace)
+        return self._inplace(reshape.reset_index(self, level, drop, names, _column_labels(self._schema, _reset_labels(self._schema))),
+                             inplace)
 
     def rename_axis(self, mapper: Any = pd.api.extensions.no_default, *, index: Any = pd.api.extensions.no_default,
                     columns: Any = pd.api.extensions.no_default, axis: Any = 0, copy: Any = None,
@@ -641,7 +642,9 @@ class DataFrame(NDFrame):
                 **params: Any) -> Any:
         def fallback() -> Any:
             extra = {"min_count": min_count} if min_count else {}
-            return call_method(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **extra, **params})
+            if fn not in ("any", "all"):  # any/all take bool_only, not numeric_only
+                extra["numeric_only"] = numeric_only
+            return call_method(self, fn, (), {"axis": axis, "skipna": skipna, **extra, **params})
 
         if axis in (1, "columns"):
             out = self._reduce_rows(fn, skipna, numeric_only, min_count)
@@ -744,10 +747,14 @@ class DataFrame(NDFrame):
 
     @objects_via_pandas
     def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        if bool_only:
+            return call_method(self, "any", (), {"axis": axis, "bool_only": True, "skipna": skipna, **kw})
         return self._reduce("any", axis, skipna, False)
 
     @objects_via_pandas
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        if bool_only:
+            return call_method(self, "all", (), {"axis": axis, "bool_only": True, "skipna": skipna, **kw})
         return self._reduce("all", axis, skipna, False)
 
     # ------------------------------------------------------------------ ordering
@@ -997,6 +1004,19 @@ def _all_but_last(plan: L.Plan, k: int) -> L.Plan:
     res = engines.materialize(n_rows)
     n = int(res.to_arrow().column(0)[0].as_py()) if res.num_rows() else 0
     return L.Slice(0, max(n - k, 0), plan)
+
+
+def _column_labels(schema: Schema, labels: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+    """Labels of index levels moved into MultiIndex columns: pandas puts each in the first level and
+    fills the others with '' (``col_level=0, col_fill=''``): ``agg({c: [f]}).reset_index()`` gives
+    ``('k', '')`` beside ``('c', 'f')``."""
+    cols = [f.label for f in schema.columns]
+    if not cols or not all(isinstance(c, tuple) for c in cols) or len({len(c) for c in cols}) != 1:
+        return labels
+    depth = len(cols[0])
+    if depth < 2:
+        return labels
+    return tuple(lab if isinstance(lab, tuple) and len(lab) == depth else (lab,) + ("",) * (depth - 1) for lab in labels)
 
 
 def _reset_labels(schema: Schema) -> tuple[Hashable, ...]:

@@ -248,6 +248,16 @@ def join(left: Any, other: Any, on: Any = None, how: str = "left", lsuffix: Any 
                  sort=sort, validate=validate)
 
 
+def _without_empties(frames: list[Any]) -> list[Any]:
+    """pandas leaves out frames with no rows and no columns (``sum(shape) == 0``) when any other frame
+    has something: they add nothing, and do not take part in the index name or dtype either."""
+    def empty(f: Any) -> bool:
+        return not f._plan.schema.columns and len(f) == 0
+
+    kept = [f for f in frames if not empty(f)]
+    return kept if kept else frames
+
+
 def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool = False, keys: Any = None,
            levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = False, copy: Any = None,
            union_categories: bool = False) -> Any:
@@ -278,6 +288,8 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
         if keys is not None and (ignore_index or len(keys) != len(wrapped)):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys with ignore_index not native")
         if all(isinstance(o, DataFrame) for o in wrapped):
+            if keys is None:
+                wrapped = _without_empties(wrapped)
             plans = [o._plan if ignore_index or o._plan.schema.index is not None else L.RowIndex(o._plan) for o in wrapped]
             if not ignore_index and len({len(p.schema.index or ()) for p in plans}) > 1:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")

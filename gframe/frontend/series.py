@@ -700,8 +700,12 @@ class Series(NDFrame):
     def _reduce(self, fn: str, skipna: bool = True, min_count: int = 0, **params: Any) -> Any:
         t = self._dtype_arrow
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
+            if fn == "sum" and is_string(t):  # pandas concatenates the strings
+                return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
             if fn in ("sum", "mean", "median", "std", "var", "prod"):
                 raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
+            return call_method(self, fn, (), {"skipna": skipna, **params})
+        if t is not None and pa.types.is_timestamp(t) and fn == "std":  # pandas: a Timedelta
             return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
@@ -960,21 +964,34 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
             aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
         if min_count:
             aggs.append((f"c{i}", Agg("count", (), e)))
+    narrow_float = any(t is not None and pa.types.is_floating(t) and t != pa.float64() for _, t in cols)
+    if narrow_float:  # pandas' NaN of a float32 reduction is np.float32 over rows, a Python float over none
+        aggs.append(("rows", Agg("size", (), cols[0][0])))
     agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
     table = engines.materialize(agg_plan).to_arrow()
     row = {f.label: (table.column(f.name)[0] if table.num_rows else None, f.dtype) for f in agg_plan.schema.columns}
+    has_rows = narrow_float and row["rows"][0] is not None and (row["rows"][0].as_py() or 0) > 0
     out = []
     for i, (e, t) in enumerate(cols):
         value, out_t = row[f"v{i}"]
         result = _scalar(value, fn, t, out_t)
+        if isinstance(result, float) and np.isnan(result) and has_rows and fn != "mean":
+            result = _nan(out_t)
         missing = not skipna and f"n{i}" in row and row[f"n{i}"][0] is not None and row[f"n{i}"][0].as_py()
         if min_count and (row[f"c{i}"][0] is None or (row[f"c{i}"][0].as_py() or 0) < min_count):
             missing = True
         if missing:
             temporal = out_t is not None and (pa.types.is_timestamp(out_t) or pa.types.is_duration(out_t))
-            result = pd.NaT if temporal else np.nan
+            result = pd.NaT if temporal else (_nan(out_t) if has_rows and fn != "mean" else np.nan)
         out.append(result)
     return out
+
+
+def _nan(t: Any) -> Any:
+    """A missing reduction result: NaN of the result's float type (pandas: np.float32(nan) for float32)."""
+    if t is not None and pa.types.is_floating(t) and t != pa.float64():
+        return t.to_pandas_dtype()(np.nan)
+    return np.nan
 
 
 def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> Any:

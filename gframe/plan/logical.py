@@ -308,7 +308,8 @@ class Aggregate(Plan):
         aggf = [Field(label, expr_type(a, look)) for label, a in self.aggs]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i) for i, (lab, t) in enumerate(keyf))
-            return Schema(tuple(aggf), index)
+            # no aggregations: pandas' empty column Index keeps the dtype of the grouped frame's labels
+            return Schema(tuple(aggf), index, None if aggf else self.child.schema.with_columns(()).empty_columns_dtype)
         return Schema(tuple(Field(lab, t) for lab, t in keyf) + tuple(aggf), None)
 
     def describe(self) -> str:
