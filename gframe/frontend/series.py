@@ -964,8 +964,8 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
             aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
         if min_count:
             aggs.append((f"c{i}", Agg("count", (), e)))
-    narrow_float = any(t is not None and pa.types.is_floating(t) and t != pa.float64() for _, t in cols)
-    if narrow_float:  # pandas' NaN of a float32 reduction is np.float32 over rows, a Python float over none
+    narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols)
+    if narrow_float:  # pandas' NaN of a float reduction is a numpy scalar over rows, a Python float over none
         aggs.append(("rows", Agg("size", (), cols[0][0])))
     agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
     table = engines.materialize(agg_plan).to_arrow()
@@ -989,7 +989,7 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
 
 def _nan(t: Any) -> Any:
     """A missing reduction result: NaN of the result's float type (pandas: np.float32(nan) for float32)."""
-    if t is not None and pa.types.is_floating(t) and t != pa.float64():
+    if t is not None and pa.types.is_floating(t):
         return t.to_pandas_dtype()(np.nan)
     return np.nan
 
