@@ -93,6 +93,10 @@ CATALOGUE: list[Any] = [
     ("i", "df.astype({'c': 'int8'})"),          # overflow: numpy wraps
     ("i", "df.astype({'c': 'uint16'})"),
     ("i", "df.astype('no such dtype')"),
+    ("dt", "df.astype({'c': 'Int64'})"),
+    ("f", "df.astype({'c': 'Int64'})"),                                         # NaN becomes NA
+    ("f", "df.fillna(2.0).astype({'c': 'Int64'})"),                             # 1.5: TypeError
+    ("f", "df.assign(c=df['c'].fillna(float('inf'))).astype({'c': 'Int64'})"),  # OverflowError
     # fillna across kinds
     ("dt", "df.fillna(-1)"),
     ("dt", "df.fillna('x')"),
@@ -108,6 +112,7 @@ CATALOGUE: list[Any] = [
     ("kv", "df.merge(pd.DataFrame({'k': ['1']}), on='k')"),
     ("kv", "df.merge(df, on='k', validate='nonsense')"),
     ("kv", "df.merge(df, left_on='k')"),
+    ("kv", "df.groupby('v').agg({'k': ['first']}).merge(df, on='k')"),  # column levels differ: MergeError
     # labels and arguments
     ("kv", "df['zz']"),
     ("kv", "df[['k', 'zz']]"),

@@ -47,6 +47,14 @@ def _as_list(x: Any) -> list[Any]:
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
+def _column_levels(schema: Any) -> int:
+    """How many levels pandas' column Index has: MultiIndex columns are labels that are all tuples."""
+    labels = [f.label for f in schema.columns]
+    if labels and all(isinstance(lab, tuple) for lab in labels):
+        return max(len(lab) for lab in labels)
+    return 1
+
+
 def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
           left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),
           copy: Any = None, indicator: Any = False, validate: Any = None) -> Any:
@@ -60,6 +68,10 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
     if validate or how in ("left_anti", "right_anti"):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "validate/anti joins not native")
     ls, rs = left._plan.schema, right._plan.schema
+    nl, nr = _column_levels(ls), _column_levels(rs)
+    if nl != nr:  # pandas checks this before any key
+        raise pd.errors.MergeError(f"Not allowed to merge between different levels. ({nl} levels on the left, "
+                                   f"{nr} on the right)")
     ind = _indicator_label(indicator, ls, rs)
     if how == "cross":
         if on is not None or left_on is not None or right_on is not None or left_index or right_index:

@@ -172,11 +172,29 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
             or pa.types.is_timestamp(target) or pa.types.is_duration(target) or pa.types.is_date(target):
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src)} is not native")
     if plan is not None:
+        if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) \
+                and isinstance(_pandas_dtype_or_none(dtype), pd.core.dtypes.dtypes.BaseMaskedDtype):
+            # pandas' nullable ints take NaN as NA but refuse fractions
+            infinite = BinOp("eq", func("abs", e), Lit(float("inf")))
+            fraction = BinOp("ne", BinOp("mod", e, Lit(1.0)), Lit(0.0))
+            if _any_true(plan, infinite):
+                raise NotImplementedError("infinite values into a nullable int: pandas' OverflowError")
+            if _any_true(plan, BinOp("and", func("notna", e), fraction)):
+                raise TypeError(f"cannot safely cast non-equivalent {pandas_dtype(src)} to {pd.api.types.pandas_dtype(dtype)}")
+            if _any_true(plan, func("isna", e)):
+                raise NotImplementedError("missing values into a nullable int: NA (pandas)")
         _check_cast(plan, e, f, src, target)
     if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
         # numpy's int64 view of NaT is the smallest int64, not a missing value
         return func("fillna", func("cast", e, dtype=target), Lit(np.iinfo(np.int64).min))
     return func("cast", e, dtype=target)
+
+
+def _pandas_dtype_or_none(dtype: Any) -> Any:
+    try:
+        return pd.api.types.pandas_dtype(dtype)
+    except TypeError:
+        return None
 
 
 def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
@@ -186,6 +204,9 @@ def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
     to bool)."""
     if src is None:
         return
+    masked = isinstance(_pandas_dtype_or_none(dtype), pd.core.dtypes.dtypes.BaseMaskedDtype)
+    if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and masked:
+        raise TypeError(f"{pandas_dtype(src)} cannot be converted to {type(_pandas_dtype_or_none(dtype)).__name__}")
     if pa.types.is_timestamp(src) or pa.types.is_duration(src):
         name = "DatetimeArray" if pa.types.is_timestamp(src) else "TimedeltaArray"
         if pa.types.is_floating(target):
