@@ -42,8 +42,8 @@ FRAME = pandas.DataFrame({"k": [3, 3, 1], "j": [1, 1, 2], "c0": [1.5, 2.5, 3.5],
     "df['s'].head(0).sum()",
 ])
 def test_labels_match_pandas(code: str) -> None:
-    want = eval(code, {"pd": pandas, "df": FRAME})  # noqa: S307 - the test's own code
-    got = eval(code, {"pd": gf, "df": gf.DataFrame(FRAME)})  # noqa: S307
+    want = eval(code, {"pd": pandas, "df": FRAME})
+    got = eval(code, {"pd": gf, "df": gf.DataFrame(FRAME)})
     _same(got, want)
 
 
