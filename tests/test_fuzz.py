@@ -112,7 +112,6 @@ KNOWN_FAILING: dict[int, str] = {
     186: '13 query/eval @ scope',
     187: '3 nullable dtypes lost',
     192: '3 nullable dtypes lost',
-    195: '12 engine exception leaks',
     197: '3 nullable dtypes lost',
     199: '3 nullable dtypes lost',
     201: '3 nullable dtypes lost',
