@@ -7,9 +7,11 @@ the frontend already materialized is taken from the engine's cache instead of re
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, MutableMapping
+from typing import Any
 
+from gframe.errors import pandas_error
 from gframe.plan.logical import Plan
 from gframe.plan.traversal import fold
 
@@ -40,7 +42,13 @@ def evaluate(plan: Plan, kernel: Callable[[Plan, list[Any]], Any], cache: Mutabl
 
     def run(node: Plan, inputs: list[Any]) -> Any:
         t0 = time.perf_counter()
-        out = kernel(node, inputs)
+        try:
+            out = kernel(node, inputs)
+        except Exception as exc:  # an engine's own error type never reaches the user: pandas' type instead
+            mapped = pandas_error(exc, node.describe())
+            if mapped is None:
+                raise
+            raise mapped from exc
         name = type(node).__name__
         stats.seconds[name] = stats.seconds.get(name, 0.0) + time.perf_counter() - t0
         stats.nodes += 1

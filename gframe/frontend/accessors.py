@@ -1,4 +1,4 @@
-"""``.str`` and ``.dt``: each method is one ``Func`` expression named ``str.<name>`` / ``dt.<name>``.
+"""``.str``, ``.dt`` and ``.cat``: each ``.str``/``.dt`` method is one ``Func`` expression named ``str.<name>`` / ``dt.<name>``.
 
 The frontend validates arguments (pandas' exceptions, at the call) and decides what is native; the
 parameters it puts in the plan are engine-neutral (a regex in the common subset of Python's and
@@ -67,6 +67,7 @@ class _Accessor:
 
     def __init__(self, series: Any) -> None:
         self._s = series
+        self._origin = series  # what a trip to pandas runs on
 
     def _fn(self, name: str, **params: Any) -> Any:
         return self._s._with(func(f"{self._kind}.{name}", self._s._expr, **params))
@@ -77,7 +78,7 @@ class _Accessor:
         def run(ps: Any, *a: Any, **k: Any) -> Any:
             return getattr(getattr(ps, kind), name)(*a, **k)
 
-        return via_pandas(f"Series.{kind}.{name}", run, (self._s, *args), kwargs, "not native")
+        return via_pandas(f"Series.{kind}.{name}", run, (self._origin, *args), kwargs, "not native")
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -91,7 +92,8 @@ class _Accessor:
 
     def _fallback_property(self, name: str) -> Any:
         kind = self._kind
-        return via_pandas(f"Series.{kind}.{name}", lambda ps: getattr(getattr(ps, kind), name), (self._s,), {}, "not native")
+        return via_pandas(f"Series.{kind}.{name}", lambda ps: getattr(getattr(ps, kind), name), (self._origin,), {},
+                          "not native")
 
 
 def _na_value(na: Any) -> tuple[bool, Any]:
@@ -103,15 +105,44 @@ def _na_value(na: Any) -> tuple[bool, Any]:
     return False, None
 
 
+class CategoricalMethods(_Accessor):
+    """``.cat``: every property and method through pandas, on the column's pandas Categorical.
+
+    A categorical's categories and their order belong to its dtype, which pandas holds exactly;
+    codes, ``categories``, ``ordered`` and the category edits (``rename_categories``,
+    ``add_categories``, ``set_categories``, ``remove_unused_categories``, ``as_ordered``...) read or
+    rewrite that dtype, so they run on it where it is exact. Each trip is recorded."""
+
+    _kind = "cat"
+    _pandas_cls = pd.core.arrays.categorical.CategoricalAccessor
+
+    def __init__(self, series: Any) -> None:
+        t = series._dtype_arrow
+        if t is not None and not pa.types.is_dictionary(t):
+            raise AttributeError("Can only use .cat accessor with a 'category' dtype")
+        super().__init__(series)
+
+
 class StringMethods(_Accessor):
     _kind = "str"
     _pandas_cls = pd.core.strings.accessor.StringMethods
 
     def __init__(self, series: Any) -> None:
         t = series._dtype_arrow
-        if t is not None and not is_string(t):
+        categorical = t is not None and pa.types.is_dictionary(t) and is_string(t.value_type)
+        if t is not None and not is_string(t) and not categorical:
             raise AttributeError("Can only use .str accessor with string values!")
-        super().__init__(series)
+        # pandas applies .str to a categorical's string values: predicates as on str, while string
+        # results come back in an object column (missing is NaN)
+        super().__init__(series._with(func("cast", series._expr, dtype=t.value_type)) if categorical else series)
+        self._origin = series
+        self._categorical = categorical
+
+    def _fn(self, name: str, **params: Any) -> Any:
+        out = super()._fn(name, **params)
+        if self._categorical and is_string(out._dtype_arrow) and name != "replace":  # pandas: replace keeps str
+            return out._with(func("cast", out._expr, dtype=OBJECT_STRING))
+        return out
 
     @property
     def _object_dtype(self) -> bool:

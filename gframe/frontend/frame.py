@@ -22,6 +22,7 @@ from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
+from gframe.frontend import query as query_mod
 from gframe import udf
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
@@ -403,11 +404,14 @@ class DataFrame(NumpyProtocols, NDFrame):
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "DataFrame | None":
         if value is None or limit is not None:
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
-        if isinstance(value, dict):
-            new = self._map_columns(lambda f, e: func("fillna", e, literal(value[f.label])), value.keys())
-        elif is_scalar(value):
-            new = self._map_columns(lambda f, e: _fill(f, e, value))
-        else:
+        try:
+            if isinstance(value, dict):
+                new = self._map_columns(lambda f, e: _fill(f, e, value[f.label]), value.keys())
+            elif is_scalar(value):
+                new = self._map_columns(lambda f, e: _fill(f, e, value))
+            else:
+                raise NotImplementedError("fillna with a frame or a Series")
+        except NotImplementedError:
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
         return self._inplace(new, inplace)
 
@@ -466,7 +470,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                 l, r = (lit, e) if reflected else (e, lit)
                 expr = BinOp(op, l, r)
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
-                return expr
+                return cross_kind_equality(expr, self._schema.dtype_of) or expr
 
             return self._map_columns(apply)
         if isinstance(other, DataFrame) and other._plan == self._plan and not any(f.dtype == PYOBJECT for f in self._schema.columns):
@@ -588,7 +592,8 @@ class DataFrame(NumpyProtocols, NDFrame):
             return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
                                                                   "col_level": col_level, "col_fill": col_fill,
                                                                   "allow_duplicates": allow_duplicates})
-        return self._inplace(reshape.reset_index(self, level, drop, names, _reset_labels(self._schema)), inplace)
+        return self._inplace(reshape.reset_index(self, level, drop, names, _column_labels(self._schema, _reset_labels(self._schema))),
+                             inplace)
 
     def rename_axis(self, mapper: Any = pd.api.extensions.no_default, *, index: Any = pd.api.extensions.no_default,
                     columns: Any = pd.api.extensions.no_default, axis: Any = 0, copy: Any = None,
@@ -638,7 +643,9 @@ class DataFrame(NumpyProtocols, NDFrame):
                 **params: Any) -> Any:
         def fallback() -> Any:
             extra = {"min_count": min_count} if min_count else {}
-            return call_method(self, fn, (), {"axis": axis, "skipna": skipna, "numeric_only": numeric_only, **extra, **params})
+            if fn not in ("any", "all"):  # any/all take bool_only, not numeric_only
+                extra["numeric_only"] = numeric_only
+            return call_method(self, fn, (), {"axis": axis, "skipna": skipna, **extra, **params})
 
         if axis in (1, "columns"):
             out = self._reduce_rows(fn, skipna, numeric_only, min_count)
@@ -743,10 +750,14 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        if bool_only:
+            return call_method(self, "any", (), {"axis": axis, "bool_only": True, "skipna": skipna, **kw})
         return self._reduce("any", axis, skipna, False)
 
     @objects_via_pandas
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        if bool_only:
+            return call_method(self, "all", (), {"axis": axis, "bool_only": True, "skipna": skipna, **kw})
         return self._reduce("all", axis, skipna, False)
 
     # ------------------------------------------------------------------ ordering
@@ -815,6 +826,8 @@ class DataFrame(NumpyProtocols, NDFrame):
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
         names = self._names(_listify(subset)) if subset is not None else []
+        if not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
+            return self._inplace(self.copy(), inplace) if not ignore_index else self._inplace(self.reset_index(drop=True), inplace)
         new = DataFrame._from_plan(L.Distinct(tuple(names), "none" if keep is False else keep, _positions(self._plan)))
         if ignore_index:
             new = new.reset_index(drop=True)
@@ -874,6 +887,19 @@ class DataFrame(NumpyProtocols, NDFrame):
     def to_csv(self, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:
         return readwrite.to_csv(self, path_or_buf, *args, **kwargs)
 
+    def query(self, expr: str, *, inplace: bool = False, **kwargs: Any) -> "DataFrame | None":
+        # the caller's scope is taken here: through the bridge, @x would resolve in gframe's frames
+        local_dict, global_dict = query_mod.caller_scope(kwargs.pop("level", 0))
+        local_dict = kwargs.pop("local_dict", None) or local_dict
+        global_dict = kwargs.pop("global_dict", None) or global_dict
+        return query_mod.query(self, expr, inplace, kwargs, local_dict, global_dict)
+
+    def eval(self, expr: str, *, inplace: bool = False, **kwargs: Any) -> Any:
+        local_dict, global_dict = query_mod.caller_scope(kwargs.pop("level", 0))
+        local_dict = kwargs.pop("local_dict", None) or local_dict
+        global_dict = kwargs.pop("global_dict", None) or global_dict
+        return query_mod.eval_(self, expr, inplace, kwargs, local_dict, global_dict)
+
     def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         if isinstance(func_, tuple):
             fn, target = func_
@@ -902,7 +928,37 @@ def _values_of(v: Any) -> list[Any]:
 
 
 def _fill(f: Field, e: Expr, value: Any) -> Expr | None:
+    if not fill_fits(f.dtype, value):
+        raise NotImplementedError("fillna with a value of another kind")
     return func("fillna", e, literal(value))
+
+
+def _value_kind(t: Any) -> str | None:
+    if t is None or pa.types.is_null(t):
+        return None
+    if pa.types.is_dictionary(t):
+        return _value_kind(t.value_type)
+    if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t):
+        return "number"
+    if pa.types.is_timestamp(t) or pa.types.is_date(t):
+        return "datetime"
+    if pa.types.is_duration(t):
+        return "timedelta"
+    if is_string(t):
+        return "str"
+    return "other"
+
+
+def fill_fits(dtype: Any, value: Any) -> bool:
+    """Whether ``fillna(value)`` on a column of ``dtype`` keeps to one kind (numbers, strings, datetimes,
+    durations). Across kinds pandas' result depends on the data (the dtype is kept when nothing is
+    missing, object when something is), so those calls go through pandas."""
+    if value is None or dtype == PYOBJECT:
+        return True
+    if isinstance(value, (float, np.floating)) and np.isnan(value):
+        return True
+    from gframe.plan.dtypes import literal_type
+    return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
 
 
 def _descending(ascending: Any, n: int) -> tuple[bool, ...]:
@@ -951,6 +1007,19 @@ def _all_but_last(plan: L.Plan, k: int) -> L.Plan:
     res = engines.materialize(n_rows)
     n = int(res.to_arrow().column(0)[0].as_py()) if res.num_rows() else 0
     return L.Slice(0, max(n - k, 0), plan)
+
+
+def _column_labels(schema: Schema, labels: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+    """Labels of index levels moved into MultiIndex columns: pandas puts each in the first level and
+    fills the others with '' (``col_level=0, col_fill=''``): ``agg({c: [f]}).reset_index()`` gives
+    ``('k', '')`` beside ``('c', 'f')``."""
+    cols = [f.label for f in schema.columns]
+    if not cols or not all(isinstance(c, tuple) for c in cols) or len({len(c) for c in cols}) != 1:
+        return labels
+    depth = len(cols[0])
+    if depth < 2:
+        return labels
+    return tuple(lab if isinstance(lab, tuple) and len(lab) == depth else (lab,) + ("",) * (depth - 1) for lab in labels)
 
 
 def _reset_labels(schema: Schema) -> tuple[Hashable, ...]:
@@ -1049,7 +1118,7 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
 
 # The modules that build on DataFrame import it back: they come after the class (Series first: the
 # others use both). gframe/frontend/__init__.py imports this module first, whichever is asked for.
-from gframe.frontend.series import Series, cast_expr, check_binop, reduce_columns  # noqa: E402
+from gframe.frontend.series import Series, cast_expr, check_binop, cross_kind_equality, reduce_columns  # noqa: E402
 from gframe.frontend import readwrite, reshape  # noqa: E402
 from gframe.frontend.groupby import DataFrameGroupBy  # noqa: E402
 from gframe.frontend.indexing import ILocIndexer, LocIndexer  # noqa: E402

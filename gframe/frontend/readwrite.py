@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 from gframe.frontend.bridge import via_pandas
 from gframe.frontend.frame import DataFrame
@@ -41,7 +42,12 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
         return via_pandas("read_parquet", pd.read_parquet, (path,),
                           dict(engine=engine, columns=columns, filters=filters, **kwargs), reason)
     df = DataFrame._from_plan(plan)
-    return df if columns is None else df[list(columns)]
+    if columns is None:
+        return df
+    missing = [c for c in columns if c not in df.columns]
+    if missing:  # pandas lets pyarrow's error through: the same type here
+        raise pa.ArrowInvalid(f"No match for FieldRef.Name({missing[0]}) in the columns of {os.fspath(path)!r}")
+    return df[list(columns)]
 
 
 def to_csv(df: DataFrame, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:

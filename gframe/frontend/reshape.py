@@ -47,6 +47,14 @@ def _as_list(x: Any) -> list[Any]:
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
+def _column_levels(schema: Any) -> int:
+    """How many levels pandas' column Index has: MultiIndex columns are labels that are all tuples."""
+    labels = [f.label for f in schema.columns]
+    if labels and all(isinstance(lab, tuple) for lab in labels):
+        return max(len(lab) for lab in labels)
+    return 1
+
+
 def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
           left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),
           copy: Any = None, indicator: Any = False, validate: Any = None) -> Any:
@@ -60,6 +68,10 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
     if validate or how in ("left_anti", "right_anti"):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "validate/anti joins not native")
     ls, rs = left._plan.schema, right._plan.schema
+    nl, nr = _column_levels(ls), _column_levels(rs)
+    if nl != nr:  # pandas checks this before any key
+        raise pd.errors.MergeError(f"Not allowed to merge between different levels. ({nl} levels on the left, "
+                                   f"{nr} on the right)")
     ind = _indicator_label(indicator, ls, rs)
     if how == "cross":
         if on is not None or left_on is not None or right_on is not None or left_index or right_index:
@@ -248,6 +260,16 @@ def join(left: Any, other: Any, on: Any = None, how: str = "left", lsuffix: Any 
                  sort=sort, validate=validate)
 
 
+def _without_empties(frames: list[Any]) -> list[Any]:
+    """pandas leaves out frames with no rows and no columns (``sum(shape) == 0``) when any other frame
+    has something: they add nothing, and do not take part in the index name or dtype either."""
+    def empty(f: Any) -> bool:
+        return not f._plan.schema.columns and len(f) == 0
+
+    kept = [f for f in frames if not empty(f)]
+    return kept if kept else frames
+
+
 def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool = False, keys: Any = None,
            levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = False, copy: Any = None,
            union_categories: bool = False) -> Any:
@@ -278,6 +300,8 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
         if keys is not None and (ignore_index or len(keys) != len(wrapped)):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys with ignore_index not native")
         if all(isinstance(o, DataFrame) for o in wrapped):
+            if keys is None:
+                wrapped = _without_empties(wrapped)
             plans = [o._plan if ignore_index or o._plan.schema.index is not None else L.RowIndex(o._plan) for o in wrapped]
             if not ignore_index and len({len(p.schema.index or ()) for p in plans}) > 1:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.accessors import DatetimeMethods, StringMethods
+from gframe.frontend.accessors import CategoricalMethods, DatetimeMethods, StringMethods
 from gframe.frontend.bridge import (
     as_pandas,
     call_method,
@@ -29,6 +29,7 @@ from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
+    fill_fits,
     _is_listlike,
     _positions,
     _rank_expr,
@@ -40,7 +41,7 @@ from gframe.frontend.index import Index
 from gframe.interop import family_scalar, host_copy
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
-from gframe.plan.expr import ARITHMETIC, Agg, BinOp, Col, Expr, Lit, func
+from gframe.plan.expr import ARITHMETIC, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (
     NUMPY,
     OBJECT,
@@ -61,8 +62,73 @@ from gframe.udf.trace import is_symbolic, record
 _OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
 
 
+def _kind(t: Any) -> str | None:
+    """The family a comparison or logical operator sees (None: decided by the data, or not checked)."""
+    if t is None or pa.types.is_null(t) or t == PYOBJECT:
+        return None
+    if pa.types.is_dictionary(t):
+        return "category"
+    if pa.types.is_timestamp(t) or pa.types.is_date(t):
+        return "datetime"
+    if pa.types.is_duration(t):
+        return "timedelta"
+    if is_string(t):
+        return "str"
+    if pa.types.is_boolean(t):
+        return "bool"
+    if pa.types.is_integer(t):
+        return "int"
+    if pa.types.is_floating(t):
+        return "float"
+    return None
+
+
+_ORDERED_TOGETHER = {frozenset({"bool", "int", "float"}), frozenset({"datetime", "str"})}
+
+
+def _operand_name(t: Any, e: Expr, other: Any) -> str:
+    if isinstance(e, Lit):
+        return type(e.value).__name__
+    return str(pandas_dtype(t))
+
+
+def cross_kind_equality(expr: BinOp, lookup: Any) -> Expr | None:
+    """``==`` / ``!=`` between kinds that never compare equal (a str column and a number, a datetime and
+    an int): pandas gives all False / all True, missing values included, without raising. The
+    replacement expression (None: an ordinary comparison)."""
+    if expr.op not in ("eq", "ne"):
+        return None
+    lk, rk = _kind(expr_type(expr.left, lookup)), _kind(expr_type(expr.right, lookup))
+    if lk is None or rk is None or lk == rk or "category" in (lk, rk) or any({lk, rk} <= s for s in _ORDERED_TOGETHER):
+        return None
+    col = expr.right if isinstance(expr.left, Lit) else expr.left
+    both = BinOp("or", func("isna", col), func("notna", col))  # True on every row
+    return both if expr.op == "ne" else func("invert", both)
+
+
 def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> None:
-    """pandas raises TypeError at the call for arithmetic its dtypes don't support: so do we."""
+    """pandas raises TypeError at the call for operations its dtypes don't support: so do we.
+
+    Decided on the plan's types while the call is built (the dtype rules), so no engine ever sees an
+    operation pandas refuses: ordering comparisons across kinds (``datetime_col > 5``, ``str_col < 1``),
+    ordering an unordered categorical, ``&``/``|``/``^`` on non-bool, non-int columns, ``bool - bool``."""
+    if op in ("lt", "le", "gt", "ge", "and", "or", "xor") or op == "sub":
+        lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
+        lk, rk = _kind(lt), _kind(rt)
+        if op in ("lt", "le", "gt", "ge") and lk is not None and rk is not None:
+            for t, k in ((lt, lk), (rt, rk)):
+                if k == "category" and not t.ordered:
+                    raise TypeError("Unordered Categoricals can only compare equality or not")
+            if lk != rk and "category" not in (lk, rk) and not any({lk, rk} <= s for s in _ORDERED_TOGETHER):
+                raise TypeError(f"Invalid comparison between dtype={_operand_name(lt, expr.left, other)} and "
+                                f"{_operand_name(rt, expr.right, other)}")
+        if op in LOGICAL:
+            for t, k, e in ((lt, lk, expr.left), (rt, rk, expr.right)):
+                if k is not None and k not in ("bool", "int"):
+                    raise TypeError(f"Cannot perform '{op}_' with a dtyped [{_operand_name(t, e, other)}] array")
+        if op == "sub" and lk == "bool" and rk == "bool":
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                            "the `^` operator, or the logical_xor function instead.")
     if op in ARITHMETIC and expr_type(expr, lookup) is None:
         lt = expr_type(expr.left, lookup)
         rt = expr_type(expr.right, lookup)
@@ -105,6 +171,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if target is None:
         raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
     src = f.dtype
+    _check_cast_legal(src, target, dtype)
     if pa.types.is_dictionary(target) and src is not None and (pa.types.is_integer(src) or pa.types.is_floating(src)):
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
     if target == src and family == f.family:
@@ -117,10 +184,53 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
             or pa.types.is_timestamp(target) or pa.types.is_duration(target) or pa.types.is_date(target):
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src)} is not native")
     if plan is not None:
+        if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY \
+                and _any_true(plan, BinOp("eq", func("abs", e), Lit(float("inf")))):
+            raise NotImplementedError("infinite values into a nullable int: pandas' OverflowError")
         _check_cast(plan, e, f, src, target, family)
     if family != NUMPY:
         return func("cast", e, dtype=target, family=family)
+    if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
+        # numpy's int64 view of NaT is the smallest int64, not a missing value
+        return func("fillna", func("cast", e, dtype=target), Lit(np.iinfo(np.int64).min))
     return func("cast", e, dtype=target)
+
+
+def _pandas_dtype_or_none(dtype: Any) -> Any:
+    try:
+        return pd.api.types.pandas_dtype(dtype)
+    except TypeError:
+        return None
+
+
+def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
+    """The cast legality table, decided on types while the call is built: pandas' TypeError for casts
+    it refuses whatever the values; NotImplementedError (-> pandas) for casts whose meaning pandas
+    defines differently from the engines (a categorical's string values parsed as numbers, datetimes
+    to bool)."""
+    if src is None:
+        return
+    masked = isinstance(_pandas_dtype_or_none(dtype), pd.core.dtypes.dtypes.BaseMaskedDtype)
+    if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and masked:
+        raise TypeError(f"{pandas_dtype(src)} cannot be converted to {type(_pandas_dtype_or_none(dtype)).__name__}")
+    if pa.types.is_timestamp(src) or pa.types.is_duration(src):
+        name = "DatetimeArray" if pa.types.is_timestamp(src) else "TimedeltaArray"
+        if pa.types.is_floating(target):
+            raise TypeError(f"Cannot cast {name} to dtype {dtype}")
+        if pa.types.is_integer(target) and target != pa.int64():
+            raise TypeError(f"Converting from {pandas_dtype(src)} to {pd.api.types.pandas_dtype(dtype)} is not supported. "
+                            "Do obj.astype('int64').astype(dtype) instead")
+        if pa.types.is_boolean(target):
+            raise NotImplementedError("datetime to bool")
+    if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_string(src.value_type) \
+            and is_numeric(target):
+        raise NotImplementedError("categorical of strings to a number: pandas parses each category")
+
+
+def _narrower(target: Any, src: Any) -> bool:
+    """Whether the integer type ``target`` cannot hold every value of ``src``."""
+    t, s = np.iinfo(target.to_pandas_dtype()), np.iinfo(src.to_pandas_dtype())
+    return t.min > s.min or t.max < s.max
 
 
 def _any_true(plan: L.Plan, pred: Expr) -> bool:
@@ -132,6 +242,13 @@ def _any_true(plan: L.Plan, pred: Expr) -> bool:
 
 def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: str = "numpy") -> None:
     """pandas' errors for values a cast cannot take, raised at the call as pandas does."""
+    if pa.types.is_integer(target) and src is not None and pa.types.is_integer(src) and _narrower(target, src):
+        info = np.iinfo(target.to_pandas_dtype())
+        if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(int(info.min))), BinOp("gt", e, Lit(int(info.max))))):
+            raise NotImplementedError("values outside the target integer type: numpy wraps them")
+    if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
+        # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
+        raise NotImplementedError("missing floats to bool")
     if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY:
         # a nullable / Arrow int holds missing values, not fractions
         if _any_true(plan, BinOp("and", func("notna", e), BinOp("ne", e, func("round", e, decimals=0)))):
@@ -364,6 +481,8 @@ class Series(NumpyProtocols, NDFrame):
             return self.__dict__[name]
         if name.startswith("_"):
             raise AttributeError(name)
+        if name in ("str", "dt", "cat"):  # the accessor refused this dtype: its AttributeError stands
+            return getattr(type(self), name).fget(self)
         attr = getattr(pd.Series, name, None)
         if attr is None:
             raise AttributeError(f"'Series' object has no attribute {name!r}")
@@ -431,7 +550,7 @@ class Series(NumpyProtocols, NDFrame):
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         expr = BinOp(op, l, r)
         check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
-        return Series._over(plan, expr, name)
+        return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of) or expr, name)
 
     def __rand__(self, o: Any) -> "Series": return self._binary("and", o, True)
     def __ror__(self, o: Any) -> "Series": return self._binary("or", o, True)
@@ -450,6 +569,11 @@ class Series(NumpyProtocols, NDFrame):
         t = self._dtype_arrow
         if t is not None and is_string(t):
             raise TypeError("bad operand type for unary -: 'str'")
+        if t is not None and pa.types.is_boolean(t):
+            return self._with(func("invert", self._expr))  # numpy's negative of a bool is its inverse
+        if t is not None and pa.types.is_unsigned_integer(t):
+            # numpy wraps: -x == ~x + 1 in the same unsigned type
+            return self._with(BinOp("add", func("invert", self._expr), Lit(1)))
         return self._with(func("neg", self._expr))
 
     def __abs__(self) -> "Series":
@@ -487,7 +611,8 @@ class Series(NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "Series | None":
-        if value is None or limit is not None or not (is_scalar(value) or isinstance(value, Series)):
+        if value is None or limit is not None or not (is_scalar(value) or isinstance(value, Series)) \
+                or is_scalar(value) and not fill_fits(self._dtype_arrow, value):
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
         if isinstance(value, Series):
             plan, other = _align_expr(self._plan, value)
@@ -508,6 +633,10 @@ class Series(NumpyProtocols, NDFrame):
         if not _is_listlike(values) and not isinstance(values, dict):
             raise TypeError(f"only list-like objects are allowed to be passed to isin(), you passed a `{type(values).__name__}`")
         vals = tuple(scalar_value(v) for v in _values_of(values))
+        t = self._dtype_arrow
+        if t is not None and pa.types.is_dictionary(t):
+            # a categorical's membership is its values' membership (engines cannot test codes against values)
+            return self._with(func("isin", func("cast", self._expr, dtype=t.value_type), values=vals))
         return self._with(func("isin", self._expr, values=vals))
 
     @objects_via_pandas
@@ -593,8 +722,12 @@ class Series(NumpyProtocols, NDFrame):
     def _reduce(self, fn: str, skipna: bool = True, min_count: int = 0, **params: Any) -> Any:
         t = self._dtype_arrow
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
+            if fn == "sum" and is_string(t):  # pandas concatenates the strings
+                return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
             if fn in ("sum", "mean", "median", "std", "var", "prod"):
                 raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
+            return call_method(self, fn, (), {"skipna": skipna, **params})
+        if t is not None and pa.types.is_timestamp(t) and fn == "std":  # pandas: a Timedelta
             return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
@@ -762,7 +895,9 @@ class Series(NumpyProtocols, NDFrame):
     @objects_via_pandas
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
                      dropna: bool = True) -> "Series":
-        if bins is not None:
+        t = self._dtype_arrow
+        if bins is not None or t is not None and pa.types.is_dictionary(t):
+            # a categorical counts every category, observed or not, in the dtype's order (sort=False)
             return call_method(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
                                                              "bins": bins, "dropna": dropna})
         frame = self._frame()
@@ -781,6 +916,10 @@ class Series(NumpyProtocols, NDFrame):
     @property
     def str(self) -> Any:
         return StringMethods(self)
+
+    @property
+    def cat(self) -> Any:
+        return CategoricalMethods(self)
 
     @property
     def dt(self) -> Any:
@@ -842,22 +981,35 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
             aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
         if min_count:
             aggs.append((f"c{i}", Agg("count", (), e)))
+    narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols)
+    if narrow_float:  # pandas' NaN of a float reduction is a numpy scalar over rows, a Python float over none
+        aggs.append(("rows", Agg("size", (), cols[0][0])))
     agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
     table = engines.materialize(agg_plan).to_arrow()
     row = {f.label: (table.column(f.name)[0] if table.num_rows else None, f.dtype) for f in agg_plan.schema.columns}
     fams = {f.label: f.family for f in agg_plan.schema.columns}
+    has_rows = narrow_float and row["rows"][0] is not None and (row["rows"][0].as_py() or 0) > 0
     out = []
     for i, (e, t) in enumerate(cols):
         value, out_t = row[f"v{i}"]
         result = _scalar(value, fn, t, out_t)
+        if isinstance(result, float) and np.isnan(result) and has_rows and fn != "mean":
+            result = _nan(out_t)
         missing = not skipna and f"n{i}" in row and row[f"n{i}"][0] is not None and row[f"n{i}"][0].as_py()
         if min_count and (row[f"c{i}"][0] is None or (row[f"c{i}"][0].as_py() or 0) < min_count):
             missing = True
         if missing:
             temporal = out_t is not None and (pa.types.is_timestamp(out_t) or pa.types.is_duration(out_t))
-            result = pd.NaT if temporal else np.nan
+            result = pd.NaT if temporal else (_nan(out_t) if has_rows and fn != "mean" else np.nan)
         out.append(family_scalar(result, fams[f"v{i}"]))
     return out
+
+
+def _nan(t: Any) -> Any:
+    """A missing reduction result: NaN of the result's float type (pandas: np.float32(nan) for float32)."""
+    if t is not None and pa.types.is_floating(t):
+        return t.to_pandas_dtype()(np.nan)
+    return np.nan
 
 
 def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> Any:

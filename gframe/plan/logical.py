@@ -310,7 +310,8 @@ class Aggregate(Plan):
         aggf = [expr_field(label, a, s) for label, a in self.aggs]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))
-            return Schema(tuple(aggf), index)
+            # no aggregations: pandas' empty column Index keeps the dtype of the grouped frame's labels
+            return Schema(tuple(aggf), index, None if aggf else self.child.schema.with_columns(()).empty_columns_dtype)
         return Schema(tuple(Field(lab, t, fam) for lab, t, fam in keyf) + tuple(aggf), None)
 
     def describe(self) -> str:
