@@ -92,12 +92,21 @@ class Lowering:
         left, right = self.lower(e.left), self.lower(e.right)
         lt, rt = self.type_of(e.left), self.type_of(e.right)
         if op in ARITHMETIC:
+            t = self.type_of(e)
             if op in ("truediv",):
                 left, right = left.cast(pl.Float64), right.cast(pl.Float64)
             elif op in ("floordiv", "mod") and _is_intlike(lt) and _is_intlike(rt):
                 return self._int_division(op, e, left, right, lt, rt)
-            elif op == "pow" and _is_int(lt) and _is_int(rt):
-                return left.pow(right)
+            elif op in ("floordiv", "mod") and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
+                return _numpy_binary(op, left.cast(polars_type(t)), right.cast(polars_type(t)), polars_type(t))
+            elif op == "pow" and _is_int(t) and _is_intlike(lt) and _is_intlike(rt):
+                # both sides in the result's width: Polars types a bare literal base as Int32 (3 ** x overflows)
+                return left.cast(polars_type(t)).pow(right.cast(polars_type(t)))
+            elif op == "pow" and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
+                # numpy: x ** 0 and 1 ** x are 1 even for NaN (gframe's null in a float column)
+                pt = polars_type(t)
+                left, right = left.cast(pt), right.cast(pt)
+                return pl.when((right == 0) | (left == 1)).then(pl.lit(1.0, dtype=pt)).otherwise(left.pow(right))
             elif op == "add" and (_is_bool(lt) and _is_bool(rt)):
                 return left | right
             elif op == "mul" and (_is_bool(lt) and _is_bool(rt)):
@@ -132,7 +141,9 @@ class Lowering:
         if not has_zero:
             return res
         quotient = left.cast(pl.Float64) / right.cast(pl.Float64)  # +-inf, NaN for the zeros
-        return pl.when(right == 0).then(quotient).otherwise(res.cast(pl.Float64))
+        # 0 // 0 is NaN, which is pandas' missing value in float64: gframe's null (the type is the
+        # data's here, so ``lower`` cannot turn it into null itself)
+        return pl.when(right == 0).then(quotient).otherwise(res.cast(pl.Float64)).fill_nan(None)
 
     def _func(self, e: Func) -> pl.Expr:
         """The function's CPU declaration (``functions.py``) over its lowered inputs."""
@@ -154,7 +165,7 @@ class Lowering:
         if fn == "sum":
             if _is_string(xt):
                 raise UnsupportedError("sum of strings")
-            out = x.sum()
+            out = _wide(x, xt).sum()
         elif fn == "mean":
             out = x.mean()
         elif fn == "median":
@@ -170,7 +181,7 @@ class Lowering:
         elif fn == "var":
             out = x.var(ddof=ddof)
         elif fn == "prod":
-            out = x.product()
+            out = _wide(x, xt).product()
         elif fn == "any":
             out = x.cast(pl.Boolean).any() if not _is_string(xt) else (x.str.len_bytes() > 0).any()
         elif fn == "all":
@@ -204,6 +215,32 @@ class Lowering:
         return out.fill_nan(None) if pa.types.is_floating(t) else out
 
 
+def _wide(x: pl.Expr, t: Any) -> pl.Expr:
+    """Integer sums and products accumulate in 64 bits, as numpy's (Polars' keep the input's width
+    and wrap: an int32 column summing to 3e9)."""
+    if _is_int(t):
+        return x.cast(pl.UInt64 if pa.types.is_unsigned_integer(t) else pl.Int64)
+    if _is_bool(t):
+        return x.cast(pl.Int64)
+    return x
+
+
+def _numpy_binary(op: str, left: pl.Expr, right: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """Float ``//`` and ``%`` by numpy itself: its ``divmod`` rules (an exact ``fmod``, then Python's
+    sign convention; ``inf // 3`` NaN, ``1e20 % 3`` 1.0, ``-5 % inf`` inf) are not Polars' ``a - b * floor(a / b)``.
+    Missing values go in as NaN and come out NaN, which ``lower`` makes missing again."""
+    import numpy as np
+
+    ufunc = np.floor_divide if op == "floordiv" else np.remainder
+
+    def apply(cols: list[pl.Series]) -> pl.Series:
+        a, b = (c.cast(dtype).to_numpy() for c in cols)
+        with np.errstate(all="ignore"):
+            return pl.Series(ufunc(a, b), dtype=dtype)
+
+    return pl.map_batches([left, right], apply, return_dtype=dtype, is_elementwise=True)
+
+
 def _data_lookup(lookup: Callable[[str], ArrowType | None], data: pl.DataFrame) -> Callable[[str], ArrowType | None]:
     """The plan's column types, with the data's type where the plan leaves it to the data (None)."""
     from gframe.plan.schema import normalize_arrow_type
@@ -225,6 +262,10 @@ def _is_int(t: Any) -> bool:
 
 def _is_float(t: Any) -> bool:
     return t is not None and pa.types.is_floating(t)
+
+
+def _is_numeric(t: Any) -> bool:
+    return t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t))
 
 
 def _is_intlike(t: Any) -> bool:
