@@ -258,6 +258,26 @@ def _func_type(expr: Func, lookup: Lookup) -> ArrowType | None:
     return lookup_function(expr.fn).dtype(expr, lambda e: expr_type(e, lookup))
 
 
+def group_sum_narrow_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
+    """The input's int type that a *group* sum or product goes back to when every group's result
+    fits in it (pandas, value-dependent: an int16 sum stays int16, an int32 sum past 2**31 is
+    int64); None where the rule does not apply (64-bit ints, bools, floats, other aggregations)."""
+    if expr.fn not in ("sum", "prod"):
+        return None
+    arg = expr_type(expr.child, lookup)
+    if arg is not None and pa.types.is_integer(arg) and arg.bit_width < 64:
+        return arg
+    return None
+
+
+def aggregate_type(expr: Agg, lookup: Lookup, grouped: bool) -> ArrowType | None:
+    """An aggregation's type in a group-by (``grouped``) or over the whole input: they differ for
+    sums and products of narrow ints, decided by the data in a group-by (``group_sum_narrow_type``)."""
+    if grouped and group_sum_narrow_type(expr, lookup) is not None:
+        return None
+    return _agg_type(expr, lookup)
+
+
 def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     fn = expr.fn
     if fn == "size":  # counts rows: its argument is never read (projection pushdown may drop it)

@@ -17,7 +17,7 @@ import pyarrow as pa
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import STRING, Field, IndexField, Schema
-from gframe.plan.dtypes import expr_type
+from gframe.plan.dtypes import aggregate_type, expr_type
 from gframe.plan.source import FileSnapshot
 
 
@@ -305,7 +305,7 @@ class Aggregate(Plan):
     def _compute_schema(self) -> Schema:
         look = self._lookup()
         keyf = [(lab, look(k)) for k, lab in zip(self.keys, self.key_labels)]
-        aggf = [Field(label, expr_type(a, look)) for label, a in self.aggs]
+        aggf = [Field(label, aggregate_type(a, look, bool(self.keys))) for label, a in self.aggs]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i) for i, (lab, t) in enumerate(keyf))
             return Schema(tuple(aggf), index)

@@ -27,6 +27,7 @@ from gframe.engines.cpu.expressions import Lowering, polars_type
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
+from gframe.plan.dtypes import group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
 from gframe.plan.schema import Schema, index_name
 from gframe.plan.source import FileSnapshot
@@ -292,7 +293,7 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         if out is None:
             out = grouping.unpack(grouping.aggregate(aggs))
             out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True, maintain_order=True)
-    out = _finish(out, low, named)
+    out = _finish(out, low, named, grouped=True)
     if "__gf_len" in out.columns and "__gf_len" not in node.schema.all_names:
         out = out.drop("__gf_len")
     return _order(out, node.schema)
@@ -523,12 +524,17 @@ def _orderable(t: pl.DataType) -> bool:
     return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(t, (pl.Enum, pl.Datetime, pl.Duration))
 
 
-def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]]) -> pl.DataFrame:
+def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grouped: bool = False) -> pl.DataFrame:
     """The aggregations' pandas dtypes (``Lowering.agg_finish``: a cast, NaN -> null for floats),
     leaving out what changes nothing - a column already of its target type, holding no NaN - which
-    is most of the cost of a reduction's small result (Polars' fill_nan is ~0.1 ms a call)."""
+    is most of the cost of a reduction's small result (Polars' fill_nan is ~0.1 ms a call).
+    ``grouped``: group sums of narrow ints go back to the input's type where every sum fits."""
     todo = []
     for name, a in named:
+        narrow = group_sum_narrow_type(a, low.lookup) if grouped else None
+        if narrow is not None:
+            todo.append(_narrowed(out.get_column(name), narrow))
+            continue
         t = low.type_of(a)
         if t is not None and not pa.types.is_dictionary(t) and out.schema[name] == _polars_type(t) \
                 and not (pa.types.is_floating(t) and _has_nan(out.get_column(name))):
@@ -537,6 +543,15 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]]) -> p
         if done is not None:
             todo.append(done)
     return out.with_columns(todo) if todo else out
+
+
+def _narrowed(col: pl.Series, narrow: Any) -> pl.Series:
+    """``col`` (64-bit sums) as ``narrow`` when every value fits in it, else as it is (pandas)."""
+    info = np.iinfo(narrow.to_pandas_dtype())
+    lo, hi = col.min(), col.max()
+    if col.null_count() == 0 and (lo is None or (info.min <= lo and hi <= info.max)):  # type: ignore[operator]
+        return col.cast(_polars_type(narrow))
+    return col
 
 
 def _has_nan(s: pl.Series) -> bool:
