@@ -665,6 +665,12 @@ class DataFrame(NDFrame):
             return fallback()
         values = reduce_columns(self._plan, [(Col(f.name), f.dtype) for f in cols], fn, skipna, min_count, params)
         out = pd.Series(values, index=pd.Index([f.label for f in cols]))
+        kinds = [np.asarray(v).dtype for v in values]
+        if out.dtype == object and kinds and all(k.kind in "iuf" for k in kinds):
+            # pandas' result is the common type of the columns' results (int64 and uint64: float64)
+            from pandas.core.dtypes.cast import find_common_type
+
+            out = out.astype(find_common_type(kinds))
         if fn in ("count", "nunique"):
             out = out.astype("int64")
         # mixed kinds (an int and a str) make pandas' object result: stored as Python objects
