@@ -25,6 +25,7 @@ from gframe.frontend.index import Index
 from gframe import udf
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
+from gframe.plan.dtypes import fill_makes_objects, literal_type
 from gframe.plan.schema import PYOBJECT, Field, Schema, index_name, internal_name, is_numeric, is_string, pandas_dtype
 
 def _listify(x: Any) -> list[Any]:
@@ -402,6 +403,12 @@ class DataFrame(NDFrame):
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "DataFrame | None":
         if value is None or limit is not None:
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
+        fills = value.items() if isinstance(value, dict) else [(f.label, value) for f in self._schema.columns] \
+            if is_scalar(value) else []
+        types = {f.label: f.dtype for f in self._schema.columns}
+        if any(fill_makes_objects(types.get(k), literal_type(v)) for k, v in fills if not _is_listlike(v)):
+            # pandas' object column where values are missing: pandas computes it
+            return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
         if isinstance(value, dict):
             new = self._map_columns(lambda f, e: func("fillna", e, literal(value[f.label])), value.keys())
         elif is_scalar(value):

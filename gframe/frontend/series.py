@@ -49,7 +49,7 @@ from gframe.plan.schema import (
     is_string,
     pandas_dtype,
 )
-from gframe.plan.dtypes import expr_type
+from gframe.plan.dtypes import expr_type, fill_makes_objects, literal_type
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
 
@@ -486,6 +486,8 @@ class Series(NDFrame):
                 return call_method(self, "fillna", (value,), {"inplace": inplace})
             new = self._with(func("fillna", self._expr, other))
         else:
+            if fill_makes_objects(self._dtype_arrow, literal_type(value)):  # pandas' object column: pandas computes it
+                return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
             new = self._with(func("fillna", self._expr, literal(value)))
         return self._inplace(new, inplace)
 

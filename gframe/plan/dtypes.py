@@ -168,17 +168,37 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
     return pa.float64()
 
 
+def fill_makes_objects(column: ArrowType | None, value: ArrowType | None) -> bool:
+    """Whether ``fillna`` of a column of type ``column`` with a value of type ``value`` gives
+    pandas' object column where values are missing (a value of another kind): the frontend has
+    pandas compute those, as the engines hold no mixed columns."""
+    if column is None or value is None:
+        return False
+    return _fillna(Func("fillna", (), Col("x"), Col("v")), lambda c: column if c.name == "x" else value) is None
+
+
 @declare("fillna", args=2)
 def _fillna(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """pandas fills in the column's own type where the value fits it: an int, uint or bool column
+    holds no missing value, so nothing is filled and it keeps its type whatever the value
+    (``int64.fillna(1.5)``, ``uint8.fillna('z')``); a float column keeps its width for a number
+    (float32 stays float32). A value of another kind where values are missing makes pandas' object
+    column: decided by the data (None) - without missing values the column is kept."""
     arg = _first(e, type_of)
-    if arg is not None:
-        other = type_of(e.children[1])
-        if other is not None and is_numeric(arg) and is_numeric(other) and other != arg:
-            if pa.types.is_floating(arg) or pa.types.is_floating(other):
-                return pa.float64()
-        if other is not None and is_string(other) != is_string(arg):
-            return None
-    return arg
+    if arg is None:
+        return None
+    other = type_of(e.children[1])
+    if other is None or other == arg:
+        return arg
+    if pa.types.is_integer(arg) or pa.types.is_boolean(arg):
+        return arg
+    if pa.types.is_floating(arg) and (pa.types.is_integer(other) or pa.types.is_floating(other)):
+        return arg
+    if pa.types.is_timestamp(arg) and pa.types.is_timestamp(other) and arg.tz == other.tz:
+        return arg
+    if is_string(arg) and is_string(other):
+        return arg
+    return None
 
 
 @declare("where", args=3)

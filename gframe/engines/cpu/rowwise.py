@@ -8,7 +8,7 @@ import pyarrow as pa
 
 from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, polars_type
 from gframe.engines.cpu.functions import declare
-from gframe.plan.expr import Func
+from gframe.plan.expr import Col, Func
 
 Args = "list[pl.Expr]"
 
@@ -42,7 +42,24 @@ def _notna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 
 @declare("fillna")
 def _fillna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    return args[0].fill_null(args[1])
+    """In the column's type (``plan.dtypes``' rule); a value of another kind fills nothing where
+    nothing is missing (pandas keeps the column), and makes an object column otherwise."""
+    x, value = args
+    xt, vt, t = lo.type_of(e.children[0]), lo.type_of(e.children[1]), lo.type_of(e)
+    if t is not None and xt is not None and t == xt:
+        if vt is not None and vt != t and not _fits_kind(vt, t):
+            return x  # an int / bool column of pandas' numpy dtypes: nothing missing to fill
+        return x.fill_null(value.cast(polars_type(t), strict=False) if vt is not None and vt != t else value)
+    if t is None and xt is not None and vt is not None and lo.data is not None and isinstance(e.children[0], Col) \
+            and e.children[0].name in lo.data.columns and lo.data.get_column(e.children[0].name).null_count() == 0:
+        return x  # nothing missing: pandas keeps the column and its type
+    return x.fill_null(value)
+
+
+def _fits_kind(v: Any, t: Any) -> bool:
+    """Whether a value of type ``v`` can fill a column of type ``t`` in ``t`` itself (numbers in numbers)."""
+    num = (pa.types.is_integer, pa.types.is_floating)
+    return any(f(v) for f in num) and any(f(t) for f in num) or pa.types.is_timestamp(v) and pa.types.is_timestamp(t)
 
 
 @declare("coalesce")
