@@ -217,6 +217,9 @@ def _where(e: Func, type_of: TypeOf) -> ArrowType | None:
         if pa.types.is_boolean(arg):
             return None
         return arg
+    if isinstance(other, Lit) and other.dtype is None and is_python_number(other.value) and \
+            (pa.types.is_integer(arg) or pa.types.is_floating(arg)):
+        return arg if holds(arg, other.value) else None
     if other_t is not None and other_t != arg and is_numeric(arg) and is_numeric(other_t):
         return pa.from_numpy_dtype(np.result_type(_np(arg), _np(other_t)))
     if other_t is not None and other_t != arg:
@@ -224,12 +227,41 @@ def _where(e: Func, type_of: TypeOf) -> ArrowType | None:
     return arg
 
 
+def is_python_number(v: object) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def holds(t: ArrowType, value: object) -> bool:
+    """Whether a column of numeric type ``t`` holds ``value`` exactly (pandas' ``can_hold_element``:
+    an int column an integral value in its range; a float column any Python number)."""
+    if pa.types.is_floating(t):
+        return not isinstance(value, np.floating) or np.dtype(type(value)).itemsize <= t.bit_width // 8
+    if isinstance(value, (float, np.floating)):
+        if value != value or value in (float("inf"), float("-inf")) or value != int(value):
+            return False
+        value = int(value)
+    info = np.iinfo(_np(t))
+    return info.min <= int(value) <= info.max  # type: ignore[call-overload]
+
+
+def replaced_type(t: ArrowType, value: object) -> ArrowType:
+    """The type a numeric column of type ``t`` takes where ``where`` / ``clip`` put ``value`` in it
+    and it does not hold it: the smallest that holds both (uint8 with -1: int16; with 1.5: float64)."""
+    if pa.types.is_floating(t) or isinstance(value, (float, np.floating)) and value != int(value) \
+            if not (isinstance(value, (float, np.floating)) and (value != value or abs(value) == float("inf"))) else True:
+        return pa.float64() if not pa.types.is_floating(t) else pa.from_numpy_dtype(np.result_type(_np(t), np.float64))
+    return pa.from_numpy_dtype(np.result_type(_np(t), np.min_scalar_type(int(value))))  # type: ignore[call-overload]
+
+
 @declare("clip")
 def _clip(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """Clipping is ``where`` with each bound: the column's type where the bounds fit it; decided by
+    the data otherwise (pandas changes the type only where a value is replaced by a bound it does
+    not hold: int32 [1, 5].clip(0, 2.5) is float64, [1, 2].clip(0, 2.5) stays int32)."""
     arg = _first(e, type_of)
-    if arg is not None and pa.types.is_integer(arg):
-        if any(isinstance(b, float) for b in (e.param("lower"), e.param("upper"))):
-            return pa.float64()
+    if arg is not None and (pa.types.is_integer(arg) or pa.types.is_floating(arg)):
+        if not all(holds(arg, b) for b in (e.param("lower"), e.param("upper")) if b is not None):
+            return None
     return arg
 
 

@@ -8,7 +8,8 @@ import pyarrow as pa
 
 from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, polars_type
 from gframe.engines.cpu.functions import declare
-from gframe.plan.expr import Col, Func
+from gframe.plan.dtypes import holds, is_python_number, replaced_type
+from gframe.plan.expr import Col, Func, Lit
 
 Args = "list[pl.Expr]"
 
@@ -70,12 +71,36 @@ def _coalesce(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 @declare("where")
 def _where(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, cond, other = args
+    xt, c = lo.type_of(e.children[0]), e.children[2]
+    if lo.type_of(e) is None and xt is not None and isinstance(c, Lit) and is_python_number(c.value) and \
+            (pa.types.is_integer(xt) or pa.types.is_floating(xt)):
+        return _replace(lo, x, xt, cond.fill_null(False), c.value)[0]
     return pl.when(cond.fill_null(False)).then(x).otherwise(other)
+
+
+def _replace(lo: Lowering, x: pl.Expr, xt: Any, keep: pl.Expr, value: Any) -> tuple[pl.Expr, Any]:
+    """pandas' ``where(keep, value)`` with a number the column does not hold: the column as it is
+    where no value is replaced (decided by the data, where the kernel has it), else both in the
+    smallest type that holds them (``plan.dtypes.replaced_type``)."""
+    if lo.data is not None and not lo.data.select((~keep).any()).item():
+        return x, xt
+    t = replaced_type(xt, value)
+    return pl.when(keep).then(x.cast(polars_type(t))).otherwise(pl.lit(value).cast(polars_type(t))), t
 
 
 @declare("clip")
 def _clip(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    return args[0].clip(e.param("lower"), e.param("upper"))
+    x, xt, lower, upper = args[0], lo.type_of(e.children[0]), e.param("lower"), e.param("upper")
+    if lo.type_of(e) is not None or xt is None:
+        return x.clip(lower, upper)
+    # a bound the column does not hold: where() with each bound (pandas' clip), missing values kept
+    for bound, keep in ((lower, lambda v: v.is_null() | (v >= bound)), (upper, lambda v: v.is_null() | (v <= bound))):
+        if bound is not None:
+            if holds(xt, bound):
+                x = pl.when(keep(x)).then(x).otherwise(pl.lit(bound).cast(polars_type(xt)))
+            else:
+                x, xt = _replace(lo, x, xt, keep(x), bound)
+    return x
 
 
 @declare("round")
