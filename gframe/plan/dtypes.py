@@ -65,7 +65,9 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
         res = np.result_type(ldt, rdt)
     else:
         res = np.result_type(_np(lt), _np(rt))
-    if res == np.bool_ and op in ("add", "sub", "mul", "pow", "floordiv", "mod"):
+    if res == np.bool_ and op == "mod":
+        return pa.int8()  # numpy's bool % bool (x % False is 0 there, no float division by zero)
+    if res == np.bool_ and op in ("add", "sub", "mul", "pow", "floordiv"):
         res = np.dtype("int64") if op not in ("add", "mul") else np.dtype("bool")
     if op == "truediv":
         res = np.result_type(res, np.float64) if res.kind in "iub" else res

@@ -106,8 +106,16 @@ def _clip(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 @declare("round")
 def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, xt, d = args[0], lo.type_of(e.children[0]), e.param("decimals", 0)
+    if d < 0:
+        # numpy's around: rint(x / 10**-d) * 10**-d in float64 (Polars takes no negative decimals);
+        # ints go back to their type, wrapping as numpy's cast does (int8 127 -> 130 -> -126)
+        scale = 10.0 ** -d
+        out = (x.cast(pl.Float64) / scale).round(0, mode="half_to_even") * scale
+        if _is_int(xt):
+            return out.cast(pl.Int64, strict=False).cast(polars_type(xt), wrap_numerical=True)
+        return out.cast(polars_type(xt)) if xt is not None else out
     if _is_int(xt):
-        return x if d >= 0 else (x.cast(pl.Float64).round(d).cast(polars_type(xt)))
+        return x
     return x.round(d, mode="half_to_even")
 
 
