@@ -891,7 +891,9 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     frames = []
     for df, child in zip(inputs, node.children):
         if node.ignore_index:
-            df = df.select([c for c in df.columns if c in set(child.schema.names)])
+            keep = [c for c in df.columns if c in set(child.schema.names)]
+            # a frame without columns still has rows (missing values in the others' columns)
+            df = df.select(keep) if keep or not df.width else df.select(pl.col(df.columns[0]).is_null().alias("__gf_len"))
         frames.append(df)
     out = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
     for n in names:
