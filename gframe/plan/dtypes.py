@@ -326,8 +326,13 @@ def group_sum_narrow_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
 
 def aggregate_type(expr: Agg, lookup: Lookup, grouped: bool) -> ArrowType | None:
     """An aggregation's type in a group-by (``grouped``) or over the whole input: they differ for
-    sums and products of narrow ints, decided by the data in a group-by (``group_sum_narrow_type``)."""
+    sums and products of narrow ints, decided by the data in a group-by (``group_sum_narrow_type``),
+    and for the mean of float32."""
     if grouped and group_sum_narrow_type(expr, lookup) is not None:
+        return None
+    if grouped and expr.fn == "mean" and expr_type(expr.child, lookup) == pa.float32():
+        # pandas 3.1: float64 where the rows are in group order and hold no NaN (numpy's reduceat
+        # path), float32 otherwise (its Cython kernel): decided by the data
         return None
     return _agg_type(expr, lookup)
 

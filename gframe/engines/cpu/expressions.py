@@ -17,7 +17,7 @@ from gframe.engines.cpu.functions import FUNCTIONS
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import PYOBJECT, ArrowType
-from gframe.plan.dtypes import expr_type
+from gframe.plan.dtypes import aggregate_type, expr_type
 
 BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -25,6 +25,11 @@ BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
     "ge": operator.ge, "and": operator.and_, "or": operator.or_, "xor": operator.xor,
 }
+
+# aggregations whose float result depends on the order values are added in (engines keep that order
+# fixed, so a plan gives the same bits every run), and that pandas' group kernels accumulate in float64
+FLOAT64_ACCUMULATED = frozenset({"sum", "mean", "std", "var", "prod"})
+
 
 def polars_type(t: ArrowType) -> pl.DataType:
     """Polars dtype for an Arrow type (through an empty Arrow array, the canonical mapping)."""
@@ -41,6 +46,9 @@ class Lowering:
         # None, int // 0) are decided from the data
         self.data = data
         self.lookup = lookup if data is None else _data_lookup(lookup, data)
+        # the columns without NaN of a group-by whose rows are already in group order (pandas then
+        # sums float32 with numpy's reduceat, and its mean is float64): set by the kernel, for ``_float32_group``
+        self.sorted_groups: frozenset[str] = frozenset()
 
     def type_of(self, e: Expr) -> ArrowType | None:
         return expr_type(e, self.lookup)
@@ -154,8 +162,8 @@ class Lowering:
             raise UnsupportedError(f"cpu engine has no function {e.fn!r}")
         return lower(self, e, [self.lower(c) for c in e.children])
 
-    def agg(self, e: Agg) -> pl.Expr:
-        """Lower an aggregation (in a group_by context or over a whole frame)."""
+    def agg(self, e: Agg, grouped: bool = False) -> pl.Expr:
+        """Lower an aggregation (in a group_by context: ``grouped``, or over a whole frame)."""
         fn = e.fn
         if fn == "size":
             return pl.len().cast(pl.Int64)
@@ -163,6 +171,10 @@ class Lowering:
             raise UnsupportedError(f"{fn} of a column of mixed Python objects is not native")
         x = self.lower(e.child)
         xt = self.type_of(e.child)
+        if grouped and xt is not None and pa.types.is_float32(xt) and fn in ("var", "sum", "mean"):
+            return _float32_group(x, fn, e.param("ddof", 1), isinstance(e.child, Col) and e.child.name in self.sorted_groups)
+        if grouped and xt is not None and pa.types.is_float32(xt) and fn in FLOAT64_ACCUMULATED:
+            x = x.cast(pl.Float64)  # pandas' group std of float32 is computed in float64
         ddof = e.param("ddof", 1)
         if fn == "sum":
             if _is_string(xt):
@@ -204,17 +216,91 @@ class Lowering:
             raise UnsupportedError(f"aggregation {fn!r}")
         return out
 
-    def agg_finish(self, e: Agg, name: str) -> pl.Expr | None:
+    def agg_finish(self, e: Agg, name: str, grouped: bool = False) -> pl.Expr | None:
         """Cast an aggregated column to its inferred type, NaN -> null; applied *after* the group-by.
 
         Inside a group-by context these would turn Polars' fast aggregations into per-group
         expressions (10x slower), so kernels apply them to the aggregated frame instead.
         """
-        t = self.type_of(e)
+        t = aggregate_type(e, self.lookup, grouped)
         if t is None or pa.types.is_dictionary(t):
             return None
         out = pl.col(name).cast(polars_type(t))
         return out.fill_nan(None) if pa.types.is_floating(t) else out
+
+
+def _float32_group(x: pl.Expr, fn: str, ddof: int, sorted_groups: bool) -> pl.Expr:
+    """pandas' group sum / mean / variance of float32, in its Cython kernels' float32 accumulators:
+    a Kahan-compensated sum, Welford's update (a float64 result rounded to float32 differs from
+    them in the 7th digit); or, with the rows in group order and no NaN, numpy's reduceat as
+    pandas 3.1 then does. One loop per group, in row order."""
+    import numpy as np
+
+    if sorted_groups and fn in ("sum", "mean"):
+        # pandas 3.1 with its groups' rows in order and no NaN: numpy's reduceat per group, the
+        # mean in float64 (a missing value sends it to the Cython kernels below)
+        def reduceat(s: pl.Series) -> pl.Series:
+            if s.null_count():
+                return pl.Series([_kernels()[fn](s.cast(pl.Float32).to_numpy(), ddof)], dtype=pl.Float64)
+            v = s.cast(pl.Float32).to_numpy()
+            if not len(v):
+                return pl.Series([0.0 if fn == "sum" else np.nan], dtype=pl.Float64)
+            if fn == "sum":
+                return pl.Series([np.add.reduceat(v, [0])[0]], dtype=pl.Float64)
+            return pl.Series([np.add.reduceat(v.astype(np.float64), [0])[0] / len(v)], dtype=pl.Float64)
+
+        return x.map_batches(reduceat, return_dtype=pl.Float64, returns_scalar=True)
+    kernel = _kernels()[fn]
+
+    def apply(s: pl.Series) -> pl.Series:
+        return pl.Series([kernel(s.cast(pl.Float32).to_numpy(), ddof)], dtype=pl.Float32)
+
+    return x.map_batches(apply, return_dtype=pl.Float32, returns_scalar=True)
+
+
+_KERNELS: dict[str, Any] = {}
+
+
+def _kernels() -> dict[str, Any]:
+    if not _KERNELS:
+        import numba
+        import numpy as np
+
+        f32 = np.float32
+
+        @numba.njit(cache=False, nogil=True)
+        def var(x: Any, ddof: int) -> float:
+            mean, m2, n = f32(0.0), f32(0.0), 0
+            for v in x:
+                if v == v:
+                    n += 1
+                    old = mean
+                    mean = f32(mean + f32((v - old) / f32(n)))
+                    m2 = f32(m2 + f32((v - mean) * (v - old)))
+            return f32(m2 / f32(n - ddof)) if n > ddof else np.nan
+
+        @numba.njit(cache=False, nogil=True)
+        def total(x: Any, ddof: int) -> float:
+            acc, comp = f32(0.0), f32(0.0)
+            for v in x:
+                if v == v:
+                    y = f32(v - comp)
+                    t = f32(acc + y)
+                    comp = f32(f32(t - acc) - y)
+                    if comp != comp:  # an infinite value: no compensation (pandas GH#53606)
+                        comp = f32(0.0)
+                    acc = t
+            return acc
+
+        @numba.njit(cache=False, nogil=True)
+        def mean(x: Any, ddof: int) -> float:
+            n = 0
+            for v in x:
+                n += v == v
+            return f32(total(x, ddof) / f32(n)) if n else np.nan
+
+        _KERNELS.update(var=var, sum=total, mean=mean)
+    return _KERNELS
 
 
 def _wide(x: pl.Expr, t: Any) -> pl.Expr:
