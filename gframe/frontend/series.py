@@ -871,10 +871,12 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
     if out_type is not None and pa.types.is_timestamp(out_type):
         if py is None:
             return pd.NaT
-        ts = pd.Timestamp(np.datetime64(value.value, out_type.unit))
+        # the value in the unit the engine holds it in (Polars has no [s]: it keeps [ms]), then pandas' unit
+        ts = pd.Timestamp(np.datetime64(value.value, _unit_of(value, out_type))).as_unit(out_type.unit)
         return ts.tz_localize("UTC").tz_convert(out_type.tz) if out_type.tz else ts
     if out_type is not None and pa.types.is_duration(out_type):
-        return pd.NaT if py is None else pd.Timedelta(np.timedelta64(value.value, out_type.unit))
+        return pd.NaT if py is None else \
+            pd.Timedelta(np.timedelta64(value.value, _unit_of(value, out_type))).as_unit(out_type.unit)
     if py is None:
         if fn in ("sum",):
             return np.int64(0) if out_type is not None and pa.types.is_integer(out_type) else np.float64(0.0)
@@ -888,6 +890,11 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
     if out_type is not None and (pa.types.is_integer(out_type) or pa.types.is_floating(out_type)):
         return np.dtype(out_type.to_pandas_dtype()).type(py)
     return py
+
+
+def _unit_of(value: pa.Scalar, out_type: Any) -> str:
+    t = value.type
+    return t.unit if pa.types.is_timestamp(t) or pa.types.is_duration(t) else out_type.unit
 
 
 def _series_repr(s: Series) -> str:

@@ -94,6 +94,10 @@ def expr_type(expr: Expr, lookup: Lookup) -> ArrowType | None:
     raise TypeError(f"no type rule for {type(expr).__name__}")
 
 
+def _finer_unit(a: str, b: str) -> str:
+    return max(a, b, key=["s", "ms", "us", "ns"].index)
+
+
 def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
     lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
     op = expr.op
@@ -115,12 +119,13 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
     if pa.types.is_timestamp(lt) and pa.types.is_timestamp(rt) and op == "sub":
         unit = max(lt.unit, rt.unit, key=["s", "ms", "us", "ns"].index)
         return pa.duration(unit)
+    # datetime / timedelta arithmetic is in the finer unit of the two (numpy: [s] + Timedelta in us is [us])
     if pa.types.is_timestamp(lt) and pa.types.is_duration(rt) and op in ("add", "sub"):
-        return lt
+        return pa.timestamp(_finer_unit(lt.unit, rt.unit), tz=lt.tz)
     if pa.types.is_duration(lt) and pa.types.is_timestamp(rt) and op == "add":
-        return rt
+        return pa.timestamp(_finer_unit(lt.unit, rt.unit), tz=rt.tz)
     if pa.types.is_duration(lt) and pa.types.is_duration(rt) and op in ("add", "sub"):
-        return lt
+        return pa.duration(_finer_unit(lt.unit, rt.unit))
     return None
 
 

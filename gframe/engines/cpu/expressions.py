@@ -8,6 +8,8 @@ are cast to the type ``plan.dtypes`` inferred, and a NaN computed by float arith
 from __future__ import annotations
 
 import operator
+
+import numpy as np
 from typing import Any, Callable
 
 import polars as pl
@@ -84,15 +86,18 @@ class Lowering:
     def _literal(self, e: Lit) -> pl.Expr:
         if e.value is None:
             return pl.lit(None, dtype=polars_type(e.dtype) if e.dtype is not None else None)
+        import pandas as pd
+
+        if isinstance(e.value, pd.Timedelta):  # exactly, in its own unit (a Python timedelta drops ns)
+            unit = e.value.unit if e.value.unit != "s" else "ms"
+            out = pl.lit(e.value.as_unit(unit).asm8.astype(np.int64)).cast(pl.Duration(unit))
+            return out.cast(polars_type(e.dtype)) if e.dtype is not None else out
         if e.dtype is not None:
             return pl.lit(e.value, dtype=polars_type(e.dtype))
-        import pandas as pd
 
         if isinstance(e.value, pd.Timestamp):
             return pl.lit(e.value.to_pydatetime() if e.value.tz is None else e.value.to_pydatetime()).cast(
                 polars_type(pa.timestamp(e.value.unit, tz=str(e.value.tz) if e.value.tz else None)))
-        if isinstance(e.value, pd.Timedelta):
-            return pl.lit(e.value.to_pytimedelta())
         return pl.lit(e.value)
 
     def _binop(self, e: BinOp) -> pl.Expr:
