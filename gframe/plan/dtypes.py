@@ -6,6 +6,7 @@ here, so the two engines and pandas agree on dtypes. ``None`` means "decided by 
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from typing import Callable
 
 import numpy as np
@@ -244,7 +245,7 @@ def holds(t: ArrowType, value: object) -> bool:
     if pa.types.is_floating(t):
         return not isinstance(value, np.floating) or np.dtype(type(value)).itemsize <= t.bit_width // 8
     if isinstance(value, (float, np.floating)):
-        if value != value or value in (float("inf"), float("-inf")) or value != int(value):
+        if not math.isfinite(value) or value != int(value):
             return False
         value = int(value)
     info = np.iinfo(_np(t))
@@ -254,9 +255,10 @@ def holds(t: ArrowType, value: object) -> bool:
 def replaced_type(t: ArrowType, value: object) -> ArrowType:
     """The type a numeric column of type ``t`` takes where ``where`` / ``clip`` put ``value`` in it
     and it does not hold it: the smallest that holds both (uint8 with -1: int16; with 1.5: float64)."""
-    if pa.types.is_floating(t) or isinstance(value, (float, np.floating)) and value != int(value) \
-            if not (isinstance(value, (float, np.floating)) and (value != value or abs(value) == float("inf"))) else True:
-        return pa.float64() if not pa.types.is_floating(t) else pa.from_numpy_dtype(np.result_type(_np(t), np.float64))
+    if pa.types.is_floating(t):
+        return pa.float64()
+    if isinstance(value, (float, np.floating)) and (not math.isfinite(value) or value != int(value)):
+        return pa.float64()
     return pa.from_numpy_dtype(np.result_type(_np(t), np.min_scalar_type(int(value))))  # type: ignore[call-overload]
 
 

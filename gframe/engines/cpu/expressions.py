@@ -277,7 +277,7 @@ def _kernels() -> dict[str, Any]:
         def var(x: Any, ddof: int) -> float:
             mean, m2, n = f32(0.0), f32(0.0), 0
             for v in x:
-                if v == v:
+                if not np.isnan(v):
                     n += 1
                     old = mean
                     mean = f32(mean + f32((v - old) / f32(n)))
@@ -288,11 +288,11 @@ def _kernels() -> dict[str, Any]:
         def total(x: Any, ddof: int) -> float:
             acc, comp = f32(0.0), f32(0.0)
             for v in x:
-                if v == v:
+                if not np.isnan(v):
                     y = f32(v - comp)
                     t = f32(acc + y)
                     comp = f32(f32(t - acc) - y)
-                    if comp != comp:  # an infinite value: no compensation (pandas GH#53606)
+                    if np.isnan(comp):  # an infinite value: no compensation (pandas GH#53606)
                         comp = f32(0.0)
                     acc = t
             return acc
@@ -301,7 +301,7 @@ def _kernels() -> dict[str, Any]:
         def mean(x: Any, ddof: int) -> float:
             n = 0
             for v in x:
-                n += v == v
+                n += not np.isnan(v)
             return f32(total(x, ddof) / f32(n)) if n else np.nan
 
         _KERNELS.update(var=var, sum=total, mean=mean)

@@ -94,12 +94,13 @@ def _clip(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if lo.type_of(e) is not None or xt is None:
         return x.clip(lower, upper)
     # a bound the column does not hold: where() with each bound (pandas' clip), missing values kept
-    for bound, keep in ((lower, lambda v: v.is_null() | (v >= bound)), (upper, lambda v: v.is_null() | (v <= bound))):
+    for bound, is_lower in ((lower, True), (upper, False)):
         if bound is not None:
+            keep = x.is_null() | (x >= bound if is_lower else x <= bound)
             if holds(xt, bound):
-                x = pl.when(keep(x)).then(x).otherwise(pl.lit(bound).cast(polars_type(xt)))
+                x = pl.when(keep).then(x).otherwise(pl.lit(bound).cast(polars_type(xt)))
             else:
-                x, xt = _replace(lo, x, xt, keep(x), bound)
+                x, xt = _replace(lo, x, xt, keep, bound)
     return x
 
 
