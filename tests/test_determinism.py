@@ -5,6 +5,10 @@ group sum changed in its last bits from run to run, and a TPC-H q15-shaped filte
 (``t == t.max()`` on group totals) sometimes found no row. Group-bys with float sums, means,
 variances or products now run in Polars' in-memory engine, where each group's values are added
 in one fixed order (``engines/cpu/kernels.py`` ``_engine``).
+
+Cost (float64 group sum, 1000 groups, 2 cores shared with other jobs, best of 5): 1e6 rows 8 ms
+streaming vs 88 ms in-memory; 1e7 rows 149 ms vs 769 ms - 5-10x on that one operation. Integer
+keys of 4096+ groups keep the (deterministic, sequential) numpy bincount path, unchanged.
 """
 from __future__ import annotations
 

@@ -329,7 +329,8 @@ def _engine(aggs: list[Agg], low: Lowering) -> str:
     are added in one fixed order there, so the same plan gives the same bits every run; the
     streaming engine adds per-thread partial sums in the order the threads finish, which changes the
     last bits run to run (and a ``t == t.max()`` filter on the result then finds no row). Cost on
-    1e6-1e7 rows, 1e3 groups, 2 threads: see ``tests/test_determinism.py``'s module docstring."""
+    1e6-1e7 rows, 1e3 groups, 2 threads: 5-10x on the float group-by itself
+    (``tests/test_determinism.py``'s module docstring has the figures)."""
     if any(a.fn in _IN_MEMORY_AGGS for a in aggs):
         return "in-memory"
     for a in aggs:
