@@ -120,6 +120,10 @@ class Lowering:
                 pt = polars_type(t)
                 left, right = left.cast(pt), right.cast(pt)
                 return pl.when((right == 0) | (left == 1)).then(pl.lit(1.0, dtype=pt)).otherwise(left.pow(right))
+            elif t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+                # both sides in the result's unit first (Polars keeps the left one's: [us] + 1 ns dropped the ns)
+                unit = t.unit if t.unit != "s" else "ms"  # Polars has no [s]
+                left, right = _in_unit(left, lt, unit), _in_unit(right, rt, unit)
             elif op == "add" and (_is_bool(lt) and _is_bool(rt)):
                 return left | right
             elif op == "mul" and (_is_bool(lt) and _is_bool(rt)):
@@ -306,6 +310,14 @@ def _kernels() -> dict[str, Any]:
 
         _KERNELS.update(var=var, sum=total, mean=mean)
     return _KERNELS
+
+
+def _in_unit(x: pl.Expr, t: Any, unit: str) -> pl.Expr:
+    if t is not None and pa.types.is_timestamp(t):
+        return x.cast(pl.Datetime(unit, t.tz))  # type: ignore[arg-type]
+    if t is not None and pa.types.is_duration(t):
+        return x.cast(pl.Duration(unit))  # type: ignore[arg-type]
+    return x
 
 
 def _wide(x: pl.Expr, t: Any) -> pl.Expr:
