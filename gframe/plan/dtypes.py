@@ -219,9 +219,10 @@ def _where(e: Func, type_of: TypeOf) -> ArrowType | None:
     if other_t is None and not (isinstance(other, Lit) and other.value is None):
         return None
     if isinstance(other, Lit) and other.value is None:
-        # pandas puts NaN there: ints become float64, bools object
+        # pandas puts NaN there: ints become float64, bools object - where a value is replaced
+        # (decided by the data: with none replaced the column keeps its type)
         if pa.types.is_integer(arg):
-            return pa.float64()
+            return None
         if pa.types.is_boolean(arg):
             return None
         return arg
@@ -255,7 +256,7 @@ def holds(t: ArrowType, value: object) -> bool:
 def replaced_type(t: ArrowType, value: object) -> ArrowType:
     """The type a numeric column of type ``t`` takes where ``where`` / ``clip`` put ``value`` in it
     and it does not hold it: the smallest that holds both (uint8 with -1: int16; with 1.5: float64)."""
-    if pa.types.is_floating(t):
+    if pa.types.is_floating(t) or value is None:
         return pa.float64()
     if isinstance(value, (float, np.floating)) and (not math.isfinite(value) or value != int(value)):
         return pa.float64()

@@ -72,8 +72,8 @@ def _coalesce(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 def _where(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, cond, other = args
     xt, c = lo.type_of(e.children[0]), e.children[2]
-    if lo.type_of(e) is None and xt is not None and isinstance(c, Lit) and is_python_number(c.value) and \
-            (pa.types.is_integer(xt) or pa.types.is_floating(xt)):
+    if lo.type_of(e) is None and xt is not None and isinstance(c, Lit) and c.dtype is None and \
+            (is_python_number(c.value) or c.value is None) and (pa.types.is_integer(xt) or pa.types.is_floating(xt)):
         return _replace(lo, x, xt, cond.fill_null(False), c.value)[0]
     return pl.when(cond.fill_null(False)).then(x).otherwise(other)
 
@@ -85,7 +85,7 @@ def _replace(lo: Lowering, x: pl.Expr, xt: Any, keep: pl.Expr, value: Any) -> tu
     if lo.data is not None and not lo.data.select((~keep).any()).item():
         return x, xt
     t = replaced_type(xt, value)
-    return pl.when(keep).then(x.cast(polars_type(t))).otherwise(pl.lit(value).cast(polars_type(t))), t
+    return pl.when(keep).then(x.cast(polars_type(t))).otherwise(pl.lit(value, dtype=polars_type(t))), t
 
 
 @declare("clip")
