@@ -116,10 +116,16 @@ def test_clip_result_type(dt: str, values: list[int], bounds: tuple) -> None:  #
 
 @pytest.mark.parametrize("dt", CASTS)
 @pytest.mark.parametrize("values", [[3, 1], [3, 4], []])
-@pytest.mark.parametrize("other", [0, -1, 300, 1.5, 2.0, -1.5])
+@pytest.mark.parametrize("other", [0, -1, 300, 1.5, 2.0, -1.5, None])
 def test_where_scalar_result_type(dt: str, values: list[int], other: object) -> None:
     pdf = pandas.DataFrame({"a": np.array(values, dtype=dt)})
     both(pdf, lambda d: d.assign(a=d["a"].where(d["a"] > 2, other)))
+
+
+def test_datetime_timedelta_arithmetic_in_the_finer_unit() -> None:
+    pdf = pandas.DataFrame({"t": pandas.to_datetime(["2020-01-01", "2021-01-01"]).astype("datetime64[us]"),
+                            "s": pandas.to_datetime(["2020-01-01 00:00:01.500", "2019-01-01 00:00:00.000"]).astype("datetime64[ms]")})
+    both(pdf, lambda d: d.assign(n=d["t"] + pandas.Timedelta(1, "ns"), m=d["t"] - d["s"], o=(d["t"] - d["s"]) + pandas.Timedelta(1, "ns")))
 
 
 # --------------------------------------------------------------------------- 8: round
