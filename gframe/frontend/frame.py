@@ -27,6 +27,7 @@ from gframe import udf
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
+from gframe.plan.dtypes import fill_makes_objects, literal_type
 from gframe.plan.schema import PYOBJECT, Field, Schema, index_name, internal_name, is_numeric, is_string, pandas_dtype
 
 def _listify(x: Any) -> list[Any]:
@@ -404,6 +405,12 @@ class DataFrame(NumpyProtocols, NDFrame):
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "DataFrame | None":
         if value is None or limit is not None:
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
+        fills = value.items() if isinstance(value, dict) else [(f.label, value) for f in self._schema.columns] \
+            if is_scalar(value) else []
+        types = {f.label: f.dtype for f in self._schema.columns}
+        if any(fill_makes_objects(types.get(k), literal_type(v)) for k, v in fills if not _is_listlike(v)):
+            # pandas' object column where values are missing: pandas computes it
+            return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
         try:
             if isinstance(value, dict):
                 new = self._map_columns(lambda f, e: _fill(f, e, value[f.label]), value.keys())
@@ -675,6 +682,12 @@ class DataFrame(NumpyProtocols, NDFrame):
             return fallback()
         values = reduce_columns(self._plan, [(Col(f.name), f.dtype) for f in cols], fn, skipna, min_count, params)
         out = pd.Series(values, index=pd.Index([f.label for f in cols]))
+        kinds = [np.asarray(v).dtype for v in values]
+        if out.dtype == object and kinds and all(k.kind in "iuf" for k in kinds):
+            # pandas' result is the common type of the columns' results (int64 and uint64: float64)
+            from pandas.core.dtypes.cast import find_common_type
+
+            out = out.astype(find_common_type(kinds))
         if fn in ("count", "nunique"):
             out = out.astype("int64")
         # mixed kinds (an int and a str) make pandas' object result: stored as Python objects

@@ -55,7 +55,7 @@ from gframe.plan.schema import (
     is_string,
     pandas_dtype,
 )
-from gframe.plan.dtypes import expr_family, expr_type
+from gframe.plan.dtypes import expr_family, expr_type, fill_makes_objects, literal_type
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
 
@@ -620,6 +620,8 @@ class Series(NumpyProtocols, NDFrame):
                 return call_method(self, "fillna", (value,), {"inplace": inplace})
             new = self._with(func("fillna", self._expr, other))
         else:
+            if fill_makes_objects(self._dtype_arrow, literal_type(value)):  # pandas' object column: pandas computes it
+                return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
             new = self._with(func("fillna", self._expr, literal(value)))
         return self._inplace(new, inplace)
 
@@ -1026,10 +1028,12 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
     if out_type is not None and pa.types.is_timestamp(out_type):
         if py is None:
             return pd.NaT
-        ts = pd.Timestamp(np.datetime64(value.value, out_type.unit))
+        # the value in the unit the engine holds it in (Polars has no [s]: it keeps [ms]), then pandas' unit
+        ts = pd.Timestamp(np.datetime64(value.value, _unit_of(value, out_type))).as_unit(out_type.unit)
         return ts.tz_localize("UTC").tz_convert(out_type.tz) if out_type.tz else ts
     if out_type is not None and pa.types.is_duration(out_type):
-        return pd.NaT if py is None else pd.Timedelta(np.timedelta64(value.value, out_type.unit))
+        return pd.NaT if py is None else \
+            pd.Timedelta(np.timedelta64(value.value, _unit_of(value, out_type))).as_unit(out_type.unit)
     if py is None:
         if fn in ("sum",):
             return np.int64(0) if out_type is not None and pa.types.is_integer(out_type) else np.float64(0.0)
@@ -1043,6 +1047,11 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
     if out_type is not None and (pa.types.is_integer(out_type) or pa.types.is_floating(out_type)):
         return np.dtype(out_type.to_pandas_dtype()).type(py)
     return py
+
+
+def _unit_of(value: pa.Scalar, out_type: Any) -> str:
+    t = value.type
+    return t.unit if pa.types.is_timestamp(t) or pa.types.is_duration(t) else out_type.unit
 
 
 def _series_repr(s: Series) -> str:

@@ -6,6 +6,7 @@ here, so the two engines and pandas agree on dtypes. ``None`` means "decided by 
 from __future__ import annotations
 
 import datetime as _dt
+import math
 from typing import Callable
 
 import numpy as np
@@ -78,7 +79,9 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
         res = np.result_type(ldt, rdt)
     else:
         res = np.result_type(_np(lt), _np(rt))
-    if res == np.bool_ and op in ("add", "sub", "mul", "pow", "floordiv", "mod"):
+    if res == np.bool_ and op == "mod":
+        return pa.int8()  # numpy's bool % bool (x % False is 0 there, no float division by zero)
+    if res == np.bool_ and op in ("add", "sub", "mul", "pow", "floordiv"):
         res = np.dtype("int64") if op not in ("add", "mul") else np.dtype("bool")
     if op == "truediv":
         res = np.result_type(res, np.float64) if res.kind in "iub" else res
@@ -105,6 +108,10 @@ def expr_type(expr: Expr, lookup: Lookup) -> ArrowType | None:
     raise TypeError(f"no type rule for {type(expr).__name__}")
 
 
+def _finer_unit(a: str, b: str) -> str:
+    return max(a, b, key=["s", "ms", "us", "ns"].index)
+
+
 def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
     lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
     op = expr.op
@@ -126,12 +133,13 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
     if pa.types.is_timestamp(lt) and pa.types.is_timestamp(rt) and op == "sub":
         unit = max(lt.unit, rt.unit, key=["s", "ms", "us", "ns"].index)
         return pa.duration(unit)
+    # datetime / timedelta arithmetic is in the finer unit of the two (numpy: [s] + Timedelta in us is [us])
     if pa.types.is_timestamp(lt) and pa.types.is_duration(rt) and op in ("add", "sub"):
-        return lt
+        return pa.timestamp(_finer_unit(lt.unit, rt.unit), tz=lt.tz)
     if pa.types.is_duration(lt) and pa.types.is_timestamp(rt) and op == "add":
-        return rt
+        return pa.timestamp(_finer_unit(lt.unit, rt.unit), tz=rt.tz)
     if pa.types.is_duration(lt) and pa.types.is_duration(rt) and op in ("add", "sub"):
-        return lt
+        return pa.duration(_finer_unit(lt.unit, rt.unit))
     return None
 
 
@@ -181,19 +189,39 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
     return pa.float64()
 
 
+def fill_makes_objects(column: ArrowType | None, value: ArrowType | None) -> bool:
+    """Whether ``fillna`` of a column of type ``column`` with a value of type ``value`` gives
+    pandas' object column where values are missing (a value of another kind): the frontend has
+    pandas compute those, as the engines hold no mixed columns."""
+    if column is None or value is None:
+        return False
+    return _fillna(Func("fillna", (), Col("x"), Col("v")), lambda c: column if c.name == "x" else value) is None
+
+
 @declare("fillna", args=2)
 def _fillna(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """pandas fills in the column's own type where the value fits it: an int, uint or bool column
+    holds no missing value, so nothing is filled and it keeps its type whatever the value
+    (``int64.fillna(1.5)``, ``uint8.fillna('z')``); a float column keeps its width for a number
+    (float32 stays float32). A value of another kind where values are missing makes pandas' object
+    column: decided by the data (None) - without missing values the column is kept."""
     arg = _first(e, type_of)
-    if arg is not None and pa.types.is_dictionary(arg):
+    if arg is None:
+        return None
+    if pa.types.is_dictionary(arg):
         return arg  # a categorical keeps its dtype (categories, orderedness): pandas fills within them
-    if arg is not None:
-        other = type_of(e.children[1])
-        if other is not None and is_numeric(arg) and is_numeric(other) and other != arg:
-            if pa.types.is_floating(arg) or pa.types.is_floating(other):
-                return pa.float64()
-        if other is not None and is_string(other) != is_string(arg):
-            return None
-    return arg
+    other = type_of(e.children[1])
+    if other is None or other == arg:
+        return arg
+    if pa.types.is_integer(arg) or pa.types.is_boolean(arg):
+        return arg
+    if pa.types.is_floating(arg) and (pa.types.is_integer(other) or pa.types.is_floating(other)):
+        return arg
+    if pa.types.is_timestamp(arg) and pa.types.is_timestamp(other) and arg.tz == other.tz:
+        return arg
+    if is_string(arg) and is_string(other):
+        return arg
+    return None
 
 
 @declare("where", args=3)
@@ -206,12 +234,16 @@ def _where(e: Func, type_of: TypeOf) -> ArrowType | None:
     if other_t is None and not (isinstance(other, Lit) and other.value is None):
         return None
     if isinstance(other, Lit) and other.value is None:
-        # pandas puts NaN there: ints become float64, bools object
+        # pandas puts NaN there: ints become float64, bools object - where a value is replaced
+        # (decided by the data: with none replaced the column keeps its type)
         if pa.types.is_integer(arg):
-            return pa.float64()
+            return None
         if pa.types.is_boolean(arg):
             return None
         return arg
+    if isinstance(other, Lit) and other.dtype is None and is_python_number(other.value) and \
+            (pa.types.is_integer(arg) or pa.types.is_floating(arg)):
+        return arg if holds(arg, other.value) else None
     if other_t is not None and other_t != arg and is_numeric(arg) and is_numeric(other_t):
         return pa.from_numpy_dtype(np.result_type(_np(arg), _np(other_t)))
     if other_t is not None and other_t != arg:
@@ -219,12 +251,42 @@ def _where(e: Func, type_of: TypeOf) -> ArrowType | None:
     return arg
 
 
+def is_python_number(v: object) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def holds(t: ArrowType, value: object) -> bool:
+    """Whether a column of numeric type ``t`` holds ``value`` exactly (pandas' ``can_hold_element``:
+    an int column an integral value in its range; a float column any Python number)."""
+    if pa.types.is_floating(t):
+        return not isinstance(value, np.floating) or np.dtype(type(value)).itemsize <= t.bit_width // 8
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(value) or value != int(value):
+            return False
+        value = int(value)
+    info = np.iinfo(_np(t))
+    return info.min <= int(value) <= info.max  # type: ignore[call-overload]
+
+
+def replaced_type(t: ArrowType, value: object) -> ArrowType:
+    """The type a numeric column of type ``t`` takes where ``where`` / ``clip`` put ``value`` in it
+    and it does not hold it: the smallest that holds both (uint8 with -1: int16; with 1.5: float64)."""
+    if pa.types.is_floating(t) or value is None:
+        return pa.float64()
+    if isinstance(value, (float, np.floating)) and (not math.isfinite(value) or value != int(value)):
+        return pa.float64()
+    return pa.from_numpy_dtype(np.result_type(_np(t), np.min_scalar_type(int(value))))  # type: ignore[call-overload]
+
+
 @declare("clip")
 def _clip(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """Clipping is ``where`` with each bound: the column's type where the bounds fit it; decided by
+    the data otherwise (pandas changes the type only where a value is replaced by a bound it does
+    not hold: int32 [1, 5].clip(0, 2.5) is float64, [1, 2].clip(0, 2.5) stays int32)."""
     arg = _first(e, type_of)
-    if arg is not None and pa.types.is_integer(arg):
-        if any(isinstance(b, float) for b in (e.param("lower"), e.param("upper"))):
-            return pa.float64()
+    if arg is not None and (pa.types.is_integer(arg) or pa.types.is_floating(arg)):
+        if not all(holds(arg, b) for b in (e.param("lower"), e.param("upper")) if b is not None):
+            return None
     return arg
 
 
@@ -271,6 +333,31 @@ def _ufunc(e: Func, type_of: TypeOf) -> ArrowType | None:
 
 def _func_type(expr: Func, lookup: Lookup) -> ArrowType | None:
     return lookup_function(expr.fn).dtype(expr, lambda e: expr_type(e, lookup))
+
+
+def group_sum_narrow_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
+    """The input's int type that a *group* sum or product goes back to when every group's result
+    fits in it (pandas, value-dependent: an int16 sum stays int16, an int32 sum past 2**31 is
+    int64); None where the rule does not apply (64-bit ints, bools, floats, other aggregations)."""
+    if expr.fn not in ("sum", "prod"):
+        return None
+    arg = expr_type(expr.child, lookup)
+    if arg is not None and pa.types.is_integer(arg) and arg.bit_width < 64:
+        return arg
+    return None
+
+
+def aggregate_type(expr: Agg, lookup: Lookup, grouped: bool) -> ArrowType | None:
+    """An aggregation's type in a group-by (``grouped``) or over the whole input: they differ for
+    sums and products of narrow ints, decided by the data in a group-by (``group_sum_narrow_type``),
+    and for the mean of float32."""
+    if grouped and group_sum_narrow_type(expr, lookup) is not None:
+        return None
+    if grouped and expr.fn == "mean" and expr_type(expr.child, lookup) == pa.float32():
+        # pandas 3.1: float64 where the rows are in group order and hold no NaN (numpy's reduceat
+        # path), float32 otherwise (its Cython kernel): decided by the data
+        return None
+    return _agg_type(expr, lookup)
 
 
 def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:

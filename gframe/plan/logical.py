@@ -17,7 +17,7 @@ import pyarrow as pa
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import NUMPY, STRING, Field, IndexField, Schema
-from gframe.plan.dtypes import combine_families, expr_field, expr_type, keeps_type_when_missing
+from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, expr_type, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
 
@@ -307,7 +307,10 @@ class Aggregate(Plan):
         look = self._lookup()
         s = self.child.schema
         keyf = [(lab, look(k), s.family_of(k)) for k, lab in zip(self.keys, self.key_labels)]
-        aggf = [expr_field(label, a, s) for label, a in self.aggs]
+        # the family (numpy / masked / arrow) from the expression; numpy results take pandas' numpy
+        # aggregation types (narrow int sums that fit stay narrow, decided by the data)
+        aggf = [f if f.family != NUMPY else Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY)
+                for (label, a), f in ((la, expr_field(la[0], la[1], s)) for la in self.aggs)]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))
             # no aggregations: pandas' empty column Index keeps the dtype of the grouped frame's labels

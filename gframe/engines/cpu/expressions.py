@@ -8,6 +8,8 @@ are cast to the type ``plan.dtypes`` inferred, and a NaN computed by float arith
 from __future__ import annotations
 
 import operator
+
+import numpy as np
 from typing import Any, Callable
 
 import polars as pl
@@ -17,7 +19,7 @@ from gframe.engines.cpu.functions import FUNCTIONS
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import PYOBJECT, ArrowType
-from gframe.plan.dtypes import expr_type, family_lookup, keeps_missing
+from gframe.plan.dtypes import aggregate_type, expr_type, family_lookup, keeps_missing
 
 BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -25,6 +27,11 @@ BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
     "ge": operator.ge, "and": operator.and_, "or": operator.or_, "xor": operator.xor,
 }
+
+# aggregations whose float result depends on the order values are added in (engines keep that order
+# fixed, so a plan gives the same bits every run), and that pandas' group kernels accumulate in float64
+FLOAT64_ACCUMULATED = frozenset({"sum", "mean", "std", "var", "prod"})
+
 
 def polars_type(t: ArrowType) -> pl.DataType:
     """Polars dtype for an Arrow type (through an empty Arrow array, the canonical mapping)."""
@@ -42,6 +49,9 @@ class Lowering:
         self.data = data
         self.family = family_lookup(lookup)  # pandas dtype families: NA semantics of comparisons
         self.lookup = lookup if data is None else _data_lookup(lookup, data)
+        # the columns without NaN of a group-by whose rows are already in group order (pandas then
+        # sums float32 with numpy's reduceat, and its mean is float64): set by the kernel, for ``_float32_group``
+        self.sorted_groups: frozenset[str] = frozenset()
 
     def type_of(self, e: Expr) -> ArrowType | None:
         return expr_type(e, self.lookup)
@@ -77,15 +87,18 @@ class Lowering:
     def _literal(self, e: Lit) -> pl.Expr:
         if e.value is None:
             return pl.lit(None, dtype=polars_type(e.dtype) if e.dtype is not None else None)
+        import pandas as pd
+
+        if isinstance(e.value, pd.Timedelta):  # exactly, in its own unit (a Python timedelta drops ns)
+            unit = e.value.unit if e.value.unit != "s" else "ms"
+            out = pl.lit(e.value.as_unit(unit).asm8.astype(np.int64)).cast(pl.Duration(unit))
+            return out.cast(polars_type(e.dtype)) if e.dtype is not None else out
         if e.dtype is not None:
             return pl.lit(e.value, dtype=polars_type(e.dtype))
-        import pandas as pd
 
         if isinstance(e.value, pd.Timestamp):
             return pl.lit(e.value.to_pydatetime() if e.value.tz is None else e.value.to_pydatetime()).cast(
                 polars_type(pa.timestamp(e.value.unit, tz=str(e.value.tz) if e.value.tz else None)))
-        if isinstance(e.value, pd.Timedelta):
-            return pl.lit(e.value.to_pytimedelta())
         return pl.lit(e.value)
 
     def _binop(self, e: BinOp) -> pl.Expr:
@@ -93,12 +106,25 @@ class Lowering:
         left, right = self.lower(e.left), self.lower(e.right)
         lt, rt = self.type_of(e.left), self.type_of(e.right)
         if op in ARITHMETIC:
+            t = self.type_of(e)
             if op in ("truediv",):
                 left, right = left.cast(pl.Float64), right.cast(pl.Float64)
             elif op in ("floordiv", "mod") and _is_intlike(lt) and _is_intlike(rt):
                 return self._int_division(op, e, left, right, lt, rt)
-            elif op == "pow" and _is_int(lt) and _is_int(rt):
-                return left.pow(right)
+            elif op in ("floordiv", "mod") and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
+                return _numpy_binary(op, left.cast(polars_type(t)), right.cast(polars_type(t)), polars_type(t))
+            elif op == "pow" and _is_int(t) and _is_intlike(lt) and _is_intlike(rt):
+                # both sides in the result's width: Polars types a bare literal base as Int32 (3 ** x overflows)
+                return left.cast(polars_type(t)).pow(right.cast(polars_type(t)))
+            elif op == "pow" and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
+                # numpy: x ** 0 and 1 ** x are 1 even for NaN (gframe's null in a float column)
+                pt = polars_type(t)
+                left, right = left.cast(pt), right.cast(pt)
+                return pl.when((right == 0) | (left == 1)).then(pl.lit(1.0, dtype=pt)).otherwise(left.pow(right))
+            elif t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+                # both sides in the result's unit first (Polars keeps the left one's: [us] + 1 ns dropped the ns)
+                unit = t.unit if t.unit != "s" else "ms"  # Polars has no [s]
+                left, right = _in_unit(left, lt, unit), _in_unit(right, rt, unit)
             elif op == "add" and (_is_bool(lt) and _is_bool(rt)):
                 return left | right
             elif op == "mul" and (_is_bool(lt) and _is_bool(rt)):
@@ -126,6 +152,8 @@ class Lowering:
         left = left.cast(pl.Int64) if _is_bool(lt) else left
         right = right.cast(pl.Int64) if _is_bool(rt) else right
         res = BINARY[op](left, right)
+        if _is_bool(lt) and _is_bool(rt):  # numpy's bool % bool: int8, x % False is 0
+            return pl.when(right == 0).then(pl.lit(0, dtype=pl.Int64)).otherwise(res)
         if self.type_of(e) is not None:  # a nonzero literal divisor: exact integer result
             return res
         if op == "mod":
@@ -136,7 +164,9 @@ class Lowering:
         if not has_zero:
             return res
         quotient = left.cast(pl.Float64) / right.cast(pl.Float64)  # +-inf, NaN for the zeros
-        return pl.when(right == 0).then(quotient).otherwise(res.cast(pl.Float64))
+        # 0 // 0 is NaN, which is pandas' missing value in float64: gframe's null (the type is the
+        # data's here, so ``lower`` cannot turn it into null itself)
+        return pl.when(right == 0).then(quotient).otherwise(res.cast(pl.Float64)).fill_nan(None)
 
     def _func(self, e: Func) -> pl.Expr:
         """The function's CPU declaration (``functions.py``) over its lowered inputs."""
@@ -145,8 +175,8 @@ class Lowering:
             raise UnsupportedError(f"cpu engine has no function {e.fn!r}")
         return lower(self, e, [self.lower(c) for c in e.children])
 
-    def agg(self, e: Agg) -> pl.Expr:
-        """Lower an aggregation (in a group_by context or over a whole frame)."""
+    def agg(self, e: Agg, grouped: bool = False) -> pl.Expr:
+        """Lower an aggregation (in a group_by context: ``grouped``, or over a whole frame)."""
         fn = e.fn
         if fn == "size":
             return pl.len().cast(pl.Int64)
@@ -154,11 +184,15 @@ class Lowering:
             raise UnsupportedError(f"{fn} of a column of mixed Python objects is not native")
         x = self.lower(e.child)
         xt = self.type_of(e.child)
+        if grouped and xt is not None and pa.types.is_float32(xt) and fn in ("var", "sum", "mean"):
+            return _float32_group(x, fn, e.param("ddof", 1), isinstance(e.child, Col) and e.child.name in self.sorted_groups)
+        if grouped and xt is not None and pa.types.is_float32(xt) and fn in FLOAT64_ACCUMULATED:
+            x = x.cast(pl.Float64)  # pandas' group std of float32 is computed in float64
         ddof = e.param("ddof", 1)
         if fn == "sum":
             if _is_string(xt):
                 raise UnsupportedError("sum of strings")
-            out = x.sum()
+            out = _wide(x, xt).sum()
         elif fn == "mean":
             out = x.mean()
         elif fn == "median":
@@ -174,7 +208,7 @@ class Lowering:
         elif fn == "var":
             out = x.var(ddof=ddof)
         elif fn == "prod":
-            out = x.product()
+            out = _wide(x, xt).product()
         elif fn == "any":
             out = x.cast(pl.Boolean).any() if not _is_string(xt) else (x.str.len_bytes() > 0).any()
         elif fn == "all":
@@ -195,17 +229,125 @@ class Lowering:
             raise UnsupportedError(f"aggregation {fn!r}")
         return out
 
-    def agg_finish(self, e: Agg, name: str) -> pl.Expr | None:
+    def agg_finish(self, e: Agg, name: str, grouped: bool = False) -> pl.Expr | None:
         """Cast an aggregated column to its inferred type, NaN -> null; applied *after* the group-by.
 
         Inside a group-by context these would turn Polars' fast aggregations into per-group
         expressions (10x slower), so kernels apply them to the aggregated frame instead.
         """
-        t = self.type_of(e)
+        t = aggregate_type(e, self.lookup, grouped)
         if t is None or pa.types.is_dictionary(t):
             return None
         out = pl.col(name).cast(polars_type(t))
         return out.fill_nan(None) if pa.types.is_floating(t) else out
+
+
+def _float32_group(x: pl.Expr, fn: str, ddof: int, sorted_groups: bool) -> pl.Expr:
+    """pandas' group sum / mean / variance of float32, in its Cython kernels' float32 accumulators:
+    a Kahan-compensated sum, Welford's update (a float64 result rounded to float32 differs from
+    them in the 7th digit); or, with the rows in group order and no NaN, numpy's reduceat as
+    pandas 3.1 then does. One loop per group, in row order."""
+    import numpy as np
+
+    if sorted_groups and fn in ("sum", "mean"):
+        # pandas 3.1 with its groups' rows in order and no NaN: numpy's reduceat per group, the
+        # mean in float64 (a missing value sends it to the Cython kernels below)
+        def reduceat(s: pl.Series) -> pl.Series:
+            if s.null_count():
+                return pl.Series([_kernels()[fn](s.cast(pl.Float32).to_numpy(), ddof)], dtype=pl.Float64)
+            v = s.cast(pl.Float32).to_numpy()
+            if not len(v):
+                return pl.Series([0.0 if fn == "sum" else np.nan], dtype=pl.Float64)
+            if fn == "sum":
+                return pl.Series([np.add.reduceat(v, [0])[0]], dtype=pl.Float64)
+            return pl.Series([np.add.reduceat(v.astype(np.float64), [0])[0] / len(v)], dtype=pl.Float64)
+
+        return x.map_batches(reduceat, return_dtype=pl.Float64, returns_scalar=True)
+    kernel = _kernels()[fn]
+
+    def apply(s: pl.Series) -> pl.Series:
+        return pl.Series([kernel(s.cast(pl.Float32).to_numpy(), ddof)], dtype=pl.Float32)
+
+    return x.map_batches(apply, return_dtype=pl.Float32, returns_scalar=True)
+
+
+_KERNELS: dict[str, Any] = {}
+
+
+def _kernels() -> dict[str, Any]:
+    if not _KERNELS:
+        import numba
+        import numpy as np
+
+        f32 = np.float32
+
+        @numba.njit(cache=False, nogil=True)
+        def var(x: Any, ddof: int) -> float:
+            mean, m2, n = f32(0.0), f32(0.0), 0
+            for v in x:
+                if not np.isnan(v):
+                    n += 1
+                    old = mean
+                    mean = f32(mean + f32((v - old) / f32(n)))
+                    m2 = f32(m2 + f32((v - mean) * (v - old)))
+            return f32(m2 / f32(n - ddof)) if n > ddof else np.nan
+
+        @numba.njit(cache=False, nogil=True)
+        def total(x: Any, ddof: int) -> float:
+            acc, comp = f32(0.0), f32(0.0)
+            for v in x:
+                if not np.isnan(v):
+                    y = f32(v - comp)
+                    t = f32(acc + y)
+                    comp = f32(f32(t - acc) - y)
+                    if np.isnan(comp):  # an infinite value: no compensation (pandas GH#53606)
+                        comp = f32(0.0)
+                    acc = t
+            return acc
+
+        @numba.njit(cache=False, nogil=True)
+        def mean(x: Any, ddof: int) -> float:
+            n = 0
+            for v in x:
+                n += not np.isnan(v)
+            return f32(total(x, ddof) / f32(n)) if n else np.nan
+
+        _KERNELS.update(var=var, sum=total, mean=mean)
+    return _KERNELS
+
+
+def _in_unit(x: pl.Expr, t: Any, unit: str) -> pl.Expr:
+    if t is not None and pa.types.is_timestamp(t):
+        return x.cast(pl.Datetime(unit, t.tz))  # type: ignore[arg-type]
+    if t is not None and pa.types.is_duration(t):
+        return x.cast(pl.Duration(unit))  # type: ignore[arg-type]
+    return x
+
+
+def _wide(x: pl.Expr, t: Any) -> pl.Expr:
+    """Integer sums and products accumulate in 64 bits, as numpy's (Polars' keep the input's width
+    and wrap: an int32 column summing to 3e9)."""
+    if _is_int(t):
+        return x.cast(pl.UInt64 if pa.types.is_unsigned_integer(t) else pl.Int64)
+    if _is_bool(t):
+        return x.cast(pl.Int64)
+    return x
+
+
+def _numpy_binary(op: str, left: pl.Expr, right: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """Float ``//`` and ``%`` by numpy itself: its ``divmod`` rules (an exact ``fmod``, then Python's
+    sign convention; ``inf // 3`` NaN, ``1e20 % 3`` 1.0, ``-5 % inf`` inf) are not Polars' ``a - b * floor(a / b)``.
+    Missing values go in as NaN and come out NaN, which ``lower`` makes missing again."""
+    import numpy as np
+
+    ufunc = np.floor_divide if op == "floordiv" else np.remainder
+
+    def apply(cols: list[pl.Series]) -> pl.Series:
+        a, b = (c.cast(dtype).to_numpy() for c in cols)
+        with np.errstate(all="ignore"):
+            return pl.Series(ufunc(a, b), dtype=dtype)
+
+    return pl.map_batches([left, right], apply, return_dtype=dtype, is_elementwise=True)
 
 
 def _data_lookup(lookup: Callable[[str], ArrowType | None], data: pl.DataFrame) -> Callable[[str], ArrowType | None]:
@@ -229,6 +371,10 @@ def _is_int(t: Any) -> bool:
 
 def _is_float(t: Any) -> bool:
     return t is not None and pa.types.is_floating(t)
+
+
+def _is_numeric(t: Any) -> bool:
+    return t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t))
 
 
 def _is_intlike(t: Any) -> bool:

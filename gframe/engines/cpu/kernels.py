@@ -23,10 +23,11 @@ import pyarrow as pa
 
 # the function declarations, by family (each registers its lowering in functions.FUNCTIONS)
 from gframe.engines.cpu import datetimes, rowwise, strings, window  # noqa: F401
-from gframe.engines.cpu.expressions import Lowering, polars_type
+from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars_type
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
+from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
 from gframe.plan.schema import Schema, index_name
 from gframe.plan.source import FileSnapshot
@@ -264,8 +265,12 @@ def _(node: L.Distinct, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     (df,) = inputs
     low = lowering(node.child.schema)
+    f32 = {a.child.name for _, a in node.aggs if a.fn in ("sum", "mean") and isinstance(a.child, Col)
+           and low.type_of(a.child) == pa.float32() and df.get_column(a.child.name).null_count() == 0}
+    if node.keys and f32 and _rows_in_group_order(df, list(node.keys), node.sort, node.dropna):
+        low.sorted_groups = frozenset(f32)
     agg_names = [f.name for f in node.schema.columns[-len(node.aggs):]] if node.aggs else []
-    aggs = [low.agg(a).alias(n) for n, (_, a) in zip(agg_names, node.aggs)]
+    aggs = [low.agg(a, grouped=bool(node.keys)).alias(n) for n, (_, a) in zip(agg_names, node.aggs)]
     named = [(n, a) for n, (_, a) in zip(agg_names, node.aggs)]
     if not node.keys:
         if not aggs:
@@ -284,7 +289,7 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     def dense() -> pl.DataFrame | None:
         return _dense_aggregate(src, keys, key_out, plain, node.sort)
 
-    grouping = Grouping(src, keys, key_out, _engine(a for _, a in node.aggs))
+    grouping = Grouping(src, keys, key_out, _engine([a for _, a in node.aggs], low))
     if not node.sort:
         out = grouping.first_appearance(aggs, dense)
     else:
@@ -292,10 +297,26 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         if out is None:
             out = grouping.unpack(grouping.aggregate(aggs))
             out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True, maintain_order=True)
-    out = _finish(out, low, named)
+    out = _finish(out, low, named, grouped=True)
     if "__gf_len" in out.columns and "__gf_len" not in node.schema.all_names:
         out = out.drop("__gf_len")
     return _order(out, node.schema)
+
+
+def _rows_in_group_order(df: pl.DataFrame, keys: list[str], sort: bool, dropna: bool) -> bool:
+    """Whether pandas' group codes are non-decreasing over the rows (its ``is_monotonic``, which
+    picks numpy's reduceat for sums and means): keys sorted for ``sort``, else each group's rows
+    contiguous. Only asked for float32 sums and means, whose result depends on it."""
+    k = df.select(keys)
+    if dropna:
+        k = k.drop_nulls()
+    if k.height < 2:
+        return True
+    if sort:
+        return bool(k.with_row_index("__gf_i").sort(keys, nulls_last=True, maintain_order=True)
+                    .get_column("__gf_i").is_sorted())
+    runs = k.select(pl.struct(keys).rle_id().max()).item() + 1
+    return runs == _n_distinct(k)
 
 
 # Aggregations Polars' in-memory engine computes faster than its streaming one, which is faster on
@@ -303,8 +324,21 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 _IN_MEMORY_AGGS = frozenset({"median", "quantile", "first", "last"})
 
 
-def _engine(aggs: Any) -> str:
-    return "in-memory" if any(a.fn in _IN_MEMORY_AGGS for a in aggs) else "auto"
+def _engine(aggs: list[Agg], low: Lowering) -> str:
+    """Polars' in-memory engine for float sums, means, variances, products: each group's values
+    are added in one fixed order there, so the same plan gives the same bits every run; the
+    streaming engine adds per-thread partial sums in the order the threads finish, which changes the
+    last bits run to run (and a ``t == t.max()`` filter on the result then finds no row). Cost on
+    1e6-1e7 rows, 1e3 groups, 2 threads: 5-10x on the float group-by itself
+    (``tests/test_determinism.py``'s module docstring has the figures)."""
+    if any(a.fn in _IN_MEMORY_AGGS for a in aggs):
+        return "in-memory"
+    for a in aggs:
+        if a.fn in FLOAT64_ACCUMULATED:
+            t = low.type_of(a.child)
+            if t is None or pa.types.is_floating(t):
+                return "in-memory"
+    return "auto"
 
 
 class Grouping:
@@ -523,20 +557,34 @@ def _orderable(t: pl.DataType) -> bool:
     return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(t, (pl.Enum, pl.Datetime, pl.Duration))
 
 
-def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]]) -> pl.DataFrame:
+def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grouped: bool = False) -> pl.DataFrame:
     """The aggregations' pandas dtypes (``Lowering.agg_finish``: a cast, NaN -> null for floats),
     leaving out what changes nothing - a column already of its target type, holding no NaN - which
-    is most of the cost of a reduction's small result (Polars' fill_nan is ~0.1 ms a call)."""
+    is most of the cost of a reduction's small result (Polars' fill_nan is ~0.1 ms a call).
+    ``grouped``: group sums of narrow ints go back to the input's type where every sum fits."""
     todo = []
     for name, a in named:
-        t = low.type_of(a)
+        narrow = group_sum_narrow_type(a, low.lookup) if grouped else None
+        if narrow is not None:
+            todo.append(_narrowed(out.get_column(name), narrow))
+            continue
+        t = aggregate_type(a, low.lookup, grouped)
         if t is not None and not pa.types.is_dictionary(t) and out.schema[name] == _polars_type(t) \
                 and not (pa.types.is_floating(t) and _has_nan(out.get_column(name))):
             continue  # agg_finish would change nothing
-        done = low.agg_finish(a, name)
+        done = low.agg_finish(a, name, grouped)
         if done is not None:
             todo.append(done)
     return out.with_columns(todo) if todo else out
+
+
+def _narrowed(col: pl.Series, narrow: Any) -> pl.Series:
+    """``col`` (64-bit sums) as ``narrow`` when every value fits in it, else as it is (pandas)."""
+    info = np.iinfo(narrow.to_pandas_dtype())
+    lo, hi = col.min(), col.max()
+    if col.null_count() == 0 and (lo is None or (info.min <= lo and hi <= info.max)):  # type: ignore[operator]
+        return col.cast(_polars_type(narrow))
+    return col
 
 
 def _has_nan(s: pl.Series) -> bool:
@@ -600,8 +648,8 @@ def _(node: L.GroupWindow, inputs: list[pl.DataFrame]) -> pl.DataFrame:
             pos = pl.int_range(pl.len(), dtype=pl.Int64)
             e = (pos if a.param("ascending", True) else pos.reverse()).over(keys)
         else:
-            e = low.agg(a).over(keys)
-            done = low.agg_finish(a, f.name)
+            e = low.agg(a, grouped=True).over(keys)
+            done = low.agg_finish(a, f.name, True)
             if done is not None:
                 finish.append(done)
         if node.dropna:
@@ -876,7 +924,9 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     frames = []
     for df, child in zip(inputs, node.children):
         if node.ignore_index:
-            df = df.select([c for c in df.columns if c in set(child.schema.names)])
+            keep = [c for c in df.columns if c in set(child.schema.names)]
+            # a frame without columns still has rows (missing values in the others' columns)
+            df = df.select(keep) if keep or not df.width else df.select(pl.col(df.columns[0]).is_null().alias("__gf_len"))
         frames.append(df)
     out = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
     for n in names:

@@ -8,7 +8,9 @@ import pyarrow as pa
 
 from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, polars_type
 from gframe.engines.cpu.functions import declare
-from gframe.plan.expr import Func
+from gframe.plan.dtypes import holds, is_python_number, replaced_type
+from gframe.plan.expr import Col, Func, Lit
+from gframe.plan.schema import is_string
 
 Args = "list[pl.Expr]"
 
@@ -42,7 +44,30 @@ def _notna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 
 @declare("fillna")
 def _fillna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    return args[0].fill_null(args[1])
+    """In the column's type (``plan.dtypes``' rule); a value of another kind fills nothing where
+    nothing is missing (pandas keeps the column), and makes an object column otherwise."""
+    x, value = args
+    xt, vt, t = lo.type_of(e.children[0]), lo.type_of(e.children[1]), lo.type_of(e)
+    if t is not None and xt is not None and t == xt:
+        if vt is not None and vt != t and not _fits_kind(vt, t):
+            return x  # an int / bool column of pandas' numpy dtypes: nothing missing to fill
+        if pa.types.is_dictionary(t):  # a category of the column's own (Polars casts it to the Enum)
+            return x.fill_null(value)
+        return x.fill_null(value.cast(polars_type(t), strict=False) if vt is not None and vt != t else value)
+    if t is None and xt is not None and vt is not None and lo.data is not None and isinstance(e.children[0], Col) \
+            and e.children[0].name in lo.data.columns and lo.data.get_column(e.children[0].name).null_count() == 0:
+        return x  # nothing missing: pandas keeps the column and its type
+    return x.fill_null(value)
+
+
+def _fits_kind(v: Any, t: Any) -> bool:
+    """Whether a value of type ``v`` can fill a column of type ``t`` in ``t`` itself (numbers in numbers)."""
+    num = (pa.types.is_integer, pa.types.is_floating)
+    if pa.types.is_dictionary(t):  # a categorical: a value of its categories' kind (the frontend checks it is one)
+        t = t.value_type
+        if is_string(t) and is_string(v):
+            return True
+    return any(f(v) for f in num) and any(f(t) for f in num) or pa.types.is_timestamp(v) and pa.types.is_timestamp(t)
 
 
 @declare("coalesce")
@@ -53,19 +78,52 @@ def _coalesce(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 @declare("where")
 def _where(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, cond, other = args
+    xt, c = lo.type_of(e.children[0]), e.children[2]
+    if lo.type_of(e) is None and xt is not None and isinstance(c, Lit) and c.dtype is None and \
+            (is_python_number(c.value) or c.value is None) and (pa.types.is_integer(xt) or pa.types.is_floating(xt)):
+        return _replace(lo, x, xt, cond.fill_null(False), c.value)[0]
     return pl.when(cond.fill_null(False)).then(x).otherwise(other)
+
+
+def _replace(lo: Lowering, x: pl.Expr, xt: Any, keep: pl.Expr, value: Any) -> tuple[pl.Expr, Any]:
+    """pandas' ``where(keep, value)`` with a number the column does not hold: the column as it is
+    where no value is replaced (decided by the data, where the kernel has it), else both in the
+    smallest type that holds them (``plan.dtypes.replaced_type``)."""
+    if lo.data is not None and not lo.data.select((~keep).any()).item():
+        return x, xt
+    t = replaced_type(xt, value)
+    return pl.when(keep).then(x.cast(polars_type(t))).otherwise(pl.lit(value, dtype=polars_type(t))), t
 
 
 @declare("clip")
 def _clip(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    return args[0].clip(e.param("lower"), e.param("upper"))
+    x, xt, lower, upper = args[0], lo.type_of(e.children[0]), e.param("lower"), e.param("upper")
+    if lo.type_of(e) is not None or xt is None:
+        return x.clip(lower, upper)
+    # a bound the column does not hold: where() with each bound (pandas' clip), missing values kept
+    for bound, is_lower in ((lower, True), (upper, False)):
+        if bound is not None:
+            keep = x.is_null() | (x >= bound if is_lower else x <= bound)
+            if holds(xt, bound):
+                x = pl.when(keep).then(x).otherwise(pl.lit(bound).cast(polars_type(xt)))
+            else:
+                x, xt = _replace(lo, x, xt, keep, bound)
+    return x
 
 
 @declare("round")
 def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, xt, d = args[0], lo.type_of(e.children[0]), e.param("decimals", 0)
+    if d < 0:
+        # numpy's around: rint(x / 10**-d) * 10**-d in float64 (Polars takes no negative decimals);
+        # ints go back to their type, wrapping as numpy's cast does (int8 127 -> 130 -> -126)
+        scale = 10.0 ** -d
+        out = (x.cast(pl.Float64) / scale).round(0, mode="half_to_even") * scale
+        if _is_int(xt):
+            return out.cast(pl.Int64, strict=False).cast(polars_type(xt), wrap_numerical=True)
+        return out.cast(polars_type(xt)) if xt is not None else out
     if _is_int(xt):
-        return x if d >= 0 else (x.cast(pl.Float64).round(d).cast(polars_type(xt)))
+        return x
     return x.round(d, mode="half_to_even")
 
 

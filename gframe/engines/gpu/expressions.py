@@ -204,6 +204,8 @@ class Evaluator:
                 return self.binary(ops.ARITHMETIC[op], a, b, t)
             if t is None:
                 raise UnsupportedError(f"{op} of {lt} and {rt}")
+            if op == "pow" and pa.types.is_floating(t):
+                return self._float_pow(cast(a, t), cast(b, t), t)
             return self.binary(ops.ARITHMETIC[op], cast(a, t), cast(b, t), t)
         na = keeps_missing(e, self.family, self.look)  # nullable / Arrow dtypes: NA stays NA
         if op in COMPARISON:
@@ -216,6 +218,15 @@ class Evaluator:
             a, b = fill_null(cast(a, BOOL), False), fill_null(cast(b, BOOL), False)
             return self.binary(ops.LOGICAL_BOOL[op], a, b, BOOL)
         return self.binary(ops.LOGICAL_INT[op], cast(a, t), cast(b, t), t)
+
+    def _float_pow(self, a: Value, b: Value, t: pa.DataType) -> Any:
+        """numpy's float power: ``x ** 0`` and ``1 ** x`` are 1 even for NaN, which is gframe's
+        missing value here (libcudf's POW of a missing value is missing)."""
+        res = self.binary("POW", a, b, t)
+        zero = fill_null(self.binary("EQUAL", b, Const(0.0, t), BOOL), False)
+        one = fill_null(self.binary("EQUAL", a, Const(1.0, t), BOOL), False)
+        either = self.binary("LOGICAL_OR", zero, one, BOOL)
+        return plc.copying.copy_if_else(operand(Const(1.0, t)), as_column(res, self.n), either)
 
     def _concat(self, a: Value, b: Value) -> Any:
         cols = [as_column(a, self.n), as_column(b, self.n)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Any, Sequence
 
+import numpy as np
 import pyarrow as pa
 import pylibcudf as plc
 
@@ -23,6 +24,7 @@ from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
+from gframe.plan.dtypes import group_sum_narrow_type
 from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
 from gframe.plan.schema import Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
@@ -407,7 +409,7 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
             if i < 0:
                 first_seen = col
             else:
-                out_cols[i] = plans[i].fix(col)
+                out_cols[i] = _narrowed(plans[i].fix(col), group_sum_narrow_type(plans[i].a, node.child.schema.dtype_of))
     groups = keys_out.num_rows()
     key_out = _aggregate_keys(node)
     keys = list(keys_out.columns())
@@ -417,6 +419,20 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     else:
         tbl = gather(tbl, plc.sorting.sorted_order(plc.Table([first_seen]), [ASC], [NULLS_AFTER]))
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
+
+
+def _narrowed(col: Any, narrow: pa.DataType | None) -> Any:
+    """A group sum (64 bits) in the input's narrow int type when every sum fits (pandas)."""
+    if narrow is None or col.null_count():
+        return col
+    if col.size():
+        wide = col_type(col)
+        lo = plc.reduce.reduce(col, plc.aggregation.min(), plc_type(wide)).to_py()
+        hi = plc.reduce.reduce(col, plc.aggregation.max(), plc_type(wide)).to_py()
+        info = np.iinfo(narrow.to_pandas_dtype())
+        if not info.min <= lo <= hi <= info.max:
+            return col
+    return cast(col, narrow)
 
 
 def _reduce(node: L.Aggregate, t: GpuTable, names: list[str]) -> GpuTable:

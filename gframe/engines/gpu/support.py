@@ -72,6 +72,8 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
             if "num?" in (lk, rk):
                 return None if op in ("add", "sub", "mul", "truediv") else f"{op} of a column typed by its data"
             if op in ("floordiv", "mod"):
+                if "bool" in (lk, rk):  # numpy's bool % False is 0, an undefined integer modulo in libcudf
+                    return f"{op} of a bool"
                 if lk in INTLIKE and rk in INTLIKE and expr_type(e, look) is not None:
                     return None
                 return f"{op} that is not an integer division by a nonzero literal"
@@ -94,6 +96,9 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
             if "uint" in (lk, rk) and lk != rk and (lt == pa.uint64() or rt == pa.uint64()):
                 return "comparison of uint64 with a signed number"
             return None
+        if lk == rk and lk in ("ts", "dur") and lt.unit != rt.unit:  # type: ignore[union-attr]
+            # libcudf compares in the finer unit: a [s] value past the [ns] range (year 3000) overflows
+            return f"comparison of {lt} and {rt} (units differ)"
         if lk == rk and lk in ("str", "ts", "dur"):
             return None
         return f"comparison of {lt} and {rt}"
@@ -221,6 +226,10 @@ def _aggregate(node: L.Aggregate) -> str | None:
         r = agg_reason(a, look)
         if r is not None:
             return r
+        if node.keys and a.fn in ("sum", "mean", "var") and expr_type(a.child, look) == pa.float32():
+            # pandas' float32 group kernels (float32 Kahan / Welford, or reduceat on rows in group
+            # order, mean float64 there): the CPU engine models them, libcudf accumulates otherwise
+            return f"group {a.fn} of float32"
     return None
 
 
