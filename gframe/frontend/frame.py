@@ -18,7 +18,7 @@ from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objec
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
-from gframe.frontend.coerce import is_scalar, literal, scalar_value
+from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
@@ -459,11 +459,13 @@ class DataFrame(NDFrame):
     # ------------------------------------------------------------------ arithmetic
     def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
         if is_scalar(other) and not any(f.dtype == PYOBJECT for f in self._schema.columns):
-            lit = literal(other)
-
             def apply(f: Field, e: Expr) -> Expr:
+                try:
+                    op_, lit = scalar_operand(op, other, f.dtype)  # per column: a string compares as a date there
+                except InvalidComparison:
+                    return invalid_comparison(op, e, other, f.dtype)
                 l, r = (lit, e) if reflected else (e, lit)
-                expr = BinOp(op, l, r)
+                expr = BinOp(op_, l, r)
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
                 return expr
 

@@ -25,7 +25,7 @@ from gframe.frontend.bridge import (
     via_pandas,
     wraps_pandas,
 )
-from gframe.frontend.coerce import is_scalar, literal, scalar_value
+from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
 from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
@@ -404,8 +404,11 @@ class Series(NDFrame):
                 (plan, rexpr), lexpr = _align_pair(self, other)
             name = self._name if self._name == other._name else None
         elif is_scalar(other):
-            plan, rexpr, lexpr = self._plan, literal(other), self._expr
-            name = self._name
+            plan, lexpr, name = self._plan, self._expr, self._name
+            try:
+                op, rexpr = scalar_operand(op, other, self._dtype_arrow)
+            except InvalidComparison:
+                return Series._over(plan, invalid_comparison(op, lexpr, other, self._dtype_arrow), name)
         elif _is_listlike(other) or isinstance(other, np.ndarray):
             arr = np.asarray(other if not isinstance(other, pd.Series) else other.values)
             if isinstance(other, pd.Series):
