@@ -449,15 +449,35 @@ class Series(NDFrame):
     def __abs__(self) -> "Series":
         return self.abs()
 
-    def add(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("add", o) if fill_value is None else call_method(self, "add", (o,), {"fill_value": fill_value})
-    def sub(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("sub", o) if fill_value is None else call_method(self, "sub", (o,), {"fill_value": fill_value})
-    def mul(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("mul", o) if fill_value is None else call_method(self, "mul", (o,), {"fill_value": fill_value})
-    def truediv(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("truediv", o) if fill_value is None else call_method(self, "truediv", (o,), {"fill_value": fill_value})
-    div = truediv
-    def radd(self, o: Any) -> "Series": return self._binary("add", o, True)
-    def rsub(self, o: Any) -> "Series": return self._binary("sub", o, True)
-    def rmul(self, o: Any) -> "Series": return self._binary("mul", o, True)
-    def rtruediv(self, o: Any) -> "Series": return self._binary("truediv", o, True)
+    def _flex(self, name: str, op: str, other: Any, axis: Any, level: Any, fill_value: Any, reflected: bool) -> Any:
+        """``Series.<name>(other, level, fill_value, axis)``: natively without ``level``, with a
+        scalar ``fill_value`` filling one side's missing values where the other side has a value
+        (pandas' ``fill_binop``); anything else through pandas."""
+        pd.Series._get_axis_number(axis)  # pandas' ValueError for a bad axis
+        if fill_value is None and level is None:
+            return self._binary(op, other, reflected)
+        native = level is None and is_scalar(fill_value) and not pd.isna(fill_value) \
+            and (is_scalar(other) or isinstance(other, Series)) and PYOBJECT not in self._value_types()
+        if not native:
+            return call_method(self, name, (other,), {"level": level, "fill_value": fill_value, "axis": axis})
+        if is_scalar(other):
+            if pd.isna(other):
+                return self._binary(op, fill_value, reflected)
+            return self.fillna(fill_value)._binary(op, other, reflected)
+        if other._plan == self._plan:
+            plan, lexpr, rexpr = self._plan, self._expr, other._expr
+        else:
+            (plan, rexpr), lexpr = _align_pair(self, other)
+        fv = literal(fill_value)
+
+        def filled(x: Expr, y: Expr) -> Expr:  # x's missing values filled where y has one
+            return func("where", func("fillna", x, fv), func("notna", y), x)
+
+        lf, rf = filled(lexpr, rexpr), filled(rexpr, lexpr)
+        l, r = (rf, lf) if reflected else (lf, rf)
+        expr = BinOp(op, l, r)
+        check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
+        return Series._over(plan, expr, self._name if self._name == other._name else None)
 
     # ------------------------------------------------------------------ elementwise
     @objects_via_pandas
