@@ -905,6 +905,14 @@ class DataFrame(NDFrame):
         return DataFrameGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna,
                                 group_keys=group_keys)
 
+    def resample(self, rule: Any, *args: Any, on: Any = None, **kwargs: Any) -> Any:
+        """pandas' resample: the common frequencies natively (``frontend/resample.py``)."""
+        from gframe.frontend.resample import Resampler
+
+        if args:
+            return get_attribute(self, "resample")(rule, *args, on=on, **kwargs)
+        return Resampler(self, rule, on, kwargs)
+
     def merge(self, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
               left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),
               copy: Any = None, indicator: bool = False, validate: Any = None) -> "DataFrame":

@@ -804,6 +804,14 @@ class Series(NDFrame):
                 group_keys: bool = True, observed: bool = True, dropna: bool = True) -> Any:
         return SeriesGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna)
 
+    def resample(self, rule: Any, *args: Any, on: Any = None, **kwargs: Any) -> Any:
+        """pandas' resample: the common frequencies natively (``frontend/resample.py``)."""
+        from gframe.frontend.resample import Resampler
+
+        if args:
+            return get_attribute(self, "resample")(rule, *args, on=on, **kwargs)
+        return Resampler(self, rule, on, kwargs)
+
     def map(self, arg: Any, na_action: Any = None) -> "Series":
         out, reason = map_series(self, arg, na_action=na_action)
         if out is not None:
