@@ -159,3 +159,93 @@ def test_unsorted_slice_falls_back_with_pandas_answer():
 
     assert_matches_pandas(lambda pd: unsorted(pd).loc[pandas.Timestamp("2024-01-02"):pandas.Timestamp("2024-01-04")])
     assert_raises_like_pandas(lambda pd: unsorted(pd).loc["2024-01-02":"2024-01-03"], match="non-monotonic")
+
+
+# ------------------------------------------------------------------ Grouper(freq=) and resample
+
+def events(pd, n=300, freq="7h", start="2024-01-01 00:00", nat=False, unit="us"):
+    """Timestamps with gaps (every 7th row dropped: some bins are empty) and optionally NaT."""
+    ts = pandas.date_range(start, periods=n, freq=freq, unit=unit)
+    p = pandas.DataFrame({"ts": ts, "x": np.arange(float(n)), "i": np.arange(n) % 7})
+    p = p[p.i != 3].reset_index(drop=True)
+    if nat:
+        p.loc[[2, 5], "ts"] = pandas.NaT
+    return pd.DataFrame(p)
+
+
+RULES = {"D": "7h", "h": "7min", "W": "7h", "ME": "13h", "MS": "13h", "QE": "2D", "YE": "5D", "15min": "7min"}
+AGGS = ["sum", "mean", "min", "max", "count", "size", "first", "last"]
+# gframe's DatetimeIndex results carry no ``freq`` attribute (pandas sets it on resample results)
+NOFREQ = {"check_freq": False}
+
+
+@pytest.mark.parametrize("fn", AGGS)
+@pytest.mark.parametrize("rule", RULES)
+def test_grouper_freq_is_native(rule, fn):
+    assert_matches_pandas(lambda pd: getattr(events(pd, freq=RULES[rule]).groupby(pd.Grouper(key="ts", freq=rule)), fn)(),
+                          **NOFREQ)
+    _native()
+
+
+@pytest.mark.parametrize("fn", AGGS)
+@pytest.mark.parametrize("rule", RULES)
+def test_resample_is_native(rule, fn):
+    assert_matches_pandas(lambda pd: getattr(events(pd, freq=RULES[rule]).set_index("ts").resample(rule), fn)(),
+                          **NOFREQ)
+    _native()
+
+
+@pytest.mark.parametrize("make", [
+    lambda pd: events(pd).set_index("ts").x.resample("W").sum(),
+    lambda pd: events(pd).set_index("ts").x.resample("D").size(),
+    lambda pd: events(pd).set_index("ts").i.resample("ME").max(),
+    lambda pd: events(pd).resample("ME", on="ts").x.mean(),
+    lambda pd: events(pd).resample("W", on="ts")[["x", "i"]].sum(),
+    lambda pd: events(pd).resample("ME", on="ts").agg("sum"),
+    lambda pd: events(pd).groupby(pd.Grouper(key="ts", freq="ME")).x.sum(),
+    lambda pd: events(pd).groupby(pd.Grouper(key="ts", freq="ME"))["i"].count(),
+    lambda pd: events(pd).groupby(pd.Grouper(key="ts", freq="ME")).agg({"x": "sum", "i": "max"}),
+    lambda pd: events(pd).set_index("ts").rename_axis("when").resample("MS").sum(),
+    lambda pd: events(pd, unit="s").set_index("ts").resample("h").sum(),
+    lambda pd: events(pd, unit="ns").set_index("ts").resample("YE").mean(),
+    lambda pd: events(pd, 1).set_index("ts").resample("ME").sum(),
+], ids=["series sum", "series size", "series int max", "on", "on columns", "agg str", "grouper column",
+        "grouper count", "grouper dict", "named index", "seconds", "nanoseconds", "one row"])
+def test_resample_shapes(make):
+    assert_matches_pandas(make, **NOFREQ)
+    _native()
+
+
+def test_grouper_with_nat_drops_them():
+    assert_matches_pandas(lambda pd: events(pd, nat=True).groupby(pd.Grouper(key="ts", freq="ME")).sum(), **NOFREQ)
+    _native()
+
+
+def test_resample_empty():
+    assert_matches_pandas(lambda pd: events(pd).iloc[:0].set_index("ts").resample("D").sum(), check_freq=False,
+                          check_index_type=False)
+
+
+@pytest.mark.parametrize("make", [
+    lambda pd: events(pd).set_index("ts").resample("2ME").sum(),
+    lambda pd: events(pd).set_index("ts").resample("D", closed="right").sum(),
+    lambda pd: events(pd).set_index("ts").resample("W", label="left").sum(),
+    lambda pd: events(pd).set_index("ts").resample("h", origin="epoch", offset="5min").mean(),
+    lambda pd: events(pd).set_index("ts").resample("BME").sum(),
+    lambda pd: events(pd).set_index("ts").resample("ME").ohlc(),
+    lambda pd: events(pd).set_index("ts").resample("D").x.std(),
+    lambda pd: events(pd).groupby(pd.Grouper(key="ts", freq="W-MON")).sum(),
+    lambda pd: events(pd).groupby(pd.Grouper(key="ts", freq="ME", closed="left")).sum(),
+], ids=["multiple", "closed", "label", "origin", "business", "ohlc", "std", "W-MON", "grouper closed"])
+def test_other_rules_and_options_fall_back_with_pandas_answer(make):
+    assert_matches_pandas(make)
+    assert [e.kind for e in gframe.fallback_report()].count("pandas") >= 1
+
+
+def test_tz_aware_resample_falls_back_with_pandas_answer():
+    def f(pd):
+        p = pandas.DataFrame({"x": np.arange(50.0)},
+                             index=pandas.date_range("2024-03-25", periods=50, freq="7h", tz="Europe/Paris"))
+        return pd.DataFrame(p).resample("D").sum()
+
+    assert_matches_pandas(f)
