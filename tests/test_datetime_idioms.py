@@ -249,3 +249,34 @@ def test_tz_aware_resample_falls_back_with_pandas_answer():
         return pd.DataFrame(p).resample("D").sum()
 
     assert_matches_pandas(f)
+
+
+# ------------------------------------------------------------------ date +- duration
+
+@pytest.mark.parametrize("make", [
+    lambda pd: ts(pd) + pandas.Timedelta(days=1),
+    lambda pd: ts(pd) - pandas.Timedelta(hours=5),
+    lambda pd: pandas.Timedelta(days=1) + ts(pd),
+    lambda pd: ts(pd) - ts(pd),
+    lambda pd: ts(pd) - pandas.Timestamp("2024-01-01"),
+    lambda pd: ts(pd) + pandas.offsets.Day(2),
+    lambda pd: ts(pd) + pandas.offsets.Hour(3),
+    lambda pd: ts(pd) - pandas.DateOffset(days=1, hours=2),
+    lambda pd: pandas.DateOffset(weeks=1) + ts(pd),
+    lambda pd: ts(pd).iloc[:0] + pandas.Timedelta(days=1),
+], ids=["+Timedelta", "-Timedelta", "Timedelta+", "ts-ts", "ts-Timestamp", "+Day", "+Hour", "-DateOffset fixed",
+        "DateOffset fixed+", "empty"])
+def test_date_plus_duration_is_native(make):
+    assert_matches_pandas(make)
+    _native()
+
+
+@pytest.mark.parametrize("make", [
+    lambda pd: ts(pd) + pandas.DateOffset(months=1),
+    lambda pd: ts(pd) - pandas.offsets.MonthEnd(),
+    lambda pd: ts(pd) + pandas.offsets.BDay(2),
+    lambda pd: ts(pd, tz="Europe/Paris") + pandas.offsets.Day(1),
+], ids=["months", "MonthEnd", "BDay", "tz-aware Day"])
+def test_calendar_offsets_fall_back_with_pandas_answer(make):
+    assert_matches_pandas(make)
+    assert [e.api for e in gframe.fallback_report() if e.kind == "pandas"] in (["Series.__add__"], ["Series.__sub__"])

@@ -120,3 +120,29 @@ def invalid_comparison(op: str, column: Any, value: Any, dtype: Any) -> Any:
     if op == "ne":
         return BinOp("or", func("notna", column), Lit(True))
     raise TypeError(f"Invalid comparison between dtype={pandas_dtype(dtype)} and {type(value).__name__}")
+
+
+# ------------------------------------------------------------------ date offsets
+
+_FIXED_OFFSET_KEYS = {"weeks", "days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"}
+
+
+def is_date_offset(value: Any) -> bool:
+    return isinstance(value, pd.offsets.BaseOffset)
+
+
+def offset_as_timedelta(value: Any, dtype: Any) -> pd.Timedelta | None:
+    """A date offset that is a fixed duration on a tz-naive timestamp column (``Hour(2)``,
+    ``Day(1)``, ``DateOffset(days=1, hours=2)``) as the ``Timedelta`` pandas adds; None for the
+    calendar offsets (months, month ends, business days...), which pandas applies itself."""
+    import pyarrow as pa
+
+    if not isinstance(dtype, pa.TimestampType) or dtype.tz is not None:
+        return None
+    if isinstance(value, pd.offsets.Tick):
+        return pd.Timedelta(value)
+    if isinstance(value, pd.offsets.Day):
+        return pd.Timedelta(days=value.n)
+    if type(value) is pd.DateOffset and value.kwds and set(value.kwds) <= _FIXED_OFFSET_KEYS:
+        return pd.Timedelta(**value.kwds) * value.n
+    return None

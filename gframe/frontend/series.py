@@ -25,7 +25,8 @@ from gframe.frontend.bridge import (
     via_pandas,
     wraps_pandas,
 )
-from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
+from gframe.frontend.coerce import (InvalidComparison, invalid_comparison, is_date_offset, is_scalar, literal,
+                                   offset_as_timedelta, scalar_operand, scalar_value)
 from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
@@ -397,6 +398,12 @@ class Series(NDFrame):
             return NotImplemented  # type: ignore[return-value]
         if isinstance(other, (Index, pd.Index)):
             other = other.to_pandas() if isinstance(other, Index) else other
+        if is_date_offset(other) and op in ("add", "sub"):
+            fixed = offset_as_timedelta(other, self._dtype_arrow)
+            if fixed is None or (op == "sub" and reflected):  # a calendar offset: pandas applies it
+                return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "calendar date offset arithmetic not native")
+            other = fixed
         if isinstance(other, Series):
             if other._plan == self._plan:
                 plan, lexpr, rexpr = self._plan, self._expr, other._expr
