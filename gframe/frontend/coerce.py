@@ -72,7 +72,7 @@ def comparison_literal(value: Any, dtype: Any) -> Lit:
             raise InvalidComparison(value) from exc
         if ts is pd.NaT:
             return literal(None)
-    elif isinstance(value, _dt.datetime) or isinstance(value, np.datetime64):
+    elif isinstance(value, (_dt.datetime, np.datetime64)):
         ts = pd.Timestamp(value)
     else:  # a datetime.date that is not a datetime
         raise InvalidComparison(value)

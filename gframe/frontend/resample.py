@@ -18,8 +18,9 @@ multiples of calendar frequencies, tz-aware timestamps and any non-default optio
 """
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, Hashable
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -35,8 +36,6 @@ from gframe.plan.schema import index_name
 _DAY_NS = 86_400_000_000_000
 # aggregations an empty bin gives a value to (pandas: 0); the others leave it missing
 _EMPTY_BIN = {"sum": 0, "count": 0, "size": 0, "nunique": 0}
-# the Resampler methods run natively (the others go through pandas)
-NATIVE = ("sum", "mean", "min", "max", "count", "size", "first", "last", "median", "std", "var", "prod", "nunique")
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ def _default_options(grouper: Any, offset: Any) -> bool:
     return (getattr(grouper, "closed", side) == side and getattr(grouper, "label", side) == side
             and getattr(grouper, "origin", "start_day") == "start_day" and getattr(grouper, "offset", None) is None
             and getattr(grouper, "level", None) is None and getattr(grouper, "dropna", True)
-            and getattr(grouper, "sort", True) in (True, False) and getattr(grouper, "convention", "e") in ("e", "end"))
+            and getattr(grouper, "convention", "e") in ("e", "end"))
 
 
 def grouper_bins(frame: Any, grouper: Any) -> Binned | None:
@@ -161,7 +160,7 @@ class Resampler:
         self._obj, self._rule, self._on, self._kwargs = obj, rule, on, kwargs
         self._selection: Any = None
 
-    def __getitem__(self, key: Any) -> "Resampler":
+    def __getitem__(self, key: Any) -> Resampler:
         out = Resampler(self._obj, self._rule, self._on, self._kwargs)
         out._selection = key
         return out
@@ -214,7 +213,7 @@ class Resampler:
         gb = frame.groupby(grouper)
         sel = self._selection
         if getattr(obj, "ndim", 1) == 1:  # the series' one column
-            sel = [c for c in frame._schema.labels if c != key][0]
+            sel = next(c for c in frame._schema.labels if c != key)
         if sel is not None:
             gb = gb[sel]
         return gb, restore, key
