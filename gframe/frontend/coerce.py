@@ -140,9 +140,14 @@ def offset_as_timedelta(value: Any, dtype: Any) -> pd.Timedelta | None:
     if not isinstance(dtype, pa.TimestampType) or dtype.tz is not None:
         return None
     if isinstance(value, pd.offsets.Tick):
-        return pd.Timedelta(value)
-    if isinstance(value, pd.offsets.Day):
-        return pd.Timedelta(days=value.n)
-    if type(value) is pd.DateOffset and value.kwds and set(value.kwds) <= _FIXED_OFFSET_KEYS:
-        return pd.Timedelta(**value.kwds) * value.n
-    return None
+        td = pd.Timedelta(value)
+    elif isinstance(value, pd.offsets.Day):
+        td = pd.Timedelta(days=value.n)
+    elif type(value) is pd.DateOffset and value.kwds and set(value.kwds) <= _FIXED_OFFSET_KEYS:
+        td = pd.Timedelta(**value.kwds) * value.n
+    else:
+        return None
+    # in the column's unit where that is exact (Hour(3) is a Timedelta of seconds: pandas' result
+    # keeps the column's finer unit, and the engines add like units)
+    in_unit = td.as_unit(dtype.unit, round_ok=True)
+    return in_unit if in_unit == td else td
