@@ -10,7 +10,9 @@ schema). pyarrow only: importing this module loads neither engine.
 from __future__ import annotations
 
 import csv as _csv
+import os
 import re
+import tempfile
 from typing import Any
 
 import pandas as pd
@@ -150,11 +152,38 @@ def _pyarrow_read(path: str, sep: str, safe: list[str], include: list[str], colu
     except pa.ArrowInvalid as exc:
         msg = str(exc)
         m = re.search(r"Expected (\d+) columns, got (\d+)", msg)
+        if m and int(m.group(2)) < int(m.group(1)) and not _padded(path):
+            # pandas fills a row with fewer fields with missing values: pad those rows, parse again
+            with tempfile.TemporaryDirectory() as tmp:
+                padded = os.path.join(tmp, _PADDED)
+                if _pad_short_rows(path, padded, sep, len(safe)):
+                    return _pyarrow_read(padded, sep, safe, include, column_types)
         if m:
-            line = _bad_line(path, sep)
+            line, saw = _bad_line(path, sep)
             raise pd.errors.ParserError(f"Error tokenizing data. C error: Expected {m.group(1)} fields in line {line}, "
-                                        f"saw {m.group(2)}") from None
+                                        f"saw {saw or m.group(2)}") from None
         raise pd.errors.ParserError(f"Error tokenizing data: {msg}") from None
+
+
+_PADDED = "gframe-padded.csv"
+
+
+def _padded(path: str) -> bool:
+    return os.path.basename(path) == _PADDED
+
+
+def _pad_short_rows(path: str, out: str, sep: str, width: int) -> bool:
+    """Copy ``path`` to ``out`` with every non-blank row of fewer than ``width`` fields padded with
+    empty (missing) fields, as pandas reads them; False where a row is longer (pandas' own error,
+    or its index-column rule, decides)."""
+    with open(path, newline="") as fh, open(out, "w", newline="") as dst:
+        reader = _csv.reader(fh, delimiter=sep)
+        writer = _csv.writer(dst, delimiter=sep, lineterminator="\n")
+        for row in reader:
+            if len(row) > width:
+                return False
+            writer.writerow(row + [""] * (width - len(row)) if row else row)
+    return True
 
 
 def _is_temporal(t: pa.DataType) -> bool:
@@ -215,7 +244,8 @@ def _field_type(col: Any) -> Any:
     return normalize_arrow_type(col.type)
 
 
-def _bad_line(path: str, sep: str) -> int:
+def _bad_line(path: str, sep: str) -> tuple[int, int]:
+    """pandas' report of the first row longer than the header: (line, fields), or (0, 0)."""
     with open(path, newline="") as fh:
         reader = _csv.reader(fh, delimiter=sep)
         width = None
@@ -223,8 +253,8 @@ def _bad_line(path: str, sep: str) -> int:
             if width is None:
                 width = len(row)
             elif len(row) > width:
-                return i
-    return 0
+                return i, len(row)
+    return 0, 0
 
 
 

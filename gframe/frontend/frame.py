@@ -18,7 +18,7 @@ from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objec
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
-from gframe.frontend.coerce import is_scalar, literal, scalar_value
+from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index
@@ -63,6 +63,24 @@ class DataFrame(NumpyProtocols, NDFrame):
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))
+
+    # ------------------------------------------------------------------ alternate constructors
+    @classmethod
+    def from_dict(cls, data: Any, orient: str = "columns", dtype: Any = None, columns: Any = None) -> "DataFrame":
+        """pandas.DataFrame.from_dict: host data, converted at the edge as the constructor does."""
+        return cls._from_pandas(pd.DataFrame.from_dict(as_pandas(data), orient=orient, dtype=dtype, columns=columns),
+                                "DataFrame.from_dict")
+
+    @classmethod
+    def from_records(cls, data: Any, index: Any = None, exclude: Any = None, columns: Any = None,
+                     coerce_float: bool = False, nrows: int | None = None) -> "DataFrame":
+        """pandas.DataFrame.from_records: host data, converted at the edge as the constructor does."""
+        if isinstance(data, DataFrame):  # pandas refuses a DataFrame here
+            raise TypeError("Passing a DataFrame to DataFrame.from_records is not supported. Use set_index and/or drop "
+                            "to modify the DataFrame instead.")
+        return cls._from_pandas(pd.DataFrame.from_records(as_pandas(data), index=index, exclude=exclude,
+                                                          columns=columns, coerce_float=coerce_float, nrows=nrows),
+                                "DataFrame.from_records")
 
     # ------------------------------------------------------------------ construction helpers
     @classmethod
@@ -471,11 +489,13 @@ class DataFrame(NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ arithmetic
     def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
         if is_scalar(other) and not any(f.dtype == PYOBJECT for f in self._schema.columns):
-            lit = literal(other)
-
             def apply(f: Field, e: Expr) -> Expr:
+                try:
+                    op_, lit = scalar_operand(op, other, f.dtype)  # per column: a string compares as a date there
+                except InvalidComparison:
+                    return invalid_comparison(op, e, other, f.dtype)
                 l, r = (lit, e) if reflected else (e, lit)
-                expr = BinOp(op, l, r)
+                expr = BinOp(op_, l, r)
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
                 return cross_kind_equality(expr, self._schema.dtype_of) or expr
 
@@ -496,11 +516,44 @@ class DataFrame(NumpyProtocols, NDFrame):
     def __neg__(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("neg", e))
 
-    # (Series' add/sub/mul/truediv take fill_value; the other named operators are NDFrame's)
-    add = NDFrame.__add__
-    sub = NDFrame.__sub__
-    mul = NDFrame.__mul__
-    div = truediv = NDFrame.__truediv__
+    def _flex(self, name: str, op: str, other: Any, axis: Any, level: Any, fill_value: Any, reflected: bool) -> Any:
+        """``DataFrame.<name>(other, axis, level, fill_value)`` (NDFrame's flexible operators).
+
+        Native: a scalar ``other`` (``fill_value`` fills the frame's missing values first, as
+        pandas does), a Series along the index (``axis=0``: each column with the aligned series),
+        and the cases the operator itself runs natively. ``level``, list-likes and a ``fill_value``
+        with a frame or series operand go through pandas (which raises its own errors)."""
+        axis_n = pd.DataFrame._get_axis_number(axis)  # pandas' ValueError for a bad axis
+        has_objects = any(f.dtype == PYOBJECT for f in self._schema.columns)
+
+        def fallback() -> Any:
+            kwargs = {"axis": axis, "level": level}
+            if fill_value is not None:
+                kwargs["fill_value"] = fill_value
+            return call_method(self, name, (other,), kwargs)
+
+        if level is not None or has_objects:
+            return fallback()
+        if is_scalar(other):
+            if fill_value is None:
+                return self._binary(op, other, reflected)
+            if not is_scalar(fill_value):
+                return fallback()
+            return self.fillna(fill_value)._binary(op, other, reflected)
+        if fill_value is not None:
+            return fallback()
+        if isinstance(other, DataFrame) or (axis_n == 1 and not _is_listlike(other)):
+            return self._binary(op, other, reflected)
+        if axis_n == 0 and isinstance(other, Series):
+            plan, right = _align_expr(self._plan, other)
+            outs = []
+            for f in plan.schema.columns[:len(self._schema.columns)]:
+                l, r = (right, Col(f.name)) if reflected else (Col(f.name), right)
+                expr = BinOp(op, l, r)
+                check_binop(expr, plan.schema.dtype_of, op, other, f.dtype)
+                outs.append((f.label, expr))
+            return DataFrame._from_plan(L.Select(tuple(outs), plan))
+        return fallback()
 
     # ------------------------------------------------------------------ columns
     def assign(self, **kwargs: Any) -> "DataFrame":
@@ -880,6 +933,14 @@ class DataFrame(NumpyProtocols, NDFrame):
                 group_keys: bool = True, observed: bool = True, dropna: bool = True) -> Any:
         return DataFrameGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna,
                                 group_keys=group_keys)
+
+    def resample(self, rule: Any, *args: Any, on: Any = None, **kwargs: Any) -> Any:
+        """pandas' resample: the common frequencies natively (``frontend/resample.py``)."""
+        from gframe.frontend.resample import Resampler
+
+        if args:
+            return get_attribute(self, "resample")(rule, *args, on=on, **kwargs)
+        return Resampler(self, rule, on, kwargs)
 
     def merge(self, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
               left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),

@@ -14,6 +14,37 @@ from gframe.frontend.arrow import PANDAS_CONSTRUCTOR_MESSAGE, ArrowInterop, call
 from gframe.frontend.bridge import get_attribute
 
 
+_DEFAULT = object()
+
+
+def _flex_method(name: str, op: str, reflected: bool = False, comparison: bool = False) -> Any:
+    """pandas' ``name(other, axis=..., level=None, fill_value=None)`` (DataFrame: axis first and,
+    for comparisons, no fill_value; Series: ``(other, level, fill_value, axis)``)."""
+
+    def method(self: Any, other: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.ndim == 2:
+            params = ("axis", "level") if comparison else ("axis", "level", "fill_value")
+            defaults = {"axis": "columns", "level": None, "fill_value": None}
+        else:
+            params = ("level", "fill_value", "axis")
+            defaults = {"level": None, "fill_value": None, "axis": 0}
+        if len(args) > len(params):
+            raise TypeError(f"{name}() takes from 2 to {len(params) + 2} positional arguments but {len(args) + 2} were given")
+        bound = dict(zip(params, args))
+        for k, v in kwargs.items():
+            if k not in params:
+                raise TypeError(f"{type(self).__name__}.{name}() got an unexpected keyword argument '{k}'")
+            if k in bound:
+                raise TypeError(f"{type(self).__name__}.{name}() got multiple values for argument '{k}'")
+            bound[k] = v
+        a = {**defaults, **bound}
+        return self._flex(name, op, other, a["axis"], a["level"], a["fill_value"], reflected)
+
+    method.__name__ = name
+    method.__qualname__ = f"NDFrame.{name}"
+    return method
+
+
 class NDFrame(ArrowInterop):
     """The base of ``DataFrame`` and ``Series`` (with the Arrow protocols of ``frontend/arrow.py``)."""
 
@@ -63,12 +94,26 @@ class NDFrame(ArrowInterop):
     def __and__(self, o: Any) -> Any: return self._binary("and", o)
     def __or__(self, o: Any) -> Any: return self._binary("or", o)
 
-    floordiv = __floordiv__
-    mod = __mod__
-    pow = __pow__
-    eq = __eq__
-    ne = __ne__
-    lt = __lt__
-    le = __le__
-    gt = __gt__
-    ge = __ge__
+    # pandas' flexible operators (``add(other, axis, level, fill_value)``...): a subclass's
+    # ``_flex(name, op, other, axis, level, fill_value, reflected)`` runs the common cases natively
+    # and hands the others to pandas (recorded)
+    add = _flex_method("add", "add")
+    sub = subtract = _flex_method("sub", "sub")
+    mul = multiply = _flex_method("mul", "mul")
+    truediv = div = divide = _flex_method("truediv", "truediv")
+    floordiv = _flex_method("floordiv", "floordiv")
+    mod = _flex_method("mod", "mod")
+    pow = _flex_method("pow", "pow")
+    radd = _flex_method("radd", "add", True)
+    rsub = _flex_method("rsub", "sub", True)
+    rmul = _flex_method("rmul", "mul", True)
+    rtruediv = rdiv = _flex_method("rtruediv", "truediv", True)
+    rfloordiv = _flex_method("rfloordiv", "floordiv", True)
+    rmod = _flex_method("rmod", "mod", True)
+    rpow = _flex_method("rpow", "pow", True)
+    eq = _flex_method("eq", "eq", comparison=True)
+    ne = _flex_method("ne", "ne", comparison=True)
+    lt = _flex_method("lt", "lt", comparison=True)
+    le = _flex_method("le", "le", comparison=True)
+    gt = _flex_method("gt", "gt", comparison=True)
+    ge = _flex_method("ge", "ge", comparison=True)

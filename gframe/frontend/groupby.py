@@ -77,6 +77,8 @@ class _GroupBy:
         for k in keys:
             if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series):
                 return None
+            if isinstance(k, pd.Grouper):
+                return self._grouper_keys(k, keys)
             if not schema.has(k):
                 if schema.index is not None and any(f.label == k for f in schema.index):
                     f = next(f for f in schema.index if f.label == k)
@@ -89,6 +91,19 @@ class _GroupBy:
             labels.append(k)
         return self._check_observed(tuple(names), tuple(labels))
 
+    def _grouper_keys(self, grouper: Any, keys: list[Any]) -> Any:
+        """``pd.Grouper(key=..., freq=...)`` as the only key: the timestamps' bins (``resample.py``)
+        become a key column; any other Grouper goes to pandas."""
+        from gframe.frontend.resample import grouper_bins
+
+        if len(keys) != 1 or self._level is not None or not self._as_index:
+            return None
+        binned = grouper_bins(self._frame, grouper)
+        if binned is None:
+            return None
+        self._binned = binned
+        return (binned.key,), (binned.label,)
+
     def _check_observed(self, names: tuple[str, ...], labels: tuple[Hashable, ...]) -> Any:
         """observed=False with a categorical key: native for one key, or many keys sorted without nulls."""
         schema = self._frame._plan.schema
@@ -100,6 +115,9 @@ class _GroupBy:
 
     @property
     def _frame(self) -> Any:
+        binned = getattr(self, "_binned", None)
+        if binned is not None:  # a time Grouper: the key column holds the bin labels
+            return binned.frame
         obj = self._obj
         return obj if isinstance(obj, DataFrame) else obj._frame()
 
@@ -172,7 +190,13 @@ class _GroupBy:
         return out
 
     def _complete(self, plan: L.Aggregate) -> L.Plan:
-        """observed=False: add the groups of unobserved categories (counts and sums 0, others missing)."""
+        """observed=False: add the groups of unobserved categories (counts and sums 0, others missing);
+        a time Grouper: add the empty bins."""
+        binned = getattr(self, "_binned", None)
+        if binned is not None:
+            from gframe.frontend.resample import complete_bins
+
+            return complete_bins(plan, binned)
         if not getattr(self, "_unobserved", False):
             return plan
         n = len(plan.keys)

@@ -118,6 +118,155 @@ def _one_row(obj: Any, frame: Any, label: Any) -> Any:
     return from_pandas_result(pdf.iloc[0], "DataFrame.loc")  # one row, transposed at the edge
 
 
+# ------------------------------------------------------------------ partial strings on a DatetimeIndex
+#
+# pandas reads ``loc["2024-03"]`` on a DatetimeIndex as the rows inside that month when the string
+# is coarser than the index's resolution (the finest unit its values need: day for midnights), and
+# as one exact label otherwise; a slice with string bounds runs from the start of the first
+# string's period to the end of the last's. Both become a native range filter here. pandas' own
+# parser decides the period (``DatetimeIndex._parse_with_reso`` / ``_parsed_string_to_bounds``).
+
+# index resolution -> the step (ns) a value must sit on to need no finer resolution
+_RESO_STEPS = (("RESO_NS", 1_000), ("RESO_US", 1_000_000), ("RESO_MS", 1_000_000_000),
+               ("RESO_SEC", 60_000_000_000), ("RESO_MIN", 3_600_000_000_000), ("RESO_HR", 86_400_000_000_000))
+_UNIT_NS = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
+
+
+def _datetime_index(frame: Any) -> Any:
+    """The Arrow timestamp type of ``frame``'s one index level, or None."""
+    import pyarrow as pa
+
+    idx = frame._schema.index
+    if idx is None or len(idx) != 1 or not isinstance(idx[0].dtype, pa.TimestampType):
+        return None
+    return idx[0].dtype
+
+
+def _index_facts(frame: Any, t: Any, resolution: bool) -> dict[str, Any]:
+    """One aggregation over the index: rows, min, max, whether it is monotonic increasing (no NaT,
+    never decreasing), sorted either way and, where asked, pandas' resolution of its values (tz-naive only)."""
+    from pandas._libs.tslibs import Resolution
+
+    from gframe import engines
+    from gframe.plan.expr import Agg, BinOp
+    from gframe.plan.schema import internal_name
+
+    x = Col(index_name(0))
+    prev = func("shift", x, periods=1)
+    sel = [("x", x), ("down", BinOp("lt", x, prev)), ("up", BinOp("gt", x, prev))]
+    steps = [(name, step) for name, step in _RESO_STEPS if step > _UNIT_NS[t.unit]] if resolution else []
+    for i, (_, step) in enumerate(steps):
+        sel.append((f"r{i}", BinOp("ne", x, func("dt.floor", x, freq=step))))
+    plan = L.Select(tuple(sel), frame._plan)
+    c = {lab: Col(internal_name(lab)) for lab, _ in sel}
+    aggs = [("n", Agg("size", (), c["x"])), ("min", Agg("min", (), c["x"])), ("max", Agg("max", (), c["x"])),
+            ("down", Agg("any", (), c["down"])), ("up", Agg("any", (), c["up"])),
+            ("nat", Agg("any", (), func("isna", c["x"])))]
+    aggs += [(f"r{i}", Agg("any", (), c[f"r{i}"])) for i in range(len(steps))]
+    table = engines.materialize(L.Aggregate((), (), tuple(aggs), False, True, False, plan)).to_arrow()
+    row = {f.label: table.column(f.name)[0].as_py() for f in
+           L.Aggregate((), (), tuple(aggs), False, True, False, plan).schema.columns} if table.num_rows else {}
+    n = int(row.get("n") or 0)
+    reso = Resolution.RESO_DAY
+    for i, (name, _) in enumerate(steps):
+        if row.get(f"r{i}"):
+            reso = getattr(Resolution, name)
+            break
+    lo, hi = row.get("min"), row.get("max")
+    nat = bool(row.get("nat"))
+    return {"n": n, "reso": reso, "monotonic": not row.get("down") and not nat,
+            "sorted": not nat and not (row.get("down") and row.get("up")),
+            "min": None if lo is None else pd.Timestamp(lo), "max": None if hi is None else pd.Timestamp(hi)}
+
+
+def _range_filter(obj: Any, frame: Any, t: Any, start: Any, end: Any) -> Any:
+    """The rows with ``start <= index <= end`` (either bound None: open), in index order."""
+    from gframe.frontend.coerce import scalar_operand
+    from gframe.plan.expr import BinOp
+
+    x = Col(index_name(0))
+    preds = []
+    for op, bound in (("ge", start), ("le", end)):
+        if bound is not None:
+            op_, lit = scalar_operand(op, bound, t)
+            preds.append(BinOp(op_, x, lit))
+    if not preds:
+        return _back(obj, frame)
+    pred = preds[0] if len(preds) == 1 else BinOp("and", preds[0], preds[1])
+    return _back(obj, frame._filter(Series._over(frame._plan, pred, None)))
+
+
+def _pandas_index(t: Any) -> pd.DatetimeIndex:
+    from gframe.plan.schema import pandas_dtype
+
+    return pd.DatetimeIndex([], dtype=pandas_dtype(t))
+
+
+def partial_string(obj: Any, frame: Any, key: str) -> Any:
+    """``loc[key]`` for a string ``key`` on a DatetimeIndex, or NotImplemented (pandas decides)."""
+    from pandas._libs.tslibs import Resolution
+
+    t = _datetime_index(frame)
+    if t is None:
+        return NotImplemented
+    pidx = _pandas_index(t)
+    try:
+        parsed, reso = pidx._parse_with_reso(key)
+    except (ValueError, TypeError, OverflowError):
+        return NotImplemented  # not a date: pandas' KeyError
+    coarse = reso > Resolution.RESO_DAY  # coarser than any index resolution: no need to compute it
+    if not coarse and t.tz is not None:
+        return NotImplemented  # the resolution of local wall times: pandas decides
+    facts = _index_facts(frame, t, resolution=not coarse)
+    start, end = pidx._parsed_string_to_bounds(reso, parsed)
+    if coarse or reso > facts["reso"]:
+        if facts["n"] and facts["sorted"] and (end < facts["min"] or start > facts["max"]):
+            raise KeyError(key)  # pandas: a sorted index (either way) out of the period's range
+        return _range_filter(obj, frame, t, start, end)
+    rows = _range_filter(frame, frame, t, start, start)  # an exact label: index == start
+    pdf = rows.to_pandas()
+    if len(pdf) != 1:
+        if len(pdf) == 0:
+            raise KeyError(key)
+        return _back(obj, rows)
+    if not _is_frame(obj):
+        return pdf.iloc[0, 0]
+    if frame is not obj and len(frame._schema.columns) == 1:
+        return pdf.iloc[0, 0]
+    return from_pandas_result(pdf.iloc[0], "DataFrame.loc")
+
+
+def _is_datetime_bound(v: Any) -> bool:
+    import datetime as _dt
+
+    return v is None or isinstance(v, (str, _dt.datetime, np.datetime64))
+
+
+def datetime_slice(obj: Any, frame: Any, key: slice) -> Any:
+    """``loc[start:stop]`` on a sorted DatetimeIndex (strings: their periods' bounds, as pandas'
+    ``_maybe_cast_slice_bound``), or NotImplemented (unsorted, with a step: pandas decides)."""
+    t = _datetime_index(frame)
+    if t is None or key.step is not None or not (_is_datetime_bound(key.start) and _is_datetime_bound(key.stop)):
+        return NotImplemented
+    pidx = _pandas_index(t)
+    bounds = []
+    for v, side in ((key.start, 0), (key.stop, 1)):
+        if isinstance(v, str):
+            try:
+                parsed, reso = pidx._parse_with_reso(v)
+            except (ValueError, TypeError, OverflowError):
+                return NotImplemented
+            v = pidx._parsed_string_to_bounds(reso, parsed)[side]
+        elif v is not None:
+            v = pd.Timestamp(v)
+            if (v.tz is None) != (t.tz is None):
+                return NotImplemented  # pandas' TypeError
+        bounds.append(v)
+    if not _index_facts(frame, t, resolution=False)["monotonic"]:
+        return NotImplemented
+    return _range_filter(obj, frame, t, bounds[0], bounds[1])
+
+
 class _Indexer:
     def __init__(self, obj: Any) -> None:
         self.obj = obj
@@ -193,7 +342,9 @@ class LocIndexer(_Indexer):
                 start = 0 if rows.start is None else max(int(rows.start), 0)
                 length = None if rows.stop is None else max(int(rows.stop) - start + 1, 0)
                 return _back(obj, type(frame)._from_plan(L.Slice(start, length, L.RowIndex(frame._plan))))
-            return NotImplemented
+            return datetime_slice(obj, frame, rows)
+        if isinstance(rows, str) and _datetime_index(frame) is not None:
+            return partial_string(obj, frame, rows)
         if _is_label(rows):
             if _is_frame(obj) and len(frame._schema.columns) == 1 and frame is not obj:
                 # loc[label, column]: the one value

@@ -25,7 +25,8 @@ from gframe.frontend.bridge import (
     via_pandas,
     wraps_pandas,
 )
-from gframe.frontend.coerce import is_scalar, literal, scalar_value
+from gframe.frontend.coerce import (InvalidComparison, invalid_comparison, is_date_offset, is_scalar, literal,
+                                   offset_as_timedelta, scalar_operand, scalar_value)
 from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
@@ -525,6 +526,12 @@ class Series(NumpyProtocols, NDFrame):
             return NotImplemented  # type: ignore[return-value]
         if isinstance(other, (Index, pd.Index)):
             other = other.to_pandas() if isinstance(other, Index) else other
+        if is_date_offset(other) and op in ("add", "sub"):
+            fixed = offset_as_timedelta(other, self._dtype_arrow)
+            if fixed is None or (op == "sub" and reflected):  # a calendar offset: pandas applies it
+                return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "calendar date offset arithmetic not native")
+            other = fixed
         if isinstance(other, Series):
             if other._plan == self._plan:
                 plan, lexpr, rexpr = self._plan, self._expr, other._expr
@@ -532,8 +539,11 @@ class Series(NumpyProtocols, NDFrame):
                 (plan, rexpr), lexpr = _align_pair(self, other)
             name = self._name if self._name == other._name else None
         elif is_scalar(other):
-            plan, rexpr, lexpr = self._plan, literal(other), self._expr
-            name = self._name
+            plan, lexpr, name = self._plan, self._expr, self._name
+            try:
+                op, rexpr = scalar_operand(op, other, self._dtype_arrow)
+            except InvalidComparison:
+                return Series._over(plan, invalid_comparison(op, lexpr, other, self._dtype_arrow), name)
         elif _is_listlike(other) or isinstance(other, np.ndarray):
             arr = np.asarray(other if not isinstance(other, pd.Series) else other.values)
             if isinstance(other, pd.Series):
@@ -579,15 +589,35 @@ class Series(NumpyProtocols, NDFrame):
     def __abs__(self) -> "Series":
         return self.abs()
 
-    def add(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("add", o) if fill_value is None else call_method(self, "add", (o,), {"fill_value": fill_value})
-    def sub(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("sub", o) if fill_value is None else call_method(self, "sub", (o,), {"fill_value": fill_value})
-    def mul(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("mul", o) if fill_value is None else call_method(self, "mul", (o,), {"fill_value": fill_value})
-    def truediv(self, o: Any, fill_value: Any = None) -> "Series": return self._binary("truediv", o) if fill_value is None else call_method(self, "truediv", (o,), {"fill_value": fill_value})
-    div = truediv
-    def radd(self, o: Any) -> "Series": return self._binary("add", o, True)
-    def rsub(self, o: Any) -> "Series": return self._binary("sub", o, True)
-    def rmul(self, o: Any) -> "Series": return self._binary("mul", o, True)
-    def rtruediv(self, o: Any) -> "Series": return self._binary("truediv", o, True)
+    def _flex(self, name: str, op: str, other: Any, axis: Any, level: Any, fill_value: Any, reflected: bool) -> Any:
+        """``Series.<name>(other, level, fill_value, axis)``: natively without ``level``, with a
+        scalar ``fill_value`` filling one side's missing values where the other side has a value
+        (pandas' ``fill_binop``); anything else through pandas."""
+        pd.Series._get_axis_number(axis)  # pandas' ValueError for a bad axis
+        if fill_value is None and level is None:
+            return self._binary(op, other, reflected)
+        native = level is None and is_scalar(fill_value) and not pd.isna(fill_value) \
+            and (is_scalar(other) or isinstance(other, Series)) and PYOBJECT not in self._value_types()
+        if not native:
+            return call_method(self, name, (other,), {"level": level, "fill_value": fill_value, "axis": axis})
+        if is_scalar(other):
+            if pd.isna(other):
+                return self._binary(op, fill_value, reflected)
+            return self.fillna(fill_value)._binary(op, other, reflected)
+        if other._plan == self._plan:
+            plan, lexpr, rexpr = self._plan, self._expr, other._expr
+        else:
+            (plan, rexpr), lexpr = _align_pair(self, other)
+        fv = literal(fill_value)
+
+        def filled(x: Expr, y: Expr) -> Expr:  # x's missing values filled where y has one
+            return func("where", func("fillna", x, fv), func("notna", y), x)
+
+        lf, rf = filled(lexpr, rexpr), filled(rexpr, lexpr)
+        l, r = (rf, lf) if reflected else (lf, rf)
+        expr = BinOp(op, l, r)
+        check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
+        return Series._over(plan, expr, self._name if self._name == other._name else None)
 
     # ------------------------------------------------------------------ elementwise
     @objects_via_pandas
@@ -930,6 +960,14 @@ class Series(NumpyProtocols, NDFrame):
     def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,
                 group_keys: bool = True, observed: bool = True, dropna: bool = True) -> Any:
         return SeriesGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna)
+
+    def resample(self, rule: Any, *args: Any, on: Any = None, **kwargs: Any) -> Any:
+        """pandas' resample: the common frequencies natively (``frontend/resample.py``)."""
+        from gframe.frontend.resample import Resampler
+
+        if args:
+            return get_attribute(self, "resample")(rule, *args, on=on, **kwargs)
+        return Resampler(self, rule, on, kwargs)
 
     def map(self, arg: Any, na_action: Any = None) -> "Series":
         out, reason = map_series(self, arg, na_action=na_action)

@@ -57,3 +57,27 @@ def _round_datetime(how: str, x: pl.Expr, every: int, dtype: pl.DataType) -> pl.
         up = (2 * r > every) | ((2 * r == every) & (q % 2 == 1))
         out = (q + up.cast(pl.Int64)) * every
     return out.cast(dtype)
+
+
+@declare("dt.bin")
+def _bin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """pandas' resample bin label of a calendar frequency (``frontend/resample.py``), midnight of
+    the day that names the bin: the Sunday ending the week (W), the month's first (MS) or last (ME)
+    day, the quarter's (QE) or year's (YE) last day."""
+    x = args[0]
+    dtype = polars_type(lo.type_of(e.children[0]))
+    day = x.dt.truncate("1d")
+    rule = e.param("rule")
+    if rule == "W":
+        out = day + pl.duration(days=(7 - x.dt.weekday()).cast(pl.Int64))
+    elif rule == "MS":
+        out = x.dt.truncate("1mo")
+    elif rule == "ME":
+        out = x.dt.truncate("1mo").dt.offset_by("1mo").dt.offset_by("-1d")
+    elif rule == "QE":
+        out = x.dt.truncate("1q").dt.offset_by("3mo").dt.offset_by("-1d")
+    elif rule == "YE":
+        out = x.dt.truncate("1y").dt.offset_by("1y").dt.offset_by("-1d")
+    else:
+        raise UnsupportedError(f"dt.bin for rule {rule!r}")
+    return out.cast(dtype)

@@ -95,3 +95,58 @@ def _round_datetime(ev: Any, how: str, x: Any, every: int, xt: pa.DataType) -> A
         up = b("LOGICAL_OR", above, b("LOGICAL_AND", tie, odd, BOOL), BOOL)
         out = b("MUL", b("ADD", q, plc.unary.cast(up, i64), I64), ev_, I64)
     return plc.unary.bit_cast(out, E.plc_type(xt))
+
+
+# ------------------------------------------------------------------ resample bins
+
+_TICKS_PER_DAY = {"s": 86_400, "ms": 86_400_000, "us": 86_400_000_000, "ns": 86_400_000_000_000}
+
+
+@declare("dt.bin", reason=_timestamp)
+def _bin(ev: Any, e: Func) -> Any:
+    """pandas' resample bin label of a calendar frequency (``frontend/resample.py``): the days since
+    the epoch of the day naming the bin, from the date's fields by integer arithmetic (Hinnant's
+    days-from-civil), times the ticks of a day, as the column's timestamp type."""
+    D, x, xt = plc.datetime, _x(ev, e), ev.type_of(e.children[0])
+    b, i64 = ev.binary, E.plc_type(I64)
+
+    def field(name: str) -> Any:
+        return plc.unary.cast(D.extract_datetime_component(x, getattr(D.DatetimeComponent, name)), i64)
+
+    def c(v: int) -> Any:
+        return E.Const(v, I64)
+
+    tpd = _TICKS_PER_DAY[xt.unit]
+    rule = e.param("rule")
+    if rule == "W":  # the Sunday on or after the date (WEEKDAY: Monday=1 .. Sunday=7)
+        days = b("FLOOR_DIV", plc.unary.bit_cast(x, i64), c(tpd), I64)
+        days = b("ADD", days, b("SUB", c(7), field("WEEKDAY"), I64), I64)
+    else:
+        year, month = field("YEAR"), field("MONTH")
+        if rule == "MS":
+            days = _days_from_civil(b, c, year, month)
+        else:  # the first day of the next month / quarter / year, less one day
+            if rule == "ME":
+                last = month
+            elif rule == "QE":
+                last = b("ADD", b("MUL", b("FLOOR_DIV", b("SUB", month, c(1), I64), c(3), I64), c(3), I64), c(3), I64)
+            else:
+                last = c(12)
+            wrap = plc.unary.cast(b("EQUAL", last, c(12), BOOL), i64)
+            next_year = b("ADD", year, wrap, I64)
+            next_month = b("ADD", b("PYMOD", last, c(12), I64), c(1), I64)
+            days = b("SUB", _days_from_civil(b, c, next_year, next_month), c(1), I64)
+    return plc.unary.bit_cast(b("MUL", days, c(tpd), I64), E.plc_type(xt))
+
+
+def _days_from_civil(b: Any, c: Any, y: Any, m: Any) -> Any:
+    """Days since 1970-01-01 of the first of month ``m`` of year ``y`` (int64 columns)."""
+    shift = plc.unary.cast(b("LESS_EQUAL", m, c(2), BOOL), E.plc_type(I64))
+    y = b("SUB", y, shift, I64)
+    era = b("FLOOR_DIV", y, c(400), I64)
+    yoe = b("SUB", y, b("MUL", era, c(400), I64), I64)
+    mp = b("PYMOD", b("ADD", m, c(9), I64), c(12), I64)
+    doy = b("FLOOR_DIV", b("ADD", b("MUL", mp, c(153), I64), c(2), I64), c(5), I64)  # + day 1 - 1
+    doe = b("ADD", b("ADD", b("MUL", yoe, c(365), I64), b("FLOOR_DIV", yoe, c(4), I64), I64), doy, I64)
+    doe = b("SUB", doe, b("FLOOR_DIV", yoe, c(100), I64), I64)
+    return b("SUB", b("ADD", b("MUL", era, c(146097), I64), doe, I64), c(719468), I64)

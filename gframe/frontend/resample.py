@@ -1,0 +1,257 @@
+"""``resample`` and ``groupby(pd.Grouper(key=..., freq=...))``: time bins, then a native group-by.
+
+pandas puts each timestamp in a bin and labels the bin by one of its edges. For the common
+frequencies the label is a function of the timestamp alone, so the bins become a key column:
+
+- fixed frequencies that divide a day (``D``, ``h``, ``min``, ``s``, ``ms``...): closed and
+  labelled left, origin ``start_day``; the label is the timestamp floored to the frequency
+  (``dt.floor``: from the epoch, which is the same as from the first day's midnight);
+- ``W`` (``W-SUN``), ``ME``, ``QE`` (``QE-DEC``), ``YE`` (``YE-DEC``): closed and labelled right,
+  with pandas' end-of-day adjustment of the edges, so the label is the bin-ending day of the
+  timestamp's date; ``MS``: closed and labelled left, the month's first day (``dt.bin``, declared
+  on both engines).
+
+The group-by then aggregates, and a left join onto every label from the first bin to the last adds
+the empty bins pandas shows (sum, count and size 0; other aggregations missing). Other frequencies,
+multiples of calendar frequencies, tz-aware timestamps and any non-default option (``closed``,
+``label``, ``origin``, ``offset``...) run through pandas, recorded.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from gframe import engines
+from gframe.frontend.bridge import via_pandas
+from gframe.frontend.frame import DataFrame
+from gframe.interop import scan_pandas
+from gframe.plan import logical as L
+from gframe.plan.expr import Agg, Col, Expr, Lit, func
+from gframe.plan.schema import index_name
+
+_DAY_NS = 86_400_000_000_000
+# aggregations an empty bin gives a value to (pandas: 0); the others leave it missing
+_EMPTY_BIN = {"sum": 0, "count": 0, "size": 0, "nunique": 0}
+
+
+@dataclass(frozen=True)
+class Binned:
+    """A frame whose key column holds bin labels: what the group-by aggregates."""
+
+    frame: Any
+    key: str  # the key column's internal name
+    label: Hashable
+    offset: Any  # pandas' DateOffset of the bins
+    unit: str
+
+
+def bin_expr(x: Expr, offset: Any) -> Expr | None:
+    """The bin label of timestamps ``x`` for pandas' default options of ``offset``, or None."""
+    o = pd.offsets
+    if offset.n != 1 and not isinstance(offset, pd.offsets.Tick):
+        return None
+    if isinstance(offset, o.Day):
+        return func("dt.floor", x, freq=_DAY_NS)
+    if isinstance(offset, pd.offsets.Tick):
+        nanos = offset.nanos
+        return func("dt.floor", x, freq=nanos) if nanos and _DAY_NS % nanos == 0 else None
+    if isinstance(offset, o.Week) and offset.weekday == 6:
+        return func("dt.bin", x, rule="W")
+    if type(offset) is o.MonthEnd:
+        return func("dt.bin", x, rule="ME")
+    if type(offset) is o.MonthBegin:
+        return func("dt.bin", x, rule="MS")
+    if type(offset) is o.QuarterEnd and offset.startingMonth == 12:
+        return func("dt.bin", x, rule="QE")
+    if type(offset) is o.YearEnd and offset.month == 12:
+        return func("dt.bin", x, rule="YE")
+    return None
+
+
+def _default_options(grouper: Any, offset: Any) -> bool:
+    """Whether a TimeGrouper carries pandas' defaults for its frequency (what ``bin_expr`` assumes)."""
+    right = isinstance(offset, (pd.offsets.Week, pd.offsets.MonthEnd, pd.offsets.QuarterEnd, pd.offsets.YearEnd))
+    side = "right" if right else "left"
+    return (getattr(grouper, "closed", side) == side and getattr(grouper, "label", side) == side
+            and getattr(grouper, "origin", "start_day") == "start_day" and getattr(grouper, "offset", None) is None
+            and getattr(grouper, "level", None) is None and getattr(grouper, "dropna", True)
+            and getattr(grouper, "convention", "e") in ("e", "end"))
+
+
+def grouper_bins(frame: Any, grouper: Any) -> Binned | None:
+    """``frame`` with ``grouper.key``'s timestamps replaced by their bin labels, or None (pandas)."""
+    key, freq = getattr(grouper, "key", None), getattr(grouper, "freq", None)
+    if key is None or freq is None or not frame._schema.has(key):
+        return None
+    f = frame._schema.field(key)
+    t = f.dtype
+    if not isinstance(t, pa.TimestampType) or t.tz is not None:
+        return None
+    offset = pd.tseries.frequencies.to_offset(freq)
+    if not _default_options(grouper, offset):
+        return None
+    binned = bin_expr(Col(f.name), offset)
+    if binned is None:
+        return None
+    outputs = tuple((c.label, binned if c.name == f.name else Col(c.name)) for c in frame._schema.columns)
+    out = DataFrame._from_plan(L.Select(outputs, frame._plan))
+    return Binned(out, out._schema.field(key).name, key, offset, t.unit)
+
+
+def complete_bins(plan: L.Aggregate, binned: Binned) -> L.Plan:
+    """Every bin from the first to the last, in order: where some bin is empty, a left join of the
+    labels (computed on the host from the two ends) with the aggregation; empty bins' counts and
+    sums are 0.
+
+    A count or sum of integers crosses the join as float64 and is cast back after the fill, so
+    that every column keeps a type the plan knows (an integer column that may miss rows has a type
+    only the data decides, which the GPU engine does not compute on); integer sums beyond 2**53
+    would lose precision there."""
+    x = Col(binned.key)
+    ends = L.Aggregate((), (), (("lo", Agg("min", (), x)), ("hi", Agg("max", (), x)),
+                                ("n", Agg("nunique", (("dropna", True),), x))), False, True, False, binned.frame._plan)
+    table = engines.materialize(ends).to_arrow()
+    row = [table.column(i)[0].as_py() if table.num_rows else None for i in range(3)]
+    lo, hi, n = row
+    if lo is None or hi is None:
+        return plan  # no bins at all
+    labels = pd.date_range(pd.Timestamp(lo), pd.Timestamp(hi), freq=binned.offset, unit=binned.unit, name=binned.label)
+    if len(labels) == (n or 0):
+        return plan  # no empty bin: the sorted aggregation is complete
+    agg_fields = plan.schema.columns
+    fills = {f.name: (a.fn, f.dtype) for f, (_, a) in zip(agg_fields, plan.aggs)}
+
+    def crosses_as_float(name: str) -> bool:
+        fn, t = fills[name]
+        return fn in _EMPTY_BIN and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t))
+
+    right = L.Select(tuple((f.label, func("cast", Col(f.name), dtype=pa.float64()) if crosses_as_float(f.name)
+                            else Col(f.name)) for f in agg_fields), plan)
+    bins = scan_pandas(pd.DataFrame(index=labels), "resample bins")
+    outputs = tuple((f.label, "right", f.name) for f in right.schema.columns)
+    joined = L.Join("left", (index_name(0),), (right.schema.index_names[0],), outputs, "left", False, bins, right)
+    cols = []
+    for f, agg_f in zip(joined.schema.columns, agg_fields):
+        e: Expr = Col(f.name)
+        fn, t = fills[agg_f.name]
+        if fn in _EMPTY_BIN:
+            e = func("fillna", e, Lit(_EMPTY_BIN[fn]))
+            if crosses_as_float(agg_f.name):
+                e = func("cast", e, dtype=t)
+        cols.append((f.label, e))
+    return L.Select(tuple(cols), joined)
+
+
+# ------------------------------------------------------------------ Resampler
+
+_RESAMPLE_DEFAULTS = {"axis": None, "closed": None, "label": None, "convention": None, "kind": None, "level": None,
+                      "origin": "start_day", "offset": None, "group_keys": False}
+
+
+class Resampler:
+    """``obj.resample(rule, on=...)``: the native aggregations as a group-by on the binned
+    timestamps (index or ``on`` column); anything else through pandas' Resampler."""
+
+    def __init__(self, obj: Any, rule: Any, on: Any, kwargs: dict[str, Any]) -> None:
+        self._obj, self._rule, self._on, self._kwargs = obj, rule, on, kwargs
+        self._selection: Any = None
+
+    def __getitem__(self, key: Any) -> Resampler:
+        out = Resampler(self._obj, self._rule, self._on, self._kwargs)
+        out._selection = key
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._selection is None and getattr(self._obj, "ndim", 1) == 2 and self._obj._schema.has(name):
+            return self[name]
+        if not hasattr(pd.core.resample.Resampler, name):
+            raise AttributeError(f"'Resampler' object has no attribute {name!r}")
+        return lambda *a, **k: self._fallback(name, a, k)
+
+    def _fallback(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+        def run(pobj: Any, *a: Any, **k: Any) -> Any:
+            r = pobj.resample(self._rule, on=self._on, **self._kwargs)
+            if self._selection is not None:
+                r = r[self._selection]
+            return getattr(r, name)(*a, **k)
+
+        return via_pandas(f"Resampler.{name}", run, (self._obj, *args), kwargs, "resample not native for this rule")
+
+    def _grouped(self) -> Any:
+        """(group-by over the binned timestamps, index name to restore, squeeze) or None."""
+        if any(self._kwargs.get(k, v) != v for k, v in _RESAMPLE_DEFAULTS.items()) \
+                or set(self._kwargs) - set(_RESAMPLE_DEFAULTS):
+            return None
+        obj = self._obj
+        frame = obj if getattr(obj, "ndim", 1) == 2 else obj.to_frame()
+        if self._on is not None:
+            if getattr(obj, "ndim", 1) != 2 or not frame._schema.has(self._on):
+                return None
+            key, restore = self._on, self._on
+        else:
+            idx = frame._schema.index
+            if idx is None or len(idx) != 1:
+                return None
+            restore = idx[0].label
+            key = "__gf_resample_key"
+            if frame._schema.has(key):
+                return None
+            frame = frame.reset_index(names=key)
+        try:
+            offset = pd.tseries.frequencies.to_offset(self._rule)
+        except (ValueError, TypeError):
+            return None
+        grouper = pd.Grouper(key=key, freq=offset)
+        if grouper_bins(frame, grouper) is None:
+            return None
+        gb = frame.groupby(grouper)
+        sel = self._selection
+        if getattr(obj, "ndim", 1) == 1:  # the series' one column
+            sel = next(c for c in frame._schema.labels if c != key)
+        if sel is not None:
+            gb = gb[sel]
+        return gb, restore, key
+
+    def _run(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+        grouped = self._grouped() if not args else None
+        if grouped is None:
+            return self._fallback(name, args, kwargs)
+        gb, restore, key = grouped
+        out = getattr(gb, name)(**kwargs)
+        if key != restore:  # the index's own name back (labels only)
+            plan = L.RenameIndex((restore,), out._plan if out.ndim == 2 else out._frame_plan())
+            out = DataFrame._from_plan(plan) if out.ndim == 2 else type(out)._from_frame_plan(plan)
+        return out
+
+    def sum(self, *args: Any, **kwargs: Any) -> Any: return self._run("sum", args, kwargs)
+    def mean(self, *args: Any, **kwargs: Any) -> Any: return self._run("mean", args, kwargs)
+    def min(self, *args: Any, **kwargs: Any) -> Any: return self._run("min", args, kwargs)
+    def max(self, *args: Any, **kwargs: Any) -> Any: return self._run("max", args, kwargs)
+    def count(self, *args: Any, **kwargs: Any) -> Any: return self._run("count", args, kwargs)
+    def first(self, *args: Any, **kwargs: Any) -> Any: return self._run("first", args, kwargs)
+    def last(self, *args: Any, **kwargs: Any) -> Any: return self._run("last", args, kwargs)
+
+    def size(self) -> Any:
+        out = self._run("size", (), {})
+        if getattr(self._obj, "ndim", 1) == 1 and hasattr(out, "rename"):
+            return out.rename(self._obj.name)
+        return out
+
+    def agg(self, func_: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(func_, str) and func_ in ("sum", "mean", "min", "max", "count", "first", "last", "size") \
+                and not args and not kwargs:
+            return getattr(self, func_)()
+        return self._fallback("agg", (func_, *args), kwargs)
+
+    aggregate = agg
+
+
+def resample(obj: Any, rule: Any, on: Any = None, **kwargs: Any) -> Resampler:
+    """``DataFrame.resample`` / ``Series.resample``."""
+    return Resampler(obj, rule, on, kwargs)
