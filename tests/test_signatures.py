@@ -71,14 +71,10 @@ def test_frame_op_scalar_with_float_fill_value_on_floats():
     assert _pandas_trips() == []
 
 
-@pytest.mark.xfail(strict=True, reason="fillna's dtype rule (plan/dtypes.py) makes an int64 column float64 for a "
-                                       "float fill value; pandas keeps int64 (a numpy int column holds no NaN)")
 def test_frame_op_scalar_with_float_fill_value_keeps_int_columns():
     assert_matches_pandas(lambda pd: frame(pd).add(2, fill_value=1.5))
 
 
-@pytest.mark.xfail(strict=True, reason="2 ** int64 column overflows in the engines (int literal on the left); "
-                                       "engine arithmetic, not the signature")
 def test_frame_rpow_large_exponent():
     assert_matches_pandas(lambda pd: frame(pd).rpow(2, fill_value=0))
 
