@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.bridge import via_pandas
+from gframe.frontend.bridge import full_signatures, via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
 from gframe.plan.schema import OBJECT_STRING, is_string
@@ -103,6 +103,7 @@ def _na_value(na: Any) -> tuple[bool, Any]:
     return False, None
 
 
+@full_signatures(pd.core.strings.accessor.StringMethods, lambda acc, name, a, k, why: acc._fallback(name, *a, **k))
 class StringMethods(_Accessor):
     _kind = "str"
     _pandas_cls = pd.core.strings.accessor.StringMethods
@@ -278,6 +279,7 @@ class _SplitResult:
         return repr(self._materialize())
 
 
+@full_signatures(pd.core.indexes.accessors.CombinedDatetimelikeProperties, lambda acc, name, a, k, why: acc._fallback(name, *a, **k))
 class DatetimeMethods(_Accessor):
     _kind = "dt"
     _pandas_cls = pd.core.indexes.accessors.CombinedDatetimelikeProperties
