@@ -248,6 +248,7 @@ def objects_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
             return call_method(self, name, args, kwargs)
         return method(self, *args, **kwargs)
 
+    wrapper.__gframe_falls_back_when__ = "columns of Python objects"  # read by gframe.testing.api_coverage
     return wrapper
 
 
