@@ -123,7 +123,9 @@ def from_pandas_result(obj: Any, api: str) -> Any:
 
 
 # pandas objects that are values, not handles to compute on: returned as pandas returns them
-_PANDAS_VALUES: tuple[type, ...] = (pd.api.extensions.ExtensionDtype, pd.api.extensions.ExtensionArray, pd.Flags)
+_PANDAS_VALUES: tuple[type, ...] = (type(pd.NA), type(pd.NaT), pd.Timestamp, pd.Timedelta, pd.Period, pd.Interval,
+                                    pd.offsets.BaseOffset, pd.api.extensions.ExtensionDtype,
+                                    pd.api.extensions.ExtensionArray, pd.Flags)
 
 
 def _is_pandas_handle(obj: Any) -> bool:
@@ -156,7 +158,7 @@ def call_method(obj: Any, name: str, args: tuple, kwargs: dict[str, Any], reason
     pandas' own in-place call on a copy and swaps ``obj``'s data for the result."""
     cls = _pandas_class(obj)
     api = f"{cls.__name__}.{name}"
-    if kwargs.get("inplace") is True:
+    if kwargs.get("inplace") is True or name in _MUTATORS:
         def run_inplace(pobj: Any, *a: Any, **k: Any) -> Any:
             target = pobj.copy(deep=False)
             out = getattr(target, name)(*a, **k)
@@ -166,6 +168,10 @@ def call_method(obj: Any, name: str, args: tuple, kwargs: dict[str, Any], reason
         _swap(obj, new)
         return None
     return via_pandas(api, getattr(cls, name), (obj, *args), kwargs, reason)
+
+
+# pandas methods that change the object itself and return None, without an ``inplace`` argument
+_MUTATORS = frozenset({"update"})
 
 
 def _call_dynamic(kind: str) -> Callable[..., Any]:
