@@ -314,3 +314,10 @@ def test_not_native_value_falls_back_once_for_the_call() -> None:
     assert [c[3] for c in calls] == ["negative x", "keyword 'factor' not native"]
     with pytest.raises(TypeError):
         Native().scale(1, nope=3)  # neither signature takes it: Python's TypeError, as pandas
+
+
+def test_pandas_classmethods_through_an_instance() -> None:
+    g = gpd.DataFrame({"a": [1]})
+    data = {"r1": {"x": 1, "y": 2}, "r2": {"x": 3, "y": 4}}
+    with gpd.option_context(fallback="silent"):
+        _same(g.from_dict(data, orient="index"), pandas.DataFrame.from_dict(data, orient="index"))

@@ -6,6 +6,11 @@ runs the pandas callable, wraps the result back into gframe objects and records 
 reads and attribute/item assignment all come here, so every trip to pandas shows in
 ``fallback_report()``. Which gframe class wraps which pandas result is declared at each class
 (``@wraps_pandas(pd.DataFrame)``), so this module imports no frontend class.
+
+Every public method of a frontend class takes pandas' full signature (``full_signatures``, applied
+once per class at its creation): a call the native method does not take, or one it declines with
+``NotNative``, runs through pandas for that call. The fallback is transparent: arguments reach
+pandas as given, and a wrapped result converts back to pandas' object exactly (its host copy).
 """
 from __future__ import annotations
 
@@ -210,6 +215,14 @@ def get_attribute(obj: Any, name: str) -> Any:
     """A pandas attribute gframe does not implement: a method (called through pandas when called)
     or a property or accessor (read through pandas now)."""
     cls = _pandas_class(obj)
+    if isinstance(inspect.getattr_static(cls, name, None), (classmethod, staticmethod)):
+        fn = getattr(cls, name)  # ``df.from_dict(...)``: pandas' constructor, no instance passed
+
+        def constructor(*args: Any, **kwargs: Any) -> Any:
+            return via_pandas(f"{cls.__name__}.{name}", fn, args, kwargs, "not native")
+
+        constructor.__name__ = name
+        return constructor
     if _is_method(cls, name):
         def method(*args: Any, **kwargs: Any) -> Any:
             return call_method(obj, name, args, kwargs, "not native")
