@@ -15,7 +15,14 @@ import pandas
 import pytest
 
 import gframe as gpd
-from gframe.frontend.bridge import NotNative, PandasProxy, as_pandas, from_pandas_result, full_signatures, via_pandas
+from gframe.frontend.bridge import (
+    NotNative,
+    PandasProxy,
+    as_pandas,
+    from_pandas_result,
+    full_signatures,
+    via_pandas,
+)
 
 tm = pandas.testing
 
@@ -170,7 +177,6 @@ def test_arguments_reach_pandas_unchanged() -> None:
 
     def spy(*args, **kwargs):
         seen["args"], seen["kwargs"] = args, kwargs
-        return None
 
     Point = collections.namedtuple("Point", "x y")
     mapping = collections.defaultdict(lambda: "other", {1: "one"})

@@ -19,9 +19,11 @@ import functools
 import inspect
 import time
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
+
 from gframe.fallback import FallbackEvent, check, record
 from gframe.plan.schema import PYOBJECT
 
@@ -314,7 +316,7 @@ class NotNative(Exception):
 _FULL = "__gframe_full_signature__"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _signature(fn: Callable[..., Any]) -> inspect.Signature | None:
     try:
         return inspect.signature(fn)

@@ -24,8 +24,9 @@ import inspect
 import sys
 import types
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas
@@ -246,8 +247,8 @@ def render(inv: list[ClassCoverage] | None = None) -> str:
     for c in inv:
         lines += [f"## {c.label}", ""]
         if c.gframe_type is None and c.label != "pandas (top level)":
-            lines += ["gframe has no class of its own here: the object is pandas' behind a `PandasProxy`, "
-                      "and every call on it runs through pandas.", ""]
+            lines += [("gframe has no class of its own here: the object is pandas' behind a `PandasProxy`, "
+                       "and every call on it runs through pandas."), ""]
         lines += ["| name | status | detail |", "|---|---|---|"]
         lines += [f"| `{e.name}` | {e.status} | {e.detail} |" for e in c.entries]
         lines.append("")
