@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.bridge import via_pandas
+from gframe.frontend.bridge import full_signatures, via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
 from gframe.plan.schema import OBJECT_STRING, is_na_family, is_string
@@ -123,6 +123,7 @@ class CategoricalMethods(_Accessor):
         super().__init__(series)
 
 
+@full_signatures(pd.core.strings.accessor.StringMethods, lambda acc, name, a, k, why: acc._fallback(name, *a, **k))
 class StringMethods(_Accessor):
     _kind = "str"
     _pandas_cls = pd.core.strings.accessor.StringMethods
@@ -319,6 +320,7 @@ class _SplitResult:
 _DATE_FIELDS = frozenset({"year", "month", "day", "quarter", "dayofweek", "dayofyear"})
 
 
+@full_signatures(pd.core.indexes.accessors.CombinedDatetimelikeProperties, lambda acc, name, a, k, why: acc._fallback(name, *a, **k))
 class DatetimeMethods(_Accessor):
     _kind = "dt"
     _pandas_cls = pd.core.indexes.accessors.CombinedDatetimelikeProperties

@@ -6,14 +6,24 @@ runs the pandas callable, wraps the result back into gframe objects and records 
 reads and attribute/item assignment all come here, so every trip to pandas shows in
 ``fallback_report()``. Which gframe class wraps which pandas result is declared at each class
 (``@wraps_pandas(pd.DataFrame)``), so this module imports no frontend class.
+
+Every public method of a frontend class takes pandas' full signature (``full_signatures``, applied
+once per class at its creation): a call the native method does not take, or one it declines with
+``NotNative``, runs through pandas for that call. The fallback is transparent: arguments reach
+pandas as given, and a wrapped result converts back to pandas' object exactly (its host copy).
 """
 from __future__ import annotations
 
+import copy
 import functools
+import inspect
 import time
-from typing import Any, Callable
+import types
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
+
 from gframe.fallback import FallbackEvent, check, record
 from gframe.plan.schema import PYOBJECT
 
@@ -26,20 +36,27 @@ def wraps_pandas(pandas_type: type, wrap: Callable[[type, Any, str], Any] | None
     """Class decorator: results of ``pandas_type`` from pandas come back as this class.
 
     ``wrap(cls, obj, api)`` builds the gframe object; the default is ``cls._from_pandas(obj, origin=...)``.
+    The class's methods also take ``pandas_type``'s full signatures (``full_signatures``).
     """
 
     def register(cls: type) -> type:
         make = wrap or (lambda c, obj, api: c._from_pandas(obj, origin=f"pandas {api}"))
         _WRAPPERS[pandas_type] = functools.partial(make, cls)
         _GFRAME_TYPES.append(cls)
-        return cls
+        run = call_method if pandas_type in (pd.DataFrame, pd.Series) else _call_dynamic(pandas_type.__name__)
+        return full_signatures(pandas_type, run)(cls)
 
     return register
 
 
 def as_pandas(obj: Any, counter: list[int] | None = None) -> Any:
     """``obj`` with every gframe object in it (also inside lists, tuples, dicts) computed to pandas;
-    ``counter[0]`` counts the rows moved. A callable is wrapped so its gframe results become pandas."""
+    ``counter[0]`` counts the rows moved.
+
+    Anything without a gframe object in it reaches pandas unchanged (the same object: a
+    ``defaultdict`` keeps its ``__missing__``, a namedtuple its type, ``np.sum`` its identity, which
+    pandas tests). A user's Python function is wrapped so its gframe results become pandas; the
+    wrapper keeps the function's ``__name__`` (pandas labels ``agg([f])`` results with it)."""
     counter = counter if counter is not None else [0]
     if isinstance(obj, tuple(_GFRAME_TYPES)):
         out = obj.to_pandas()
@@ -48,21 +65,39 @@ def as_pandas(obj: Any, counter: list[int] | None = None) -> Any:
     if isinstance(obj, PandasProxy):
         return obj._obj
     if isinstance(obj, (list, tuple)):
-        return type(obj)(as_pandas(o, counter) for o in obj)
+        items = [as_pandas(o, counter) for o in obj]
+        if all(a is b for a, b in zip(items, obj)):
+            return obj
+        if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+            return type(obj)(*items)  # a namedtuple
+        return type(obj)(items)
     if isinstance(obj, dict):
-        return {k: as_pandas(v, counter) for k, v in obj.items()}
-    if callable(obj) and not isinstance(obj, type):
+        values = {k: as_pandas(v, counter) for k, v in obj.items()}
+        if all(values[k] is v for k, v in obj.items()):
+            return obj
+        out = copy.copy(obj)  # keeps a dict subclass (defaultdict, OrderedDict) and its attributes
+        out.update(values)
+        return out
+    if isinstance(obj, (types.FunctionType, types.MethodType, functools.partial)) and not _is_pandas_or_numpy(obj):
         return _wrap_callable(obj)
     return obj
+
+
+def _is_pandas_or_numpy(fn: Any) -> bool:
+    module = getattr(fn, "__module__", None) or getattr(getattr(fn, "func", None), "__module__", None) or ""
+    return module.split(".")[0] in ("pandas", "numpy", "builtins")
 
 
 def _wrap_callable(fn: Callable[..., Any]) -> Callable[..., Any]:
     """A user function given to a pandas method may return gframe objects: hand pandas pandas."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        out = fn(*args, **kwargs)
-        return as_pandas(out) if _is_gframe(out) else out
+        return as_pandas(fn(*args, **kwargs))
 
+    try:
+        functools.update_wrapper(call, fn)
+    except (AttributeError, TypeError):  # a partial has no __name__
+        pass
     return call
 
 
@@ -71,7 +106,12 @@ def _is_gframe(obj: Any) -> bool:
 
 
 def from_pandas_result(obj: Any, api: str) -> Any:
-    """Wrap a pandas result as a gframe object (frames, series, indexes); other values pass through."""
+    """Wrap a pandas result as a gframe object (frames, series, indexes, also inside a tuple or a list);
+    pandas' handles (Rolling, GroupBy, accessors, Styler...) become a ``PandasProxy`` whose calls keep
+    falling back; values (scalars, ``NA``, dtypes, arrays, offsets) pass through as pandas returned them.
+
+    A wrapped frame keeps the pandas frame it came from (``interop.host_copy``), so converting it back
+    gives pandas' answer exactly: dtypes, labels, index and names."""
     for ptype in (pd.DataFrame, pd.Series):
         if isinstance(obj, ptype) and ptype in _WRAPPERS:
             try:
@@ -80,11 +120,25 @@ def from_pandas_result(obj: Any, api: str) -> Any:
                 return PandasProxy(obj, api)
     if isinstance(obj, pd.Index) and pd.Index in _WRAPPERS:
         return _WRAPPERS[pd.Index](obj, api)
-    if isinstance(obj, tuple):
+    if isinstance(obj, tuple) and not hasattr(obj, "_fields"):
         return tuple(from_pandas_result(o, api) for o in obj)
-    if type(obj).__module__.startswith("pandas.") and not isinstance(obj, (pd.Timestamp, pd.Timedelta, pd.Period, pd.Interval)) and obj is not pd.NaT:
+    if isinstance(obj, list) and obj and all(isinstance(o, (pd.DataFrame, pd.Series)) for o in obj):
+        return [from_pandas_result(o, api) for o in obj]
+    if _is_pandas_handle(obj):
         return PandasProxy(obj, api)
     return obj
+
+
+# pandas objects that are values, not handles to compute on: returned as pandas returns them
+_PANDAS_VALUES: tuple[type, ...] = (type(pd.NA), type(pd.NaT), pd.Timestamp, pd.Timedelta, pd.Period, pd.Interval,
+                                    pd.offsets.BaseOffset, pd.api.extensions.ExtensionDtype,
+                                    pd.api.extensions.ExtensionArray, pd.Flags)
+
+
+def _is_pandas_handle(obj: Any) -> bool:
+    module = type(obj).__module__
+    return (module.startswith("pandas.") and not module.startswith("pandas._libs")
+            and not isinstance(obj, _PANDAS_VALUES) and not isinstance(obj, type))
 
 
 def via_pandas(api: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], reason: str) -> Any:
@@ -107,29 +161,76 @@ def _pandas_class(obj: Any) -> type:
 
 
 def call_method(obj: Any, name: str, args: tuple, kwargs: dict[str, Any], reason: str = "argument combination not native") -> Any:
-    """``obj.name(*args, **kwargs)`` through pandas; ``inplace=True`` swaps ``obj``'s plan."""
+    """``obj.name(*args, **kwargs)`` through pandas, the arguments as given; ``inplace=True`` runs
+    pandas' own in-place call on a copy and swaps ``obj``'s data for the result."""
     cls = _pandas_class(obj)
-    fn = getattr(cls, name)
-    inplace = kwargs.get("inplace", False)
-    if inplace:
-        kwargs = {**kwargs, "inplace": False}
-    out = via_pandas(f"{cls.__name__}.{name}", fn, (obj, *args), kwargs, reason)
-    if inplace:
-        obj._replace(out._plan)
+    api = f"{cls.__name__}.{name}"
+    if kwargs.get("inplace") is True or name in _MUTATORS:
+        def run_inplace(pobj: Any, *a: Any, **k: Any) -> Any:
+            target = pobj.copy(deep=False)
+            out = getattr(target, name)(*a, **k)
+            return target if out is None else out
+
+        new = via_pandas(api, run_inplace, (obj, *args), kwargs, reason)
+        _swap(obj, new)
         return None
-    return out
+    return via_pandas(api, getattr(cls, name), (obj, *args), kwargs, reason)
+
+
+# pandas methods that change the object itself and return None, without an ``inplace`` argument
+_MUTATORS = frozenset({"update"})
+
+
+def _call_dynamic(kind: str) -> Callable[..., Any]:
+    """The fallback of a class whose pandas counterpart has subclasses (an Index may be a
+    MultiIndex): the method is looked up on the pandas object itself."""
+
+    def run(obj: Any, name: str, args: tuple, kwargs: dict[str, Any], reason: str = "not native") -> Any:
+        def call(pobj: Any, *a: Any, **k: Any) -> Any:
+            return getattr(pobj, name)(*a, **k)
+
+        return via_pandas(f"{kind}.{name}", call, (obj, *args), kwargs, reason)
+
+    return run
+
+
+def _swap(obj: Any, new: Any) -> None:
+    """Make ``obj`` (a gframe DataFrame or Series) hold ``new``'s data: pandas' in-place idioms."""
+    if hasattr(type(obj), "_replace_from"):
+        obj._replace_from(new)
+    else:
+        obj._replace(new._plan)
+
+
+def _is_method(pandas_cls: type, name: str) -> bool:
+    """Whether pandas' ``name`` is called (a function) rather than read (a property, an accessor
+    such as ``.cat``/``.sparse``/``.plot``, a cached attribute)."""
+    try:
+        attr = inspect.getattr_static(pandas_cls, name)
+    except AttributeError:
+        return False
+    return isinstance(attr, (types.FunctionType, staticmethod, classmethod, types.BuiltinFunctionType,
+                             types.MethodDescriptorType, types.WrapperDescriptorType))
 
 
 def get_attribute(obj: Any, name: str) -> Any:
     """A pandas attribute gframe does not implement: a method (called through pandas when called)
-    or a property (read through pandas now)."""
+    or a property or accessor (read through pandas now)."""
     cls = _pandas_class(obj)
-    attr = getattr(cls, name)
-    if callable(attr) and not isinstance(attr, property):
+    if isinstance(inspect.getattr_static(cls, name, None), (classmethod, staticmethod)):
+        fn = getattr(cls, name)  # ``df.from_dict(...)``: pandas' constructor, no instance passed
+
+        def constructor(*args: Any, **kwargs: Any) -> Any:
+            return via_pandas(f"{cls.__name__}.{name}", fn, args, kwargs, "not native")
+
+        constructor.__name__ = name
+        return constructor
+    if _is_method(cls, name):
         def method(*args: Any, **kwargs: Any) -> Any:
-            return call_method(obj, name, args, kwargs)
+            return call_method(obj, name, args, kwargs, "not native")
 
         method.__name__ = name
+        method.__doc__ = getattr(getattr(cls, name), "__doc__", None)
         return method
     return via_pandas(f"{cls.__name__}.{name}", getattr, (obj, name), {}, "not native")
 
@@ -168,6 +269,7 @@ def objects_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
             return call_method(self, name, args, kwargs)
         return method(self, *args, **kwargs)
 
+    wrapper.__gframe_falls_back_when__ = "columns of Python objects"  # read by gframe.testing.api_coverage
     return wrapper
 
 
@@ -202,3 +304,95 @@ class PandasProxy:
 
     def to_pandas(self) -> Any:
         return self._obj
+
+
+# ------------------------------------------------------------------ full signatures, one mechanism
+
+class NotNative(Exception):
+    """Raised by a native method for an argument value it does not implement: the method's
+    full-signature wrapper (``full_signatures``) catches it and runs the call through pandas."""
+
+
+_FULL = "__gframe_full_signature__"
+
+
+@functools.cache
+def _signature(fn: Callable[..., Any]) -> inspect.Signature | None:
+    try:
+        return inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+
+
+def _binds(sig: inspect.Signature | None, args: tuple, kwargs: dict[str, Any]) -> bool:
+    if sig is None:
+        return True
+    try:
+        sig.bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
+def _unexpected(sig: inspect.Signature | None, args: tuple, kwargs: dict[str, Any]) -> str | None:
+    """Why ``sig`` does not take this call (too many positionals, an unknown keyword), or None.
+    A missing required argument is not reported: Python's own TypeError says it, as pandas'."""
+    if sig is None:
+        return None
+    params = list(sig.parameters.values())
+    if not any(p.kind is p.VAR_KEYWORD for p in params):
+        names = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+        extra = [k for k in kwargs if k not in names]
+        if extra:
+            return f"keyword {extra[0]!r} not native"
+    if not any(p.kind is p.VAR_POSITIONAL for p in params):
+        n = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        if len(args) > n:
+            return f"{len(args) - 1} positional arguments not native"
+    return None
+
+
+def full_signatures(pandas_type: type, fallback: Callable[..., Any] | None = None) -> Callable[[type], type]:
+    """Class decorator: every public method of the class accepts ``pandas_type``'s full signature.
+
+    Each public method the class (or a gframe base) defines that pandas also defines is wrapped
+    once here: a call its own signature does not take (an unexpected keyword, more positionals)
+    where pandas' signature does, or a call during which the method raises ``NotNative``, runs
+    through pandas for that call, recorded, via ``fallback(obj, name, args, kwargs, reason)``
+    (``call_method`` by default). Names the class lacks resolve through its ``__getattr__``.
+    Methods stay unwrapped when pandas has no such name (gframe's own: ``explain``...)."""
+
+    def decorate(cls: type) -> type:
+        run = fallback or call_method
+        for name in dir(cls):
+            if name.startswith("_") or not hasattr(pandas_type, name):
+                continue
+            owner = next((k for k in cls.__mro__ if name in k.__dict__), None)
+            if owner is None or not owner.__module__.startswith("gframe."):
+                continue
+            raw = owner.__dict__[name]
+            if isinstance(raw, types.FunctionType):
+                fn = getattr(raw, "__wrapped__", raw) if getattr(raw, _FULL, False) else raw
+                setattr(cls, name, _full_method(fn, name, pandas_type, run))
+        cls.__gframe_pandas_type__ = pandas_type
+        return cls
+
+    return decorate
+
+
+def _full_method(fn: Callable[..., Any], name: str, pandas_type: type, run: Callable[..., Any]) -> Callable[..., Any]:
+    own = _signature(fn)
+    theirs = getattr(pandas_type, name, None)
+
+    @functools.wraps(fn)
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        why = _unexpected(own, (self, *args), kwargs)
+        if why is not None and callable(theirs) and _binds(_signature(theirs), (self, *args), kwargs):
+            return run(self, name, args, kwargs, why)
+        try:
+            return fn(self, *args, **kwargs)
+        except NotNative as e:
+            return run(self, name, args, kwargs, str(e) or "argument value not native")
+
+    setattr(method, _FULL, True)
+    return method

@@ -10,7 +10,7 @@ from typing import Any, Hashable
 
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.bridge import as_pandas, from_pandas_result, via_pandas
+from gframe.frontend.bridge import as_pandas, from_pandas_result, full_signatures, via_pandas
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
@@ -408,6 +408,7 @@ class _GroupBy:
         return len(self.size())
 
 
+@full_signatures(pd.core.groupby.DataFrameGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
 class DataFrameGroupBy(_GroupBy):
     def __getitem__(self, key: Any) -> Any:
         frame = self._frame
@@ -420,6 +421,7 @@ class DataFrameGroupBy(_GroupBy):
                    dropna=self._dropna, group_keys=self._group_keys, selection=key)
 
 
+@full_signatures(pd.core.groupby.SeriesGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
 class SeriesGroupBy(_GroupBy):
     def __init__(self, obj: Any, by: Any, **kw: Any) -> None:
         if isinstance(obj, Series) and kw.get("selection") is None:

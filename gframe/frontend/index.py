@@ -125,10 +125,10 @@ class Index(ArrowInterop):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        attr = getattr(pd.Index, name, None)
-        if attr is None:
-            raise AttributeError(f"'Index' object has no attribute {name!r}")
-        value = getattr(self.to_pandas(), name)
+        pidx = self.to_pandas()  # its own class: a MultiIndex has levels, codes, swaplevel...
+        if getattr(type(pidx), name, None) is None:
+            raise AttributeError(f"{type(pidx).__name__!r} object has no attribute {name!r}")
+        value = getattr(pidx, name)
         if callable(value):
             return lambda *a, **k: via_pandas(f"Index.{name}", value, a, k, "not native")
         return from_pandas_result(value, f"Index.{name}")

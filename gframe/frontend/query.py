@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import os
 import sys
 from typing import Any
 
@@ -42,8 +43,14 @@ _CMPOPS = {
 def caller_scope(level: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """The locals and globals of the frame that called ``query``/``eval`` (``level`` frames further out).
 
-    Frame 0 is this function, 1 the gframe method, 2 its caller."""
-    frame = sys._getframe(2 + level)
+    The caller is the first frame outside the gframe package (however many gframe wrappers - the
+    signature check, the bridge - stand between), then ``level`` frames further out, as pandas counts."""
+    frame = sys._getframe(1)
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(package):
+        frame = frame.f_back
+    for _ in range(level):
+        frame = frame.f_back if frame.f_back is not None else frame
     try:
         return dict(frame.f_locals), frame.f_globals
     finally:
