@@ -81,8 +81,6 @@ def test_ufunc_aligns_differently_ordered_indexes(left_index):
                                                  pd.Series([1, 2, 3], index=right_index)))
 
 
-@pytest.mark.xfail(strict=True, reason="operator bug outside the ufunc dispatch: `3 ** int64 Series` computes in "
-                   "int32 on the CPU engine (Polars types the literal base as Int32) and overflows")
 def test_reflected_integer_power():
     assert_matches_pandas(lambda pd: np.power(3, frame(pd)))
 
@@ -135,8 +133,6 @@ def test_non_ufunc_numpy_functions_as_pandas():
     assert_matches_pandas(lambda pd: np.concatenate([series(pd), series(pd)]))
 
 
-@pytest.mark.xfail(strict=True, reason="DataFrame/Series.round, .clip and DataFrame.any/.all do not take numpy's "
-                   "out= keyword (pandas' full signatures, issue 10 item 3), so numpy falls back to an ndarray")
 @pytest.mark.parametrize("call", [lambda pd: np.round(frame(pd) / 7, 2), lambda pd: np.round(series(pd) / 7, 2),
                                   lambda pd: np.clip(frame(pd), 2, 20), lambda pd: np.any(frame(pd) > 5)])
 def test_numpy_functions_calling_methods_with_out(call):
