@@ -36,6 +36,8 @@ class Options:
     verify_optimizer : execute every plan with and without the optimizer and assert equal results.
     gpu_memory : RMM allocator set up at the first GPU execution.
     oom : on a GPU out-of-memory error, "raise" a MemoryError or re-run the subtree on the "cpu".
+    progress : show a progress bar for reads and queries that run longer than ``progress_after`` seconds.
+    progress_after : seconds a run lasts before its progress bar appears.
     """
 
     engine: str = field(default_factory=lambda: os.environ.get("GFRAME_ENGINE", "auto").lower())
@@ -49,6 +51,8 @@ class Options:
     verify_optimizer: bool = field(default_factory=lambda: _env_bool("GFRAME_VERIFY_OPTIMIZER", False))
     gpu_memory: str = field(default_factory=lambda: os.environ.get("GFRAME_GPU_MEMORY", "managed").lower())
     oom: str = field(default_factory=lambda: os.environ.get("GFRAME_OOM", "raise").lower())
+    progress: bool = field(default_factory=lambda: _env_bool("GFRAME_PROGRESS", True))
+    progress_after: float = field(default_factory=lambda: float(os.environ.get("GFRAME_PROGRESS_AFTER", "2")))
 
     def __post_init__(self) -> None:
         for f in fields(self):
