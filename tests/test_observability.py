@@ -92,3 +92,22 @@ def test_progress_option_is_validated():
     with pytest.raises(AttributeError):
         gframe.options.progres = True  # typo: no such option
     assert isinstance(gframe.options.progress, bool)
+
+
+def test_progress_appears_during_a_long_node(monkeypatch):
+    # a single long read: the bar shows while the node still runs, not only when the next one ends
+    import io
+    import time
+
+    from gframe.engines.progress import Bar
+
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    out = io.StringIO()
+    bar = Bar(after=0.05, file=out)
+    bar.start(3)
+    deadline = time.monotonic() + 5
+    while not out.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert out.getvalue().startswith("\rgframe: 0/3 nodes")
+    bar.close()
+    assert out.getvalue().endswith("\n")

@@ -1,8 +1,8 @@
 """A progress bar for runs that take a while: reads and queries longer than ``options.progress_after``.
 
 The evaluator reports each node as it finishes (``RunStats.progress``); nothing is shown until the
-run has lasted ``progress_after`` seconds (a timer makes it appear during a long read, not only at
-the next node), so quick queries - nearly all of them - print nothing. ``tqdm`` draws the bar where
+run has lasted ``progress_after`` seconds (one shared watcher thread makes it appear during a long
+read, not only at the next node; no thread is started per run), so quick queries - nearly all of them - print nothing. ``tqdm`` draws the bar where
 it is installed (``pip install gframe[progress]``; in Jupyter its widget); without it a one-line
 status on stderr does. Switched by ``gframe.options.progress`` (``GFRAME_PROGRESS=0`` turns it off).
 """
@@ -14,6 +14,27 @@ import time
 from typing import Any
 
 from gframe.plan.logical import Plan
+
+
+_active: set["Bar"] = set()  # runs in progress, looked at by the watcher
+_watcher: list[threading.Thread] = []
+_TICK = 0.25  # seconds between the watcher's looks
+
+
+def _watch() -> None:
+    while True:
+        time.sleep(_TICK)
+        now = time.perf_counter()
+        for bar in list(_active):
+            if now - bar.t0 >= bar.after:
+                bar._show()
+
+
+def _ensure_watcher() -> None:
+    if not _watcher:
+        t = threading.Thread(target=_watch, name="gframe-progress", daemon=True)
+        _watcher.append(t)
+        t.start()
 
 
 def _label(node: Plan) -> str:
@@ -33,16 +54,14 @@ class Bar:
         self.shown: Any = None  # the tqdm bar, or True for the plain status line
         self.t0 = time.perf_counter()
         self._lock = threading.Lock()
-        self._timer: threading.Timer | None = None
         self.closed = False
 
     # ------------------------------------------------------------------ the evaluator's side
     def start(self, total: int) -> None:
         self.total = total
         self.t0 = time.perf_counter()
-        self._timer = threading.Timer(self.after, self._show)
-        self._timer.daemon = True
-        self._timer.start()
+        _ensure_watcher()
+        _active.add(self)
 
     def advance(self, node: Plan) -> None:
         with self._lock:
@@ -53,8 +72,7 @@ class Bar:
             self._draw()
 
     def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        _active.discard(self)
         with self._lock:
             self.closed = True
             if self.shown is None:
@@ -69,6 +87,7 @@ class Bar:
     def _show(self) -> None:
         with self._lock:
             if self.shown is None and not self.closed:
+                _active.discard(self)  # shown: advance() draws from now on
                 self._open()
                 self._draw()
 
