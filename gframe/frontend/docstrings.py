@@ -11,6 +11,7 @@ method gframe adds or changes keeps its own text under pandas'.
 from __future__ import annotations
 
 import inspect
+import types
 from typing import Any
 
 import pandas as pd
@@ -57,24 +58,41 @@ def inherit_pandas_docs(cls: type, pandas_type: type) -> None:
 
     A member defined on ``cls`` takes the doc of ``pandas_type``'s member of that name; one defined on a
     gframe base class (shared by DataFrame and Series) takes pandas' shared ``NDFrame`` text where
-    pandas has one, so it reads right for both.
+    pandas has one, so it reads right for both. Where pandas documents it per class only
+    (``DataFrame.to_numpy`` vs ``Series.to_numpy``), ``cls`` gets its own copy of the function
+    (same code, no extra call) carrying ``pandas_type``'s text.
     """
     cls.__doc__ = combine(pandas_type.__doc__, cls.__doc__)
     for klass in cls.__mro__:
         if klass is object or not klass.__module__.startswith("gframe"):
             continue
-        sources = (pandas_type,) if klass is cls else (pd.core.generic.NDFrame, pandas_type)
         for name, member in list(vars(klass).items()):
-            if name.startswith("_"):
+            if name.startswith("_") or (klass is not cls and name in vars(cls)):
                 continue
-            pandas_member = _pandas_attr(sources, name)
-            doc = _doc_of(pandas_member)
-            if not doc:
+            if klass is cls:
+                _set_doc(cls, name, member, _doc_of(_pandas_attr((pandas_type,), name)))
                 continue
-            _set_doc(klass, name, member, doc)
+            shared = _doc_of(_pandas_attr((pd.core.generic.NDFrame,), name))
+            if shared:
+                _set_doc(klass, name, member, shared)
+            elif inspect.isfunction(member) and _doc_of(_pandas_attr((pandas_type,), name)):
+                setattr(cls, name, _clone(member))
+                _set_doc(cls, name, vars(cls)[name], _doc_of(_pandas_attr((pandas_type,), name)))
 
 
-def _set_doc(klass: type, name: str, member: Any, pandas_doc: str) -> None:
+def _clone(fn: Any) -> Any:
+    """A copy of ``fn`` that can carry its own ``__doc__`` (code, globals, defaults and closure shared)."""
+    out = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    out.__kwdefaults__ = fn.__kwdefaults__
+    out.__dict__.update({k: v for k, v in fn.__dict__.items() if k != _MARK})
+    out.__qualname__, out.__module__, out.__annotations__ = fn.__qualname__, fn.__module__, fn.__annotations__
+    out.__doc__ = getattr(fn, "__gframe_own_doc__", fn.__doc__)
+    return out
+
+
+def _set_doc(klass: type, name: str, member: Any, pandas_doc: str | None) -> None:
+    if not pandas_doc:
+        return
     target = member.__func__ if isinstance(member, (staticmethod, classmethod)) else member
     if getattr(target, _MARK, False):
         return
@@ -84,5 +102,6 @@ def _set_doc(klass: type, name: str, member: Any, pandas_doc: str) -> None:
         return
     if not inspect.isfunction(target):
         return  # accessors, constants: keep gframe's own
+    target.__gframe_own_doc__ = target.__doc__  # type: ignore[attr-defined]
     target.__doc__ = combine(pandas_doc, target.__doc__)
     setattr(target, _MARK, True)
