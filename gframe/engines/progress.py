@@ -2,9 +2,9 @@
 
 The evaluator reports each node as it finishes (``RunStats.progress``); nothing is shown until the
 run has lasted ``progress_after`` seconds (one shared watcher thread makes it appear during a long
-read, not only at the next node; no thread is started per run), so quick queries - nearly all of them - print nothing. ``tqdm`` draws the bar where
-it is installed (``pip install gframe[progress]``; in Jupyter its widget); without it a one-line
-status on stderr does. Switched by ``gframe.options.progress`` (``GFRAME_PROGRESS=0`` turns it off).
+read, not only at the next node; no thread is started per run), so quick queries - nearly all of
+them - print nothing. ``tqdm`` draws the bar where it is installed (``pip install gframe[progress]``;
+in Jupyter its widget); without it a one-line status on stderr does. Switched by ``gframe.options.progress`` (``GFRAME_PROGRESS=0`` turns it off).
 """
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import time
 from typing import Any
 
 from gframe.plan.logical import Plan
-
 
 _active: set["Bar"] = set()  # runs in progress, looked at by the watcher
 _watcher: list[threading.Thread] = []
