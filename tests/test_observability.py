@@ -111,3 +111,19 @@ def test_progress_appears_during_a_long_node(monkeypatch):
     assert out.getvalue().startswith("\rgframe: 0/3 nodes")
     bar.close()
     assert out.getvalue().endswith("\n")
+
+
+def test_analyze_shows_placement_and_transfers_on_the_gpu():
+    # on the GPU engine (a device, or the stand-in of .ci/run's last line): a node without a GPU
+    # kernel runs on the CPU, between two transfers whose bytes are reported
+    if engines.get_engine().name != "gpu":
+        pytest.skip("GPU engine only")
+    df = gframe.DataFrame({"k": np.arange(3000) % 7, "v": np.arange(3000) % 5})
+    q = df.assign(p=df.v ** df.k).groupby("k").p.sum()  # integer power: CPU-placed on the GPU
+    runs = q.explain(analyze=True).profile.runs
+    kinds = [(type(r.node).__name__, r.engine) for r in runs]
+    assert ("Select", "cpu") in kinds and ("Aggregate", "gpu") in kinds
+    moved = [r.transfer_bytes for r in runs if r.engine == "transfer"]
+    assert len(moved) == 2 and all(b >= 3000 * 8 for b in moved)
+    want = pandas.DataFrame({"k": np.arange(3000) % 7, "v": np.arange(3000) % 5})
+    pandas.testing.assert_series_equal(q.to_pandas(), (want.v ** want.k).groupby(want.k).sum().rename("p"))
