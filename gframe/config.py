@@ -60,6 +60,14 @@ def _is_bool(key: str) -> Callable[[Any], None]:
     return validate
 
 
+def _non_negative(key: str) -> Callable[[Any], None]:
+    def validate(value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ValueError(f"gframe option {key!r} must be a number of seconds >= 0, got {value!r}")
+
+    return validate
+
+
 def _names(key: str) -> Callable[[Any], None]:
     def validate(value: Any) -> None:
         if isinstance(value, str) or not isinstance(value, Iterable) or not all(isinstance(v, str) for v in value):
@@ -104,6 +112,14 @@ _SPEC: dict[str, tuple[Any, str, Callable[[Any], None], Callable[[str], None] | 
             ": str\n    On a GPU out-of-memory error, 'raise' a MemoryError or re-run the subtree on the 'cpu'.\n"
             "    [default from GFRAME_OOM]",
             _one_of("oom", ("raise", "cpu")), None),
+    "progress": (_env_bool("GFRAME_PROGRESS", True),
+                 ": bool\n    Show a progress bar for reads and queries that run longer than progress_after.\n"
+                 "    [default from GFRAME_PROGRESS]",
+                 _is_bool("progress"), None),
+    "progress_after": (float(os.environ.get("GFRAME_PROGRESS_AFTER", "2")),
+                       ": float\n    Seconds a run lasts before its progress bar appears.\n"
+                       "    [default from GFRAME_PROGRESS_AFTER]",
+                       _non_negative("progress_after"), None),
 }
 
 GFRAME_KEYS: tuple[str, ...] = tuple(_SPEC)

@@ -8,6 +8,7 @@ before the optimizer runs).
 """
 from __future__ import annotations
 
+import time
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,8 @@ import pandas.testing as pdt
 import pyarrow as pa
 
 from gframe.config import options
+from gframe.engines.evaluate import NodeRun, RunStats
+from gframe.engines.progress import Bar
 from gframe.errors import GPUUnavailableError
 from gframe.interop import arrow_to_pandas
 from gframe.optimizer import optimize as run_passes
@@ -110,15 +113,56 @@ def materialize(plan: Plan) -> Result:
         return hit
     engine = get_engine()
     physical = prepare(plan, engine)
-    native = engine.execute(physical)
+    native = _execute(engine, physical, RunStats())
     if options.verify_optimizer and options.optimize:
         _verify(plan, engine, native)
-    res = Result(engine, native)  # no reference to the plan: the cache key must be able to die
+    return _keep(plan, Result(engine, native))
+
+
+def _keep(plan: Plan, res: Result) -> Result:
     try:
-        _results[plan] = res
+        _results[plan] = res  # no reference to the plan in res: the cache key must be able to die
     except TypeError:  # unhashable parameters somewhere: just don't cache
         pass
     return res
+
+
+def _execute(engine: Any, physical: Plan, stats: RunStats) -> Any:
+    """``engine.execute`` with the progress bar (``options.progress``) told about each node."""
+    if not options.progress:
+        return engine.execute(physical, stats)
+    bar = Bar(options.progress_after)
+    stats.progress = bar
+    try:
+        return engine.execute(physical, stats)
+    finally:
+        bar.close()
+
+
+@dataclass
+class Profile:
+    """One run of a plan, observed: ``explain(analyze=True)``'s data.
+
+    ``runs`` are the executed nodes in execution order (the root last), each with its engine, kernel
+    seconds, output rows and bytes, and bytes moved between host and device; ``seconds`` is the whole
+    run's wall time (optimizer included).
+    """
+
+    engine: str
+    runs: list[NodeRun]
+    seconds: float
+
+
+def profile(plan: Plan) -> tuple[Result, Profile]:
+    """Run ``plan`` from scratch (earlier results not reused, so every node's cost shows) and
+    observe each node; the result is cached as ``materialize`` would."""
+    engine = get_engine()
+    t0 = time.perf_counter()
+    physical = run_passes(plan, disabled=options.disabled_passes) if options.optimize else plan
+    stats = RunStats(profile=True)
+    native = _execute(engine, physical, stats)
+    seconds = time.perf_counter() - t0
+    return _keep(plan, Result(engine, native)), Profile(engine.name, stats.runs, seconds)
 
 
 def _verify(plan: Plan, engine: Any, native: Any) -> None:

@@ -43,6 +43,9 @@ def wraps_pandas(pandas_type: type, wrap: Callable[[type, Any, str], Any] | None
         make = wrap or (lambda c, obj, api: c._from_pandas(obj, origin=f"pandas {api}"))
         _WRAPPERS[pandas_type] = functools.partial(make, cls)
         _GFRAME_TYPES.append(cls)
+        from gframe.frontend.docstrings import inherit_pandas_docs
+
+        inherit_pandas_docs(cls, pandas_type)  # help(gframe.DataFrame.merge) shows pandas' text
         run = call_method if pandas_type in (pd.DataFrame, pd.Series) else _call_dynamic(pandas_type.__name__)
         return full_signatures(pandas_type, run)(cls)
 

@@ -4,6 +4,8 @@ Lives in the frontend because it asks the engines where nodes run; ``plan/printe
 """
 from __future__ import annotations
 
+import html
+
 from gframe import engines
 from gframe.config import options
 from gframe.fallback import fallback_report
@@ -12,8 +14,14 @@ from gframe.plan.logical import Plan
 from gframe.plan.printer import render
 
 
-def explain(plan: Plan, optimized: bool = True) -> str:
-    """Logical plan, and (``optimized=True``) the plan the engine runs, with engines per node."""
+def explain(plan: Plan, optimized: bool = True, analyze: bool = False) -> str:
+    """Logical plan, and (``optimized=True``) the plan the engine runs, with engines per node.
+
+    ``analyze=True`` runs the query instead and shows the plan that ran, per node its engine, time,
+    rows, bytes and host<->device transfers (an ``Analysis``: an HTML table in a notebook).
+    """
+    if analyze:
+        return analyze_plan(plan)
     engine = engines.get_engine()
     out = ["== logical plan ==", render(plan)]
     if optimized:
@@ -52,7 +60,94 @@ def interactive() -> bool:
 
 def show(text: str) -> ExplainText:
     """Print ``text`` in scripts; return it (displayed once by an interactive shell)."""
-    out = ExplainText(text)
+    out = text if isinstance(text, ExplainText) else ExplainText(text)
     if not interactive():
         print(out)
     return out
+
+
+# ------------------------------------------------------------------------ explain(analyze=True)
+_COLUMNS = ("engine", "time", "rows", "bytes", "moved")
+
+
+def _seconds(s: float) -> str:
+    return f"{s * 1e3:.2f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def _bytes(n: int | None) -> str:
+    if n is None:
+        return ""
+    for unit in ("B", "kB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000  # type: ignore[assignment]
+    return ""
+
+
+def _rows(profile: "engines.Profile") -> list[tuple[int, str, tuple[str, ...]]]:
+    """(depth, node text, cells) per executed node, as a tree from the root (the last node run)."""
+    if not profile.runs:
+        return []
+    by_id = {id(r.node): r for r in profile.runs}
+    out: list[tuple[int, str, tuple[str, ...]]] = []
+    seen: set[int] = set()
+
+    def go(node: Plan, depth: int) -> None:
+        r = by_id.get(id(node))
+        text = node.describe()
+        if id(node) in seen:
+            out.append((depth, text + "  (shared, see above)", ("",) * len(_COLUMNS)))
+            return
+        seen.add(id(node))
+        cells = ("", "", "", "", "") if r is None else (
+            r.engine, _seconds(r.seconds), "" if r.rows is None else f"{r.rows:,}", _bytes(r.nbytes),
+            _bytes(r.transfer_bytes) if r.transfer_bytes else "")
+        out.append((depth, text, cells))
+        for c in node.children:
+            go(c, depth + 1)  # type: ignore[arg-type]
+
+    go(profile.runs[-1].node, 0)
+    return out
+
+
+class Analysis(ExplainText):
+    """``explain(analyze=True)``'s report: text in a terminal, an HTML table in a notebook.
+
+    ``profile`` holds the numbers (``gframe.engines.Profile``: one ``NodeRun`` per node).
+    """
+
+    profile: "engines.Profile"
+    header: str
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{c}</th>" for c in ("node",) + _COLUMNS)
+        body = []
+        for depth, text, cells in _rows(self.profile):
+            tds = "".join(f"<td style='text-align:right'>{html.escape(c)}</td>" for c in cells)
+            body.append(f"<tr><td style='text-align:left;padding-left:{0.3 + 1.2 * depth:.1f}em'>"
+                        f"<code>{html.escape(text)}</code></td>{tds}</tr>")
+        return (f"<div><p>{html.escape(self.header)}</p><table><thead><tr>{head}</tr></thead>"
+                f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+def analyze_plan(plan: Plan) -> Analysis:
+    """Run ``plan`` and report each node (``explain(analyze=True)``)."""
+    _, profile = engines.profile(plan)
+    header = (f"== executed plan (engine: {profile.engine}, {_seconds(profile.seconds)} in all, "
+              f"{len(profile.runs)} nodes) ==")
+    rows = _rows(profile)
+    labels = ["  " * d + t for d, t, _ in rows]
+    width = min(max((len(x) for x in labels), default=4), 80)
+    labels = [x if len(x) <= width else x[: width - 3] + "..." for x in labels]
+    widths = [max([len(c)] + [len(cells[i]) for _, _, cells in rows]) for i, c in enumerate(_COLUMNS)]
+    lines = [header, "node".ljust(width) + "".join("  " + c.rjust(w) for c, w in zip(_COLUMNS, widths))]
+    for label, (_, _, cells) in zip(labels, rows):
+        lines.append(label.ljust(width) + "".join("  " + c.rjust(w) for c, w in zip(cells, widths)))
+    report = fallback_report()
+    if report:
+        lines += ["== pandas fallbacks so far ==", str(report)]
+    out = Analysis("\n".join(lines))
+    out.profile = profile
+    out.header = header
+    return out
+

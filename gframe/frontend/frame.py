@@ -224,9 +224,13 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def explain(self, optimized: bool = True) -> str:
-        """The logical plan (and the optimized plan) with the engine each node runs on."""
-        return show(explain_plan(self._plan, optimized=optimized))
+    def explain(self, optimized: bool = True, analyze: bool = False) -> str:
+        """The logical plan (and the optimized plan) with the engine each node runs on.
+
+        ``analyze=True`` runs the query and shows, per node, its engine, time, rows, bytes and
+        host<->device transfers (an HTML table in a notebook).
+        """
+        return show(explain_plan(self._plan, optimized=optimized, analyze=analyze))
 
     def dtypes_arrow(self) -> list[Any]:
         return [f.dtype for f in self._schema.columns]

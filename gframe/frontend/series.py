@@ -470,8 +470,8 @@ class Series(NumpyProtocols, NDFrame):
     def item(self) -> Any:
         return self.to_pandas().item()
 
-    def explain(self, optimized: bool = True) -> str:
-        return self._frame().explain(optimized=optimized)
+    def explain(self, optimized: bool = True, analyze: bool = False) -> str:
+        return self._frame().explain(optimized=optimized, analyze=analyze)
 
     def copy(self, deep: bool = True) -> "Series":
         return Series._over(self._plan, self._expr, self._name)

@@ -19,7 +19,15 @@ class CpuEngine:
         return None if run.dispatch(type(plan)) is not run.dispatch(object) else f"no cpu kernel for {type(plan).__name__}"
 
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> pl.DataFrame:
-        return evaluate(physical(plan), self.kernel, {}, stats)
+        out = evaluate(physical(plan), self.kernel, {}, stats, self.measure)
+        if stats is not None:
+            for r in stats.runs:
+                r.engine = r.engine or "cpu"
+        return out
+
+    @staticmethod
+    def measure(native: pl.DataFrame) -> tuple[int, int]:
+        return native.height, int(native.estimated_size())
 
     @staticmethod
     def kernel(node: L.Plan, inputs: list[Any]) -> pl.DataFrame:

@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from gframe.config import options
 from gframe.engines.cpu.kernels import run as cpu_run
-from gframe.engines.evaluate import RunStats, evaluate
+from gframe.engines.evaluate import NodeRun, RunStats, evaluate
 from gframe.engines.gpu import placement, support
 from gframe.engines.gpu.placement import DeviceToHost, HostToDevice, Lowered
 from gframe.engines.gpu.table import GpuTable
@@ -41,10 +41,24 @@ class GpuEngine:
 
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> Any:
         if support.stays_on_host(plan):
-
-            return cpu_run(plan, [])
+            t0 = time.perf_counter()
+            out = cpu_run(plan, [])
+            if stats is not None and stats.profile:
+                stats.runs.append(NodeRun(plan, time.perf_counter() - t0, *self.measure(out), engine="cpu"))
+            return out
         lowered = placement.lower(plan)
-        return evaluate(lowered.plan, _Run(lowered).kernel, {}, stats)
+        runner = _Run(lowered)
+        out = evaluate(lowered.plan, runner.kernel, {}, stats, self.measure)
+        if stats is not None:
+            for r in stats.runs:  # where each node ran, and the bytes it moved between host and device
+                r.engine, r.transfer_bytes = runner.where.get(id(r.node), ("gpu", 0))
+        return out
+
+    @staticmethod
+    def measure(native: Any) -> tuple[int, int]:
+        if isinstance(native, GpuTable):
+            return native.num_rows, int(native.nbytes())
+        return native.height, int(native.estimated_size())
 
     def num_rows(self, native: Any) -> int:
         if isinstance(native, GpuTable):
@@ -75,12 +89,19 @@ class _Run:
 
     def __init__(self, lowered: Lowered) -> None:
         self.lowered = lowered
+        # id(node) -> (engine, bytes moved host<->device) for nodes not simply run on the GPU
+        self.where: dict[int, tuple[str, int]] = {}
 
     def kernel(self, node: L.Plan, inputs: list[Any]) -> Any:
         if isinstance(node, DeviceToHost):
-            return self.to_host(inputs[0])
+            x = inputs[0]
+            self.where[id(node)] = ("transfer", x.nbytes() if isinstance(x, GpuTable) else 0)
+            return self.to_host(x)
         if isinstance(node, HostToDevice):
-            return self.to_device(node, inputs[0])
+            out = self.to_device(node, inputs[0])
+            moved = out.nbytes() if isinstance(out, GpuTable) and not isinstance(inputs[0], GpuTable) else 0
+            self.where[id(node)] = ("transfer", moved)
+            return out
         reason = self.lowered.cpu.get(id(node))
         if reason is not None:
             return self.on_cpu(node, inputs, reason)
@@ -126,6 +147,7 @@ class _Run:
                 out = to_host_frame(out)
         else:
             out = cpu_run(node, host)
+        self.where[id(node)] = ("cpu", moved)
         _record(type(node).__name__, reason, out.height, time.perf_counter() - t0, moved)
         return out
 
@@ -140,6 +162,7 @@ class _Run:
                 out = from_host_frame(host)
             except NotUploadable:
                 return host
+            self.where[id(node)] = ("gpu", out.nbytes())
             if out.num_rows > support.SMALL_HOST_ROWS:
                 _record("Materialized result -> device", "a result held on the host", out.num_rows,
                         time.perf_counter() - t0, out.nbytes())
@@ -152,6 +175,7 @@ class _Run:
                     x = from_host_frame(x)
                 except NotUploadable as exc:
                     return self.on_cpu(node, inputs, str(exc))
+                self.where[id(node)] = ("gpu", self.where.get(id(node), ("gpu", 0))[1] + x.nbytes())
             dev.append(x)
         reason = support.runtime_reason(node, dev)
         if reason is not None:
