@@ -212,8 +212,7 @@ def _files(tmp: Path) -> dict[str, Callable[[Any], Any]]:
 
 @pytest.mark.filterwarnings("ignore::Warning")
 @pytest.mark.parametrize("name", ["missing parquet", "missing csv", "corrupt parquet", "truncated parquet",
-                                  pytest.param("short csv rows", marks=pytest.mark.xfail(
-                                      strict=True, reason="read_csv short rows: pandas fills NaN (w2dates' fix)")),
+                                  "short csv rows",
                                   "long csv row", "empty csv", "missing usecols",
                                   "missing parquet column"])
 def test_file_errors_match_pandas(tmp_path: Path, name: str) -> None:

@@ -17,6 +17,8 @@ does not model (it raises NotImplementedError) is caught without a GPU.
 """
 from __future__ import annotations
 
+import warnings
+
 import datetime as dt
 import enum
 import inspect
@@ -388,8 +390,15 @@ case("column_nans_to_nulls", "transform.column_nans_to_nulls")(
     lambda plc, d: plc.transform.column_nans_to_nulls(C(plc, d["f"])))
 
 # stream compaction
+def _boolean_mask_deprecated(plc: Any, d: dict[str, pa.Array]) -> Any:
+    # both warn that the name is deprecated (FutureWarning, seen on the device): compare the results
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return plc.stream_compaction.apply_boolean_mask(T(plc, d["i"], d["s"]), C(plc, d["m"]))
+
+
 case("apply_boolean_mask", ("stream_compaction.apply_boolean_mask", "stream_compaction.apply_retention_mask"))(
-    lambda plc, d: (plc.stream_compaction.apply_boolean_mask(T(plc, d["i"], d["s"]), C(plc, d["m"])),
+    lambda plc, d: (_boolean_mask_deprecated(plc, d),
                     plc.stream_compaction.apply_retention_mask(T(plc, d["f"], d["t"]), C(plc, d["m"]))))
 case("drop_nulls", "stream_compaction.drop_nulls")(
     lambda plc, d: [plc.stream_compaction.drop_nulls(T(plc, d["i"], d["j"], d["s"]), keys, th)
@@ -467,7 +476,7 @@ def _parquet(plc: Any, d: dict[str, pa.Array], path: str) -> Any:
     E = plc.expressions
     out = []
     for filt, nrows, groups in ((None, None, None), ("k>=2", None, None), (None, 2, None), (None, None, [[1]])):
-        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([path])).columns(["k", "s"]) \
+        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([path])).column_names(["k", "s"]) \
             .use_pandas_metadata(False).build()
         expr = None
         if filt:

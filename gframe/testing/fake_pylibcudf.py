@@ -1061,6 +1061,8 @@ def _retain(fn: str, source_table: Table, mask: Column) -> Table:
 
 
 def apply_boolean_mask(source_table: Table, boolean_mask: Column) -> Table:
+    warnings.warn("apply_boolean_mask is deprecated; use apply_retention_mask instead", FutureWarning,
+                  stacklevel=2)  # as pylibcudf 26.10 (seen on the device)
     """Rows whose mask is true and valid, in order (deprecated in libcudf 26.10)."""
     return _retain("apply_boolean_mask", source_table, boolean_mask)
 
@@ -1376,9 +1378,14 @@ class _ReaderOptions:
     def __init__(self, paths: list[str]) -> None:
         self.paths, self.cols, self.filter, self.nrows, self.row_groups = paths, None, None, None, None
 
-    def columns(self, cols: list[str]) -> "_ReaderOptions":
+    def column_names(self, cols: list[str]) -> "_ReaderOptions":
         self.cols = cols
         return self
+
+    def columns(self, cols: list[str]) -> "_ReaderOptions":
+        warnings.warn("columns is deprecated and will be removed in a future version of cudf. Use column_names "
+                      "instead.", FutureWarning, stacklevel=2)  # as pylibcudf 26.10 (seen on the device)
+        return self.column_names(cols)
 
     def use_pandas_metadata(self, v: bool) -> "_ReaderOptions":
         return self

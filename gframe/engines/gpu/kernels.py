@@ -210,7 +210,7 @@ def _read_parquet(src: FileSnapshot, names: list[str], groups: list[int]) -> dic
         return {n: t.column(n) for n in names}
     src.check()
     opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([src.path])) \
-        .columns(names).use_pandas_metadata(False).build()
+        .column_names(names).use_pandas_metadata(False).build()
     if len(groups) != len(src.sizes):
         opts.set_row_groups([groups])
     res = plc.io.parquet.read_parquet(opts)
