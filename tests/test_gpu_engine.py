@@ -10,13 +10,11 @@ none; the placement tests need none.
 """
 from __future__ import annotations
 
-import datetime as dt
 import os
 
 import numpy as np
 import pandas
 import pandas.testing as pdt
-import pyarrow as pa
 import pytest
 
 import gframe

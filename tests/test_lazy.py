@@ -15,7 +15,6 @@ import pytest
 import gframe
 import gframe as gpd
 from gframe import engines
-from gframe.engines.cpu import CpuEngine
 
 pytestmark = pytest.mark.skipif(os.environ.get("GFRAME_TEST_SELFCHECK") == "1", reason="gframe-only behaviour")
 

@@ -3,7 +3,6 @@
 Floats are multiples of 1/4 in [-250, 250] (exact in binary) so sums do not depend on the order
 of additions.
 """
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from gframe.testing import assert_matches_pandas

@@ -1,5 +1,4 @@
 """sort_values, sort_index, nlargest/nsmallest, drop_duplicates, unique, value_counts."""
-import numpy as np
 import pytest
 
 from gframe.testing import assert_matches_pandas

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, MutableMapping, Protocol
+from typing import Any, Protocol
 
 from gframe.errors import pandas_error
 from gframe.plan.logical import Plan

@@ -26,6 +26,8 @@ from gframe.plan.schema import (
     OBJECT_STRING,
     STRING,
     ArrowType,
+    Field,
+    Schema,
     is_numeric,
     is_string,
 )
@@ -483,9 +485,8 @@ def keeps_type_when_missing(fam: str) -> bool:
     return fam in NA_FAMILIES
 
 
-def expr_field(label: object, expr: Expr, schema: "Schema") -> "Field":
+def expr_field(label: object, expr: Expr, schema: Schema) -> Field:
     """The output field of ``expr`` over ``schema``'s columns: type and family together."""
-    from gframe.plan.schema import Field
 
     t = expr_type(expr, schema.dtype_of)
     fam = expr_family(expr, schema.family_of, schema.dtype_of)

@@ -17,7 +17,7 @@ import pyarrow as pa
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import NUMPY, STRING, Field, IndexField, Schema
-from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, expr_type, keeps_type_when_missing
+from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
 
@@ -161,7 +161,6 @@ class Select(Plan):
         self._init((child,), tuple(outputs))
 
     def _compute_schema(self) -> Schema:
-        look = self._lookup()
         s = self.child.schema
         return s.with_columns(expr_field(label, e, s) for label, e in self.outputs)
 
@@ -378,7 +377,6 @@ class GroupWindow(Plan):
         self._init((child,), tuple(keys), tuple(outputs), dropna)
 
     def _compute_schema(self) -> Schema:
-        look = self._lookup()
         fields = []
         for label, a in self.outputs:
             f = expr_field(label, a, self.child.schema)

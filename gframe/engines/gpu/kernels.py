@@ -25,7 +25,7 @@ from gframe.errors import UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import group_sum_narrow_type
-from gframe.plan.expr import BIVARIATE, Agg, BinOp, Col, Expr, Lit
+from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit
 from gframe.plan.schema import Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
