@@ -175,8 +175,8 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise ConformanceTimeout(f"test ran past {TIMEOUT:g} s")
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Any:
+def _time_limited() -> Any:
+    """A hook wrapper that bounds one test phase (setup, call) by ``TIMEOUT`` seconds."""
     old = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, TIMEOUT)
     try:
@@ -184,17 +184,16 @@ def pytest_runtest_setup(item: pytest.Item) -> Any:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    yield from _time_limited()
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Any:
-    old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, TIMEOUT)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    yield from _time_limited()
 
 
 _STATE: dict[str, dict[str, Any]] = {}
