@@ -1011,20 +1011,35 @@ def _fill(f: Field, e: Expr, value: Any) -> Expr | None:
     return func("fillna", e, literal(value))
 
 
-def _value_kind(t: Any) -> str | None:
-    if t is None or pa.types.is_null(t):
+def type_kind(t: Any) -> str | None:
+    """The family a comparison or logical operator sees (None: decided by the data, or not checked)."""
+    if t is None or pa.types.is_null(t) or t == PYOBJECT:
         return None
     if pa.types.is_dictionary(t):
-        return _value_kind(t.value_type)
-    if pa.types.is_boolean(t) or pa.types.is_integer(t) or pa.types.is_floating(t):
-        return "number"
+        return "category"
     if pa.types.is_timestamp(t) or pa.types.is_date(t):
         return "datetime"
     if pa.types.is_duration(t):
         return "timedelta"
     if is_string(t):
         return "str"
-    return "other"
+    if pa.types.is_boolean(t):
+        return "bool"
+    if pa.types.is_integer(t):
+        return "int"
+    if pa.types.is_floating(t):
+        return "float"
+    return None
+
+
+def _value_kind(t: Any) -> str | None:
+    """The kind ``fillna`` compares (numbers together; a categorical by its categories' type)."""
+    if t is None or pa.types.is_null(t):
+        return None
+    if pa.types.is_dictionary(t):
+        return _value_kind(t.value_type)
+    k = type_kind(t)
+    return "number" if k in ("bool", "int", "float") else k or "other"
 
 
 def fill_fits(dtype: Any, value: Any) -> bool:

@@ -34,6 +34,7 @@ from gframe.frontend.frame import (
     _is_listlike,
     _positions,
     _rank_expr,
+    type_kind as _kind,
     _repr_frame,
     _values_of,
 )
@@ -61,27 +62,6 @@ from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
 
 _OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
-
-
-def _kind(t: Any) -> str | None:
-    """The family a comparison or logical operator sees (None: decided by the data, or not checked)."""
-    if t is None or pa.types.is_null(t) or t == PYOBJECT:
-        return None
-    if pa.types.is_dictionary(t):
-        return "category"
-    if pa.types.is_timestamp(t) or pa.types.is_date(t):
-        return "datetime"
-    if pa.types.is_duration(t):
-        return "timedelta"
-    if is_string(t):
-        return "str"
-    if pa.types.is_boolean(t):
-        return "bool"
-    if pa.types.is_integer(t):
-        return "int"
-    if pa.types.is_floating(t):
-        return "float"
-    return None
 
 
 _ORDERED_TOGETHER = {frozenset({"bool", "int", "float"}), frozenset({"datetime", "str"})}
