@@ -5,6 +5,8 @@
 #   bash benchmarks/gpu_session.sh smoke              # the newest GPU paths only (a minute)
 #   bash benchmarks/gpu_session.sh bench 1e7 [1e8]    # db-benchmark: pandas, gframe (gpu), cudf.pandas
 #   bash benchmarks/gpu_session.sh bench-bg 1e8 groupby   # the same, detached (setsid), log in /tmp
+#   bash benchmarks/gpu_session.sh fuzz-bg [gpu_n] [cpu_n]  # fuzz campaigns (GPU and CPU engine), detached
+#   bash benchmarks/gpu_session.sh fuzz-wait [seconds]      # wait for them, copy summaries under $OUT
 #
 # Run from the repository root after the RAPIDS stage (``. /tmp/rapids/env``, see
 # ../shared/gpu/stage-rapids). Each step is bounded by `timeout` so a call ends inside its limit.
@@ -81,6 +83,27 @@ case "$step" in
     while [ $t -lt "$limit" ] && ! tail -1 /tmp/bench-bg.log 2>/dev/null | grep -q '^done$'; do sleep 10; t=$((t+10)); done
     cp /tmp/bench-bg.log "$OUT/bench-bg.log" 2>/dev/null; cp /tmp/bench-bg.md "$OUT/bench-bg.md" 2>/dev/null
     grep -v "^    |" /tmp/bench-bg.log | tail -60
+    ;;
+  fuzz-bg)
+    # issue 9's campaigns on the machine's cores: GPU engine (5,000) and CPU engine (20,000), optimizer
+    # on and off, seeds disjoint from the ones used while fixing; each bounded by FUZZ_TIMEOUT seconds
+    gpu_n=${1:-5000}; cpu_n=${2:-20000}; limit=${FUZZ_TIMEOUT:-1500}
+    [ -d /tmp/pd31 ] && export PYTHONPATH=/tmp/pd31:$PYTHONPATH
+    setsid bash -c "timeout $limit python3 benchmarks/fuzz_campaign.py --engine gpu --seed 100000 --n $gpu_n \
+      --jobs ${GPU_JOBS:-6} --shrink 40 --out /tmp/fuzz-gpu > /tmp/fuzz-gpu.log 2>&1; echo done >> /tmp/fuzz-gpu.log" < /dev/null &
+    setsid bash -c "GFRAME_ENGINE=cpu timeout $limit python3 benchmarks/fuzz_campaign.py --engine cpu --seed 200000 \
+      --n $cpu_n --jobs ${CPU_JOBS:-8} --shrink 40 --out /tmp/fuzz-cpu > /tmp/fuzz-cpu.log 2>&1; echo done >> /tmp/fuzz-cpu.log" < /dev/null &
+    echo "started: /tmp/fuzz-gpu.log /tmp/fuzz-cpu.log"
+    ;;
+  fuzz-wait)
+    limit=${1:-540}; t=0
+    while [ $t -lt "$limit" ] && ! { tail -1 /tmp/fuzz-gpu.log | grep -q '^done$' && tail -1 /tmp/fuzz-cpu.log | grep -q '^done$'; }; do
+      sleep 10; t=$((t+10)); done
+    for e in gpu cpu; do
+      mkdir -p "$OUT/fuzz-$e"; cp /tmp/fuzz-$e.log "$OUT/fuzz-$e/" 2>/dev/null
+      cp /tmp/fuzz-$e/summary.json /tmp/fuzz-$e/repros.md /tmp/fuzz-$e/results.jsonl "$OUT/fuzz-$e/" 2>/dev/null
+      echo "== $e: $(wc -l < /tmp/fuzz-$e/results.jsonl 2>/dev/null) cases written"; tail -15 /tmp/fuzz-$e.log
+    done
     ;;
   *)
     echo "unknown step $step"; exit 2 ;;
