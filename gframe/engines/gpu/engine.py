@@ -34,7 +34,7 @@ class GpuEngine:
 
     # ------------------------------------------------------------------------------ contract
     def supports(self, plan: L.Plan) -> str | None:
-        return support.node_reason(plan)
+        return placement.node_reason(plan)
 
     def placement(self, plan: L.Plan) -> dict[int, str]:
         return placement.placement(plan)
