@@ -30,7 +30,7 @@ class GpuEngine:
         from gframe.engines.gpu import memory
 
         self.memory_mode = memory.setup(options.gpu_memory)
-        from gframe.engines.gpu import convert, kernels  # noqa: F401 - loads pylibcudf now
+        import pylibcudf  # noqa: F401 - loads pylibcudf now (the kernels reach it lazily, through lib.py)
 
     # ------------------------------------------------------------------------------ contract
     def supports(self, plan: L.Plan) -> str | None:
