@@ -262,6 +262,16 @@ def _(node: L.Distinct, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 @run.register
+def _(node: L.Repeat, inputs: list[pl.DataFrame]) -> pl.DataFrame:
+    """Gathers the rows by their positions, each position repeated (no nulls among positions, so
+    ``repeat_by`` never sees a missing value; a count of 0 gives an empty list, which drops the row)."""
+    (df,) = inputs
+    counts = node.repeats if isinstance(node.repeats, int) else pl.Series(node.repeats, dtype=pl.UInt32)
+    rows = pl.int_range(pl.len(), dtype=pl.Int64).repeat_by(counts).explode(empty_as_null=False)
+    return df.select(pl.all().gather(rows))
+
+
+@run.register
 def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     (df,) = inputs
     low = lowering(node.child.schema)

@@ -399,6 +399,26 @@ def _(node: L.Distinct, inputs: list[GpuTable]) -> GpuTable:
     return GpuTable(t.names, out.columns(), out.num_rows())
 
 
+def _repeat_reason(node: L.Repeat) -> str | None:
+    counts = node.repeats if isinstance(node.repeats, int) else sum(node.repeats)
+    return f"repeat to more than {INT32_MAX} rows (libcudf's row limit)" if counts > INT32_MAX else None
+
+
+@kernel(L.Repeat, reason=_repeat_reason)
+def _(node: L.Repeat, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    if isinstance(node.repeats, int):
+        count: Any = node.repeats
+        n = t.num_rows * node.repeats
+    else:  # one count per row, a column on the device (libcudf: integral, without nulls)
+        count = plc.Column.from_arrow(pa.array(node.repeats, type=pa.int32()))
+        n = sum(node.repeats)
+    if not t.columns:
+        return GpuTable([], [], n)
+    out = plc.filling.repeat(plc.Table(t.columns), count)
+    return GpuTable(t.names, out.columns(), out.num_rows())
+
+
 # ---------------------------------------------------------------------------------- group-by
 
 class AggPlan:
