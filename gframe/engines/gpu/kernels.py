@@ -251,7 +251,9 @@ def _(node: L.ParquetScan, inputs: list[GpuTable]) -> GpuTable:
     device with the file's snapshot (``plan/source.py``) for as long as the user's frame lives, so a
     later query reads nothing it already has. The filter runs on the device. ``row_index``: the
     file's row positions, numbered before the filter (from the row groups' offsets)."""
-    src = node.source if node.source is not None else FileSnapshot(node.path)
+    src = node.source
+    if src is None:  # (scans come from io.parquet.parquet_plan, which gives each its file's snapshot)
+        raise UnsupportedError(f"ParquetScan of {node.path!r} without its file snapshot")
     reverse = {v: k for k, v in node.file_columns}  # internal -> file column
     want = node.schema.all_names
     rid = index_name(0) if node.row_index else None
