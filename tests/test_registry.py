@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import gframe
+from gframe import engines
 from gframe.engines.cpu import functions as cpu_functions
 from gframe.engines.cpu import kernels as cpu_kernels
 from gframe.engines.gpu import functions as gpu_functions
@@ -82,6 +83,10 @@ def test_gpu_node_checks_sit_beside_their_kernels():
     """A node's placement check is declared in the kernels' module, with the kernel."""
     for node, check in gpu_kernels.NODES.items():
         assert check.__module__ == gpu_kernels.__name__, node.__name__
+    # and so is its check against the data, where it has one
+    assert set(gpu_kernels.DATA_CHECKS) <= set(gpu_kernels.NODES)
+    for node, check in gpu_kernels.DATA_CHECKS.items():
+        assert check.__module__ == gpu_kernels.__name__, node.__name__
 
 
 def test_gpu_kernels_import_no_gpu_library():
@@ -109,3 +114,24 @@ def test_func_names_and_arity_are_validated():
     with pytest.raises(TypeError, match="'fillna' takes 2"):
         func("fillna", Col("a"))
     assert isinstance(func("coalesce", Col("a"), Col("b"), Col("c")), Func)
+
+
+@pytest.mark.skipif(engines.gpu_unavailable_reason() is not None, reason="needs the GPU engine (or its stand-in)")
+def test_gpu_data_checks_read_the_device_inputs():
+    """A column the plan types None is taken to be numeric by placement; the kernel's data check
+    sends the node to the CPU engine when the device column holds strings."""
+    import pyarrow as pa
+
+    from gframe.engines.gpu.convert import upload
+    from gframe.plan.expr import BinOp, Lit
+    from gframe.plan.node import Opaque
+    from gframe.plan.schema import Schema
+
+    table = pa.table({"a": pa.array(["x", "y"]), "b": pa.array([1, 2])})
+    scan = L.InMemoryScan(Opaque(table), Schema.make([("a", None), ("b", pa.int64())]))
+    device = [upload(table)]
+    plus = L.Select((("c", BinOp("add", Col("a"), Lit(1))),), scan)
+    assert "column 'a' holds" in gpu_kernels.data_reason(plus, device)
+    assert "column 'a' holds" in gpu_kernels.data_reason(L.Filter(BinOp("gt", Col("a"), Lit(0)), scan), device)
+    assert gpu_kernels.data_reason(L.Select((("c", BinOp("add", Col("b"), Lit(1))),), scan), device) is None
+    assert gpu_kernels.data_reason(L.Repeat(2, scan), device) is None  # (no data check declared)

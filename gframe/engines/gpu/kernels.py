@@ -10,7 +10,9 @@ right joins), drop_duplicates uses the stable variant. ``run`` dispatches by nod
 ``@kernel(NodeType, reason=...)`` declares a node's kernel and, beside it, ``reason(node)``: None
 where the kernel runs the node, else why the CPU engine does (asked by ``placement.py`` from the
 plan alone, before anything runs, also where no GPU library is installed: ``explain()``, the CPU
-suite). A node the GPU engine leaves to the CPU engine is listed in ``HOST_ONLY_NODES`` with its
+suite), and, where the plan cannot know enough, ``data_reason(node, inputs)``: the same question
+asked of the device inputs just before the kernel runs (a column the plan types None that holds
+strings; ``data_reason`` below). A node the GPU engine leaves to the CPU engine is listed in ``HOST_ONLY_NODES`` with its
 reason. So a new plan node is one declaration here, as a new function is one in ``rowwise.py`` & co.
 This module therefore imports no GPU library: pylibcudf, and ``expressions.py`` (which only the
 kernels need), are reached through ``lib.py`` at the first call.
@@ -34,7 +36,7 @@ from gframe.errors import UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import expr_type, group_sum_narrow_type
-from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit
+from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
 from gframe.plan.schema import STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
@@ -45,10 +47,14 @@ INT32_MAX = 2**31 - 1
 
 # (the node) -> None where its kernel runs it, else why the CPU engine does
 Check = Callable[[Any], "str | None"]
+# (the node, its inputs on the device) -> the same, for what only the data tells
+DataCheck = Callable[[Any, "list[GpuTable]"], "str | None"]
 Kernel = Callable[[Any, "list[GpuTable]"], GpuTable]
 
 # node type -> its placement check, one entry per ``@kernel`` declaration
 NODES: dict[type, Check] = {}
+# node type -> its check against the data, for the kernels declared with one
+DATA_CHECKS: dict[type, DataCheck] = {}
 
 # Plan nodes that run on the CPU engine, and why (``tests/test_registry.py`` checks that every plan
 # node is here or declared with ``@kernel``).
@@ -68,18 +74,40 @@ def run(node: L.Plan, inputs: list[GpuTable]) -> GpuTable:
     raise UnsupportedError(f"gpu engine has no kernel for {type(node).__name__}")
 
 
-def kernel(node_type: type, reason: Check = always) -> Callable[[Kernel], Kernel]:
+def kernel(node_type: type, reason: Check = always, data_reason: DataCheck | None = None) -> Callable[[Kernel], Kernel]:
     """Declare the decorated function as the GPU kernel of ``node_type``, run where ``reason(node)``
     is None (``placement.py`` first checks that the device stores every column the node reads and
-    writes)."""
+    writes) and, given, ``data_reason(node, inputs)`` too (asked by the engine before the kernel)."""
 
     def register(fn: Kernel) -> Kernel:
         if node_type in NODES or node_type in HOST_ONLY_NODES:
             raise ValueError(f"GPU kernel of {node_type.__name__} declared twice")
         NODES[node_type] = reason
+        if data_reason is not None:
+            DATA_CHECKS[node_type] = data_reason
         return run.register(node_type, fn)
 
     return register
+
+
+def data_reason(node: L.Plan, inputs: list[GpuTable]) -> str | None:
+    """What the plan could not know: None where the node's kernel runs on these device inputs, else
+    why the CPU engine runs it (asked by the engine once the inputs are on the device)."""
+    check = DATA_CHECKS.get(type(node))
+    return None if check is None else check(node, inputs)
+
+
+_NUMERIC_KINDS = ("int", "uint", "float", "bool")
+
+
+def untyped_columns_reason(schema: Schema, exprs: Sequence[Expr], t: GpuTable) -> str | None:
+    """A column the plan types None ("decided by the data", taken to be numeric by placement) that
+    an expression reads, holding something else than numbers."""
+    names = set().union(*(columns_used(e) for e in exprs)) if exprs else set()
+    for n in sorted(names):
+        if schema.dtype_of(n) is None and t.has(n) and kind(col_type(t.column(n))) not in _NUMERIC_KINDS:
+            return f"column {n!r} holds {col_type(t.column(n))}, not numbers"
+    return None
 
 
 # ------------------------------------------------------------------------------------- helpers
@@ -323,7 +351,11 @@ def _select_reason(node: L.Select) -> str | None:
     return None
 
 
-@kernel(L.Select, reason=_select_reason)
+def _select_data_reason(node: L.Select, inputs: list[GpuTable]) -> str | None:
+    return untyped_columns_reason(node.child.schema, [e for _, e in node.outputs if not isinstance(e, Col)], inputs[0])
+
+
+@kernel(L.Select, reason=_select_reason, data_reason=_select_data_reason)
 def _(node: L.Select, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     ev = E.Evaluator(t, node.child.schema.dtype_of)
@@ -343,7 +375,11 @@ def _filter_reason(node: L.Filter) -> str | None:
     return r
 
 
-@kernel(L.Filter, reason=_filter_reason)
+def _filter_data_reason(node: L.Filter, inputs: list[GpuTable]) -> str | None:
+    return untyped_columns_reason(node.child.schema, [node.predicate], inputs[0])
+
+
+@kernel(L.Filter, reason=_filter_reason, data_reason=_filter_data_reason)
 def _(node: L.Filter, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     return boolean_mask(t, E.Evaluator(t, node.child.schema.dtype_of).mask(node.predicate))
@@ -519,7 +555,11 @@ def _aggregate_reason(node: L.Aggregate) -> str | None:
     return None
 
 
-@kernel(L.Aggregate, reason=_aggregate_reason)
+def _aggregate_data_reason(node: L.Aggregate, inputs: list[GpuTable]) -> str | None:
+    return untyped_columns_reason(node.child.schema, [a.child for _, a in node.aggs if a.fn != "size"], inputs[0])
+
+
+@kernel(L.Aggregate, reason=_aggregate_reason, data_reason=_aggregate_data_reason)
 def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     agg_names = [f.name for f in node.schema.columns[-len(node.aggs):]] if node.aggs else []
@@ -680,7 +720,19 @@ def _join_reason(node: L.Join) -> str | None:
     return None
 
 
-@kernel(L.Join, reason=_join_reason)
+def _join_data_reason(node: L.Join, inputs: list[GpuTable]) -> str | None:
+    if node.how == "cross":
+        return None
+    left, right = inputs
+    for a, b in zip(node.left_on, node.right_on):
+        ta, tb = col_type(left.column(a)), col_type(right.column(b))
+        ka, kb = kind(ta), kind(tb)
+        if ta != tb and not (ka in _NUMERIC_KINDS and kb in _NUMERIC_KINDS and "bool" not in (ka, kb)):
+            return f"join keys of types {ta} and {tb}"
+    return None
+
+
+@kernel(L.Join, reason=_join_reason, data_reason=_join_data_reason)
 def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
     left, right = inputs
     how = node.how
@@ -856,7 +908,16 @@ def _union_reason(node: L.Union) -> str | None:
     return None
 
 
-@kernel(L.Union, reason=_union_reason)
+def _union_data_reason(node: L.Union, inputs: list[GpuTable]) -> str | None:
+    for f in node.schema.columns:
+        if f.dtype is None:
+            types = {col_type(t.column(f.name)) for t in inputs if t.has(f.name)}
+            if len(types) > 1 and not all(kind(x) in ("int", "uint", "float") for x in types):
+                return f"concat of column {f.label!r} with types {sorted(map(str, types))}"
+    return None
+
+
+@kernel(L.Union, reason=_union_reason, data_reason=_union_data_reason)
 def _(node: L.Union, inputs: list[GpuTable]) -> GpuTable:
     schema = node.schema
     fields = list(schema.columns) + ([] if node.ignore_index else list(schema.index or ()))

@@ -9,25 +9,25 @@ Every function returns ``None`` when the GPU engine lowers the thing, else the r
 
 Types are the plan's Arrow types. A column typed ``None`` ("decided by the data": an int column
 that may have gained missing values) is taken to be numeric here; the engine checks that against
-the data before it runs the node (``runtime_reason``, the one check that reads data).
+the data before it runs the node (a kernel's ``data_reason``, in ``kernels.py``: the checks that
+read data).
 
 A function's check is part of its declaration (``functions.py``: the lowering and its check,
 together, per family), and so is a node's (``kernels.py``, host-only nodes listed there with a reason).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 import pyarrow as pa
 
 # the function declarations, by family (each registers its lowering and its check in FUNCTIONS)
 from gframe.engines.gpu import datetimes, rowwise, strings, window  # noqa: F401
 from gframe.engines.gpu import ops
-from gframe.engines.gpu.convert import col_type
 from gframe.engines.gpu.functions import FUNCTIONS, HOST_ONLY
 from gframe.engines.gpu.kinds import INTLIKE, NUMERIC, kind, literal_ok, regex_ok, storable  # noqa: F401
 from gframe.plan import logical as L
-from gframe.plan.expr import ARITHMETIC, BIVARIATE, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit, columns_used
+from gframe.plan.expr import ARITHMETIC, BIVARIATE, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import Schema
 from gframe.plan.dtypes import expr_type
 
@@ -152,40 +152,3 @@ SMALL_HOST_ROWS = 1024
 def stays_on_host(plan: L.Plan) -> bool:
     return isinstance(plan, L.InMemoryScan) and isinstance(plan.table.value, pa.Table) \
         and plan.table.value.num_rows <= SMALL_HOST_ROWS
-
-
-# ----------------------------------------------------------------------- checks against the data
-
-_NUMERIC_KINDS = ("int", "uint", "float", "bool")
-
-
-def runtime_reason(node: L.Plan, inputs: list[Any]) -> str | None:
-    """What the plan could not know: the data's own type of a column the plan types None (asked by
-    the engine once the node's inputs are on the device; ``inputs`` are ``GpuTable``s)."""
-    if isinstance(node, (L.Select, L.Filter, L.Aggregate)):
-        schema = node.child.schema
-        (t,) = inputs
-        if isinstance(node, L.Select):
-            exprs = [e for _, e in node.outputs if not isinstance(e, Col)]
-        elif isinstance(node, L.Filter):
-            exprs = [node.predicate]
-        else:
-            exprs = [a.child for _, a in node.aggs if a.fn != "size"]
-        names = set().union(*(columns_used(e) for e in exprs)) if exprs else set()
-        for n in names:
-            if schema.dtype_of(n) is None and t.has(n) and kind(col_type(t.column(n))) not in _NUMERIC_KINDS:
-                return f"column {n!r} holds {col_type(t.column(n))}, not numbers"
-    elif isinstance(node, L.Join) and node.how != "cross":
-        left, right = inputs
-        for a, b in zip(node.left_on, node.right_on):
-            ta, tb = col_type(left.column(a)), col_type(right.column(b))
-            ka, kb = kind(ta), kind(tb)
-            if ta != tb and not (ka in _NUMERIC_KINDS and kb in _NUMERIC_KINDS and "bool" not in (ka, kb)):
-                return f"join keys of types {ta} and {tb}"
-    elif isinstance(node, L.Union):
-        for f in node.schema.columns:
-            if f.dtype is None:
-                types = {col_type(t.column(f.name)) for t in inputs if t.has(f.name)}
-                if len(types) > 1 and not all(kind(x) in ("int", "uint", "float") for x in types):
-                    return f"concat of column {f.label!r} with types {sorted(map(str, types))}"
-    return None
