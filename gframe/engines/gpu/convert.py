@@ -30,19 +30,18 @@ ARROW_OF: dict[str, pa.DataType] = {
 }
 
 _PLC_OF: dict[pa.DataType, Any] = {}
-_ARROW_BY_ID: dict[Any, pa.DataType] = {}  # ARROW_OF by ``plc.TypeId`` member (an IntEnum), filled on use
+_ARROW_BY_ID: dict[int, pa.DataType] = {}  # ARROW_OF by the type id's value, built at the first use
 
 
 def arrow_type(dtype: Any) -> pa.DataType:
     """The Arrow type of a ``plc.DataType``."""
+    if not _ARROW_BY_ID:
+        _ARROW_BY_ID.update({int(getattr(plc.TypeId, name)): t for name, t in ARROW_OF.items()})
     tid = dtype.id()
-    hit = _ARROW_BY_ID.get(tid)
-    if hit is None:
-        try:
-            hit = _ARROW_BY_ID[tid] = ARROW_OF[tid.name]
-        except KeyError:
-            raise TypeError(f"libcudf type {tid!r} has no gframe equivalent") from None
-    return hit
+    try:
+        return _ARROW_BY_ID[int(tid)]
+    except KeyError:
+        raise TypeError(f"libcudf type {tid!r} has no gframe equivalent") from None
 
 
 def plc_type(t: pa.DataType) -> Any:
