@@ -367,6 +367,15 @@ case("sequence", "filling.sequence")(
     lambda plc, d: (plc.filling.sequence(n_of(d), S(plc, 0, pa.int32()), S(plc, 1, pa.int32())),
                     plc.filling.sequence(n_of(d), S(plc, 5, pa.int64()), S(plc, -2, pa.int64())),
                     plc.filling.sequence(n_of(d), S(plc, 0.5, pa.float64()), S(plc, 0.25, pa.float64()))))
+case("repeat", "filling.repeat")(
+    lambda plc, d: (plc.filling.repeat(T(plc, d["i"], d["f"], d["s"], d["t"], d["b"]), 2),
+                    plc.filling.repeat(T(plc, d["s"], d["f"]), 0),
+                    plc.filling.repeat(T(plc, d["i"], d["s"]), C(plc, d["i32"])),
+                    plc.filling.repeat(T(plc, d["f"]), C(plc, d["i32"].cast(pa.int64())))))
+case("repeat_negative_raises", "filling.repeat", raises=True)(
+    lambda plc, d: plc.filling.repeat(T(plc, d["i"]), -1))
+case("repeat_count_size_mismatch_raises", "filling.repeat", raises=True, datasets=("rows",))(
+    lambda plc, d: plc.filling.repeat(T(plc, d["i"]), C(plc, d["i32"].slice(0, 2))))
 case("concatenate", "concatenate.concatenate")(
     lambda plc, d: [plc.concatenate.concatenate([C(plc, d[c]), C(plc, d[c].slice(0, 2))]) for c in d])
 case("replace_nulls", "replace.replace_nulls")(

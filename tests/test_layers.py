@@ -158,3 +158,13 @@ def test_import_gframe_and_building_a_plan_load_no_heavy_library(heavy):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=ROOT.parent)
     assert out.stdout.strip() == "False", f"import gframe loaded {heavy}"
+
+
+def test_the_plan_layer_reads_no_file_format():
+    """plan/ holds data: files are read in io/ and the engines (a FileSnapshot is handed its reader)."""
+    formats = ("pyarrow.parquet", "pyarrow.csv", "pyarrow.dataset", "pyarrow.feather", "pyarrow.orc", "pyarrow.json")
+    for path in sorted((ROOT / "plan").glob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        mods = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        mods |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        assert not {m for m in mods if m.startswith(formats)}, f"{path.name} reads a file format"

@@ -866,6 +866,28 @@ class Series(NumpyProtocols, NDFrame):
         new = self._frame().sort_index(level=level, ascending=ascending, na_position=na_position, ignore_index=ignore_index, key=key)
         return self._inplace(Series._back(new), inplace)
 
+    def repeat(self, repeats: Any, axis: None = None) -> "Series":
+        """Each value ``repeats`` times in a row, its index label with it: an int, or one int per
+        value (numpy's rules: a count list of one is every value's count). Counts that are not
+        integers (floats, strings, nullable arrays) run through pandas, which converts or raises."""
+        if axis is not None:
+            raise ValueError("the 'axis' parameter is not supported in the pandas implementation of repeat()")
+        counts = _repeat_counts(repeats)
+        if counts is None:
+            return call_method(self, "repeat", (repeats,), {"axis": axis}, "repeat counts that are not integers")
+        if isinstance(counts, tuple) and len(counts) == 1:
+            counts = counts[0]  # numpy broadcasts a single count
+        if isinstance(counts, int):
+            if counts < 0:
+                raise ValueError("negative dimensions are not allowed")
+        else:
+            n = len(self)
+            if len(counts) != n:
+                raise ValueError(f"operands could not be broadcast together with shape ({n},) ({len(counts)},)")
+            if any(c < 0 for c in counts):
+                raise ValueError("repeats may not contain negative values.")
+        return Series._from_frame_plan(L.Repeat(counts, _positions(self._frame_plan())))
+
     @objects_via_pandas
     def nlargest(self, n: int = 5, keep: str = "first") -> "Series":
         frame = self._frame()
@@ -1074,6 +1096,20 @@ def _unit_of(value: pa.Scalar, out_type: Any) -> str:
 
 def _series_repr(s: Series) -> str:
     return _repr_frame(s._frame(), html=False, as_series=True)
+
+def _repeat_counts(repeats: Any) -> int | tuple[int, ...] | None:
+    """``Series.repeat``'s counts as ints (one, or one per value), None where numpy would convert
+    them by its own rules or refuse them (pandas decides then): only integers numpy casts to its
+    index type safely (bools count 0 / 1; uint64 it refuses)."""
+    if isinstance(repeats, (bool, int, np.integer, np.bool_)):
+        return int(repeats) if np.can_cast(np.asarray(repeats).dtype, np.intp, "safe") else None
+    if not _is_listlike(repeats) or isinstance(repeats, (str, bytes, dict, set)):
+        return None
+    values = np.asarray(repeats.to_numpy() if isinstance(repeats, Series) else repeats)
+    if values.ndim != 1 or values.size and not np.can_cast(values.dtype, np.intp, "safe"):
+        return None  # (an empty list is float64 to numpy, and no counts)
+    return tuple(values.astype(np.intp).tolist())
+
 
 from gframe.frontend.groupby import SeriesGroupBy  # noqa: E402
 from gframe.frontend.indexing import ILocIndexer, LocIndexer  # noqa: E402

@@ -1,5 +1,6 @@
 """Parquet plans: ``parquet_plan`` builds a ``ParquetScan`` (columns and filters are pushed in by the
-optimizer; engines read with their own readers); ``arrow_for_pandas`` gives the table to write with
+optimizer; engines read through the scan's ``FileSnapshot``, which holds the footer and
+``read_columns``, or with their own readers); ``arrow_for_pandas`` gives the table to write with
 pandas' metadata, so pandas reads the file back with the same index and dtypes. The frontend
 (``frontend/readwrite.py``) wraps both in pandas' API and writes atomically (``io/atomic.py``)."""
 from __future__ import annotations
@@ -71,8 +72,17 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
                             backend_family(f.type, dtype_backend, col_meta.get(f.name, {}).get("numpy_type"))))
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
-    source = FileSnapshot(path, metadata=footer)
+    source = FileSnapshot(path, footer, read_columns)
     return ParquetScan(path, file_schema, tuple(file_cols), stamp=source.stamp, source=source), ""
+
+
+def read_columns(path: str, names: list[str] | None, groups: list[int] | None) -> pa.Table:
+    """File columns of some row groups as an Arrow table (None: all), without pandas' metadata: the
+    reader a ``FileSnapshot`` reads the file with (the engines read through the snapshot)."""
+    if groups is None:
+        return pq.read_table(path, columns=names, use_pandas_metadata=False)
+    with pq.ParquetFile(path) as pf:
+        return pf.read_row_groups(groups, columns=names, use_pandas_metadata=False)
 
 
 def arrow_for_pandas(plan: Plan, index: Any) -> pa.Table | None:

@@ -285,6 +285,27 @@ class Distinct(Plan):
         return f"Distinct subset={list(self.subset)} keep={self.keep}"
 
 
+class Repeat(Plan):
+    """``Series.repeat``: each row ``repeats`` times in a row (a a b b, not a b a b), its index
+    labels with it - an int for every row, or one count per row (the frontend has checked the counts
+    are non-negative and, per row, as many as the rows, as pandas raises at the call)."""
+
+    __slots__ = ("repeats",)
+    _non_child = ("repeats",)
+
+    def __init__(self, repeats: int | tuple[int, ...], child: Plan) -> None:
+        self._init((child,), int(repeats) if isinstance(repeats, int) else tuple(int(r) for r in repeats))
+
+    def _compute_schema(self) -> Schema:
+        return self.child.schema
+
+    def describe(self) -> str:
+        if isinstance(self.repeats, int):
+            return f"Repeat {self.repeats}"
+        counts = list(self.repeats[:8]) + (["..."] if len(self.repeats) > 8 else [])
+        return f"Repeat per row={counts}"
+
+
 # ------------------------------------------------------------------------------------ relational
 
 class Aggregate(Plan):

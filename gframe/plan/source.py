@@ -14,8 +14,10 @@ what the file holds into host memory for them; a change made by someone else is 
 mtime) when a column not yet resident is read, and raises ``SourceChangedError``: never new data
 silently.
 
-This module is in the plan layer: it holds engine data opaquely (``node.Resident``) and imports no
-engine.
+This module is in the plan layer: it holds engine data opaquely (``node.Resident``), imports no
+engine and reads no file format: ``io/parquet.py`` makes a snapshot with the file's footer and its
+reader (``FileSnapshot(path, footer, reader)``), and the snapshot calls that reader. What it does to
+the file itself is ``os.stat``, to tell a changed file.
 """
 from __future__ import annotations
 
@@ -25,11 +27,14 @@ import weakref
 from typing import Any, Callable
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from gframe.errors import SourceChangedError
 from gframe.plan.expr import BinOp, Col, Lit
 from gframe.plan.node import Resident
+
+
+# (path, file column names or None: all, row groups or None: all) -> an Arrow table
+Reader = Callable[[str, "list[str] | None", "list[int] | None"], pa.Table]
 
 
 def _stamp(path: str) -> tuple[int, int]:
@@ -44,26 +49,24 @@ class FileSnapshot(Resident):
     {row group: engine column}, or {WHOLE: column} when all row groups were read at once), read on
     first use: a filter whose statistics rule out row groups still reads only the others, and a
     later query reads nothing it already has. ``read(names, groups)`` gives file columns as Arrow
-    (the reader comes from ``io/``); after ``preserve`` it serves them from the host copy instead of
-    the file. Hashed by identity: two ``read_parquet`` calls are two sources.
+    through ``reader(path, names or None, row groups or None)`` (from ``io/``: None means all);
+    after ``preserve`` it serves them from the host copy instead of the file. ``metadata``: the
+    file's footer as read (pyarrow ``FileMetaData``: row groups, sizes, statistics). Hashed by
+    identity: two ``read_parquet`` calls are two sources.
     """
 
     __slots__ = ("path", "stamp", "metadata", "sizes", "starts", "_reader", "_host", "_resident", "_lock",
                  "__weakref__")
 
-    def __init__(self, path: str, reader: Callable[[str, list[str] | None, list[int] | None], Any] = None,
-                 metadata: Any = None) -> None:
+    def __init__(self, path: str, metadata: Any, reader: Reader) -> None:
         set_ = object.__setattr__
         set_(self, "path", os.path.abspath(path))
         set_(self, "stamp", _stamp(path))
-        if metadata is None:
-            with pq.ParquetFile(path) as pf:
-                metadata = pf.metadata
-        set_(self, "metadata", metadata)  # the footer (pyarrow FileMetaData) as read: statistics, sizes
+        set_(self, "metadata", metadata)  # the footer as read: statistics, sizes
         sizes = [metadata.row_group(g).num_rows for g in range(metadata.num_row_groups)]
         set_(self, "sizes", sizes)
         set_(self, "starts", [sum(sizes[:g]) for g in range(len(sizes))])
-        set_(self, "_reader", reader or _read_parquet)
+        set_(self, "_reader", reader)
         set_(self, "_host", None)
         set_(self, "_resident", None)
         set_(self, "_lock", threading.Lock())
@@ -183,14 +186,6 @@ class FileSnapshot(Resident):
 
 
 WHOLE = "whole"  # key of a column read with all its row groups at once
-
-
-def _read_parquet(path: str, names: list[str] | None, groups: list[int] | None) -> pa.Table:
-    """File columns of some row groups as an Arrow table (None: all), without pandas' metadata."""
-    if groups is None:
-        return pq.read_table(path, columns=names, use_pandas_metadata=False)
-    with pq.ParquetFile(path) as pf:
-        return pf.read_row_groups(groups, columns=names, use_pandas_metadata=False)
 
 
 def _conjuncts(pred: Any, dtype_of: Callable[[str], Any]) -> list[tuple[str, str, Any]]:

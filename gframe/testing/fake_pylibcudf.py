@@ -976,7 +976,35 @@ def _concatenate(objects: Sequence[Any]) -> Column:
     return Column(pa.concat_arrays([c.arr for c in objects]))
 
 
-filling = types.SimpleNamespace(sequence=sequence)
+def repeat(input_table: Table, count: Any) -> Table:
+    """Each row ``count`` times, in row order: an int, or a Column of one count per row (integral,
+    without nulls; libcudf leaves negative counts undefined, so the fake refuses them)."""
+    if not isinstance(input_table, Table):
+        raise _unmodelled("repeat", "input_table", type(input_table).__name__, "a Table")
+    n = input_table.num_rows()
+    if isinstance(count, Column):
+        if not pa.types.is_integer(count.arr.type):
+            raise TypeError("fake pylibcudf: repeat: count column must be of an integral type")
+        if count.null_count():
+            raise _unmodelled("repeat", "count", count, "a count column without nulls")
+        if count.size() != n:
+            raise ValueError("fake pylibcudf: repeat: in and count must have equal size")
+        counts = np.asarray(count.arr.to_numpy(zero_copy_only=False), dtype=np.int64)
+        if (counts < 0).any():
+            raise _unmodelled("repeat", "count", "negative counts", "undefined in libcudf")
+    elif isinstance(count, (int, np.integer)) and not isinstance(count, bool):
+        if count < 0:
+            raise ValueError("fake pylibcudf: repeat: count cannot be negative")
+        counts = np.full(n, int(count), dtype=np.int64)
+    else:
+        raise _unmodelled("repeat", "count", count, "an int or an integral Column")
+    if counts.sum() > 2**31 - 1:
+        raise OverflowError("fake pylibcudf: repeat: the result exceeds the column size limit")
+    take = pa.array(np.repeat(np.arange(n, dtype=np.int64), counts), type=pa.int64())
+    return Table([Column(c.arr.take(take)) for c in input_table.columns()], len(take))
+
+
+filling = types.SimpleNamespace(sequence=sequence, repeat=repeat)
 concatenate = types.SimpleNamespace(concatenate=_concatenate)
 
 

@@ -30,7 +30,6 @@ from gframe.plan import logical as L
 from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
 from gframe.plan.schema import Schema, index_name
-from gframe.plan.source import FileSnapshot
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -99,7 +98,9 @@ def _(node: L.ParquetScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     """A scan of a file the user read: the row groups its filter's statistics (or its row limit)
     leave, from the columns this engine keeps on the file's snapshot (read on first use, then kept
     for as long as the frame lives: a later query reads nothing it already has)."""
-    src = node.source if node.source is not None else FileSnapshot(node.path)
+    src = node.source
+    if src is None:  # (scans come from io.parquet.parquet_plan, which gives each its file's snapshot)
+        raise UnsupportedError(f"ParquetScan of {node.path!r} without its file snapshot")
     reverse = {v: k for k, v in node.file_columns}  # internal -> file column
     want = node.schema.all_names
     rid = index_name(0) if node.row_index else None
@@ -259,6 +260,16 @@ def _(node: L.Distinct, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if node.keep == "none":
         return df.filter(~pl.struct(subset).is_duplicated()) if subset else df
     return df.unique(subset=subset, keep=node.keep, maintain_order=True)
+
+
+@run.register
+def _(node: L.Repeat, inputs: list[pl.DataFrame]) -> pl.DataFrame:
+    """Gathers the rows by their positions, each position repeated (no nulls among positions, so
+    ``repeat_by`` never sees a missing value; a count of 0 gives an empty list, which drops the row)."""
+    (df,) = inputs
+    counts = node.repeats if isinstance(node.repeats, int) else pl.Series(node.repeats, dtype=pl.UInt32)
+    rows = pl.int_range(pl.len(), dtype=pl.Int64).repeat_by(counts).explode(empty_as_null=False)
+    return df.select(pl.all().gather(rows))
 
 
 @run.register

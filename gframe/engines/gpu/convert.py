@@ -2,40 +2,46 @@
 
 The only host copies the GPU engine makes are here: ``download`` (what the user asked for, or just
 the rows ``repr`` shows) and ``to_host_frame`` (a subtree the GPU engine hands to the CPU engine).
+pylibcudf is reached through ``lib.py`` at the first call, so the kernels that import these helpers
+import where no GPU library is installed (their placement checks run there).
 """
 from __future__ import annotations
 
 from typing import Any
 
 import pyarrow as pa
-import pylibcudf as plc
 
+from gframe.engines.gpu.kinds import storable
+from gframe.engines.gpu.lib import plc
 from gframe.engines.gpu.table import GpuTable
 from gframe.plan.schema import STRING
 
-T = plc.TypeId
-
-# libcudf type id -> the Arrow type gframe uses for it (strings are large_string everywhere)
-ARROW_OF: dict[Any, pa.DataType] = {
-    T.INT8: pa.int8(), T.INT16: pa.int16(), T.INT32: pa.int32(), T.INT64: pa.int64(),
-    T.UINT8: pa.uint8(), T.UINT16: pa.uint16(), T.UINT32: pa.uint32(), T.UINT64: pa.uint64(),
-    T.FLOAT32: pa.float32(), T.FLOAT64: pa.float64(), T.BOOL8: pa.bool_(), T.STRING: STRING,
-    T.TIMESTAMP_SECONDS: pa.timestamp("s"), T.TIMESTAMP_MILLISECONDS: pa.timestamp("ms"),
-    T.TIMESTAMP_MICROSECONDS: pa.timestamp("us"), T.TIMESTAMP_NANOSECONDS: pa.timestamp("ns"),
-    T.DURATION_SECONDS: pa.duration("s"), T.DURATION_MILLISECONDS: pa.duration("ms"),
-    T.DURATION_MICROSECONDS: pa.duration("us"), T.DURATION_NANOSECONDS: pa.duration("ns"),
-    T.TIMESTAMP_DAYS: pa.date32(),
+# libcudf type id (by its name in ``plc.TypeId``) -> the Arrow type gframe uses for it (strings are
+# large_string everywhere)
+ARROW_OF: dict[str, pa.DataType] = {
+    "INT8": pa.int8(), "INT16": pa.int16(), "INT32": pa.int32(), "INT64": pa.int64(),
+    "UINT8": pa.uint8(), "UINT16": pa.uint16(), "UINT32": pa.uint32(), "UINT64": pa.uint64(),
+    "FLOAT32": pa.float32(), "FLOAT64": pa.float64(), "BOOL8": pa.bool_(), "STRING": STRING,
+    "TIMESTAMP_SECONDS": pa.timestamp("s"), "TIMESTAMP_MILLISECONDS": pa.timestamp("ms"),
+    "TIMESTAMP_MICROSECONDS": pa.timestamp("us"), "TIMESTAMP_NANOSECONDS": pa.timestamp("ns"),
+    "DURATION_SECONDS": pa.duration("s"), "DURATION_MILLISECONDS": pa.duration("ms"),
+    "DURATION_MICROSECONDS": pa.duration("us"), "DURATION_NANOSECONDS": pa.duration("ns"),
+    "TIMESTAMP_DAYS": pa.date32(),
 }
 
 _PLC_OF: dict[pa.DataType, Any] = {}
+_ARROW_BY_ID: dict[int, pa.DataType] = {}  # ARROW_OF by the type id's value, built at the first use
 
 
 def arrow_type(dtype: Any) -> pa.DataType:
     """The Arrow type of a ``plc.DataType``."""
+    if not _ARROW_BY_ID:
+        _ARROW_BY_ID.update({int(getattr(plc.TypeId, name)): t for name, t in ARROW_OF.items()})
+    tid = dtype.id()
     try:
-        return ARROW_OF[dtype.id()]
+        return _ARROW_BY_ID[int(tid)]
     except KeyError:
-        raise TypeError(f"libcudf type {dtype.id()!r} has no gframe equivalent") from None
+        raise TypeError(f"libcudf type {tid!r} has no gframe equivalent") from None
 
 
 def plc_type(t: pa.DataType) -> Any:
@@ -43,7 +49,7 @@ def plc_type(t: pa.DataType) -> Any:
     hit = _PLC_OF.get(t)
     if hit is None:
         if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
-            hit = plc.DataType(T.STRING)
+            hit = plc.DataType(plc.TypeId.STRING)
         else:
             hit = plc.DataType.from_arrow(t)
         _PLC_OF[t] = hit
@@ -59,8 +65,6 @@ class NotUploadable(TypeError):
 
 
 def _uploadable(table: pa.Table) -> pa.Table:
-    from gframe.engines.gpu.support import storable
-
     for i, f in enumerate(table.schema):
         t = f.type
         if pa.types.is_string(t) or pa.types.is_string_view(t) or pa.types.is_large_string(t):

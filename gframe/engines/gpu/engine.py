@@ -16,7 +16,7 @@ import pyarrow as pa
 from gframe.config import options
 from gframe.engines.cpu.kernels import run as cpu_run
 from gframe.engines.evaluate import NodeRun, RunStats, evaluate
-from gframe.engines.gpu import placement, support
+from gframe.engines.gpu import kernels, placement, support
 from gframe.engines.gpu.placement import DeviceToHost, HostToDevice, Lowered
 from gframe.engines.gpu.table import GpuTable
 from gframe.fallback import FallbackEvent, record
@@ -30,11 +30,11 @@ class GpuEngine:
         from gframe.engines.gpu import memory
 
         self.memory_mode = memory.setup(options.gpu_memory)
-        from gframe.engines.gpu import convert, kernels  # noqa: F401 - loads pylibcudf now
+        import pylibcudf  # noqa: F401 - loads pylibcudf now (the kernels reach it lazily, through lib.py)
 
     # ------------------------------------------------------------------------------ contract
     def supports(self, plan: L.Plan) -> str | None:
-        return support.node_reason(plan)
+        return placement.node_reason(plan)
 
     def placement(self, plan: L.Plan) -> dict[int, str]:
         return placement.placement(plan)
@@ -152,7 +152,6 @@ class _Run:
         return out
 
     def on_gpu(self, node: L.Plan, inputs: list[Any]) -> Any:
-        from gframe.engines.gpu import kernels
         from gframe.engines.gpu.convert import NotUploadable, from_host_frame
 
         if isinstance(node, L.Materialized) and not isinstance(node.data.value, GpuTable):
@@ -177,7 +176,7 @@ class _Run:
                     return self.on_cpu(node, inputs, str(exc))
                 self.where[id(node)] = ("gpu", self.where.get(id(node), ("gpu", 0))[1] + x.nbytes())
             dev.append(x)
-        reason = support.runtime_reason(node, dev)
+        reason = kernels.data_reason(node, dev)
         if reason is not None:
             return self.on_cpu(node, dev, reason)
         try:

@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 import numpy as np
 import pyarrow as pa
-import pylibcudf as plc
 
 from gframe.engines.gpu import ops
+from gframe.engines.gpu.lib import plc
 from gframe.engines.gpu.convert import col_type, plc_type, scalar
 from gframe.engines.gpu.functions import FUNCTIONS
 from gframe.engines.gpu.kinds import kind

@@ -1,46 +1,128 @@
-"""GPU kernels: one function per plan node, over device tables (``GpuTable``).
+"""GPU kernels: one function per plan node, over device tables (``GpuTable``), each declared with
+its placement check.
 
 The GPU twin of ``engines/cpu/kernels.py``: same nodes, same inputs and outputs (columns named by
 the schema's internal names, data then index), same pandas semantics. Hash-based libcudf operators
 give rows in no particular order, so pandas' order is restored explicitly: group-bys sort their
 groups (by key, or by first appearance), joins sort their gather maps (left order, right order for
 right joins), drop_duplicates uses the stable variant. ``run`` dispatches by node type.
+
+``@kernel(NodeType, reason=...)`` declares a node's kernel and, beside it, ``reason(node)``: None
+where the kernel runs the node, else why the CPU engine does (asked by ``placement.py`` from the
+plan alone, before anything runs, also where no GPU library is installed: ``explain()``, the CPU
+suite), and, where the plan cannot know enough, ``data_reason(node, inputs)``: the same question
+asked of the device inputs just before the kernel runs (a column the plan types None that holds
+strings; ``data_reason`` below). A node the GPU engine leaves to the CPU engine is listed in ``HOST_ONLY_NODES`` with its
+reason. So a new plan node is one declaration here, as a new function is one in ``rowwise.py`` & co.
+This module therefore imports no GPU library: pylibcudf, and ``expressions.py`` (which only the
+kernels need), are reached through ``lib.py`` at the first call.
 """
 from __future__ import annotations
 
 from functools import singledispatch
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyarrow as pa
-import pylibcudf as plc
 
 from gframe.engines.gpu import ops
 from gframe.engines.gpu.convert import col_type, plc_type, scalar, upload
-from gframe.engines.gpu.expressions import (BOOL, F64, I32, I64, Const, Evaluator, as_column, cast, comparison_type,
-                                            nan_to_null)
-from gframe.engines.gpu.support import kind
+from gframe.engines.gpu.kinds import NUMERIC, kind, storable
+from gframe.engines.gpu.lib import expressions as E
+from gframe.engines.gpu.lib import plc
+from gframe.engines.gpu.support import agg_reason, expr_reason
 from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
-from gframe.plan.dtypes import group_sum_narrow_type
-from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit
-from gframe.plan.schema import Schema, index_name, is_string
+from gframe.plan.dtypes import expr_type, group_sum_narrow_type
+from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
+from gframe.plan.schema import STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
-ASC, DESC = plc.types.Order.ASCENDING, plc.types.Order.DESCENDING
-NULLS_AFTER, NULLS_BEFORE = plc.types.NullOrder.AFTER, plc.types.NullOrder.BEFORE
+BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()  # (expressions.py's, by value)
 INT32_MAX = 2**31 - 1
+
+# --------------------------------------------------------------------------------- declarations
+
+# (the node) -> None where its kernel runs it, else why the CPU engine does
+Check = Callable[[Any], "str | None"]
+# (the node, its inputs on the device) -> the same, for what only the data tells
+DataCheck = Callable[[Any, "list[GpuTable]"], "str | None"]
+Kernel = Callable[[Any, "list[GpuTable]"], GpuTable]
+
+# node type -> its placement check, one entry per ``@kernel`` declaration
+NODES: dict[type, Check] = {}
+# node type -> its check against the data, for the kernels declared with one
+DATA_CHECKS: dict[type, DataCheck] = {}
+
+# Plan nodes that run on the CPU engine, and why (``tests/test_registry.py`` checks that every plan
+# node is here or declared with ``@kernel``).
+HOST_ONLY_NODES: dict[type, str] = {
+    L.CompleteGroups: "observed=False groups are completed on the host",
+    L.MergeIndicator: "the indicator is a categorical column, built on the host",
+}
+
+
+def always(node: L.Plan) -> str | None:
+    """The check of a node whose kernel runs every instance the plan can build."""
+    return None
+
+
+@singledispatch
+def run(node: L.Plan, inputs: list[GpuTable]) -> GpuTable:
+    raise UnsupportedError(f"gpu engine has no kernel for {type(node).__name__}")
+
+
+def kernel(node_type: type, reason: Check = always, data_reason: DataCheck | None = None) -> Callable[[Kernel], Kernel]:
+    """Declare the decorated function as the GPU kernel of ``node_type``, run where ``reason(node)``
+    is None (``placement.py`` first checks that the device stores every column the node reads and
+    writes) and, given, ``data_reason(node, inputs)`` too (asked by the engine before the kernel)."""
+
+    def register(fn: Kernel) -> Kernel:
+        if node_type in NODES or node_type in HOST_ONLY_NODES:
+            raise ValueError(f"GPU kernel of {node_type.__name__} declared twice")
+        NODES[node_type] = reason
+        if data_reason is not None:
+            DATA_CHECKS[node_type] = data_reason
+        return run.register(node_type, fn)
+
+    return register
+
+
+def data_reason(node: L.Plan, inputs: list[GpuTable]) -> str | None:
+    """What the plan could not know: None where the node's kernel runs on these device inputs, else
+    why the CPU engine runs it (asked by the engine once the inputs are on the device)."""
+    check = DATA_CHECKS.get(type(node))
+    return None if check is None else check(node, inputs)
+
+
+_NUMERIC_KINDS = ("int", "uint", "float", "bool")
+
+
+def untyped_columns_reason(schema: Schema, exprs: Sequence[Expr], t: GpuTable) -> str | None:
+    """A column the plan types None ("decided by the data", taken to be numeric by placement) that
+    an expression reads, holding something else than numbers."""
+    names = set().union(*(columns_used(e) for e in exprs)) if exprs else set()
+    for n in sorted(names):
+        if schema.dtype_of(n) is None and t.has(n) and kind(col_type(t.column(n))) not in _NUMERIC_KINDS:
+            return f"column {n!r} holds {col_type(t.column(n))}, not numbers"
+    return None
+
 
 # ------------------------------------------------------------------------------------- helpers
 
 def order_args(descending: Sequence[bool], nulls_last: bool) -> tuple[list[Any], list[Any]]:
     """libcudf's column order and null precedence (null precedence is relative to the order)."""
-    orders = [DESC if d else ASC for d in descending]
-    nulls = [(NULLS_AFTER if nulls_last else NULLS_BEFORE) if not d else (NULLS_BEFORE if nulls_last else NULLS_AFTER)
-             for d in descending]
+    Order, NullOrder = plc.types.Order, plc.types.NullOrder
+    orders = [Order.DESCENDING if d else Order.ASCENDING for d in descending]
+    nulls = [NullOrder.BEFORE if d == nulls_last else NullOrder.AFTER for d in descending]
     return orders, nulls
+
+
+def ascending(n: int) -> tuple[list[Any], list[Any]]:
+    """libcudf's order and null precedence of ``n`` key columns sorted ascending, missing values last."""
+    return order_args([False] * n, True)
 
 
 def sequence(n: int, t: pa.DataType = I64) -> Any:
@@ -105,14 +187,22 @@ def all_null(t: pa.DataType, n: int) -> Any:
     return plc.Column.from_scalar(scalar(None, t), n)
 
 
-@singledispatch
-def run(node: L.Plan, inputs: list[GpuTable]) -> GpuTable:
-    raise UnsupportedError(f"gpu engine has no kernel for {type(node).__name__}")
-
-
 # ---------------------------------------------------------------------------------------- scans
 
-@run.register
+def _in_memory_reason(node: L.InMemoryScan) -> str | None:
+    table = node.table.value
+    if not isinstance(table, pa.Table) or table.num_columns == 0:
+        return "an in-memory table without columns"
+    for f in table.schema:
+        t = f.type
+        if pa.types.is_string(t) or pa.types.is_string_view(t):
+            t = STRING
+        if not storable(t):
+            return f"column {f.name!r} of type {f.type} is not stored on the GPU"
+    return None
+
+
+@kernel(L.InMemoryScan, reason=_in_memory_reason)
 def _(node: L.InMemoryScan, inputs: list[GpuTable]) -> GpuTable:
     # uploaded once and kept on the source for as long as the user's frame lives (plan/source.py)
     t = node.table.resident("gpu", lambda: upload(node.table.value))
@@ -123,7 +213,22 @@ def _(node: L.InMemoryScan, inputs: list[GpuTable]) -> GpuTable:
 CSV_TRUE, CSV_FALSE = ["True", "TRUE", "true"], ["False", "FALSE", "false"]
 
 
-@run.register
+# read_csv options the GPU reader takes (others, and parse_dates, parse on the CPU)
+CSV_OPTIONS = frozenset({"sep", "delimiter", "usecols"})
+
+
+def _csv_reason(node: L.CsvScan) -> str | None:
+    other = sorted(k for k, _ in node.options if not k.startswith("__gf_") and k not in CSV_OPTIONS)
+    if other:
+        return f"read_csv option(s) {other} (parsed on the CPU)"
+    for f in node.schema.columns:
+        if f.dtype is None or not (is_string(f.dtype) or pa.types.is_boolean(f.dtype)
+                                   or pa.types.is_integer(f.dtype) or pa.types.is_floating(f.dtype)):
+            return f"CSV column {f.label!r} of type {f.dtype} (parsed on the CPU)"
+    return None
+
+
+@kernel(L.CsvScan, reason=_csv_reason)
 def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
     """libcudf's CSV reader, straight to the device, parsing only the columns the plan needs.
 
@@ -157,18 +262,26 @@ def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
                 f"read_csv({node.path!r}): column {f.label!r} was inferred as {want} from the first "
                 f"{sample_bytes(node) >> 20} MiB of the file but is {'float64' if col.null_count() else have} "
                 f"in the whole file; pass dtype={{{f.label!r}: ...}} to read_csv")
-        cols.append(cast(col, want) if have != want else col)
+        cols.append(E.cast(col, want) if have != want else col)
     return GpuTable([f.name for f in fields], cols, res.tbl.num_rows())
 
 
-@run.register
+def _parquet_reason(node: L.ParquetScan) -> str | None:
+    if node.predicate is not None:
+        return expr_reason(node.predicate, node.file_schema.dtype_of)
+    return None
+
+
+@kernel(L.ParquetScan, reason=_parquet_reason)
 def _(node: L.ParquetScan, inputs: list[GpuTable]) -> GpuTable:
     """libcudf's parquet reader, straight to the device, for the columns the plan needs and the row
     groups whose statistics let the filter (or the row limit) keep rows; what it reads stays on the
     device with the file's snapshot (``plan/source.py``) for as long as the user's frame lives, so a
     later query reads nothing it already has. The filter runs on the device. ``row_index``: the
     file's row positions, numbered before the filter (from the row groups' offsets)."""
-    src = node.source if node.source is not None else FileSnapshot(node.path)
+    src = node.source
+    if src is None:  # (scans come from io.parquet.parquet_plan, which gives each its file's snapshot)
+        raise UnsupportedError(f"ParquetScan of {node.path!r} without its file snapshot")
     reverse = {v: k for k, v in node.file_columns}  # internal -> file column
     want = node.schema.all_names
     rid = index_name(0) if node.row_index else None
@@ -189,14 +302,14 @@ def _(node: L.ParquetScan, inputs: list[GpuTable]) -> GpuTable:
                               for f in files], sum(src.sizes[g] for g in groups))
     # the plan's types (a file may store strings as another Arrow string type: the same on the device)
     types = {n: node.file_schema.dtype_of(n) for n in needed}
-    t = t.with_columns([(n, cast(t.column(n), types[n])) for n in needed
+    t = t.with_columns([(n, E.cast(t.column(n), types[n])) for n in needed
                         if types[n] is not None and col_type(t.column(n)) != types[n]])
     if rid is not None:
         parts = [plc.filling.sequence(src.sizes[g], scalar(src.starts[g], I64), scalar(1, I64)) for g in groups]
         ids = plc.concatenate.concatenate(parts) if len(parts) > 1 else parts[0] if parts else all_null(I64, 0)
         t = t.with_columns([(rid, ids)])
     if node.predicate is not None:
-        t = boolean_mask(t, Evaluator(t, node.file_schema.dtype_of).mask(node.predicate))
+        t = boolean_mask(t, E.Evaluator(t, node.file_schema.dtype_of).mask(node.predicate))
     if node.n_rows is not None:
         t = slice_rows(t, 0, int(node.n_rows))
     return t.select(want)
@@ -227,10 +340,25 @@ def _columns_of(e: Expr) -> set[str]:
 
 # ------------------------------------------------------------------------------- row-wise ops
 
-@run.register
+def _select_reason(node: L.Select) -> str | None:
+    look = node.child.schema.dtype_of
+    for _, e in node.outputs:
+        r = expr_reason(e, look)
+        if r is not None:
+            return r
+    if not node.outputs and not node.schema.index_names:
+        return "a selection of no columns"
+    return None
+
+
+def _select_data_reason(node: L.Select, inputs: list[GpuTable]) -> str | None:
+    return untyped_columns_reason(node.child.schema, [e for _, e in node.outputs if not isinstance(e, Col)], inputs[0])
+
+
+@kernel(L.Select, reason=_select_reason, data_reason=_select_data_reason)
 def _(node: L.Select, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
-    ev = Evaluator(t, node.child.schema.dtype_of)
+    ev = E.Evaluator(t, node.child.schema.dtype_of)
     cols = []
     for f, (label, e) in zip(node.schema.columns, node.outputs):
         want = f.dtype if isinstance(e, Lit) and f.dtype is not None else None
@@ -239,25 +367,44 @@ def _(node: L.Select, inputs: list[GpuTable]) -> GpuTable:
     return finish(node.schema.all_names, cols, t.num_rows, node.schema)
 
 
-@run.register
+def _filter_reason(node: L.Filter) -> str | None:
+    look = node.child.schema.dtype_of
+    r = expr_reason(node.predicate, look)
+    if r is None and kind(expr_type(node.predicate, look)) not in ("bool", "num?"):
+        return "a filter whose predicate is not bool"
+    return r
+
+
+def _filter_data_reason(node: L.Filter, inputs: list[GpuTable]) -> str | None:
+    return untyped_columns_reason(node.child.schema, [node.predicate], inputs[0])
+
+
+@kernel(L.Filter, reason=_filter_reason, data_reason=_filter_data_reason)
 def _(node: L.Filter, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
-    return boolean_mask(t, Evaluator(t, node.child.schema.dtype_of).mask(node.predicate))
+    return boolean_mask(t, E.Evaluator(t, node.child.schema.dtype_of).mask(node.predicate))
 
 
-@run.register
+@kernel(L.RowIndex)
 def _(node: L.RowIndex, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     return t.with_columns([(index_name(0), sequence(t.num_rows, I64))]).select(node.schema.all_names)
 
 
-@run.register
+def _sort_reason(node: L.Sort | L.TopK) -> str | None:
+    for b in node.by:
+        if kind(node.child.schema.dtype_of(b)) == "other":
+            return f"sort by {b!r}"
+    return None
+
+
+@kernel(L.Sort, reason=_sort_reason)
 def _(node: L.Sort, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     return sort_table(t, [t.column(b) for b in node.by], node.descending, node.nulls_last)
 
 
-@run.register
+@kernel(L.TopK, reason=_sort_reason)
 def _(node: L.TopK, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     if node.k <= 0:
@@ -265,7 +412,7 @@ def _(node: L.TopK, inputs: list[GpuTable]) -> GpuTable:
     return slice_rows(sort_table(t, [t.column(b) for b in node.by], node.descending, node.nulls_last), 0, node.k)
 
 
-@run.register
+@kernel(L.Slice)
 def _(node: L.Slice, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     n = t.num_rows
@@ -277,7 +424,7 @@ def _(node: L.Slice, inputs: list[GpuTable]) -> GpuTable:
 _KEEP = {"first": "KEEP_FIRST", "last": "KEEP_LAST", "none": "KEEP_NONE"}
 
 
-@run.register
+@kernel(L.Distinct)
 def _(node: L.Distinct, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     subset = list(node.subset) or node.child.schema.names
@@ -290,20 +437,40 @@ def _(node: L.Distinct, inputs: list[GpuTable]) -> GpuTable:
     return GpuTable(t.names, out.columns(), out.num_rows())
 
 
+def _repeat_reason(node: L.Repeat) -> str | None:
+    counts = node.repeats if isinstance(node.repeats, int) else sum(node.repeats)
+    return f"repeat to more than {INT32_MAX} rows (libcudf's row limit)" if counts > INT32_MAX else None
+
+
+@kernel(L.Repeat, reason=_repeat_reason)
+def _(node: L.Repeat, inputs: list[GpuTable]) -> GpuTable:
+    (t,) = inputs
+    if isinstance(node.repeats, int):
+        count: Any = node.repeats
+        n = t.num_rows * node.repeats
+    else:  # one count per row, a column on the device (libcudf: integral, without nulls)
+        count = plc.Column.from_arrow(pa.array(node.repeats, type=pa.int32()))
+        n = sum(node.repeats)
+    if not t.columns:
+        return GpuTable([], [], n)
+    out = plc.filling.repeat(plc.Table(t.columns), count)
+    return GpuTable(t.names, out.columns(), out.num_rows())
+
+
 # ---------------------------------------------------------------------------------- group-by
 
 class AggPlan:
     """How one gframe aggregation runs in libcudf: the value column's preparation, the libcudf
     aggregation, and the result's fix-ups (a group of only missing values, the inferred type)."""
 
-    def __init__(self, a: Agg, ev: Evaluator) -> None:
+    def __init__(self, a: Agg, ev: E.Evaluator) -> None:
         self.a = a
         self.fn = a.fn
         self.out_type = ev.type_of(a)
         child_t = ev.type_of(a.child) if a.fn != "size" else None
         self.child_kind = kind(child_t)
 
-    def values(self, ev: Evaluator) -> Any:
+    def values(self, ev: E.Evaluator) -> Any:
         """The column the aggregation reads (bools as numbers where libcudf needs them)."""
         fn, k = self.fn, self.child_kind
         if fn == "size":
@@ -312,7 +479,7 @@ class AggPlan:
             return pair_column(ev.column(self.a.child), ev.column(self.a.other))
         x = ev.column(self.a.child)
         if fn in ("any", "all"):
-            return plc.unary.cast(cast(x, BOOL), plc_type(pa.int8()))
+            return plc.unary.cast(E.cast(x, BOOL), plc_type(pa.int8()))
         if k == "bool" and fn in ("sum", "mean", "median", "std", "var", "prod"):
             return plc.unary.cast(x, plc_type(I64))
         if k == "bool" and fn in ("min", "max"):
@@ -346,17 +513,17 @@ class AggPlan:
             t = col_type(col)
             col = plc.replace.replace_nulls(col, scalar(ops.EMPTY_GROUP[fn], t))
         if fn in ("count", "size", "nunique"):
-            col = cast(col, I64)
+            col = E.cast(col, I64)
         if self.out_type is not None and not pa.types.is_dictionary(self.out_type):
-            col = cast(col, self.out_type)
-        return nan_to_null(col)
+            col = E.cast(col, self.out_type)
+        return E.nan_to_null(col)
 
 
 def pair_column(x: Any, y: Any) -> Any:
     """The struct column libcudf's correlation / covariance read, as float64 pairs, with both
     values missing where either is (pandas' pairwise-complete rows; NaN counts as missing)."""
-    x = plc.transform.column_nans_to_nulls(cast(x, F64))
-    y = plc.transform.column_nans_to_nulls(cast(y, F64))
+    x = plc.transform.column_nans_to_nulls(E.cast(x, F64))
+    y = plc.transform.column_nans_to_nulls(E.cast(y, F64))
     if x.null_count() or y.null_count():
         missing = scalar(None, F64)
         x, y = (plc.copying.copy_if_else(x, missing, plc.unary.is_valid(y)),
@@ -371,7 +538,28 @@ def _aggregate_keys(node: L.Aggregate) -> list[str]:
     return [f.name for f in node.schema.columns[: len(node.keys)]]
 
 
-@run.register
+def _aggregate_reason(node: L.Aggregate) -> str | None:
+    look = node.child.schema.dtype_of
+    if not node.aggs and not node.keys:
+        return "an aggregation of nothing"
+    if not node.keys and any(a.fn in BIVARIATE for _, a in node.aggs):
+        return "corr / cov of a whole column (libcudf reduces these only per group)"
+    for _, a in node.aggs:
+        r = agg_reason(a, look)
+        if r is not None:
+            return r
+        if node.keys and a.fn in ("sum", "mean", "var") and expr_type(a.child, look) == pa.float32():
+            # pandas' float32 group kernels (float32 Kahan / Welford, or reduceat on rows in group
+            # order, mean float64 there): the CPU engine models them, libcudf accumulates otherwise
+            return f"group {a.fn} of float32"
+    return None
+
+
+def _aggregate_data_reason(node: L.Aggregate, inputs: list[GpuTable]) -> str | None:
+    return untyped_columns_reason(node.child.schema, [a.child for _, a in node.aggs if a.fn != "size"], inputs[0])
+
+
+@kernel(L.Aggregate, reason=_aggregate_reason, data_reason=_aggregate_data_reason)
 def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     agg_names = [f.name for f in node.schema.columns[-len(node.aggs):]] if node.aggs else []
@@ -381,7 +569,7 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
         keys_idx = [t.names.index(k) for k in node.keys]
         kept = plc.stream_compaction.drop_nulls(plc.Table(t.columns), keys_idx, len(keys_idx))
         t = GpuTable(t.names, kept.columns(), kept.num_rows())
-    ev = Evaluator(t, node.child.schema.dtype_of)
+    ev = E.Evaluator(t, node.child.schema.dtype_of)
     plans = [AggPlan(a, ev) for _, a in node.aggs]
     # one request per distinct value expression, carrying every aggregation of it
     requests: list[tuple[Any, list[int]]] = []
@@ -417,7 +605,7 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     if node.sort:
         tbl = sort_table(tbl, keys, [False] * len(keys), True)
     else:
-        tbl = gather(tbl, plc.sorting.sorted_order(plc.Table([first_seen]), [ASC], [NULLS_AFTER]))
+        tbl = gather(tbl, plc.sorting.sorted_order(plc.Table([first_seen]), *ascending(1)))
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
 
 
@@ -432,38 +620,38 @@ def _narrowed(col: Any, narrow: pa.DataType | None) -> Any:
         info = np.iinfo(narrow.to_pandas_dtype())
         if not info.min <= lo <= hi <= info.max:
             return col
-    return cast(col, narrow)
+    return E.cast(col, narrow)
 
 
 def _reduce(node: L.Aggregate, t: GpuTable, names: list[str]) -> GpuTable:
     """Aggregations without keys: one row."""
-    ev = Evaluator(t, node.child.schema.dtype_of)
+    ev = E.Evaluator(t, node.child.schema.dtype_of)
     cols = []
     for (label, a), name in zip(node.aggs, names):
         ap = AggPlan(a, ev)
         fn = ap.fn
         if fn == "size":
-            cols.append(as_column(Const(t.num_rows, I64), 1))
+            cols.append(E.as_column(E.Const(t.num_rows, I64), 1))
             continue
         x = ap.values(ev)
         valid = x.size() - x.null_count()
         if fn == "count":
-            value: Any = Const(valid, I64)
+            value: Any = E.Const(valid, I64)
         elif fn == "nunique":
             policy = plc.types.NullPolicy.EXCLUDE if a.param("dropna", True) else plc.types.NullPolicy.INCLUDE
-            value = Const(int(plc.reduce.distinct_count(x, policy, plc.types.NanPolicy.NAN_IS_VALID)) if x.size() else 0, I64)
+            value = E.Const(int(plc.reduce.distinct_count(x, policy, plc.types.NanPolicy.NAN_IS_VALID)) if x.size() else 0, I64)
         elif valid == 0:
-            value = Const(ops.EMPTY_GROUP.get(fn), ap.out_type or col_type(x))
+            value = E.Const(ops.EMPTY_GROUP.get(fn), ap.out_type or col_type(x))
         else:
             value = _reduce_one(ap, x)
-        col = as_column(value, 1)
-        cols.append(ap.fix(col) if not isinstance(value, Const) else _fix_const(ap, col))
+        col = E.as_column(value, 1)
+        cols.append(ap.fix(col) if not isinstance(value, E.Const) else _fix_const(ap, col))
     return GpuTable(node.schema.all_names, cols, 1)
 
 
 def _fix_const(ap: AggPlan, col: Any) -> Any:
     if ap.out_type is not None and not pa.types.is_dictionary(ap.out_type):
-        col = cast(col, ap.out_type)
+        col = E.cast(col, ap.out_type)
     return col
 
 
@@ -484,7 +672,7 @@ def _reduce_one(ap: AggPlan, x: Any) -> Any:
     return plc.Column.from_scalar(s, 1)
 
 
-@run.register
+@kernel(L.GroupHead)
 def _(node: L.GroupHead, inputs: list[GpuTable]) -> GpuTable:
     """The first n rows of each group, in the original row order: rank each row within its group
     (stable sort by the keys, group starts, running max), keep rank < n, restore the order."""
@@ -493,11 +681,11 @@ def _(node: L.GroupHead, inputs: list[GpuTable]) -> GpuTable:
     if node.n <= 0 or n == 0:
         return slice_rows(t, 0, 0)
     keys = [t.column(k) for k in node.keys]
-    order = plc.sorting.stable_sorted_order(plc.Table(keys), [ASC] * len(keys), [NULLS_AFTER] * len(keys))
+    order = plc.sorting.stable_sorted_order(plc.Table(keys), *ascending(len(keys)))
     sorted_keys = plc.copying.gather(plc.Table(keys), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
     pos = sequence(n, I32)
-    ev = Evaluator(t, lambda name: None)
-    boundary = ev.binary("EQUAL", pos, Const(0, I32), BOOL)
+    ev = E.Evaluator(t, lambda name: None)
+    boundary = ev.binary("EQUAL", pos, E.Const(0, I32), BOOL)
     for c in sorted_keys:
         prev = plc.copying.shift(c, 1, scalar(None, col_type(c)))
         same = ev.binary("NULL_EQUALS", c, prev, BOOL)
@@ -506,9 +694,9 @@ def _(node: L.GroupHead, inputs: list[GpuTable]) -> GpuTable:
     starts = plc.copying.copy_if_else(pos, scalar(0, I32), boundary)
     group_start = plc.reduce.scan(starts, plc.aggregation.max(), plc.reduce.ScanType.INCLUSIVE)
     rank = ev.binary("SUB", pos, group_start, I32)
-    keep = ev.binary("LESS", rank, Const(int(node.n), I32), BOOL)
+    keep = ev.binary("LESS", rank, E.Const(int(node.n), I32), BOOL)
     kept = boolean_mask(GpuTable(["order"], [order], n), keep).columns[0]
-    kept = plc.sorting.sort(plc.Table([kept]), [ASC], [NULLS_AFTER]).columns()[0]
+    kept = plc.sorting.sort(plc.Table([kept]), *ascending(1)).columns()[0]
     out = gather(t, kept)
     if node.dropna:
         idx = [out.names.index(k) for k in node.keys]
@@ -519,7 +707,32 @@ def _(node: L.GroupHead, inputs: list[GpuTable]) -> GpuTable:
 
 # --------------------------------------------------------------------------------------- joins
 
-@run.register
+def _join_reason(node: L.Join) -> str | None:
+    if node.how not in ops.JOINS:
+        return f"join how={node.how!r}"
+    if node.index_from not in ("none", "left", "right", "both"):
+        return f"join index_from={node.index_from!r}"
+    lt, rt = node.left.schema, node.right.schema
+    for a, b in zip(node.left_on, node.right_on):
+        ka, kb = kind(lt.dtype_of(a)), kind(rt.dtype_of(b))
+        if lt.dtype_of(a) != rt.dtype_of(b) and not (ka in NUMERIC and kb in NUMERIC and "bool" not in (ka, kb)):
+            return f"join keys of types {lt.dtype_of(a)} and {rt.dtype_of(b)}"
+    return None
+
+
+def _join_data_reason(node: L.Join, inputs: list[GpuTable]) -> str | None:
+    if node.how == "cross":
+        return None
+    left, right = inputs
+    for a, b in zip(node.left_on, node.right_on):
+        ta, tb = col_type(left.column(a)), col_type(right.column(b))
+        ka, kb = kind(ta), kind(tb)
+        if ta != tb and not (ka in _NUMERIC_KINDS and kb in _NUMERIC_KINDS and "bool" not in (ka, kb)):
+            return f"join keys of types {ta} and {tb}"
+    return None
+
+
+@kernel(L.Join, reason=_join_reason, data_reason=_join_data_reason)
 def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
     left, right = inputs
     how = node.how
@@ -541,7 +754,7 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
         # a key column one side keeps: its own value, the other side's key where its row is missing
         if not own_may_miss or own.null_count() == 0:
             return own
-        return plc.replace.replace_nulls(own, cast(other, col_type(own)))
+        return plc.replace.replace_nulls(own, E.cast(other, col_type(own)))
 
     names, cols = [], []
     for f, (label, side, name) in zip(node.schema.columns, node.outputs):
@@ -610,8 +823,8 @@ def _join_maps(node: L.Join, left: GpuTable, right: GpuTable) -> tuple[Any, Any]
         ca, cb = left.column(a), right.column(b)
         ta, tb = col_type(ca), col_type(cb)
         if ta != tb:  # numbers of different types: compare as float64 if either is a float, else int64
-            ct = F64 if "float" in (kind(ta), kind(tb)) else comparison_type(ta, tb)
-            ca, cb = cast(ca, ct), cast(cb, ct)
+            ct = F64 if "float" in (kind(ta), kind(tb)) else E.comparison_type(ta, tb)
+            ca, cb = E.cast(ca, ct), E.cast(cb, ct)
         lkeys.append(ca)
         rkeys.append(cb)
     eq = plc.types.NullEquality.EQUAL
@@ -628,8 +841,8 @@ def _join_maps(node: L.Join, left: GpuTable, right: GpuTable) -> tuple[Any, Any]
         first, second = rmap, lmap
     else:  # outer: left rows in order, then the right-only rows in right order
         lmap, rmap = plc.join.full_join(lt, rt, eq)
-        ev = Evaluator(GpuTable([], [], lmap.size()), lambda name: None)
-        missing = ev.binary("LESS", lmap, Const(0, I32), BOOL)
+        ev = E.Evaluator(GpuTable([], [], lmap.size()), lambda name: None)
+        missing = ev.binary("LESS", lmap, E.Const(0, I32), BOOL)
         first = plc.copying.copy_if_else(scalar(INT32_MAX, I32), lmap, missing)
         second = rmap
     if lmap.size() > 1:
@@ -652,11 +865,11 @@ def first_side_order(first: Any, n: int) -> Any | None:
     seq = sequence(m, I32)
     slot = plc.copying.scatter(plc.Table([seq]), first, plc.Table([all_missing_slots(n)])).columns()[0]
     back = plc.copying.gather(plc.Table([slot]), first, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
-    ev = Evaluator(GpuTable([], [], m), lambda name: None)
+    ev = E.Evaluator(GpuTable([], [], m), lambda name: None)
     unique = plc.reduce.reduce(ev.binary("EQUAL", back, seq, BOOL), plc.aggregation.all(), plc_type(BOOL))
     if not unique.to_py():
         return None
-    written = Evaluator(GpuTable([], [], n), lambda name: None).binary("GREATER_EQUAL", slot, Const(0, I32), BOOL)
+    written = E.Evaluator(GpuTable([], [], n), lambda name: None).binary("GREATER_EQUAL", slot, E.Const(0, I32), BOOL)
     return boolean_mask(GpuTable(["slot"], [slot], n), written).column("slot")
 
 
@@ -668,16 +881,43 @@ def pair_order(first: Any, second: Any) -> Any:
     """The order that sorts rows by (first, second), two int32 gather maps (no nulls): one int64
     key first * 2**32 + (second + 2**31), a single fixed-width column libcudf radix-sorts, instead of
     a two-column lexicographic sort."""
-    ev = Evaluator(GpuTable([], [], first.size()), lambda name: None)
-    hi = ev.binary("MUL", plc.unary.cast(first, plc_type(I64)), Const(2**32, I64), I64)
-    lo = ev.binary("ADD", plc.unary.cast(second, plc_type(I64)), Const(2**31, I64), I64)
+    ev = E.Evaluator(GpuTable([], [], first.size()), lambda name: None)
+    hi = ev.binary("MUL", plc.unary.cast(first, plc_type(I64)), E.Const(2**32, I64), I64)
+    lo = ev.binary("ADD", plc.unary.cast(second, plc_type(I64)), E.Const(2**31, I64), I64)
     key = ev.binary("ADD", hi, lo, I64)
-    return plc.sorting.sorted_order(plc.Table([key]), [ASC], [NULLS_AFTER])
+    return plc.sorting.sorted_order(plc.Table([key]), *ascending(1))
 
 
 # -------------------------------------------------------------------------------------- concat
 
-@run.register
+def _union_reason(node: L.Union) -> str | None:
+    for f in node.schema.columns:
+        present = [c.schema.field(f.label).dtype for c in node.children if c.schema.has(f.label)]
+        if len(set(present)) > 1 and not all(kind(t) in ("int", "uint", "float") for t in present):
+            return f"concat of column {f.label!r} with types {sorted(map(str, set(present)))}"
+        if len(set(present)) > 1 and f.dtype is None:
+            return f"concat of column {f.label!r} whose type is decided by the data"
+    if not node.ignore_index:
+        idx = [c.schema.index for c in node.children]
+        if any(i is None for i in idx) or len({len(i) for i in idx}) != 1:  # type: ignore[arg-type]
+            return "concat of indexes of different depths"
+        for lvl in range(len(idx[0])):  # type: ignore[arg-type]
+            ts = {i[lvl].dtype for i in idx}  # type: ignore[index]
+            if len(ts) != 1:
+                return "concat of indexes of different types"
+    return None
+
+
+def _union_data_reason(node: L.Union, inputs: list[GpuTable]) -> str | None:
+    for f in node.schema.columns:
+        if f.dtype is None:
+            types = {col_type(t.column(f.name)) for t in inputs if t.has(f.name)}
+            if len(types) > 1 and not all(kind(x) in ("int", "uint", "float") for x in types):
+                return f"concat of column {f.label!r} with types {sorted(map(str, types))}"
+    return None
+
+
+@kernel(L.Union, reason=_union_reason, data_reason=_union_data_reason)
 def _(node: L.Union, inputs: list[GpuTable]) -> GpuTable:
     schema = node.schema
     fields = list(schema.columns) + ([] if node.ignore_index else list(schema.index or ()))
@@ -700,7 +940,7 @@ def _(node: L.Union, inputs: list[GpuTable]) -> GpuTable:
                 target = F64
         for t, c in zip(inputs, node.children):
             if t.has(f.name) and f.name in c.schema.all_names:
-                parts.append(cast(t.column(f.name), target))
+                parts.append(E.cast(t.column(f.name), target))
             else:
                 parts.append(all_null(target, t.num_rows))
         names.append(f.name)
@@ -710,7 +950,7 @@ def _(node: L.Union, inputs: list[GpuTable]) -> GpuTable:
 
 # ------------------------------------------------------------------------------------- indexes
 
-@run.register
+@kernel(L.SetIndex)
 def _(node: L.SetIndex, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     child = node.child.schema
@@ -726,7 +966,7 @@ def _(node: L.SetIndex, inputs: list[GpuTable]) -> GpuTable:
     return GpuTable(names, cols, t.num_rows)
 
 
-@run.register
+@kernel(L.ResetIndex)
 def _(node: L.ResetIndex, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     child = node.child.schema
@@ -740,24 +980,28 @@ def _(node: L.ResetIndex, inputs: list[GpuTable]) -> GpuTable:
     return GpuTable(front + child.names, src + [t.column(n) for n in child.names], t.num_rows)
 
 
-@run.register
+@kernel(L.RenameIndex)
 def _(node: L.RenameIndex, inputs: list[GpuTable]) -> GpuTable:
     return inputs[0]
 
 
-@run.register
+@kernel(L.Cache)
 def _(node: L.Cache, inputs: list[GpuTable]) -> GpuTable:
     return inputs[0]
 
 
-@run.register
+@kernel(L.Materialized)  # a device result, or a host one the engine moves to the device (GpuEngine.on_gpu)
 def _(node: L.Materialized, inputs: list[GpuTable]) -> GpuTable:
     return node.data.value
 
 
 # ------------------------------------------------------------------------- more row-wise nodes
 
-@run.register
+def _take_reason(node: L.Take) -> str | None:
+    return "take by label" if node.by_label else None
+
+
+@kernel(L.Take, reason=_take_reason)
 def _(node: L.Take, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     positions = plc.Column.from_arrow(pa.array([int(k) for k in node.keys], type=pa.int32()))
@@ -768,7 +1012,7 @@ def _all_equal(a: GpuTable, b: GpuTable, names: Sequence[str]) -> bool:
     """Whether the named columns of two tables of one length hold the same values (missing equal)."""
     if a.num_rows == 0:
         return True
-    ev = Evaluator(a, lambda name: None)
+    ev = E.Evaluator(a, lambda name: None)
     for n in names:
         ca, cb = a.column(n), b.column(n)
         if col_type(ca) != col_type(cb):
@@ -787,8 +1031,8 @@ def _full_join_on(left: GpuTable, right: GpuTable, keys: Sequence[str], right_da
     lmap, rmap = plc.join.full_join(plc.Table([left.column(k) for k in keys]),
                                     plc.Table([right.column(k) for k in keys]), eq)
     if lmap.size() > 1:
-        ev = Evaluator(GpuTable([], [], lmap.size()), lambda name: None)
-        first = plc.copying.copy_if_else(scalar(INT32_MAX, I32), lmap, ev.binary("LESS", lmap, Const(0, I32), BOOL))
+        ev = E.Evaluator(GpuTable([], [], lmap.size()), lambda name: None)
+        first = plc.copying.copy_if_else(scalar(INT32_MAX, I32), lmap, ev.binary("LESS", lmap, E.Const(0, I32), BOOL))
         order = pair_order(first, rmap)
         lmap, rmap = plc.copying.gather(plc.Table([lmap, rmap]), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
     lg, rg = gather(left, lmap, nullify=True), gather(right, rmap, nullify=True)
@@ -796,11 +1040,24 @@ def _full_join_on(left: GpuTable, right: GpuTable, keys: Sequence[str], right_da
     cols = [lg.column(n) for n in left.names if n not in keys] + [rg.column(n) for n in right_data]
     for k in keys:
         lk = lg.column(k)
-        cols.append(plc.replace.replace_nulls(lk, cast(rg.column(k), col_type(lk))) if lk.null_count() else lk)
+        cols.append(plc.replace.replace_nulls(lk, E.cast(rg.column(k), col_type(lk))) if lk.null_count() else lk)
     return GpuTable(names, cols, lmap.size())
 
 
-@run.register
+def _hconcat_reason(node: L.HConcat) -> str | None:
+    names = [n for c in node.children for n in c.schema.names]
+    if len(set(names)) != len(names):
+        return "concat(axis=1) of frames sharing column names"
+    idx = [c.schema.index for c in node.children]
+    if idx[0] is not None:  # (without one, children are aligned by position, as the CPU engine does)
+        if any(i is None for i in idx):
+            return "concat(axis=1) of default and labelled indexes"
+        if len({len(i) for i in idx}) != 1 or any(len({i[lvl].dtype for i in idx}) != 1 for lvl in range(len(idx[0]))):
+            return "concat(axis=1) of indexes of different types"
+    return None
+
+
+@kernel(L.HConcat, reason=_hconcat_reason)
 def _(node: L.HConcat, inputs: list[GpuTable]) -> GpuTable:
     idx = node.schema.index_names
     first = inputs[0]
@@ -828,11 +1085,11 @@ def _(node: L.HConcat, inputs: list[GpuTable]) -> GpuTable:
 def _group_rank(keys: Sequence[Any], n: int) -> tuple[Any, Any]:
     """(order, rank): the stable sort order of the rows by ``keys`` and each sorted row's position
     within its group (0, 1, ...)."""
-    order = plc.sorting.stable_sorted_order(plc.Table(list(keys)), [ASC] * len(keys), [NULLS_AFTER] * len(keys))
+    order = plc.sorting.stable_sorted_order(plc.Table(list(keys)), *ascending(len(keys)))
     sorted_keys = plc.copying.gather(plc.Table(list(keys)), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
     pos = sequence(n, I32)
-    ev = Evaluator(GpuTable([], [], n), lambda name: None)
-    boundary = ev.binary("EQUAL", pos, Const(0, I32), BOOL)
+    ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
+    boundary = ev.binary("EQUAL", pos, E.Const(0, I32), BOOL)
     for c in sorted_keys:
         prev = plc.copying.shift(c, 1, scalar(None, col_type(c)))
         same = ev.binary("NULL_EQUALS", c, prev, BOOL)
@@ -848,12 +1105,27 @@ def _unsort(values: Any, order: Any, n: int) -> Any:
     return plc.copying.scatter(plc.Table([values]), order, target).columns()[0]
 
 
-@run.register
+def _group_window_reason(node: L.GroupWindow) -> str | None:
+    look = node.child.schema.dtype_of
+    for _, a in node.outputs:
+        if a.param("cumulative", False):
+            if a.fn != "size":
+                return f"cumulative {a.fn}"
+            continue
+        if a.fn in BIVARIATE:
+            return f"{a.fn} broadcast to rows"
+        r = agg_reason(a, look)
+        if r is not None:
+            return r
+    return None
+
+
+@kernel(L.GroupWindow, reason=_group_window_reason)
 def _(node: L.GroupWindow, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     n = t.num_rows
     keys = [t.column(k) for k in node.keys]
-    ev = Evaluator(t, node.child.schema.dtype_of)
+    ev = E.Evaluator(t, node.child.schema.dtype_of)
     names = [f.name for f in node.schema.columns] + node.schema.index_names
     if n == 0:
         empty = [all_null(f.dtype or (ev.type_of(a) if not a.param("cumulative", False) else I64) or F64, 0)
@@ -873,7 +1145,7 @@ def _(node: L.GroupWindow, inputs: list[GpuTable]) -> GpuTable:
         keys_out, results = gb.aggregate(reqs)
         # each row's group: a join of the rows' keys with the groups' (every row matches one group)
         lmap, gmap = plc.join.inner_join(plc.Table(keys), keys_out, plc.types.NullEquality.EQUAL)
-        by_row = plc.sorting.sorted_order(plc.Table([lmap]), [ASC], [NULLS_AFTER])
+        by_row = plc.sorting.sorted_order(plc.Table([lmap]), *ascending(1))
         gmap = plc.copying.gather(plc.Table([gmap]), by_row, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
         for (i, ap), res in zip(broadcast, results):
             per_group = ap.fix(res.columns()[0])
@@ -881,15 +1153,15 @@ def _(node: L.GroupWindow, inputs: list[GpuTable]) -> GpuTable:
             if i >= 0:
                 outputs[i] = col
             else:
-                sizes = cast(col, I64)
+                sizes = E.cast(col, I64)
     for i, (_, a) in enumerate(node.outputs):
         if not a.param("cumulative", False):
             continue
         if rank is None:
             order, rank = _group_rank(keys, n)
-        r = _unsort(cast(rank, I64), order, n)
+        r = _unsort(E.cast(rank, I64), order, n)
         if not a.param("ascending", True):
-            r = ev.binary("SUB", ev.binary("SUB", sizes, r, I64), Const(1, I64), I64)
+            r = ev.binary("SUB", ev.binary("SUB", sizes, r, I64), E.Const(1, I64), I64)
         outputs[i] = r
     if node.dropna:
         missing = None

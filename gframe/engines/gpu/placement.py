@@ -1,19 +1,33 @@
 """Placement: decide where each node runs and make the host/device transfers explicit plan nodes.
 
-``lower(plan)`` walks the optimized plan once, asks ``support.node_reason`` about every node and
-returns the physical plan: the same nodes, with a ``DeviceToHost`` wherever a node placed on the
-CPU reads a GPU result and a ``HostToDevice`` wherever a GPU node reads a CPU result. The rest of
-the plan stays on the GPU; only the unsupported subtrees cross over. No GPU library is imported
-here, so ``explain()`` can show the placement anywhere.
+``lower(plan)`` walks the optimized plan once, asks ``node_reason`` about every node and returns
+the physical plan: the same nodes, with a ``DeviceToHost`` wherever a node placed on the CPU reads a
+GPU result and a ``HostToDevice`` wherever a GPU node reads a CPU result. The rest of the plan stays
+on the GPU; only the unsupported subtrees cross over. ``node_reason`` reads each node's check from
+its kernel's declaration (``kernels.NODES``; ``kernels.HOST_ONLY_NODES``). No GPU library is
+imported here (nor by ``kernels.py``), so ``explain()`` can show the placement anywhere.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gframe.engines.gpu.support import node_reason
+from gframe.engines.gpu.kernels import HOST_ONLY_NODES, NODES
+from gframe.engines.gpu.support import schema_reason
 from gframe.plan import logical as L
 from gframe.plan.schema import Schema
 from gframe.plan.traversal import fold, rebuild
+
+
+def node_reason(node: L.Plan) -> str | None:
+    """None when the GPU engine lowers ``node`` itself (its children are decided separately)."""
+    check = NODES.get(type(node))
+    if check is None:
+        return f"{type(node).__name__} has no GPU lowering ({HOST_ONLY_NODES.get(type(node), 'not declared')})"
+    for s in [node.schema] + [c.schema for c in node.children]:  # type: ignore[attr-defined]
+        r = schema_reason(s)
+        if r is not None:
+            return r
+    return check(node)
 
 
 class DeviceToHost(L.Plan):
