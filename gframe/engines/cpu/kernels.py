@@ -289,12 +289,25 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     def dense() -> pl.DataFrame | None:
         return _dense_aggregate(src, keys, key_out, plain, node.sort)
 
-    grouping = Grouping(src, keys, key_out, _engine([a for _, a in node.aggs], low))
-    if not node.sort:
+    engine = _engine([a for _, a in node.aggs], low)
+    out = None
+    if engine == "in-memory" and not any(a.fn in _IN_MEMORY_AGGS for _, a in node.aggs):
+        # in-memory only for its fixed order: the ordered numba pass gives one order too, faster
+        done = _ordered_aggregate(src, keys, key_out, plain, node.sort)
+        if done is not None:
+            out, in_key_order = done
+            if node.sort and not in_key_order and out.height > 1:
+                out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True,
+                               maintain_order=True)
+    if out is not None:
+        pass
+    elif not node.sort:
+        grouping = Grouping(src, keys, key_out, engine)
         out = grouping.first_appearance(aggs, dense)
     else:
         out = dense()
         if out is None:
+            grouping = Grouping(src, keys, key_out, engine)
             out = grouping.unpack(grouping.aggregate(aggs))
             out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True, maintain_order=True)
     out = _finish(out, low, named, grouped=True)
@@ -336,7 +349,8 @@ def _engine(aggs: list[Agg], low: Lowering) -> str:
     for a in aggs:
         if a.fn in FLOAT64_ACCUMULATED:
             t = low.type_of(a.child)
-            if t is None or pa.types.is_floating(t):
+            # a variance of integers sums float squared deviations: order-sensitive too
+            if t is None or pa.types.is_floating(t) or a.fn in ("var", "std"):
                 return "in-memory"
     return "auto"
 
@@ -489,6 +503,201 @@ def _dense_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], nam
         else:
             out[name] = pl.Series(sums[a.child.name])
     return pl.DataFrame(out)
+
+
+_ORDERED_FNS = frozenset({"size", "count", "sum", "mean", "var", "std"})
+_ORDERED_VALUES = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.Float64)
+
+
+def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], named: list[tuple[str, Agg]],
+                       sort: bool) -> tuple[pl.DataFrame, bool] | None:
+    """Counts, sums, means and variances by integer keys in one pass over the rows in row order
+    (numba, ``_group_pass``): the same bits every run, and pandas' own arithmetic - its Kahan sum,
+    its mean (that sum / count) and its Welford variance, row by row in row order - so each group
+    gets the value pandas computes, bit for bit. Faster than Polars' streaming group-by (whose
+    per-thread partial sums change the last bits run to run) on integer keys.
+
+    The keys become an int64 code (one integer key, or several packed by ``_pack_keys``); codes of
+    a small range index the groups directly, wider ones are numbered in order of first appearance
+    by an exact hash table (``_factorize``). Returns (the result in first-appearance order, or in
+    key order where ``sort`` and the codes follow the keys; whether it is in key order), or None
+    where the keys or an aggregation do not qualify (strings, float32 values, other aggregations).
+    """
+    n = src.height
+    if n == 0:
+        return None
+    values: dict[str, pl.Series] = {}
+    for _, a in named:
+        if a.fn not in _ORDERED_FNS or (a.params and set(dict(a.params)) - {"ddof"}):
+            return None
+        if a.fn == "size":
+            continue
+        if not isinstance(a.child, Col):
+            return None
+        col = src.get_column(a.child.name)
+        if col.dtype not in _ORDERED_VALUES:
+            return None
+        values[a.child.name] = col
+    codes = _group_codes(src, keys, key_out)
+    if codes is None:
+        return None
+    code, groups, in_code_order = codes
+    first, size = _kernel("first")(code, groups)
+    present = np.flatnonzero(size) if groups != len(size) or not size.all() else np.arange(groups)
+    if sort and in_code_order:
+        chosen = present
+    else:  # first appearance (a sort of the few result rows by key follows, where asked)
+        chosen = present[np.argsort(first[present], kind="stable")]
+    if not _pool:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _pool.append(ThreadPoolExecutor(max(pl.thread_pool_size(), 1), thread_name_prefix="gframe-cpu"))
+
+    def one(col: pl.Series) -> tuple[Any, ...]:
+        if col.dtype.is_integer():  # exact int64 sums; floats (nulls as NaN) for the moments
+            ints = col.fill_null(0).to_numpy().astype(np.int64, copy=False)
+            return (_kernel("int_sum")(code, groups, ints), *_kernel("pass")(code, groups, col.cast(pl.Float64).to_numpy()))
+        return (None, *_kernel("pass")(code, groups, col.to_numpy()))
+
+    stats = dict(zip(values, _pool[0].map(one, values.values())))
+    rows = first[chosen]
+    key_frame = src.select([pl.col(k).alias(o) for k, o in zip(keys, key_out)])[pl.Series(rows)]
+    cols: dict[str, pl.Series] = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for name, a in named:
+            if a.fn == "size":
+                cols[name] = pl.Series(size[chosen])
+                continue
+            int_sum, nobs, total, m2 = (x[chosen] if x is not None else None for x in stats[a.child.name])
+            if a.fn == "count":
+                cols[name] = pl.Series(nobs)
+            elif a.fn == "sum":
+                cols[name] = pl.Series(int_sum if int_sum is not None else total)
+            elif a.fn == "mean":
+                cols[name] = pl.Series(total / nobs)
+            else:
+                ddof = int(a.param("ddof", 1))
+                var = np.where(nobs > ddof, m2 / (nobs - ddof), np.nan)
+                cols[name] = pl.Series(var if a.fn == "var" else np.sqrt(var))
+    return pl.concat([key_frame, pl.DataFrame(cols)], how="horizontal"), sort and in_code_order
+
+
+def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tuple[np.ndarray, int, bool] | None:
+    """Each row's group as an int64 code in [0, groups), the number of codes, and whether the
+    codes follow the keys' sort order (missing keys last); None unless the keys are integers."""
+    n = src.height
+    if len(keys) == 1:
+        col = src.get_column(keys[0])
+        if col.dtype not in _PACKABLE or col.null_count():
+            return None
+        if col.dtype == pl.UInt64 and int(col.max()) >= 2**63:  # type: ignore[arg-type]
+            return None
+        k = col.to_numpy().astype(np.int64, copy=False)
+        ordered = True
+    else:
+        packed = _pack_keys(src, keys, key_out)
+        if packed is None:
+            return None
+        k = src.select(packed[0]).to_series().to_numpy().astype(np.int64, copy=False)
+        ordered = not any(src.get_column(c).null_count() for c in keys)  # a missing key is digit 0: first
+    lo, hi = int(k.min()), int(k.max())
+    if hi - lo + 1 <= 2 * n + 1024:
+        return k - lo, hi - lo + 1, ordered
+    code, groups = _kernel("factorize")(k)
+    return code, int(groups), False
+
+
+_KERNELS: dict[str, Any] = {}
+
+
+def _kernel(name: str) -> Any:
+    """The numba kernels of ``_ordered_aggregate`` (compiled on first use)."""
+    if not _KERNELS:
+        import numba
+
+        @numba.njit(nogil=True, cache=False)
+        def first_and_size(code: Any, groups: int) -> Any:
+            n = len(code)
+            first = np.full(groups, n, dtype=np.int64)
+            size = np.zeros(groups, dtype=np.int64)
+            for i in range(n):
+                g = code[i]
+                if size[g] == 0:
+                    first[g] = i
+                size[g] += 1
+            return first, size
+
+        @numba.njit(nogil=True, cache=False)
+        def group_pass(code: Any, groups: int, x: Any) -> Any:
+            # pandas' group_sum / group_mean (Kahan) and group_var (Welford), in float64, row order
+            nobs = np.zeros(groups, dtype=np.int64)
+            total = np.zeros(groups)
+            comp = np.zeros(groups)
+            mean = np.zeros(groups)
+            m2 = np.zeros(groups)
+            for i in range(len(code)):
+                v = x[i]
+                if v == v:
+                    g = code[i]
+                    nobs[g] += 1
+                    y = v - comp[g]
+                    t = total[g] + y
+                    c = t - total[g] - y
+                    comp[g] = c if c == c else 0.0  # an infinite value: no compensation (pandas)
+                    total[g] = t
+                    old = mean[g]
+                    mean[g] = old + (v - old) / nobs[g]
+                    m2[g] += (v - mean[g]) * (v - old)
+            return nobs, total, m2
+
+        @numba.njit(nogil=True, cache=False)
+        def int_sum(code: Any, groups: int, x: Any) -> Any:
+            out = np.zeros(groups, dtype=np.int64)
+            for i in range(len(code)):
+                out[code[i]] += x[i]
+            return out
+
+        @numba.njit(nogil=True, cache=False)
+        def factorize(k: Any) -> Any:
+            # exact: an open-addressing table of the int64 codes themselves, numbered by first row
+            n = len(k)
+            cap = 1024
+            while cap < 4 * min(n, 1 << 20):
+                cap *= 2
+            slot_key = np.empty(cap, dtype=np.int64)
+            slot_code = np.full(cap, -1, dtype=np.int64)
+            out = np.empty(n, dtype=np.int64)
+            groups = 0
+            mult = np.uint64(0x9E3779B97F4A7C15)
+            for i in range(n):
+                x = k[i]
+                j = np.int64((np.uint64(x) * mult) >> np.uint64(33)) & (cap - 1)
+                while slot_code[j] >= 0 and slot_key[j] != x:
+                    j = (j + 1) & (cap - 1)
+                if slot_code[j] < 0:
+                    if 2 * (groups + 1) > cap:  # grow: rehash every entry into a table twice as large
+                        cap *= 2
+                        new_key = np.empty(cap, dtype=np.int64)
+                        new_code = np.full(cap, -1, dtype=np.int64)
+                        for q in range(cap // 2):
+                            if slot_code[q] >= 0:
+                                jj = np.int64((np.uint64(slot_key[q]) * mult) >> np.uint64(33)) & (cap - 1)
+                                while new_code[jj] >= 0:
+                                    jj = (jj + 1) & (cap - 1)
+                                new_key[jj] = slot_key[q]
+                                new_code[jj] = slot_code[q]
+                        slot_key, slot_code = new_key, new_code
+                        j = np.int64((np.uint64(x) * mult) >> np.uint64(33)) & (cap - 1)
+                        while slot_code[j] >= 0:
+                            j = (j + 1) & (cap - 1)
+                    slot_key[j] = x
+                    slot_code[j] = groups
+                    groups += 1
+                out[i] = slot_code[j]
+            return out, groups
+
+        _KERNELS.update(first=first_and_size, **{"pass": group_pass}, int_sum=int_sum, factorize=factorize)
+    return _KERNELS[name]
 
 
 # (prefix rows, at least this many of them per distinct key seen, at least this many times more
