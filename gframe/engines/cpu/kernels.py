@@ -541,8 +541,10 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     codes = _group_codes(src, keys, key_out)
     if codes is None:
         return None
-    code, groups, in_code_order = codes
+    code, groups, in_code_order, hashed = codes
     first, size = _kernel("first")(code, groups)
+    if hashed and not _same_keys(src, keys, groups, first, code):
+        return None  # two keys share a 64-bit hash (never seen): Polars' group-by decides
     present = np.flatnonzero(size) if groups != len(size) or not size.all() else np.arange(groups)
     if sort and in_code_order:
         chosen = present
@@ -582,29 +584,56 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     return pl.concat([key_frame, pl.DataFrame(cols)], how="horizontal"), sort and in_code_order
 
 
-def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tuple[np.ndarray, int, bool] | None:
-    """Each row's group as an int64 code in [0, groups), the number of codes, and whether the
-    codes follow the keys' sort order (missing keys last); None unless the keys are integers."""
+def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tuple[np.ndarray, int, bool, bool] | None:
+    """Each row's group as an int64 code in [0, groups): (codes, number of codes, whether the codes
+    follow the keys' sort order - missing keys last -, whether they come from hashes the caller
+    must check against the keys). Integer keys give their codes exactly (their values, or packed
+    by ``_pack_keys``); strings, bools, dates and the like their 64-bit hashes (Polars'), numbered
+    by ``_factorize``'s table in order of first appearance. None for other keys (floats)."""
     n = src.height
+    k = None
+    ordered = hashed = False
     if len(keys) == 1:
         col = src.get_column(keys[0])
-        if col.dtype not in _PACKABLE or col.null_count():
-            return None
-        if col.dtype == pl.UInt64 and int(col.max()) >= 2**63:  # type: ignore[arg-type]
-            return None
-        k = col.to_numpy().astype(np.int64, copy=False)
-        ordered = True
+        if col.dtype in _PACKABLE and not col.null_count() and not (
+                col.dtype == pl.UInt64 and int(col.max()) >= 2**63):  # type: ignore[arg-type]
+            k, ordered = col.to_numpy().astype(np.int64, copy=False), True
     else:
         packed = _pack_keys(src, keys, key_out)
-        if packed is None:
+        if packed is not None:
+            k = src.select(packed[0]).to_series().to_numpy().astype(np.int64, copy=False)
+            ordered = not any(src.get_column(c).null_count() for c in keys)  # a missing key is digit 0: first
+    if k is None:
+        if not all(_hash_key(src.schema[c]) for c in keys):
             return None
-        k = src.select(packed[0]).to_series().to_numpy().astype(np.int64, copy=False)
-        ordered = not any(src.get_column(c).null_count() for c in keys)  # a missing key is digit 0: first
-    lo, hi = int(k.min()), int(k.max())
-    if hi - lo + 1 <= 2 * n + 1024:
-        return k - lo, hi - lo + 1, ordered
-    code, groups = _kernel("factorize")(k)
-    return code, int(groups), False
+        h = None
+        for c in keys:  # the keys' hashes, combined (a collision is caught by ``_same_keys``)
+            hc = src.get_column(c).hash(seed=0).to_numpy()
+            h = hc if h is None else h * np.uint64(0x100000001B3) + hc
+        assert h is not None
+        k, hashed = h, True
+    else:
+        lo, hi = int(k.min()), int(k.max())
+        if hi - lo + 1 <= 2 * n + 1024:
+            return k - lo, hi - lo + 1, ordered, False
+    code, groups = _kernel("factorize")(k.view(np.uint64))
+    return code, int(groups), False, hashed
+
+
+def _hash_key(t: pl.DataType) -> bool:
+    """Key types whose equal values hash equal and whose equality ``_same_keys`` checks exactly
+    (not floats: -0.0 and 0.0 are one pandas group and two bit patterns)."""
+    return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(t, (pl.Enum, pl.Datetime, pl.Duration))
+
+
+def _same_keys(src: pl.DataFrame, keys: list[str], groups: int, first: np.ndarray, code: np.ndarray) -> bool:
+    """Whether the codes made from hashes number the distinct keys exactly: one key, as many
+    distinct values as codes (Polars' n_unique, 1.6x faster than the check by rows); several, every
+    row's keys equal to those of its group's first row."""
+    if len(keys) == 1:
+        return src.get_column(keys[0]).n_unique() == groups
+    rows = pl.Series(first[code])
+    return all(src.get_column(c).eq_missing(src.get_column(c).gather(rows)).all() for c in keys)
 
 
 _KERNELS: dict[str, Any] = {}
@@ -659,41 +688,45 @@ def _kernel(name: str) -> Any:
 
         @numba.njit(nogil=True, cache=False)
         def factorize(k: Any) -> Any:
-            # exact: an open-addressing table of the int64 codes themselves, numbered by first row
+            # exact: an open-addressing table of the 64-bit values themselves, numbered by first row;
+            # it starts small and doubles, so it stays in cache while the groups are few
             n = len(k)
-            cap = 1024
-            while cap < 4 * min(n, 1 << 20):
-                cap *= 2
-            slot_key = np.empty(cap, dtype=np.int64)
-            slot_code = np.full(cap, -1, dtype=np.int64)
-            out = np.empty(n, dtype=np.int64)
-            groups = 0
             mult = np.uint64(0x9E3779B97F4A7C15)
+            shift = np.uint64(40)
+            cap = 1024
+            keys = np.empty(cap, np.uint64)
+            slot = np.full(cap, -1, np.int64)
+            out = np.empty(n, np.int64)
+            groups = 0
             for i in range(n):
                 x = k[i]
-                j = np.int64((np.uint64(x) * mult) >> np.uint64(33)) & (cap - 1)
-                while slot_code[j] >= 0 and slot_key[j] != x:
+                j = np.int64((x * mult) >> shift) & (cap - 1)
+                while True:
+                    s = slot[j]
+                    if s < 0:
+                        if 4 * (groups + 1) > cap:  # grow (at a quarter full): into a table twice as large
+                            ncap = cap * 2
+                            nkeys = np.empty(ncap, np.uint64)
+                            nslot = np.full(ncap, -1, np.int64)
+                            for q in range(cap):
+                                if slot[q] >= 0:
+                                    jj = np.int64((keys[q] * mult) >> shift) & (ncap - 1)
+                                    while nslot[jj] >= 0:
+                                        jj = (jj + 1) & (ncap - 1)
+                                    nkeys[jj] = keys[q]
+                                    nslot[jj] = slot[q]
+                            keys, slot, cap = nkeys, nslot, ncap
+                            j = np.int64((x * mult) >> shift) & (cap - 1)
+                            continue
+                        keys[j] = x
+                        slot[j] = groups
+                        out[i] = groups
+                        groups += 1
+                        break
+                    if keys[j] == x:
+                        out[i] = s
+                        break
                     j = (j + 1) & (cap - 1)
-                if slot_code[j] < 0:
-                    if 2 * (groups + 1) > cap:  # grow: rehash every entry into a table twice as large
-                        cap *= 2
-                        new_key = np.empty(cap, dtype=np.int64)
-                        new_code = np.full(cap, -1, dtype=np.int64)
-                        for q in range(cap // 2):
-                            if slot_code[q] >= 0:
-                                jj = np.int64((np.uint64(slot_key[q]) * mult) >> np.uint64(33)) & (cap - 1)
-                                while new_code[jj] >= 0:
-                                    jj = (jj + 1) & (cap - 1)
-                                new_key[jj] = slot_key[q]
-                                new_code[jj] = slot_code[q]
-                        slot_key, slot_code = new_key, new_code
-                        j = np.int64((np.uint64(x) * mult) >> np.uint64(33)) & (cap - 1)
-                        while slot_code[j] >= 0:
-                            j = (j + 1) & (cap - 1)
-                    slot_key[j] = x
-                    slot_code[j] = groups
-                    groups += 1
-                out[i] = slot_code[j]
             return out, groups
 
         _KERNELS.update(first=first_and_size, **{"pass": group_pass}, int_sum=int_sum, factorize=factorize)
