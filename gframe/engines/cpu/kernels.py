@@ -583,13 +583,22 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
 
         _pool.append(ThreadPoolExecutor(max(pl.thread_pool_size(), 1), thread_name_prefix="gframe-cpu"))
 
-    def one(col: pl.Series) -> tuple[Any, ...]:
-        if col.dtype.is_integer():  # exact int64 sums; floats (nulls as NaN) for the moments
-            ints = col.fill_null(0).to_numpy().astype(np.int64, copy=False)
-            return (_kernel("int_sum")(code, groups, ints), *_kernel("pass")(code, groups, col.cast(pl.Float64).to_numpy()))
-        return (None, *_kernel("pass")(code, groups, col.to_numpy()))
+    int_sums = {a.child.name for _, a in named if a.fn == "sum" and a.child.name in values
+                and values[a.child.name].dtype.is_integer()}
+    moments = {a.child.name for _, a in named if a.fn != "size" and a.child.name in values} - {
+        c for c in int_sums if not any(a.fn != "sum" and a.child.name == c for _, a in named if a.fn != "size")}
 
-    stats = dict(zip(values, _pool[0].map(one, values.values())))
+    def one(name: str) -> tuple[Any, ...]:
+        col = values[name]
+        int_sum = moments_of = None
+        if name in int_sums:  # exact int64 sums
+            int_sum = _kernel("int_sum")(code, groups, col.fill_null(0).to_numpy().astype(np.int64, copy=False))
+        if name in moments:  # floats, missing values as NaN
+            moments_of = _kernel("pass")(code, groups, col.cast(pl.Float64).to_numpy() if col.dtype.is_integer()
+                                         else col.to_numpy())
+        return (int_sum, *(moments_of or (None,) * 4))
+
+    stats = dict(zip(values, _pool[0].map(one, list(values))))
     rows = first[chosen]
     key_frame = src.select([pl.col(k).alias(o) for k, o in zip(keys, key_out)])[pl.Series(rows)]
     cols: dict[str, pl.Series] = {}
