@@ -364,12 +364,13 @@ def _order_sensitive(a: Agg, low: Lowering) -> bool:
 
 
 def _engine(aggs: list[Agg], low: Lowering) -> str:
-    """Polars' in-memory engine for float sums, means, variances, products: each group's values
-    are added in one fixed order there, so the same plan gives the same bits every run; the
-    streaming engine adds per-thread partial sums in the order the threads finish, which changes the
-    last bits run to run (and a ``t == t.max()`` filter on the result then finds no row). Cost on
-    1e6-1e7 rows, 1e3 groups, 2 threads: 5-10x on the float group-by itself
-    (``tests/test_determinism.py``'s module docstring has the figures)."""
+    """Which Polars engine a group-by runs in; "in-memory" also marks the order-sensitive ones
+    (float sums, means, variances, products; integer variances), which the Aggregate kernel gives
+    to ``_ordered_aggregate`` where the keys qualify. Neither Polars engine fixes the order floats
+    are added in: the streaming one adds per-thread partial sums in the order the threads finish,
+    and the in-memory one also changed the last bits run to run (30 runs of a float group sum, 100
+    groups of 1e4 rows: 11 different results) - which makes a ``t == t.max()`` filter on the result
+    find no row. Float keys keep Polars' in-memory engine (not bit-stable; a known gap)."""
     if any(a.fn in _IN_MEMORY_AGGS for a in aggs):
         return "in-memory"
     for a in aggs:
