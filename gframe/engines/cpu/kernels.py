@@ -564,6 +564,8 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         col = src.get_column(a.child.name)
         if col.dtype == pl.Float32 and a.fn in ("std", "prod"):  # pandas: in float64
             col = col.cast(pl.Float64)
+        elif col.dtype == pl.Boolean:  # pandas adds bools as ints
+            col = col.cast(pl.Int64)
         elif col.dtype not in _ORDERED_VALUES or a.fn == "prod" and col.dtype != pl.Float64:
             return None
         values[a.child.name] = col
@@ -663,7 +665,8 @@ def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tupl
 def _hash_key(t: pl.DataType) -> bool:
     """Key types whose equal values hash equal and whose equality ``_same_keys`` checks exactly
     (not floats: -0.0 and 0.0 are one pandas group and two bit patterns)."""
-    return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(t, (pl.Enum, pl.Datetime, pl.Duration))
+    return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(
+        t, (pl.Enum, pl.Categorical, pl.Datetime, pl.Duration))
 
 
 def _same_keys(src: pl.DataFrame, keys: list[str], groups: int, first: np.ndarray, code: np.ndarray) -> bool:
