@@ -300,14 +300,41 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     def dense() -> pl.DataFrame | None:
         return _dense_aggregate(src, keys, key_out, plain, node.sort)
 
-    grouping = Grouping(src, keys, key_out, _engine([a for _, a in node.aggs], low))
-    if not node.sort:
+    engine = _engine([a for _, a in node.aggs], low)
+    out = part = None
+    if engine == "in-memory":
+        # the order-sensitive aggregations go to the ordered numba pass (``_ordered_aggregate``):
+        # Polars' in-memory engine is not deterministic either (30 runs of a float group sum, 100
+        # groups of 1e4 rows: 11 different results); the others, where there are any, to Polars,
+        # joined on the keys
+        sens = [i for i, (_, a) in enumerate(plain) if _order_sensitive(a, low)]
+        if len(sens) == len(plain):
+            done = _ordered_aggregate(src, keys, key_out, plain, node.sort)
+            if done is not None:
+                out, in_key_order = done
+                if node.sort and not in_key_order and out.height > 1:
+                    out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True,
+                                   maintain_order=True)
+        elif sens:
+            done = _ordered_aggregate(src, keys, key_out, [plain[i] for i in sens], False)
+            if done is not None:
+                part = done[0]
+                aggs = [x for i, x in enumerate(aggs) if i not in sens]
+                plain = [x for i, x in enumerate(plain) if i not in sens]
+                engine = _engine([a for _, a in plain], low)
+    if out is not None:
+        pass
+    elif not node.sort:
+        grouping = Grouping(src, keys, key_out, engine)
         out = grouping.first_appearance(aggs, dense)
     else:
         out = dense()
         if out is None:
+            grouping = Grouping(src, keys, key_out, engine)
             out = grouping.unpack(grouping.aggregate(aggs))
             out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True, maintain_order=True)
+    if part is not None:
+        out = out.join(part, on=key_out, how="left", nulls_equal=True, maintain_order="left")
     out = _finish(out, low, named, grouped=True)
     if "__gf_len" in out.columns and "__gf_len" not in node.schema.all_names:
         out = out.drop("__gf_len")
@@ -335,19 +362,33 @@ def _rows_in_group_order(df: pl.DataFrame, keys: list[str], sort: bool, dropna: 
 _IN_MEMORY_AGGS = frozenset({"median", "quantile", "first", "last"})
 
 
+def _order_sensitive(a: Agg, low: Lowering) -> bool:
+    """Whether a group aggregation's float result depends on the order its values are added in
+    (``_engine``'s rule), leaving out the float32 sums, means and variances ``_float32_group``
+    computes group by group in one fixed order."""
+    if a.fn not in FLOAT64_ACCUMULATED:
+        return False
+    t = low.type_of(a.child)
+    if t is not None and pa.types.is_float32(t) and a.fn in ("sum", "mean", "var"):
+        return False
+    return t is None or pa.types.is_floating(t) or a.fn in ("var", "std")
+
+
 def _engine(aggs: list[Agg], low: Lowering) -> str:
-    """Polars' in-memory engine for float sums, means, variances, products: each group's values
-    are added in one fixed order there, so the same plan gives the same bits every run; the
-    streaming engine adds per-thread partial sums in the order the threads finish, which changes the
-    last bits run to run (and a ``t == t.max()`` filter on the result then finds no row). Cost on
-    1e6-1e7 rows, 1e3 groups, 2 threads: 5-10x on the float group-by itself
-    (``tests/test_determinism.py``'s module docstring has the figures)."""
+    """Which Polars engine a group-by runs in; "in-memory" also marks the order-sensitive ones
+    (float sums, means, variances, products; integer variances), which the Aggregate kernel gives
+    to ``_ordered_aggregate`` where the keys qualify. Neither Polars engine fixes the order floats
+    are added in: the streaming one adds per-thread partial sums in the order the threads finish,
+    and the in-memory one also changed the last bits run to run (30 runs of a float group sum, 100
+    groups of 1e4 rows: 11 different results) - which makes a ``t == t.max()`` filter on the result
+    find no row. Float keys keep Polars' in-memory engine (not bit-stable; a known gap)."""
     if any(a.fn in _IN_MEMORY_AGGS for a in aggs):
         return "in-memory"
     for a in aggs:
         if a.fn in FLOAT64_ACCUMULATED:
             t = low.type_of(a.child)
-            if t is None or pa.types.is_floating(t):
+            # a variance of integers sums float squared deviations: order-sensitive too
+            if t is None or pa.types.is_floating(t) or a.fn in ("var", "std"):
                 return "in-memory"
     return "auto"
 
@@ -500,6 +541,252 @@ def _dense_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], nam
         else:
             out[name] = pl.Series(sums[a.child.name])
     return pl.DataFrame(out)
+
+
+_ORDERED_FNS = frozenset({"size", "count", "sum", "mean", "var", "std", "prod"})
+_ORDERED_VALUES = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.Float64)
+
+
+def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], named: list[tuple[str, Agg]],
+                       sort: bool) -> tuple[pl.DataFrame, bool] | None:
+    """Counts, sums, means and variances by integer keys in one pass over the rows in row order
+    (numba, ``_group_pass``): the same bits every run, and pandas' own arithmetic - its Kahan sum,
+    its mean (that sum / count) and its Welford variance, row by row in row order - so each group
+    gets the value pandas computes, bit for bit. Faster than Polars' streaming group-by (whose
+    per-thread partial sums change the last bits run to run) on integer keys.
+
+    The keys become an int64 code (one integer key, or several packed by ``_pack_keys``); codes of
+    a small range index the groups directly, wider ones are numbered in order of first appearance
+    by an exact hash table (``_factorize``). Returns (the result in first-appearance order, or in
+    key order where ``sort`` and the codes follow the keys; whether it is in key order), or None
+    where the keys or an aggregation do not qualify (strings, float32 values, other aggregations).
+    """
+    n = src.height
+    if n == 0:
+        return None
+    values: dict[str, pl.Series] = {}
+    for _, a in named:
+        if a.fn not in _ORDERED_FNS or (a.params and set(dict(a.params)) - {"ddof"}):
+            return None
+        if a.fn == "size":
+            continue
+        if not isinstance(a.child, Col):
+            return None
+        col = src.get_column(a.child.name)
+        if col.dtype == pl.Float32 and a.fn in ("std", "prod"):  # pandas: in float64
+            col = col.cast(pl.Float64)
+        elif col.dtype == pl.Boolean:  # pandas adds bools as ints
+            col = col.cast(pl.Int64)
+        elif col.dtype not in _ORDERED_VALUES or a.fn == "prod" and col.dtype != pl.Float64:
+            return None
+        values[a.child.name] = col
+    codes = _group_codes(src, keys, key_out)
+    if codes is None:
+        return None
+    code, groups, in_code_order, hashed = codes
+    first, size = _kernel("first")(code, groups)
+    if hashed and not _same_keys(src, keys, groups, first, code):
+        return None  # two keys share a 64-bit hash (never seen): Polars' group-by decides
+    present = np.flatnonzero(size) if groups != len(size) or not size.all() else np.arange(groups)
+    if sort and in_code_order:
+        chosen = present
+    else:  # first appearance (a sort of the few result rows by key follows, where asked)
+        chosen = present[np.argsort(first[present], kind="stable")]
+    if not _pool:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _pool.append(ThreadPoolExecutor(max(pl.thread_pool_size(), 1), thread_name_prefix="gframe-cpu"))
+
+    int_sums = {a.child.name for _, a in named if a.fn == "sum" and a.child.name in values
+                and values[a.child.name].dtype.is_integer()}
+    moments = {a.child.name for _, a in named if a.fn != "size" and a.child.name in values} - {
+        c for c in int_sums if not any(a.fn != "sum" and a.child.name == c for _, a in named if a.fn != "size")}
+
+    def one(name: str) -> tuple[Any, ...]:
+        col = values[name]
+        int_sum = moments_of = None
+        if name in int_sums:  # exact int64 sums
+            int_sum = _kernel("int_sum")(code, groups, col.fill_null(0).to_numpy().astype(np.int64, copy=False))
+        if name in moments:  # floats, missing values as NaN
+            moments_of = _kernel("pass")(code, groups, col.cast(pl.Float64).to_numpy() if col.dtype.is_integer()
+                                         else col.to_numpy())
+        return (int_sum, *(moments_of or (None,) * 4))
+
+    stats = dict(zip(values, _pool[0].map(one, list(values))))
+    rows = first[chosen]
+    key_frame = src.select([pl.col(k).alias(o) for k, o in zip(keys, key_out)])[pl.Series(rows)]
+    cols: dict[str, pl.Series] = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for name, a in named:
+            if a.fn == "size":
+                cols[name] = pl.Series(size[chosen])
+                continue
+            int_sum, nobs, total, m2, prod = (x[chosen] if x is not None else None for x in stats[a.child.name])
+            if a.fn == "prod":
+                cols[name] = pl.Series(prod)
+            elif a.fn == "count":
+                cols[name] = pl.Series(nobs)
+            elif a.fn == "sum":
+                cols[name] = pl.Series(int_sum if int_sum is not None else total)
+            elif a.fn == "mean":
+                cols[name] = pl.Series(total / nobs)
+            else:
+                ddof = int(a.param("ddof", 1))
+                var = np.where(nobs > ddof, m2 / (nobs - ddof), np.nan)
+                cols[name] = pl.Series(var if a.fn == "var" else np.sqrt(var))
+    return pl.concat([key_frame, pl.DataFrame(cols)], how="horizontal"), sort and in_code_order
+
+
+def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tuple[np.ndarray, int, bool, bool] | None:
+    """Each row's group as an int64 code in [0, groups): (codes, number of codes, whether the codes
+    follow the keys' sort order - missing keys last -, whether they come from hashes the caller
+    must check against the keys). Integer keys give their codes exactly (their values, or packed
+    by ``_pack_keys``); strings, bools, dates and the like their 64-bit hashes (Polars'), numbered
+    by ``_factorize``'s table in order of first appearance. None for other keys (floats)."""
+    n = src.height
+    k = None
+    ordered = hashed = False
+    if len(keys) == 1:
+        col = src.get_column(keys[0])
+        if col.dtype in _PACKABLE and not col.null_count() and not (
+                col.dtype == pl.UInt64 and int(col.max()) >= 2**63):  # type: ignore[arg-type]
+            k, ordered = col.to_numpy().astype(np.int64, copy=False), True
+    else:
+        packed = _pack_keys(src, keys, key_out)
+        if packed is not None:
+            k = src.select(packed[0]).to_series().to_numpy().astype(np.int64, copy=False)
+            ordered = not any(src.get_column(c).null_count() for c in keys)  # a missing key is digit 0: first
+    if k is None:
+        if not all(_hash_key(src.schema[c]) for c in keys):
+            return None
+        h = None
+        for c in keys:  # the keys' hashes, combined (a collision is caught by ``_same_keys``)
+            hc = src.get_column(c).hash(seed=0).to_numpy()
+            h = hc if h is None else h * np.uint64(0x100000001B3) + hc
+        assert h is not None
+        k, hashed = h, True
+    else:
+        lo, hi = int(k.min()), int(k.max())
+        if hi - lo + 1 <= 2 * n + 1024:
+            return k - lo, hi - lo + 1, ordered, False
+    code, groups = _kernel("factorize")(k.view(np.uint64))
+    return code, int(groups), False, hashed
+
+
+def _hash_key(t: pl.DataType) -> bool:
+    """Key types whose equal values hash equal and whose equality ``_same_keys`` checks exactly
+    (not floats: -0.0 and 0.0 are one pandas group and two bit patterns)."""
+    return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(
+        t, (pl.Enum, pl.Categorical, pl.Datetime, pl.Duration))
+
+
+def _same_keys(src: pl.DataFrame, keys: list[str], groups: int, first: np.ndarray, code: np.ndarray) -> bool:
+    """Whether the codes made from hashes number the distinct keys exactly: one key, as many
+    distinct values as codes (Polars' n_unique, 1.6x faster than the check by rows); several, every
+    row's keys equal to those of its group's first row."""
+    if len(keys) == 1:
+        return src.get_column(keys[0]).n_unique() == groups
+    rows = pl.Series(first[code])
+    return all(src.get_column(c).eq_missing(src.get_column(c).gather(rows)).all() for c in keys)
+
+
+_KERNELS: dict[str, Any] = {}
+
+
+def _kernel(name: str) -> Any:
+    """The numba kernels of ``_ordered_aggregate`` (compiled on first use)."""
+    if not _KERNELS:
+        import numba
+
+        @numba.njit(nogil=True, cache=False)
+        def first_and_size(code: Any, groups: int) -> Any:
+            n = len(code)
+            first = np.full(groups, n, dtype=np.int64)
+            size = np.zeros(groups, dtype=np.int64)
+            for i in range(n):
+                g = code[i]
+                if size[g] == 0:
+                    first[g] = i
+                size[g] += 1
+            return first, size
+
+        @numba.njit(nogil=True, cache=False)
+        def group_pass(code: Any, groups: int, x: Any) -> Any:
+            # pandas' group_sum / group_mean (Kahan), group_var (Welford), group_prod, in float64, row order
+            nobs = np.zeros(groups, dtype=np.int64)
+            total = np.zeros(groups)
+            comp = np.zeros(groups)
+            mean = np.zeros(groups)
+            m2 = np.zeros(groups)
+            prod = np.ones(groups)
+            for i in range(len(code)):
+                v = x[i]
+                if v == v:
+                    g = code[i]
+                    nobs[g] += 1
+                    prod[g] *= v
+                    y = v - comp[g]
+                    t = total[g] + y
+                    c = t - total[g] - y
+                    comp[g] = c if c == c else 0.0  # an infinite value: no compensation (pandas)
+                    total[g] = t
+                    old = mean[g]
+                    mean[g] = old + (v - old) / nobs[g]
+                    m2[g] += (v - mean[g]) * (v - old)
+            return nobs, total, m2, prod
+
+        @numba.njit(nogil=True, cache=False)
+        def int_sum(code: Any, groups: int, x: Any) -> Any:
+            out = np.zeros(groups, dtype=np.int64)
+            for i in range(len(code)):
+                out[code[i]] += x[i]
+            return out
+
+        @numba.njit(nogil=True, cache=False)
+        def factorize(k: Any) -> Any:
+            # exact: an open-addressing table of the 64-bit values themselves, numbered by first row;
+            # it starts small and doubles, so it stays in cache while the groups are few
+            n = len(k)
+            mult = np.uint64(0x9E3779B97F4A7C15)
+            shift = np.uint64(40)
+            cap = 1024
+            keys = np.empty(cap, np.uint64)
+            slot = np.full(cap, -1, np.int64)
+            out = np.empty(n, np.int64)
+            groups = 0
+            for i in range(n):
+                x = k[i]
+                j = np.int64((x * mult) >> shift) & (cap - 1)
+                while True:
+                    s = slot[j]
+                    if s < 0:
+                        if 4 * (groups + 1) > cap:  # grow (at a quarter full): into a table twice as large
+                            ncap = cap * 2
+                            nkeys = np.empty(ncap, np.uint64)
+                            nslot = np.full(ncap, -1, np.int64)
+                            for q in range(cap):
+                                if slot[q] >= 0:
+                                    jj = np.int64((keys[q] * mult) >> shift) & (ncap - 1)
+                                    while nslot[jj] >= 0:
+                                        jj = (jj + 1) & (ncap - 1)
+                                    nkeys[jj] = keys[q]
+                                    nslot[jj] = slot[q]
+                            keys, slot, cap = nkeys, nslot, ncap
+                            j = np.int64((x * mult) >> shift) & (cap - 1)
+                            continue
+                        keys[j] = x
+                        slot[j] = groups
+                        out[i] = groups
+                        groups += 1
+                        break
+                    if keys[j] == x:
+                        out[i] = s
+                        break
+                    j = (j + 1) & (cap - 1)
+            return out, groups
+
+        _KERNELS.update(first=first_and_size, **{"pass": group_pass}, int_sum=int_sum, factorize=factorize)
+    return _KERNELS[name]
 
 
 # (prefix rows, at least this many of them per distinct key seen, at least this many times more

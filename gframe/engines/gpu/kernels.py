@@ -584,29 +584,141 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
             by_expr[expr] = j = len(requests)
             requests.append((values, []))
         requests[j][1].append(i)
-    if not node.sort:  # first appearance of each group: the smallest row position in it
+    # order-sensitive aggregations (float sums and moments) reduce over the rows sorted by the keys
+    # (``SortedGroups``), the rest in libcudf's hash group-by, whose groups are then sorted by key too
+    ordered = [i for i, ap in enumerate(plans) if order_sensitive(ap)] if t.num_rows else []
+    sg = SortedGroups(key_cols, t.num_rows) if ordered else None
+    if sg is not None:
+        requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
+        requests = [r for r in requests if r[1]]
+    elif not node.sort:  # first appearance of each group: the smallest row position in it
         requests.append((sequence(t.num_rows, I32), [-1]))
-    reqs = [plc.groupby.GroupByRequest(values, [plans[i].aggregation() if i >= 0 else plc.aggregation.min()
-                                                for i in idx]) for values, idx in requests]
-    gb = plc.groupby.GroupBy(plc.Table(key_cols), null_handling=plc.types.NullPolicy.INCLUDE)
-    keys_out, results = gb.aggregate(reqs)
-    out_cols: list[Any] = [None] * len(plans)
-    first_seen = None
-    for (values, idx), res in zip(requests, results):
-        for i, col in zip(idx, res.columns()):
-            if i < 0:
-                first_seen = col
-            else:
-                out_cols[i] = _narrowed(plans[i].fix(col), group_sum_narrow_type(plans[i].a, node.child.schema.dtype_of))
-    groups = keys_out.num_rows()
     key_out = _aggregate_keys(node)
-    keys = list(keys_out.columns())
-    tbl = GpuTable(key_out + agg_names, keys + out_cols, groups)
-    if node.sort:
-        tbl = sort_table(tbl, keys, [False] * len(keys), True)
+    first = "__gf_first_row"
+    if requests or sg is None:
+        reqs = [plc.groupby.GroupByRequest(values, [plans[i].aggregation() if i >= 0 else plc.aggregation.min()
+                                                    for i in idx]) for values, idx in requests]
+        gb = plc.groupby.GroupBy(plc.Table(key_cols), null_handling=plc.types.NullPolicy.INCLUDE)
+        keys_out, results = gb.aggregate(reqs)
+        names, cols = [], []
+        for (values, idx), res in zip(requests, results):
+            for i, col in zip(idx, res.columns()):
+                names.append(first if i < 0 else agg_names[i])
+                cols.append(col if i < 0 else _narrowed(plans[i].fix(col), group_sum_narrow_type(
+                    plans[i].a, node.child.schema.dtype_of)))
+        keys = list(keys_out.columns())
+        tbl = GpuTable(key_out + names, keys + cols, keys_out.num_rows())
+        if node.sort or sg is not None:
+            tbl = sort_table(tbl, keys, [False] * len(keys), True)
     else:
-        tbl = gather(tbl, plc.sorting.sorted_order(plc.Table([first_seen]), *ascending(1)))
+        assert sg is not None
+        tbl = GpuTable(key_out, sg.group_keys(key_cols), sg.groups)
+    if sg is not None:  # its groups are in key order, as the sorted hash group-by's
+        tbl = tbl.with_columns([(agg_names[i], plans[i].fix(sg.aggregate(plans[i], ev))) for i in ordered]
+                               + [(first, sg.first_rows)])
+    if not node.sort:
+        tbl = gather(tbl, plc.sorting.sorted_order(plc.Table([tbl.column(first)]), *ascending(1)))
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
+
+
+# aggregations whose float result depends on the order values are added in, by the kind of their
+# input: float sums, products and means; variances of any number (their squared deviations are floats)
+_ORDER_SENSITIVE = {"sum": {"float"}, "prod": {"float"}, "mean": {"float"}, "var": NUMERIC, "std": NUMERIC}
+
+
+def order_sensitive(ap: AggPlan) -> bool:
+    """Whether libcudf's hash group-by could give ``ap`` different bits run to run.
+
+    The hash group-by adds each row into its group's accumulator with an atomic add, in whatever
+    order the threads get there, and float addition is not associative: the last bits of a float
+    sum, mean or variance change from run to run (seen on the H100). Its sort-based group-by is no
+    cure: it reduces with ``thrust::reduce_by_key``, whose decoupled look-back combines a group
+    that spans tiles in a timing-dependent association (NVIDIA/cccl#794, #9995). Exact operations
+    stay on the hash path: integer sums and products (associative, wrapping), counts, min, max,
+    first/last, nunique, and integer means (an exact int64 sum divided once).
+    """
+    return ap.child_kind in _ORDER_SENSITIVE.get(ap.fn, ())
+
+
+class SortedGroups:
+    """The rows stably sorted by the group keys, each group a run of them: the layout the
+    order-deterministic aggregations reduce over (``aggregate``).
+
+    Every step is a sort, a gather, an element-wise operation, a stream compaction or an integer
+    scan, each of which gives the same bits every run; float values are only ever combined by
+    ``_pairwise``'s fixed tree. The groups come out in key order (ascending, missing keys last),
+    the order of ``sort_table`` over the hash group-by's keys, so the two line up.
+    """
+
+    def __init__(self, keys: Sequence[Any], n: int) -> None:
+        self.n = n
+        self.order, self.rank = _group_rank(keys, n)  # sorted position -> row; position in its group
+        ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
+        is_start = ev.binary("EQUAL", self.rank, E.Const(0, I32), BOOL)
+        starts = boolean_mask(GpuTable(["s"], [sequence(n, I32)]), is_start).column("s")
+        self.groups = starts.size()
+        # each sorted row's group number: an integer scan (exact)
+        self.group_of = ev.binary("SUB", plc.reduce.scan(plc.unary.cast(is_start, plc_type(I32)), plc.aggregation.sum(),
+                                                         plc.reduce.ScanType.INCLUSIVE), E.Const(1, I32), I32)
+        # a stable sort keeps each group's rows in row order: its first sorted row is its first row
+        self.first_rows = plc.copying.gather(plc.Table([self.order]), starts,
+                                             plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+
+    def group_keys(self, keys: Sequence[Any]) -> list[Any]:
+        """Each group's key values (at its first row)."""
+        return plc.copying.gather(plc.Table(list(keys)), self.first_rows,
+                                  plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+
+    def aggregate(self, ap: AggPlan, ev: E.Evaluator) -> Any:
+        """``ap`` (sum, prod, mean, var, std) per group, in float64, the same bits every run:
+        sums and products by ``_pairwise``'s tree; the mean as sum / count; the variance in two
+        passes, the squared deviations from each group's mean summed by the same tree. A group
+        without values gives 0 (sum), 1 (prod) or a missing value, as libcudf's aggregations."""
+        x = plc.copying.gather(plc.Table([ap.values(ev)]), self.order,
+                               plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        x = E.cast(x, F64)
+        fn = ap.fn
+        if fn == "prod":
+            return self._pairwise([E.fill_null(x, 1.0)], "MUL")[0]
+        present = plc.unary.cast(plc.unary.is_valid(x), plc_type(I32))
+        total, count = self._pairwise([E.fill_null(x, 0.0), present], "ADD")
+        if fn == "sum":
+            return total
+        count = E.cast(count, F64)
+        mean = ev.binary("TRUE_DIV", total, count, F64)  # 0 / 0: NaN, a missing value after ``fix``
+        if fn == "mean":
+            return mean
+        per_row = plc.copying.gather(plc.Table([mean]), self.group_of,
+                                     plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        dev = ev.binary("SUB", x, per_row, F64)
+        (ssd,) = self._pairwise([E.fill_null(ev.binary("MUL", dev, dev, F64), 0.0)], "ADD")
+        ddof = int(ap.a.param("ddof", 1))
+        var = ev.binary("TRUE_DIV", ssd, ev.binary("SUB", count, E.Const(float(ddof), F64), F64), F64)
+        few = ev.binary("LESS_EQUAL", count, E.Const(float(ddof), F64), BOOL)  # pandas: NaN
+        var = plc.copying.copy_if_else(scalar(None, F64), var, few)
+        return var if fn == "var" else plc.unary.unary_operation(var, plc.unary.UnaryOperator.SQRT)
+
+    def _pairwise(self, cols: list[Any], op: str) -> list[Any]:
+        """Each group's reduction of each column (sorted rows, no missing values) by ``op``, as a
+        fixed binary tree: every round, each row at an even position of its group takes in its
+        successor in the group, and the odd positions drop out. ceil(log2(largest group)) rounds,
+        each half the rows of the last; the tree depends on the group sizes only, so the result
+        does not depend on timing (and pairwise sums are accurate: O(log n) ulps, not O(n))."""
+        ev = E.Evaluator(GpuTable([], [], self.n), lambda name: None)
+        rank = self.rank
+        while rank.size() > self.groups:
+            even = ev.binary("EQUAL", ev.binary("BITWISE_AND", rank, E.Const(1, I32), I32), E.Const(0, I32), BOOL)
+            nxt_rank = plc.copying.shift(rank, -1, scalar(0, I32))
+            paired = ev.binary("LOGICAL_AND", even,
+                               ev.binary("EQUAL", nxt_rank, ev.binary("ADD", rank, E.Const(1, I32), I32), BOOL), BOOL)
+            combined = []
+            for c in cols:
+                t = col_type(c)
+                nxt = plc.copying.shift(c, -1, scalar(0, t))
+                combined.append(plc.copying.copy_if_else(ev.binary(op, c, nxt, t), c, paired))
+            kept = boolean_mask(GpuTable([str(i) for i in range(len(cols) + 1)], combined + [rank]), even).columns
+            cols, rank = kept[:-1], ev.binary("FLOOR_DIV", kept[-1], E.Const(2, I32), I32)
+        return cols
 
 
 def _narrowed(col: Any, narrow: pa.DataType | None) -> Any:
@@ -1138,6 +1250,15 @@ def _(node: L.GroupWindow, inputs: list[GpuTable]) -> GpuTable:
     if sizes_needed:
         broadcast.append((-1, AggPlan(Agg("size", (), Col(node.keys[0])), ev)))
     sizes = None
+    ordered = [(i, ap) for i, ap in broadcast if order_sensitive(ap)]  # float sums and moments: see SortedGroups
+    broadcast = [(i, ap) for i, ap in broadcast if not order_sensitive(ap)]
+    if ordered:
+        sg = SortedGroups(keys, n)
+        for i, ap in ordered:
+            per_group = ap.fix(sg.aggregate(ap, ev))
+            by_sorted_row = plc.copying.gather(plc.Table([per_group]), sg.group_of,
+                                               plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+            outputs[i] = _unsort(by_sorted_row, sg.order, n)
     if broadcast:
         gb = plc.groupby.GroupBy(plc.Table(keys), null_handling=plc.types.NullPolicy.INCLUDE)
         reqs = [plc.groupby.GroupByRequest(ap.values(ev) if ap.fn != "size" else keys[0], [ap.aggregation()])
