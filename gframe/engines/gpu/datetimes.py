@@ -1,5 +1,6 @@
 """GPU declarations of the ``dt.`` functions: lowering to ``plc.datetime`` (or integer arithmetic on
-the timestamps) and, beside each, when it applies (a tz-naive timestamp input)."""
+the timestamps) and, beside each, when it applies (a tz-naive timestamp input; the calendar fields
+of a date32 input too)."""
 from __future__ import annotations
 
 from typing import Any
@@ -29,11 +30,21 @@ def _timestamp(e: Func, args: Types, t: Any) -> str | None:
     return None if kind(args[0]) == "ts" else f"{e.fn} of {args[0]}"
 
 
+# the calendar fields of a date32 column (TIMESTAMP_DAYS: libcudf extracts them as from a timestamp)
+DATE_FIELDS = frozenset({"dt.year", "dt.month", "dt.day", "dt.dayofweek", "dt.quarter", "dt.dayofyear"})
+
+
+def _timestamp_or_date(e: Func, args: Types, t: Any) -> str | None:
+    if kind(args[0]) == "date" and e.fn in DATE_FIELDS:
+        return None
+    return _timestamp(e, args, t)
+
+
 def _x(ev: Any, e: Func) -> Any:
     return E.as_column(ev.eval(e.children[0]), ev.n)
 
 
-@declare(*DT_COMPONENTS, reason=_timestamp)
+@declare(*DT_COMPONENTS, reason=_timestamp_or_date)
 def _component(ev: Any, e: Func) -> Any:
     """int16 in libcudf, pandas' int32; WEEKDAY is Monday=1, pandas' dayofweek Monday=0."""
     D = plc.datetime
@@ -44,7 +55,7 @@ def _component(ev: Any, e: Func) -> Any:
     return out
 
 
-@declare(*DT_FUNCTIONS, reason=_timestamp)
+@declare(*DT_FUNCTIONS, reason=_timestamp_or_date)
 def _dt_function(ev: Any, e: Func) -> Any:
     return plc.unary.cast(getattr(plc.datetime, DT_FUNCTIONS[e.fn])(_x(ev, e)), E.plc_type(I32))
 

@@ -30,11 +30,14 @@ def storable(t: pa.DataType | None) -> bool:
         return t.tz is None
     if pa.types.is_duration(t):
         return True
+    if pa.types.is_date32(t):
+        return True  # TIMESTAMP_DAYS (date64 is gframe's object column of dates: on the CPU)
     return False
 
 
 def kind(t: pa.DataType | None) -> str:
-    """A coarse class of a type: int, uint, float, bool, str, ts, dur, num? (unknown) or other."""
+    """A coarse class of a type: int, uint, float, bool, str, ts, dur, date (date32), num? (unknown)
+    or other."""
     if t is None:
         return "num?"
     if pa.types.is_unsigned_integer(t):
@@ -51,6 +54,8 @@ def kind(t: pa.DataType | None) -> str:
         return "ts"
     if pa.types.is_duration(t):
         return "dur"
+    if pa.types.is_date32(t):
+        return "date"
     return "other"
 
 
@@ -73,8 +78,8 @@ def literal_ok(value: Any) -> bool:
         return value.tz is None
     if isinstance(value, _dt.datetime):
         return value.tzinfo is None
-    if isinstance(value, (pd.Timedelta, _dt.timedelta)):
-        return True
+    if isinstance(value, (pd.Timedelta, _dt.timedelta, _dt.date)):
+        return True  # (a datetime.date that is not a datetime: a date32 literal)
     return False
 
 

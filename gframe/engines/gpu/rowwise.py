@@ -2,6 +2,8 @@
 lowering and, beside it, the check that says when that lowering applies (``functions.py``)."""
 from __future__ import annotations
 
+import datetime as _dt
+
 from typing import Any
 
 import numpy as np
@@ -206,6 +208,8 @@ def _isin_reason(e: Func, args: Types, t: Any) -> str | None:
                             for v in values):
         return None
     if x == "bool" and all(isinstance(v, (bool, np.bool_)) for v in values):
+        return None
+    if x == "date" and all(isinstance(v, _dt.date) and not isinstance(v, _dt.datetime) for v in values):
         return None
     return "isin with values of another type"
 

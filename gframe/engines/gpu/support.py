@@ -99,7 +99,7 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
         if lk == rk and lk in ("ts", "dur") and lt.unit != rt.unit:  # type: ignore[union-attr]
             # libcudf compares in the finer unit: a [s] value past the [ns] range (year 3000) overflows
             return f"comparison of {lt} and {rt} (units differ)"
-        if lk == rk and lk in ("str", "ts", "dur"):
+        if lk == rk and lk in ("str", "ts", "dur", "date"):
             return None
         return f"comparison of {lt} and {rt}"
     assert op in LOGICAL
@@ -133,7 +133,7 @@ def agg_reason(a: Agg, look: Lookup) -> str | None:
         return f"{a.fn} ddof={a.param('ddof')!r}"
     if k in NUMERIC:
         return None
-    if k in ("str", "ts", "dur") and a.fn in ops.ORDER_AGGS:
+    if k in ("str", "ts", "dur", "date") and a.fn in ops.ORDER_AGGS:
         return None
     return f"{a.fn} of {expr_type(a.child, look)}"
 

@@ -1,0 +1,188 @@
+"""Dates (date32) on the GPU engine: stored on the device as TIMESTAMP_DAYS and operated on there.
+
+Two kinds of tests:
+- **Against pandas** (``assert_matches_pandas``), for every operation a TPC-H-style query uses on a
+  date column - comparisons with ``datetime.date`` scalars and date columns, ``between``, ``isin``,
+  the calendar fields of ``.dt``, group keys, sort keys, join keys, min/max/nunique - on a
+  ``read_parquet(..., dtype_backend="pyarrow")`` frame (``date32[pyarrow]``) and on the default
+  backend (pandas' object column of ``datetime.date``), with missing values, no rows and one row.
+  They run on whatever engine the suite runs on: the CPU engine, the GPU stand-in
+  (``fake_pylibcudf``, ``GFRAME_ENGINE=gpu``) and a real GPU. On the GPU engine (stand-in or device)
+  each also asserts that no node was handed to the CPU engine.
+- **Placement** (no GPU library needed): the optimized plans of these queries place every node on
+  the GPU (``placement.lower`` puts no node on the CPU).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pandas
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import gframe
+from gframe.engines.gpu import placement as lowering
+from gframe.optimizer import optimize
+from gframe.testing import assert_matches_pandas, assert_raises_like_pandas
+
+SELFCHECK = os.environ.get("GFRAME_TEST_SELFCHECK") == "1"
+
+
+def _dates(n: int) -> list:
+    base = dt.date(1994, 11, 27)
+    out = [base + dt.timedelta(days=53 * i) for i in range(n)]
+    return [None if i % 5 == 3 else d for i, d in enumerate(out)]  # missing values
+
+
+def _table(n: int) -> pa.Table:
+    return pa.table({
+        "d": pa.array(_dates(n), pa.date32()),
+        "e": pa.array(list(reversed(_dates(n))), pa.date32()),
+        "k": pa.array([["A", "B", "C"][i % 3] for i in range(n)], pa.string()),
+        "x": pa.array([float(i) * 1.5 if i % 7 != 2 else None for i in range(n)], pa.float64()),
+        "q": pa.array([i % 4 for i in range(n)], pa.int64()),
+    })
+
+
+SIZES = {"rows": 23, "one": 1, "empty": 0}
+
+
+@pytest.fixture(params=list(SIZES))
+def path(request, tmp_path):
+    p = tmp_path / "dates.parquet"
+    pq.write_table(_table(SIZES[request.param]), p)
+    return str(p)
+
+
+def native_on_gpu(fn):
+    """``fn(module)`` matches pandas; on the GPU engine nothing of it ran on the CPU engine."""
+    gpu = not SELFCHECK and gframe.options.engine == "gpu"
+    if gpu:
+        gframe.fallback_report(clear=True)
+    got = assert_matches_pandas(fn)
+    if gpu:
+        handed = [e for e in gframe.fallback_report() if e.kind in ("cpu", "pandas")]
+        assert not handed, f"ran off the GPU: {handed}"
+    return got
+
+
+def arrow_frame(pd, path):
+    return pd.read_parquet(path, dtype_backend="pyarrow")
+
+
+D1, D2 = dt.date(1995, 3, 1), dt.date(1996, 6, 30)
+
+# queries over a date32[pyarrow] frame (read_parquet(dtype_backend="pyarrow"))
+ARROW_QUERIES = {
+    "ge": lambda d: d[d.d >= D1],
+    "lt_and_ge": lambda d: d[(d.d >= D1) & (d.d < D2)],
+    "eq": lambda d: d.d == dt.date(1995, 3, 13),
+    "ne": lambda d: d.d != dt.date(1995, 3, 13),
+    "cmp_columns": lambda d: d[d.d < d.e],
+    "between": lambda d: d[d.d.between(D1, D2)],
+    "between_neither": lambda d: d.d.between(D1, D2, inclusive="neither"),
+    "isin": lambda d: d[d.d.isin([dt.date(1995, 3, 13), dt.date(1997, 1, 1), dt.date(1996, 12, 8)])],
+    "isna": lambda d: d.d.isna(),
+    "year": lambda d: d.d.dt.year,
+    "month": lambda d: d.d.dt.month,
+    "day": lambda d: d.d.dt.day,
+    "quarter": lambda d: d.d.dt.quarter,
+    "dayofweek": lambda d: d.d.dt.day_of_week,
+    "dayofyear": lambda d: d.d.dt.day_of_year,
+    "year_filter": lambda d: d[d.d.dt.year == 1995],
+    "group_key": lambda d: d.groupby("d").x.sum(),
+    "group_key_unsorted": lambda d: d.groupby("d", sort=False).q.sum(),
+    "group_keys_dropna": lambda d: d.groupby(["k", "d"], dropna=False).x.count(),
+    "group_year": lambda d: d.assign(y=d.d.dt.year).groupby("y").x.sum(),
+    "group_min_max": lambda d: d.groupby("k").agg(first=("d", "min"), last=("d", "max"), n=("d", "nunique")),
+    "sort": lambda d: d.sort_values("d"),
+    "sort_desc_first": lambda d: d.sort_values(["d", "q"], ascending=[False, True], na_position="first"),
+    "nsmallest_by_sort": lambda d: d.sort_values("d").head(3),
+    "join_key": lambda d: d[["d", "q"]].merge(d[["d", "k"]].drop_duplicates("d"), on="d", how="inner"),
+    "join_left": lambda d: d[["d", "x"]].merge(d[["e", "k"]], left_on="d", right_on="e", how="left"),
+    "drop_duplicates": lambda d: d.drop_duplicates("d"),
+    "select": lambda d: d.assign(z=d.x * 2)[["d", "z"]],
+    "min": lambda d: d.d.min(),
+    "max": lambda d: d.d.max(),
+    "tpch_q1_like": lambda d: d[d.d <= dt.date(1998, 9, 2)].groupby(["k"]).agg(s=("x", "sum"), n=("q", "count")),
+    "tpch_q3_like": lambda d: (lambda f: f.assign(v=f.x * (1 - f.q / 10)))(d[d.d < D2]).groupby(["d", "k"]).v.sum()
+    .sort_values(ascending=False).head(5),
+}
+
+
+@pytest.mark.parametrize("name", list(ARROW_QUERIES))
+def test_date32_arrow_backed_matches_pandas(name, path):
+    q = ARROW_QUERIES[name]
+    native_on_gpu(lambda pd: q(arrow_frame(pd, path)))
+
+
+# the default backend: pandas' object column of datetime.date (gframe's date32, numpy family)
+OBJECT_QUERIES = {
+    "ge": lambda d: d[d.d >= D1],
+    "between": lambda d: d[d.d.between(D1, D2)],
+    "eq": lambda d: d.d == dt.date(1995, 3, 13),
+    "isin": lambda d: d[d.d.isin([dt.date(1995, 3, 13), dt.date(1996, 12, 8)])],
+    "sort": lambda d: d.sort_values(["d", "q"]),
+    "join_key": lambda d: d[["d", "q"]].merge(d[["d", "k"]].drop_duplicates("d"), on="d"),
+    "group_key": lambda d: d.groupby("d").q.sum(),
+}
+
+
+@pytest.mark.parametrize("name", list(OBJECT_QUERIES))
+def test_date32_object_column_matches_pandas(name, path):
+    q = OBJECT_QUERIES[name]
+    native_on_gpu(lambda pd: q(pd.read_parquet(path)))
+
+
+def test_date32_from_an_arrow_backed_pandas_frame(path):
+    """A frame built from pandas' date32[pyarrow] column (an upload, not a read)."""
+    native_on_gpu(lambda pd: (lambda d: d[d.d > D1].sort_values("d"))(
+        pd.DataFrame(pandas.read_parquet(path, dtype_backend="pyarrow"))))
+
+
+def test_date32_round_trips_its_dtype(path):
+    got = native_on_gpu(lambda pd: arrow_frame(pd, path)[["d", "k"]])
+    assert str(got.d.dtype) == "date32[day][pyarrow]"
+
+
+@pytest.mark.parametrize("value", ["1995-03-01", pandas.Timestamp("1995-03-01"), dt.datetime(1995, 3, 1)])
+def test_date32_ordering_with_a_str_or_timestamp_raises_as_pandas(value, path):
+    """pandas compares a date column with dates only: an ordering with a str or a Timestamp raises
+    TypeError; in an object column of dates ``==`` is all False and ``!=`` all True."""
+    assert_raises_like_pandas(lambda pd: arrow_frame(pd, path).d < value)
+    assert_raises_like_pandas(lambda pd: arrow_frame(pd, path).d >= value)
+    if len(pandas.read_parquet(path)):  # (pandas compares an empty object column without raising)
+        assert_raises_like_pandas(lambda pd: pd.read_parquet(path).d > value)
+    native_on_gpu(lambda pd: pd.read_parquet(path).d == value)
+    native_on_gpu(lambda pd: pd.read_parquet(path).d != value)
+
+
+# ------------------------------------------------------------------------- placement (no GPU)
+
+PLACED = ["ge", "lt_and_ge", "cmp_columns", "between", "isin", "year", "quarter", "dayofweek", "year_filter",
+          "group_key", "group_key_unsorted", "group_keys_dropna", "group_year", "group_min_max", "sort",
+          "sort_desc_first", "join_key", "join_left", "drop_duplicates", "tpch_q1_like", "tpch_q3_like"]
+
+
+@pytest.mark.skipif(SELFCHECK, reason="gframe's placement")
+@pytest.mark.parametrize("name", PLACED)
+def test_date32_plans_place_fully_on_the_gpu(name, tmp_path):
+    p = tmp_path / "dates.parquet"
+    pq.write_table(_table(23), p)
+    with gframe.option_context(engine="cpu"):  # building the plan runs nothing
+        obj = ARROW_QUERIES[name](gframe.read_parquet(str(p), dtype_backend="pyarrow"))
+    low = lowering.lower(optimize(obj._plan))
+    assert not low.cpu, f"placed on the CPU: {sorted(set(low.cpu.values()))}"
+    assert not any(isinstance(n, (lowering.HostToDevice, lowering.DeviceToHost)) for n in low.plan.walk())
+
+
+def test_placement_reasons_name_what_is_still_off_the_gpu():
+    """date64 (gframe's object column of dates, from .dt.date) still runs on the CPU, with a reason."""
+    from gframe.engines.gpu.support import schema_reason
+    from gframe.plan.schema import Schema
+
+    assert schema_reason(Schema.make([("d", pa.date32())])) is None
+    r = schema_reason(Schema.make([("d", pa.date64())]))
+    assert r is not None and "date64" in r
