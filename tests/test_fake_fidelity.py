@@ -544,10 +544,11 @@ case("read_parquet", ("io.SourceInfo", "io.parquet.ParquetReaderOptions.builder"
 
 
 def _parquet_dates(plc: Any, path: str) -> Any:
-    """A date column read by libcudf: TIMESTAMP_DAYS, date32 in Arrow (all row groups, and one)."""
+    """A date column read by libcudf: TIMESTAMP_DAYS, date32 in Arrow; a zoned timestamp column: its
+    UTC instants, without the zone (all row groups, and one)."""
     out = []
     for groups in (None, [[1]]):
-        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([path])).column_names(["dd", "k"]) \
+        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([path])).column_names(["dd", "k", "tz"]) \
             .use_pandas_metadata(False).build()
         if groups is not None:
             opts.set_row_groups(groups)
@@ -670,7 +671,8 @@ def run_case(c: Case, plc: Any, data: str, tmp: dict[str, str]) -> Any:
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("fidelity")
-    t = pa.table({"k": _ROWS["k"], "s": _ROWS["s"], "f": _ROWS["f"], "dd": _ROWS["dd"]})
+    t = pa.table({"k": _ROWS["k"], "s": _ROWS["s"], "f": _ROWS["f"], "dd": _ROWS["dd"],
+                  "tz": _ROWS["t"].cast(pa.timestamp("ns", tz="America/New_York"))})
     pq.write_table(t, root / "t.parquet", row_group_size=2)
     (root / "t.csv").write_text("a,b,c,d\n1,x,1.5,yes\n2,,2,no\n,y,,yes\n4,z w,3.25,\n5,q,7,no\n")
     return {"parquet": str(root / "t.parquet"), "csv": str(root / "t.csv")}

@@ -18,6 +18,7 @@ import datetime as dt
 import os
 
 import pandas
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -161,6 +162,13 @@ def test_date32_ordering_with_a_str_or_timestamp_raises_as_pandas(value, path):
 
 # ------------------------------------------------------------------------- placement (no GPU)
 
+def lowered(obj):
+    """The physical plan of a gframe frame or Series (a Series' expression is over its frame's plan)."""
+    if isinstance(obj, gframe.Series):
+        obj = obj.to_frame()
+    return lowering.lower(optimize(obj._plan))
+
+
 PLACED = ["ge", "lt_and_ge", "cmp_columns", "between", "isin", "year", "quarter", "dayofweek", "year_filter",
           "group_key", "group_key_unsorted", "group_keys_dropna", "group_year", "group_min_max", "sort",
           "sort_desc_first", "join_key", "join_left", "drop_duplicates", "tpch_q1_like", "tpch_q3_like"]
@@ -173,7 +181,7 @@ def test_date32_plans_place_fully_on_the_gpu(name, tmp_path):
     pq.write_table(_table(23), p)
     with gframe.option_context(engine="cpu"):  # building the plan runs nothing
         obj = ARROW_QUERIES[name](gframe.read_parquet(str(p), dtype_backend="pyarrow"))
-    low = lowering.lower(optimize(obj._plan))
+    low = lowered(obj)
     assert not low.cpu, f"placed on the CPU: {sorted(set(low.cpu.values()))}"
     assert not any(isinstance(n, (lowering.HostToDevice, lowering.DeviceToHost)) for n in low.plan.walk())
 
@@ -186,3 +194,75 @@ def test_placement_reasons_name_what_is_still_off_the_gpu():
     assert schema_reason(Schema.make([("d", pa.date32())])) is None
     r = schema_reason(Schema.make([("d", pa.date64())]))
     assert r is not None and "date64" in r
+
+
+# ------------------------------------------------------------------ timestamps with a time zone
+# stored on the device as their UTC instants; the zone is the plan's (``convert.device_type``) and
+# comes back on the way out; wall-clock fields are computed there only in UTC
+
+def _zoned(n: int, tz: str) -> pandas.DataFrame:
+    ts = pandas.date_range("2021-03-13 20:00", periods=n, freq="7h", tz=tz, unit="us")
+    ts = pandas.Series(ts).where([i % 4 != 2 for i in range(n)])  # missing values
+    return pandas.DataFrame({"t": ts, "k": [["a", "b", "c"][i % 3] for i in range(n)],
+                             "x": np.arange(n, dtype="float64")})
+
+
+@pytest.fixture(params=[(23, "UTC"), (23, "America/New_York"), (1, "Asia/Kolkata"), (0, "UTC")],
+                ids=["rows-utc", "rows-ny", "one-kolkata", "empty-utc"])
+def zoned(request, tmp_path):
+    n, tz = request.param
+    p = tmp_path / "zoned.parquet"
+    _zoned(n, tz).to_parquet(p)
+    return str(p), tz
+
+
+ZONED_QUERIES = {
+    "roundtrip": lambda d, tz: d,
+    "gt": lambda d, tz: d[d.t > pandas.Timestamp("2021-03-14 09:00", tz=tz)],
+    "between": lambda d, tz: d[d.t.between(pandas.Timestamp("2021-03-14", tz=tz), pandas.Timestamp("2021-03-16", tz=tz))],
+    "eq_str": lambda d, tz: d[d.t == "2021-03-14 10:00"] if tz == "UTC" else d[d.t.notna()],
+    "sort": lambda d, tz: d.sort_values("t", ascending=False),
+    "group_key": lambda d, tz: d.groupby("t").x.sum(),
+    "group_min_max": lambda d, tz: d.groupby("k").agg(lo=("t", "min"), hi=("t", "max")),
+    "join_key": lambda d, tz: d[["t", "x"]].merge(d[["t", "k"]].drop_duplicates("t"), on="t"),
+    "sub": lambda d, tz: d.t - pandas.Timestamp("2021-03-01", tz=tz),
+    "add_timedelta": lambda d, tz: d.t + pandas.Timedelta(hours=5),
+    "max": lambda d, tz: d.t.max(),
+}
+
+
+@pytest.mark.parametrize("backend", ["numpy", "pyarrow"])
+@pytest.mark.parametrize("name", list(ZONED_QUERIES))
+def test_zoned_timestamps_match_pandas(name, backend, zoned):
+    path, tz = zoned
+    q = ZONED_QUERIES[name]
+    kw = {"dtype_backend": "pyarrow"} if backend == "pyarrow" else {}
+    native_on_gpu(lambda pd: q(pd.read_parquet(path, **kw), tz))
+
+
+@pytest.mark.parametrize("field", ["year", "month", "day", "hour", "minute", "dayofweek"])
+def test_zoned_fields_match_pandas(field, zoned):
+    """Wall-clock fields (arrow-backed: native in gframe): on the device in UTC; in another zone
+    on the CPU engine, which is checked against pandas only."""
+    path, tz = zoned
+    get = (lambda s: s.dt.day_of_week) if field == "dayofweek" else (lambda s: getattr(s.dt, field))
+    if tz == "UTC":
+        native_on_gpu(lambda pd: get(pd.read_parquet(path, dtype_backend="pyarrow").t))
+    else:
+        assert_matches_pandas(lambda pd: get(pd.read_parquet(path, dtype_backend="pyarrow").t))
+
+
+@pytest.mark.skipif(SELFCHECK, reason="gframe's placement")
+def test_zoned_plans_place_on_the_gpu_and_local_fields_do_not(tmp_path):
+    p = tmp_path / "zoned.parquet"
+    _zoned(23, "America/New_York").to_parquet(p)
+    with gframe.option_context(engine="cpu"):
+        d = gframe.read_parquet(str(p), dtype_backend="pyarrow")
+        ok = [ZONED_QUERIES[n](d, "America/New_York") for n in ("gt", "between", "sort", "group_key", "join_key", "sub")]
+        hour = d.t.dt.hour
+    for obj in ok:
+        low = lowered(obj)
+        assert not low.cpu, f"placed on the CPU: {sorted(set(low.cpu.values()))}"
+    low = lowered(hour)
+    reasons = list(low.cpu.values())
+    assert len(reasons) == 1 and "time zone other than UTC" in reasons[0]

@@ -1412,6 +1412,9 @@ class _SourceInfo:
 
 class _TableWithMetadata:
     def __init__(self, t: pa.Table) -> None:
+        for i, f in enumerate(t.schema):  # libcudf reads a zoned timestamp as its UTC instants: no zone
+            if pa.types.is_timestamp(f.type) and f.type.tz is not None:
+                t = t.set_column(i, f.name, t.column(i).cast(pa.timestamp(f.type.unit)))
         self.tbl = Table.from_arrow(t)
         self._names = t.column_names
 

@@ -1,6 +1,6 @@
 """GPU declarations of the ``dt.`` functions: lowering to ``plc.datetime`` (or integer arithmetic on
-the timestamps) and, beside each, when it applies (a tz-naive timestamp input; the calendar fields
-of a date32 input too)."""
+the timestamps) and, beside each, when it applies (a timestamp input whose device values are its
+wall-clock times - tz-naive or UTC; the calendar fields of a date32 input too)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +8,7 @@ from typing import Any
 import pyarrow as pa
 
 from gframe.engines.gpu.functions import declare
-from gframe.engines.gpu.kinds import kind
+from gframe.engines.gpu.kinds import kind, local_time
 from gframe.engines.gpu.lib import expressions as E
 from gframe.engines.gpu.lib import plc
 from gframe.plan.expr import Func
@@ -27,7 +27,11 @@ DT_ROUNDING = {"dt.floor", "dt.ceil", "dt.round"}
 
 
 def _timestamp(e: Func, args: Types, t: Any) -> str | None:
-    return None if kind(args[0]) == "ts" else f"{e.fn} of {args[0]}"
+    if kind(args[0]) != "ts":
+        return f"{e.fn} of {args[0]}"
+    if not local_time(args[0]):  # the device holds UTC instants; pylibcudf converts no time zones
+        return f"{e.fn} of {args[0]} (local time in a time zone other than UTC: on the CPU)"
+    return None
 
 
 # the calendar fields of a date32 column (TIMESTAMP_DAYS: libcudf extracts them as from a timestamp)

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pylibcudf as plc
 
 from gframe.engines.gpu import ops
-from gframe.engines.gpu.convert import col_type, plc_type, scalar
+from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar
 from gframe.engines.gpu.functions import FUNCTIONS
 from gframe.engines.gpu.kinds import kind
 from gframe.engines.gpu.table import GpuTable
@@ -63,7 +63,7 @@ def cast(v: Value, t: pa.DataType) -> Value:
             value = None
         return Const(value, t)
     src = col_type(v)
-    if src == t:
+    if src == device_type(t):  # (a timestamp's time zone is not the device column's)
         return v
     if t == STRING:
         if src == STRING:

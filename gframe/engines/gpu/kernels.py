@@ -16,7 +16,7 @@ import pyarrow as pa
 import pylibcudf as plc
 
 from gframe.engines.gpu import ops
-from gframe.engines.gpu.convert import col_type, plc_type, scalar, upload
+from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.expressions import (BOOL, F64, I32, I64, Const, Evaluator, as_column, cast, comparison_type,
                                             nan_to_null)
 from gframe.engines.gpu.support import kind
@@ -190,7 +190,7 @@ def _(node: L.ParquetScan, inputs: list[GpuTable]) -> GpuTable:
     # the plan's types (a file may store strings as another Arrow string type: the same on the device)
     types = {n: node.file_schema.dtype_of(n) for n in needed}
     t = t.with_columns([(n, cast(t.column(n), types[n])) for n in needed
-                        if types[n] is not None and col_type(t.column(n)) != types[n]])
+                        if types[n] is not None and col_type(t.column(n)) != device_type(types[n])])
     if rid is not None:
         parts = [plc.filling.sequence(src.sizes[g], scalar(src.starts[g], I64), scalar(1, I64)) for g in groups]
         ids = plc.concatenate.concatenate(parts) if len(parts) > 1 else parts[0] if parts else all_null(I64, 0)

@@ -27,7 +27,7 @@ def storable(t: pa.DataType | None) -> bool:
     if t == STRING:
         return True  # pa.string() is gframe's "strings in an object column": its own rules, on the CPU
     if pa.types.is_timestamp(t):
-        return t.tz is None
+        return True  # with a time zone: its UTC instants (the zone is the plan's: ``convert.device_type``)
     if pa.types.is_duration(t):
         return True
     if pa.types.is_date32(t):
@@ -36,8 +36,8 @@ def storable(t: pa.DataType | None) -> bool:
 
 
 def kind(t: pa.DataType | None) -> str:
-    """A coarse class of a type: int, uint, float, bool, str, ts, dur, date (date32), num? (unknown)
-    or other."""
+    """A coarse class of a type: int, uint, float, bool, str, ts (with or without a time zone: see
+    ``local_time``), dur, date (date32), num? (unknown) or other."""
     if t is None:
         return "num?"
     if pa.types.is_unsigned_integer(t):
@@ -50,13 +50,22 @@ def kind(t: pa.DataType | None) -> str:
         return "bool"
     if t == STRING:
         return "str"
-    if pa.types.is_timestamp(t) and t.tz is None:
+    if pa.types.is_timestamp(t):
         return "ts"
     if pa.types.is_duration(t):
         return "dur"
     if pa.types.is_date32(t):
         return "date"
     return "other"
+
+
+def local_time(t: pa.DataType | None) -> bool:
+    """Whether the device's values of a timestamp column are its wall-clock times: tz-naive, or in
+    UTC (the device stores a zoned timestamp's UTC instants, and pylibcudf converts no zones)."""
+    return t is not None and pa.types.is_timestamp(t) and (t.tz is None or t.tz in _UTC)
+
+
+_UTC = frozenset({"UTC", "utc", "Etc/UTC", "+00:00", "Z", "GMT", "Etc/GMT"})
 
 
 NUMERIC = frozenset({"int", "uint", "float", "bool", "num?"})
@@ -75,7 +84,7 @@ def literal_ok(value: Any) -> bool:
     if isinstance(value, (float, np.floating)):
         return True
     if isinstance(value, pd.Timestamp):
-        return value.tz is None
+        return True
     if isinstance(value, _dt.datetime):
         return value.tzinfo is None
     if isinstance(value, (pd.Timedelta, _dt.timedelta, _dt.date)):

@@ -244,6 +244,8 @@ def _cast_reason(e: Func, args: Types, t: Any) -> str | None:
     if dk == "str" and sk in ("int", "uint"):
         return None
     if sk == dk and sk in ("ts", "dur", "str"):
+        if sk == "ts" and src.tz != dst.tz:  # type: ignore[union-attr]
+            return f"cast from {src} to {dst} (between time zones)"
         return None
     return f"cast from {src} to {dst}"
 
