@@ -513,6 +513,43 @@ case("date32_distinct", "stream_compaction.stable_distinct")(
         plc.types.NullEquality.EQUAL, plc.types.NanEquality.ALL_EQUAL))
 
 
+# decimals: DECIMAL128 of the Arrow scale (negated), no precision on the device
+def _dec(d: dict[str, pa.Array]) -> pa.Array:
+    import decimal
+
+    vals = [decimal.Decimal("12.34"), None, decimal.Decimal("-0.05"), decimal.Decimal("99999999.99"),
+            decimal.Decimal("12.34"), decimal.Decimal("0.00")][:n_of(d)]
+    return pa.array(vals, pa.decimal128(12, 2))
+
+
+case("decimal_roundtrip", ("Column.from_arrow", "Column.to_arrow", "Column.type", "DataType.id", "DataType.scale"))(
+    lambda plc, d: (C(plc, _dec(d)).to_arrow(), C(plc, _dec(d)).type().id().name, C(plc, _dec(d)).type().scale(),
+                    plc.DataType(plc.TypeId.DECIMAL128, -2) == C(plc, _dec(d)).type()))
+case("decimal_scalar", ("Scalar.from_arrow", "Scalar.type", "Column.from_scalar"))(
+    lambda plc, d: [(s.type().id().name, s.type().scale(), plc.Column.from_scalar(s, n_of(d))) for s in
+                    (plc.Scalar.from_arrow(pa.scalar(1234, pa.int64()).cast(pa.decimal128(38, 2))),
+                     plc.Scalar.from_arrow(pa.scalar(None, pa.decimal128(38, 2))))])
+case("decimal_compare", "binaryop.binary_operation")(
+    lambda plc, d: [plc.binaryop.binary_operation(
+        C(plc, _dec(d)), rhs, getattr(plc.binaryop.BinaryOperator, op), plc.DataType.from_arrow(pa.bool_()))
+        for op in ("EQUAL", "LESS", "GREATER_EQUAL")
+        for rhs in (plc.Scalar.from_arrow(pa.scalar(1234, pa.int64()).cast(pa.decimal128(38, 2))), C(plc, _dec(d)))])
+case("decimal_casts", "unary.cast")(
+    lambda plc, d: (plc.unary.cast(C(plc, _dec(d)), plc.DataType(plc.TypeId.FLOAT64)),
+                    plc.unary.cast(C(plc, _dec(d).cast(pa.decimal64(18, 2))), plc.DataType(plc.TypeId.DECIMAL128, -2))))
+case("decimal_group_sum_min_max", ("groupby.GroupBy", "GroupBy.aggregate"), order="rows")(
+    lambda plc, d: plc.groupby.GroupBy(T(plc, d["k"]), null_handling=plc.types.NullPolicy.INCLUDE).aggregate(
+        [plc.groupby.GroupByRequest(C(plc, _dec(d)), [plc.aggregation.sum(), plc.aggregation.min(), plc.aggregation.max(),
+                                                      plc.aggregation.count(plc.types.NullPolicy.EXCLUDE)])]))
+case("decimal_reduce_sum", "reduce.reduce")(
+    lambda plc, d: plc.reduce.reduce(C(plc, _dec(d)), plc.aggregation.sum(), plc.DataType(plc.TypeId.DECIMAL128, -2)))
+case("decimal_sort_key", "sorting.stable_sorted_order")(
+    lambda plc, d: plc.sorting.stable_sorted_order(T(plc, _dec(d), d["i"]), *_orders(plc, "d>a>")))
+case("decimal_mixed_compare_raises", "binaryop.binary_operation", raises=True, datasets=("rows",))(
+    lambda plc, d: plc.binaryop.binary_operation(C(plc, _dec(d)), S(plc, 5, pa.int64()),
+                                                 plc.binaryop.BinaryOperator.LESS, plc.DataType.from_arrow(pa.bool_())))
+
+
 # IO (files written by pyarrow in a temporary folder: the ``files`` fixture, passed as ``tmp``)
 def _parquet(plc: Any, d: dict[str, pa.Array], path: str) -> Any:
     E = plc.expressions
@@ -545,10 +582,11 @@ case("read_parquet", ("io.SourceInfo", "io.parquet.ParquetReaderOptions.builder"
 
 def _parquet_dates(plc: Any, path: str) -> Any:
     """A date column read by libcudf: TIMESTAMP_DAYS, date32 in Arrow; a zoned timestamp column: its
-    UTC instants, without the zone (all row groups, and one)."""
+    UTC instants, without the zone; decimals of precision 12 and 30: the type ids libcudf picks
+    (all row groups, and one)."""
     out = []
     for groups in (None, [[1]]):
-        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([path])).column_names(["dd", "k", "tz"]) \
+        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([path])).column_names(["dd", "k", "tz", "dec", "wide"]) \
             .use_pandas_metadata(False).build()
         if groups is not None:
             opts.set_row_groups(groups)
@@ -672,7 +710,8 @@ def run_case(c: Case, plc: Any, data: str, tmp: dict[str, str]) -> Any:
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("fidelity")
     t = pa.table({"k": _ROWS["k"], "s": _ROWS["s"], "f": _ROWS["f"], "dd": _ROWS["dd"],
-                  "tz": _ROWS["t"].cast(pa.timestamp("ns", tz="America/New_York"))})
+                  "tz": _ROWS["t"].cast(pa.timestamp("ns", tz="America/New_York")),
+                  "dec": _dec(_ROWS), "wide": _dec(_ROWS).cast(pa.decimal128(30, 2))})
     pq.write_table(t, root / "t.parquet", row_group_size=2)
     (root / "t.csv").write_text("a,b,c,d\n1,x,1.5,yes\n2,,2,no\n,y,,yes\n4,z w,3.25,\n5,q,7,no\n")
     return {"parquet": str(root / "t.parquet"), "csv": str(root / "t.csv")}

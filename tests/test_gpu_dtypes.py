@@ -266,3 +266,58 @@ def test_zoned_plans_place_on_the_gpu_and_local_fields_do_not(tmp_path):
     low = lowered(hour)
     reasons = list(low.cpu.values())
     assert len(reasons) == 1 and "time zone other than UTC" in reasons[0]
+
+
+# ------------------------------------------------------------------------------------- decimals
+# stored on the device as DECIMAL128 of their scale (libcudf keeps no precision: the plan's type,
+# ``GpuTable.logical``, gives it back); what gframe computes on decimals natively runs there
+
+def _decimal_table(n: int) -> pa.Table:
+    import decimal
+
+    vals = [None if i % 6 == 4 else decimal.Decimal(f"{(i * 7919) % 2000 - 500}.{i % 100:02d}") for i in range(n)]
+    return pa.table({"p": pa.array(vals, pa.decimal128(12, 2)),
+                     "w": pa.array([None if v is None else v * 3 for v in vals], pa.decimal128(20, 2)),
+                     "k": pa.array([["a", "b", "c"][i % 3] for i in range(n)], pa.string()),
+                     "x": pa.array(np.arange(n, dtype="float64"))})
+
+
+@pytest.fixture(params=list(SIZES))
+def decimals(request, tmp_path):
+    p = tmp_path / "decimals.parquet"
+    pq.write_table(_decimal_table(SIZES[request.param]), p)
+    return str(p)
+
+
+DECIMAL_QUERIES = {
+    "roundtrip": lambda d: d,
+    "gt_int": lambda d: d[d.p > 100],
+    "le_int": lambda d: d[d.p <= -3],
+    "cmp_cols": lambda d: d[d.w >= d.w],
+    "sort": lambda d: d.sort_values(["p", "x"], ascending=[False, True]),
+    "group_sum": lambda d: d.groupby("k").agg(s=("p", "sum"), lo=("p", "min"), hi=("w", "max"), n=("p", "count")),
+    "group_key": lambda d: d.groupby("p").x.sum(),
+    "join_key": lambda d: d[["p", "x"]].merge(d[["p", "k"]].drop_duplicates("p"), on="p"),
+    "sum": lambda d: d.p.sum(),
+    "max": lambda d: d.w.max(),
+    "astype_float": lambda d: d.p.astype("float64"),
+}
+
+
+@pytest.mark.parametrize("name", list(DECIMAL_QUERIES))
+def test_decimals_match_pandas(name, decimals):
+    q = DECIMAL_QUERIES[name]
+    native_on_gpu(lambda pd: q(pd.read_parquet(decimals, dtype_backend="pyarrow")))
+
+
+@pytest.mark.skipif(SELFCHECK, reason="gframe's placement")
+def test_decimal_plans_place_on_the_gpu(tmp_path):
+    p = tmp_path / "decimals.parquet"
+    pq.write_table(_decimal_table(23), p)
+    with gframe.option_context(engine="cpu"):
+        d = gframe.read_parquet(str(p), dtype_backend="pyarrow")
+        objs = [DECIMAL_QUERIES[n](d) for n in ("gt_int", "sort", "group_sum", "group_key", "join_key",
+                                                "astype_float")]
+    for obj in objs:
+        low = lowered(obj)
+        assert not low.cpu, f"placed on the CPU: {sorted(set(low.cpu.values()))}"

@@ -32,10 +32,13 @@ _PLC_OF: dict[pa.DataType, Any] = {}
 
 def device_type(t: pa.DataType) -> pa.DataType:
     """The Arrow type of the device column that stores a column of type ``t``: a timestamp with a
-    time zone is stored as its UTC instants (libcudf has no time zones; the zone stays in the
-    plan's schema and in ``GpuTable.logical``)."""
+    time zone is stored as its UTC instants (libcudf has no time zones), a decimal as DECIMAL128 of
+    its scale (libcudf keeps no precision); the zone and the precision stay in the plan's schema
+    and in ``GpuTable.logical``."""
     if pa.types.is_timestamp(t) and t.tz is not None:
         return pa.timestamp(t.unit)
+    if pa.types.is_decimal(t):  # every decimal as DECIMAL128 of its scale (the precision is the plan's)
+        return pa.decimal128(38, t.scale)
     return t
 
 
@@ -45,8 +48,17 @@ def logical_types(schema: Any) -> dict[str, pa.DataType]:
     return {f.name: f.dtype for f in fields if f.dtype is not None and device_type(f.dtype) != f.dtype}
 
 
+# fixed-point: libcudf keeps the scale (negated: the power of ten of the last digit), no precision;
+# each width stands for the Arrow decimal of its full precision (what pylibcudf's to_arrow gives)
+DECIMAL_OF: dict[Any, Any] = {T.DECIMAL32: (pa.decimal32, 9), T.DECIMAL64: (pa.decimal64, 18),
+                              T.DECIMAL128: (pa.decimal128, 38)}
+
+
 def arrow_type(dtype: Any) -> pa.DataType:
     """The Arrow type of a ``plc.DataType``."""
+    hit = DECIMAL_OF.get(dtype.id())
+    if hit is not None:
+        return hit[0](hit[1], -dtype.scale())
     try:
         return ARROW_OF[dtype.id()]
     except KeyError:
@@ -59,6 +71,8 @@ def plc_type(t: pa.DataType) -> Any:
     if hit is None:
         if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
             hit = plc.DataType(T.STRING)
+        elif pa.types.is_decimal(t):
+            hit = plc.DataType(T.DECIMAL128, -t.scale)
         else:
             hit = plc.DataType.from_arrow(device_type(t))
         _PLC_OF[t] = hit

@@ -118,6 +118,8 @@ def comparison_type(lt: pa.DataType, rt: pa.DataType) -> pa.DataType:
     lk, rk = kind(lt), kind(rt)
     if lk in ("ts", "dur"):
         return _finer(lt, rt)
+    if "dec" in (lk, rk):  # a decimal with an integer literal: the literal as a decimal of the column's scale
+        return lt if lk == "dec" else rt
     if "float" in (lk, rk):
         return F64
     if lk == rk == "uint":

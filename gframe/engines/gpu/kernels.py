@@ -475,7 +475,7 @@ def _reduce_one(ap: AggPlan, x: Any) -> Any:
         s = plc.reduce.reduce(plc.unary.cast(x, plc_type(BOOL)), agg, plc_type(BOOL))
         return plc.Column.from_scalar(s, 1)
     if fn in ("sum", "prod"):
-        out = pa.uint64() if kind(xt) == "uint" else (I64 if kind(xt) in ("int", "bool") else F64)
+        out = pa.uint64() if kind(xt) == "uint" else (I64 if kind(xt) in ("int", "bool") else xt if kind(xt) == "dec" else F64)
     elif fn in ("mean", "median", "std", "var"):
         out = F64
     else:

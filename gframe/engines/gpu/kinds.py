@@ -32,12 +32,14 @@ def storable(t: pa.DataType | None) -> bool:
         return True
     if pa.types.is_date32(t):
         return True  # TIMESTAMP_DAYS (date64 is gframe's object column of dates: on the CPU)
+    if pa.types.is_decimal(t):
+        return t.bit_width <= 128  # DECIMAL128 of its scale (``convert.device_type``); not decimal256
     return False
 
 
 def kind(t: pa.DataType | None) -> str:
     """A coarse class of a type: int, uint, float, bool, str, ts (with or without a time zone: see
-    ``local_time``), dur, date (date32), num? (unknown) or other."""
+    ``local_time``), dur, date (date32), dec (decimal), num? (unknown) or other."""
     if t is None:
         return "num?"
     if pa.types.is_unsigned_integer(t):
@@ -56,6 +58,8 @@ def kind(t: pa.DataType | None) -> str:
         return "dur"
     if pa.types.is_date32(t):
         return "date"
+    if pa.types.is_decimal(t) and t.bit_width <= 128:
+        return "dec"
     return "other"
 
 

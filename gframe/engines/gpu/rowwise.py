@@ -243,6 +243,8 @@ def _cast_reason(e: Func, args: Types, t: Any) -> str | None:
         return None
     if dk == "str" and sk in ("int", "uint"):
         return None
+    if sk == "dec" and dst == pa.float64():
+        return None
     if sk == dk and sk in ("ts", "dur", "str"):
         if sk == "ts" and src.tz != dst.tz:  # type: ignore[union-attr]
             return f"cast from {src} to {dst} (between time zones)"
