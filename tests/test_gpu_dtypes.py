@@ -321,3 +321,47 @@ def test_decimal_plans_place_on_the_gpu(tmp_path):
     for obj in objs:
         low = lowered(obj)
         assert not low.cpu, f"placed on the CPU: {sorted(set(low.cpu.values()))}"
+
+
+# ------------------------------------------------------------------- read_parquet(filters=...)
+# pyarrow's filters as a Filter over the scan (pushed into it: row groups pruned by statistics,
+# the rest filtered on the device), with pyarrow's missing-value rules
+
+FILTERS = {
+    "date_range": [("d", ">=", dt.date(1995, 6, 1)), ("d", "<", dt.date(1997, 1, 1))],
+    "ne_drops_missing": [("x", "!=", 3.0)],
+    "in_strings": [("k", "in", ["A", "C"])],
+    "not_in_keeps_missing": [("x", "not in", [3.0, 4.5])],
+    "or_of_ands": [[("d", ">=", dt.date(1997, 1, 1))], [("k", "==", "B"), ("q", ">", 1)]],
+    "int_vs_float": [("q", "<=", 1.5)],
+}
+
+
+@pytest.mark.parametrize("backend", [None, "pyarrow", "numpy_nullable"])
+@pytest.mark.parametrize("name", list(FILTERS))
+def test_read_parquet_filters_match_pandas(name, backend, tmp_path):
+    p = tmp_path / "groups.parquet"
+    pq.write_table(_table(50), p, row_group_size=8)
+    kw = {} if backend is None else {"dtype_backend": backend}
+    native_on_gpu(lambda pd: pd.read_parquet(str(p), filters=FILTERS[name], **kw))
+    native_on_gpu(lambda pd: pd.read_parquet(str(p), columns=["k", "x"], filters=FILTERS[name], **kw))
+
+
+def test_read_parquet_filters_gframe_cannot_translate_are_read_by_pandas(tmp_path):
+    """A value of another kind than the column (pyarrow's error), an unknown column: as pandas."""
+    p = tmp_path / "groups.parquet"
+    pq.write_table(_table(10), p)
+    assert_raises_like_pandas(lambda pd: pd.read_parquet(str(p), filters=[("d", ">=", "1997-01-01")]))
+    assert_raises_like_pandas(lambda pd: pd.read_parquet(str(p), filters=[("nope", ">=", 1)]))
+    assert_matches_pandas(lambda pd: pd.read_parquet(str(p), filters=[("x", "in", [None, 1.5])]))
+
+
+@pytest.mark.skipif(SELFCHECK, reason="gframe's placement")
+def test_read_parquet_filters_place_on_the_gpu(tmp_path):
+    p = tmp_path / "groups.parquet"
+    pq.write_table(_table(50), p, row_group_size=8)
+    with gframe.option_context(engine="cpu"):
+        objs = [gframe.read_parquet(str(p), filters=f, dtype_backend="pyarrow") for f in FILTERS.values()]
+    for obj in objs:
+        low = lowered(obj)
+        assert not low.cpu, f"placed on the CPU: {sorted(set(low.cpu.values()))}"
