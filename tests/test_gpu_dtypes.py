@@ -365,3 +365,24 @@ def test_read_parquet_filters_place_on_the_gpu(tmp_path):
     for obj in objs:
         low = lowered(obj)
         assert not low.cpu, f"placed on the CPU: {sorted(set(low.cpu.values()))}"
+
+
+def test_a_date_range_prunes_row_groups_by_their_statistics(tmp_path):
+    """Row groups whose date statistics rule the filter out are not read (both engines read the
+    row groups ``FileSnapshot.row_groups`` names)."""
+    from gframe.plan.source import FileSnapshot
+
+    p = tmp_path / "groups.parquet"
+    pq.write_table(_table(50), p, row_group_size=8)  # dates ascend: each row group a date range
+    with gframe.option_context(engine="cpu"):
+        d = gframe.read_parquet(str(p), dtype_backend="pyarrow")
+        q = d[(d.d >= dt.date(1996, 1, 1)) & (d.d < dt.date(1996, 6, 1))]
+    scan = optimize(q._plan)
+    while not hasattr(scan, "predicate") or scan.predicate is None:
+        scan = scan.children[0]
+    src = FileSnapshot(str(p))
+    reverse = {v: k for k, v in scan.file_columns}
+    groups = src.row_groups(scan.predicate, scan.file_schema.dtype_of, reverse, None)
+    assert 0 < len(groups) < len(src.sizes)
+    native_on_gpu(lambda pd: (lambda f: f[(f.d >= dt.date(1996, 1, 1)) & (f.d < dt.date(1996, 6, 1))])(
+        pd.read_parquet(str(p), dtype_backend="pyarrow")))
