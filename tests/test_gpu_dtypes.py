@@ -386,3 +386,19 @@ def test_a_date_range_prunes_row_groups_by_their_statistics(tmp_path):
     assert 0 < len(groups) < len(src.sizes)
     native_on_gpu(lambda pd: (lambda f: f[(f.d >= dt.date(1996, 1, 1)) & (f.d < dt.date(1996, 6, 1))])(
         pd.read_parquet(str(p), dtype_backend="pyarrow")))
+
+
+@pytest.mark.parametrize("backend", [None, "pyarrow", "numpy_nullable"])
+@pytest.mark.parametrize("date_as_object", [False, True])
+def test_read_parquet_dates_as_timestamps_match_pandas(date_as_object, backend, path):
+    """``to_pandas_kwargs={"date_as_object": False}`` (TPC-H's numpy variant): dates arrive as
+    datetime64[ms] (date32[pyarrow] with the arrow backend), read natively; then compared with a
+    Timestamp, grouped by year, sorted."""
+    kw = {"to_pandas_kwargs": {"date_as_object": date_as_object}}
+    if backend is not None:
+        kw["dtype_backend"] = backend
+    native_on_gpu(lambda pd: pd.read_parquet(path, **kw))
+    if not date_as_object and backend != "pyarrow":
+        native_on_gpu(lambda pd: (lambda f: f.assign(y=f.d.dt.year).groupby("y").x.sum())(
+            (lambda f: f[f.d >= pandas.Timestamp("1995-06-01")])(pd.read_parquet(path, **kw))))
+        native_on_gpu(lambda pd: pd.read_parquet(path, **kw).sort_values(["d", "q"]))

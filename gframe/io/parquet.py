@@ -36,7 +36,8 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
     """The lazy ``ParquetScan`` of ``pandas.read_parquet(path, ...)`` (all columns: the frontend
     selects ``columns``; pyarrow's ``filters`` as a ``Filter`` over it, which the optimizer pushes
     into the scan), or ``(None, reason)`` where not native."""
-    if filters is not None and engine in ("auto", "pyarrow"):
+    if filters is not None and engine in ("auto", "pyarrow") and "to_pandas_kwargs" not in kwargs:
+        # (pyarrow filters the file's types: with to_pandas_kwargs the plan's may differ)
         scan, reason = parquet_plan(path, engine, columns, None, dtype_backend, **kwargs)
         if scan is None:
             return scan, reason
@@ -44,6 +45,12 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
         if predicate is None:
             return None, "reader filters not native"
         return Filter(predicate, scan), ""
+    dates_as_timestamps = False
+    tpk = kwargs.get("to_pandas_kwargs")
+    if isinstance(tpk, dict) and set(tpk) <= {"date_as_object"} and isinstance(tpk.get("date_as_object", True), bool):
+        # pyarrow's date_as_object=False: dates as datetime64[ms] (the arrow backend keeps date32)
+        kwargs = {k: v for k, v in kwargs.items() if k != "to_pandas_kwargs"}
+        dates_as_timestamps = tpk.get("date_as_object", True) is False and dtype_backend != "pyarrow"
     if not _is_local_file(path) or filters is not None or kwargs:
         if isinstance(path, (str, os.PathLike)) and not os.path.exists(os.fspath(path)) and "://" not in str(path):
             raise FileNotFoundError(str(path))
@@ -77,8 +84,8 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
         label = col_meta.get(f.name, {}).get("name", f.name)
         if label is None:
             label = f.name
-        fields.append(Field(label, normalize_arrow_type(f.type),
-                            backend_family(f.type, dtype_backend, col_meta.get(f.name, {}).get("numpy_type"))))
+        t = pa.timestamp("ms") if dates_as_timestamps and pa.types.is_date32(f.type) else normalize_arrow_type(f.type)
+        fields.append(Field(label, t, backend_family(f.type, dtype_backend, col_meta.get(f.name, {}).get("numpy_type"))))
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
     source = FileSnapshot(path, metadata=footer)
