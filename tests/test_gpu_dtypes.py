@@ -402,3 +402,20 @@ def test_read_parquet_dates_as_timestamps_match_pandas(date_as_object, backend, 
         native_on_gpu(lambda pd: (lambda f: f.assign(y=f.d.dt.year).groupby("y").x.sum())(
             (lambda f: f[f.d >= pandas.Timestamp("1995-06-01")])(pd.read_parquet(path, **kw))))
         native_on_gpu(lambda pd: pd.read_parquet(path, **kw).sort_values(["d", "q"]))
+
+
+def test_zoned_and_decimal_columns_cross_between_engines(tmp_path):
+    """A plan mixing GPU nodes and a CPU one (a wall-clock field in New York) moves zoned
+    timestamps and decimals host <-> device with their exact types."""
+    p = tmp_path / "mixed.parquet"
+    t = pa.Table.from_pandas(_zoned(23, "America/New_York"), preserve_index=False)
+    t = t.append_column("p", _decimal_table(23).column("p"))
+    pq.write_table(t, p)
+
+    def q(pd):
+        d = pd.read_parquet(str(p), dtype_backend="pyarrow")
+        d = d[d.t > pandas.Timestamp("2021-03-14 06:00", tz="America/New_York")]
+        d = d.assign(h=d.t.dt.hour)  # on the CPU engine (local time)
+        return d.sort_values(["h", "p"]).groupby("h").agg(t=("t", "max"), p=("p", "sum"))
+
+    assert_matches_pandas(q)
