@@ -69,6 +69,8 @@ _ROWS = {
     "t": pa.array([T0, None, dt.datetime(2020, 12, 31, 23, 59, 59), dt.datetime(2021, 1, 15),
                    T0, dt.datetime(2019, 2, 28, 6, 7, 8, 9)], pa.timestamp("ns")),
     "k": pa.array([1, 2, 1, None, 2, 1], pa.int64()),  # a group/join key
+    "dd": pa.array([dt.date(1995, 3, 1), None, dt.date(1992, 1, 2), dt.date(1998, 12, 31), dt.date(1995, 3, 1),
+                    dt.date(1969, 12, 31)], pa.date32()),  # dates (TIMESTAMP_DAYS), with one before the epoch
     "m": pa.array([True, False, None, True, True, False], pa.bool_()),  # a mask
 }
 DATASETS = {
@@ -480,6 +482,83 @@ case("datetime_quarter_day_of_year", ("datetime.extract_quarter", "datetime.day_
     lambda plc, d: (plc.datetime.extract_quarter(C(plc, d["t"])), plc.datetime.day_of_year(C(plc, d["t"]))))
 
 
+# dates (date32 <-> TIMESTAMP_DAYS): what the engine does with a date32[pyarrow] column
+D0 = dt.date(1995, 3, 1)
+case("date32_scalar_roundtrip", ("Scalar.from_arrow", "Scalar.type", "Scalar.to_py", "Column.from_scalar"))(
+    lambda plc, d: [(s.type().id().name, s.to_py(), plc.Column.from_scalar(s, n_of(d)))
+                    for s in (S(plc, D0, pa.date32()), S(plc, None, pa.date32()))])
+case("date32_compare", "binaryop.binary_operation")(
+    lambda plc, d: [plc.binaryop.binary_operation(C(plc, d["dd"]), rhs, getattr(plc.binaryop.BinaryOperator, op),
+                                                  plc.DataType.from_arrow(pa.bool_()))
+                    for op in ("EQUAL", "NOT_EQUAL", "LESS", "GREATER_EQUAL")
+                    for rhs in (S(plc, D0, pa.date32()), C(plc, d["dd"].fill_null(D0)))])
+case("date32_components", ("datetime.extract_datetime_component", "datetime.extract_quarter",
+                           "datetime.day_of_year"))(
+    lambda plc, d: [plc.datetime.extract_datetime_component(C(plc, d["dd"]), getattr(plc.datetime.DatetimeComponent, c))
+                    for c in ("YEAR", "MONTH", "DAY", "WEEKDAY")]
+    + [plc.datetime.extract_quarter(C(plc, d["dd"])), plc.datetime.day_of_year(C(plc, d["dd"]))])
+case("date32_cast_to_int32", "unary.cast")(
+    lambda plc, d: plc.unary.cast(plc.datetime.extract_datetime_component(
+        C(plc, d["dd"]), plc.datetime.DatetimeComponent.YEAR), plc.DataType.from_arrow(pa.int32())))
+case("date32_min_max", ("reduce.reduce", "aggregation.min", "aggregation.max"))(
+    lambda plc, d: [plc.reduce.reduce(C(plc, d["dd"]), getattr(plc.aggregation, a)(), plc.DataType.from_arrow(pa.date32()))
+                    for a in ("min", "max")])
+case("date32_group_key_and_value", ("groupby.GroupBy", "GroupBy.aggregate"), order="rows")(
+    lambda plc, d: plc.groupby.GroupBy(T(plc, d["dd"]), null_handling=plc.types.NullPolicy.INCLUDE).aggregate(
+        [plc.groupby.GroupByRequest(C(plc, d["i"]), [plc.aggregation.sum()]),
+         plc.groupby.GroupByRequest(C(plc, d["dd"]), [plc.aggregation.min(), plc.aggregation.max(),
+                                                      plc.aggregation.nunique(plc.types.NullPolicy.EXCLUDE)])]))
+case("date32_sort", "sorting.stable_sorted_order")(
+    lambda plc, d: [plc.sorting.stable_sorted_order(T(plc, d["dd"], d["i"]), *_orders(plc, spec))
+                    for spec in ("a>a>", "d<a>")])
+case("date32_join", "join.inner_join", order="pairs")(
+    lambda plc, d: plc.join.inner_join(T(plc, d["dd"]), T(plc, pa.array([D0, None, dt.date(1969, 12, 31)], pa.date32())),
+                                       plc.types.NullEquality.EQUAL))
+case("date32_contains", "search.contains")(
+    lambda plc, d: plc.search.contains(C(plc, pa.array([D0, dt.date(1998, 12, 31)], pa.date32())), C(plc, d["dd"])))
+case("date32_distinct", "stream_compaction.stable_distinct")(
+    lambda plc, d: plc.stream_compaction.stable_distinct(
+        T(plc, d["dd"], d["i"]), [0], plc.stream_compaction.DuplicateKeepOption.KEEP_FIRST,
+        plc.types.NullEquality.EQUAL, plc.types.NanEquality.ALL_EQUAL))
+
+
+# decimals: DECIMAL128 of the Arrow scale (negated), no precision on the device
+def _dec(d: dict[str, pa.Array]) -> pa.Array:
+    import decimal
+
+    vals = [decimal.Decimal("12.34"), None, decimal.Decimal("-0.05"), decimal.Decimal("99999999.99"),
+            decimal.Decimal("12.34"), decimal.Decimal("0.00")][:n_of(d)]
+    return pa.array(vals, pa.decimal128(12, 2))
+
+
+case("decimal_roundtrip", ("Column.from_arrow", "Column.to_arrow", "Column.type", "DataType.id", "DataType.scale"))(
+    lambda plc, d: (C(plc, _dec(d)).to_arrow(), C(plc, _dec(d)).type().id().name, C(plc, _dec(d)).type().scale(),
+                    plc.DataType(plc.TypeId.DECIMAL128, -2) == C(plc, _dec(d)).type()))
+case("decimal_scalar", ("Scalar.from_arrow", "Scalar.type", "Column.from_scalar"))(
+    lambda plc, d: [(s.type().id().name, s.type().scale(), plc.Column.from_scalar(s, n_of(d))) for s in
+                    (plc.Scalar.from_arrow(pa.scalar(1234, pa.int64()).cast(pa.decimal128(38, 2))),
+                     plc.Scalar.from_arrow(pa.scalar(None, pa.decimal128(38, 2))))])
+case("decimal_compare", "binaryop.binary_operation")(
+    lambda plc, d: [plc.binaryop.binary_operation(
+        C(plc, _dec(d)), rhs, getattr(plc.binaryop.BinaryOperator, op), plc.DataType.from_arrow(pa.bool_()))
+        for op in ("EQUAL", "LESS", "GREATER_EQUAL")
+        for rhs in (plc.Scalar.from_arrow(pa.scalar(1234, pa.int64()).cast(pa.decimal128(38, 2))), C(plc, _dec(d)))])
+case("decimal_casts", "unary.cast")(
+    lambda plc, d: (plc.unary.cast(C(plc, _dec(d)), plc.DataType(plc.TypeId.FLOAT64)),
+                    plc.unary.cast(C(plc, _dec(d).cast(pa.decimal64(18, 2))), plc.DataType(plc.TypeId.DECIMAL128, -2))))
+case("decimal_group_sum_min_max", ("groupby.GroupBy", "GroupBy.aggregate"), order="rows")(
+    lambda plc, d: plc.groupby.GroupBy(T(plc, d["k"]), null_handling=plc.types.NullPolicy.INCLUDE).aggregate(
+        [plc.groupby.GroupByRequest(C(plc, _dec(d)), [plc.aggregation.sum(), plc.aggregation.min(), plc.aggregation.max(),
+                                                      plc.aggregation.count(plc.types.NullPolicy.EXCLUDE)])]))
+case("decimal_reduce_sum", "reduce.reduce")(
+    lambda plc, d: plc.reduce.reduce(C(plc, _dec(d)), plc.aggregation.sum(), plc.DataType(plc.TypeId.DECIMAL128, -2)))
+case("decimal_sort_key", "sorting.stable_sorted_order")(
+    lambda plc, d: plc.sorting.stable_sorted_order(T(plc, _dec(d), d["i"]), *_orders(plc, "d>a>")))
+case("decimal_mixed_compare_raises", "binaryop.binary_operation", raises=True, datasets=("rows",))(
+    lambda plc, d: plc.binaryop.binary_operation(C(plc, _dec(d)), S(plc, 5, pa.int64()),
+                                                 plc.binaryop.BinaryOperator.LESS, plc.DataType.from_arrow(pa.bool_())))
+
+
 # IO (files written by pyarrow in a temporary folder: the ``files`` fixture, passed as ``tmp``)
 def _parquet(plc: Any, d: dict[str, pa.Array], path: str) -> Any:
     E = plc.expressions
@@ -508,6 +587,26 @@ case("read_parquet", ("io.SourceInfo", "io.parquet.ParquetReaderOptions.builder"
                       "expressions.Operation", "expressions.Literal", "expressions.ColumnNameReference",
                       "expressions.ASTOperator"), datasets=("rows",))(
     lambda plc, d, tmp: _parquet(plc, d, tmp["parquet"]))
+
+
+def _parquet_dates(plc: Any, path: str) -> Any:
+    """A date column read by libcudf: TIMESTAMP_DAYS, date32 in Arrow; a zoned timestamp column: its
+    UTC instants, without the zone; decimals of precision 12 and 30: the type ids libcudf picks
+    (all row groups, and one)."""
+    out = []
+    for groups in (None, [[1]]):
+        opts = plc.io.parquet.ParquetReaderOptions.builder(plc.io.SourceInfo([path])).column_names(["dd", "k", "tz", "dec", "wide"]) \
+            .use_pandas_metadata(False).build()
+        if groups is not None:
+            opts.set_row_groups(groups)
+        res = plc.io.parquet.read_parquet(opts)
+        out.append((res.column_names(), [c.type().id().name for c in res.tbl.columns()],
+                    res.tbl.to_arrow(metadata=res.column_names())))
+    return out
+
+
+case("read_parquet_dates", ("io.parquet.read_parquet", "Column.type"), datasets=("rows",))(
+    lambda plc, d, tmp: _parquet_dates(plc, tmp["parquet"]))
 
 
 def _csv(plc: Any, path: str) -> Any:
@@ -619,7 +718,9 @@ def run_case(c: Case, plc: Any, data: str, tmp: dict[str, str]) -> Any:
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("fidelity")
-    t = pa.table({"k": _ROWS["k"], "s": _ROWS["s"], "f": _ROWS["f"]})
+    t = pa.table({"k": _ROWS["k"], "s": _ROWS["s"], "f": _ROWS["f"], "dd": _ROWS["dd"],
+                  "tz": _ROWS["t"].cast(pa.timestamp("ns", tz="America/New_York")),
+                  "dec": _dec(_ROWS), "wide": _dec(_ROWS).cast(pa.decimal128(30, 2))})
     pq.write_table(t, root / "t.parquet", row_group_size=2)
     (root / "t.csv").write_text("a,b,c,d\n1,x,1.5,yes\n2,,2,no\n,y,,yes\n4,z w,3.25,\n5,q,7,no\n")
     return {"parquet": str(root / "t.parquet"), "csv": str(root / "t.csv")}

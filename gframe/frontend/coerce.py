@@ -60,6 +60,10 @@ def comparison_literal(value: Any, dtype: Any) -> Lit:
     """
     import pyarrow as pa
 
+    if isinstance(dtype, pa.DataType) and pa.types.is_date32(dtype) and isinstance(value, (str, _dt.datetime)):
+        # a date column (date32[pyarrow], or pandas' object column of dates) compares with dates
+        # only: a string or a datetime / Timestamp is never equal, and an ordering raises
+        raise InvalidComparison(value)
     if not (isinstance(dtype, pa.TimestampType) and isinstance(value, (str, _dt.date, np.datetime64))):
         return literal(value)
     if value is pd.NaT or (isinstance(value, np.datetime64) and np.isnat(value)):

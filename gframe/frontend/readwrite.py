@@ -39,8 +39,10 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
     if plan is None:
         if reason == "non-default RangeIndex":  # a local file, read by pandas as it is
             return via_pandas("read_parquet", pd.read_parquet, (os.fspath(path),), dict(columns=columns), reason)
+        # (engine="auto", the default, is not passed on: pandas warns that it is deprecated)
+        extra = {} if engine == "auto" else {"engine": engine}
         return via_pandas("read_parquet", pd.read_parquet, (path,),
-                          dict(engine=engine, columns=columns, filters=filters, **kwargs), reason)
+                          dict(columns=columns, filters=filters, **extra, **kwargs), reason)
     df = DataFrame._from_plan(plan)
     if columns is None:
         return df

@@ -14,7 +14,8 @@ import pyarrow.parquet as pq
 
 from gframe import engines
 from gframe.interop import arrow_to_pandas
-from gframe.plan.logical import ParquetScan, Plan, RowIndex
+from gframe.plan.expr import BinOp, Col, Expr, Lit, func
+from gframe.plan.logical import Filter, ParquetScan, Plan, RowIndex
 from gframe.plan.schema import (
     Field,
     IndexField,
@@ -32,9 +33,25 @@ def _is_local_file(path: Any) -> bool:
 
 
 def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: Any = None,
-                 dtype_backend: str | None = None, **kwargs: Any) -> tuple[ParquetScan | None, str]:
+                 dtype_backend: str | None = None, **kwargs: Any) -> tuple[Plan | None, str]:
     """The lazy ``ParquetScan`` of ``pandas.read_parquet(path, ...)`` (all columns: the frontend
-    selects ``columns``), or ``(None, reason)`` where not native."""
+    selects ``columns``; pyarrow's ``filters`` as a ``Filter`` over it, which the optimizer pushes
+    into the scan), or ``(None, reason)`` where not native."""
+    if filters is not None and engine in ("auto", "pyarrow") and "to_pandas_kwargs" not in kwargs:
+        # (pyarrow filters the file's types: with to_pandas_kwargs the plan's may differ)
+        scan, reason = parquet_plan(path, engine, columns, None, dtype_backend, **kwargs)
+        if scan is None:
+            return scan, reason
+        predicate = filters_predicate(filters, scan.schema)
+        if predicate is None:
+            return None, "reader filters not native"
+        return Filter(predicate, scan), ""
+    dates_as_timestamps = False
+    tpk = kwargs.get("to_pandas_kwargs")
+    if isinstance(tpk, dict) and set(tpk) <= {"date_as_object"} and isinstance(tpk.get("date_as_object", True), bool):
+        # pyarrow's date_as_object=False: dates as datetime64[ms] (the arrow backend keeps date32)
+        kwargs = {k: v for k, v in kwargs.items() if k != "to_pandas_kwargs"}
+        dates_as_timestamps = tpk.get("date_as_object", True) is False and dtype_backend != "pyarrow"
     if not _is_local_file(path) or filters is not None or kwargs:
         if isinstance(path, (str, os.PathLike)) and not os.path.exists(os.fspath(path)) and "://" not in str(path):
             raise FileNotFoundError(str(path))
@@ -68,8 +85,8 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
         label = col_meta.get(f.name, {}).get("name", f.name)
         if label is None:
             label = f.name
-        fields.append(Field(label, normalize_arrow_type(f.type),
-                            backend_family(f.type, dtype_backend, col_meta.get(f.name, {}).get("numpy_type"))))
+        t = pa.timestamp("ms") if dates_as_timestamps and pa.types.is_date32(f.type) else normalize_arrow_type(f.type)
+        fields.append(Field(label, t, backend_family(f.type, dtype_backend, col_meta.get(f.name, {}).get("numpy_type"))))
         file_cols.append((f.name, internal_name(label)))
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
     source = FileSnapshot(path, footer, read_columns)
@@ -83,6 +100,78 @@ def read_columns(path: str, names: list[str] | None, groups: list[int] | None) -
         return pq.read_table(path, columns=names, use_pandas_metadata=False)
     with pq.ParquetFile(path) as pf:
         return pf.read_row_groups(groups, columns=names, use_pandas_metadata=False)
+
+
+# pyarrow's filter operators -> gframe comparisons ("in" / "not in" are isin)
+_FILTER_OPS = {"=": "eq", "==": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
+
+
+def filters_predicate(filters: Any, schema: Schema) -> Expr | None:
+    """pyarrow's ``filters`` (a list of ``(column, op, value)`` ANDed, or a list of such lists ORed)
+    as one predicate over ``schema``'s columns, with pyarrow's missing values: a comparison with a
+    missing value drops the row, ``in`` never keeps one and ``not in`` keeps it. None where a term
+    is not one gframe translates exactly (unknown columns, values of another kind, None among the
+    values): pandas reads those, with pyarrow's own errors."""
+    if not isinstance(filters, list) or not filters:
+        return None
+    groups = filters if all(isinstance(g, list) for g in filters) else [filters]
+    ors: list[Expr] = []
+    for group in groups:
+        if not group or not all(isinstance(t, tuple) and len(t) == 3 for t in group):
+            return None
+        ands: list[Expr] = []
+        for col, op, value in group:
+            term = _filter_term(col, op, value, schema)
+            if term is None:
+                return None
+            ands.append(term)
+        ors.append(_fold("and", ands))
+    return _fold("or", ors)
+
+
+def _fold(op: str, terms: list[Expr]) -> Expr:
+    out = terms[0]
+    for t in terms[1:]:
+        out = BinOp(op, out, t)
+    return out
+
+
+def _filter_term(label: Any, op: Any, value: Any, schema: Schema) -> Expr | None:
+    matches = [f for f in schema.columns if f.label == label and isinstance(f.label, str)]
+    if len(matches) != 1 or matches[0].dtype is None:
+        return None
+    f = matches[0]
+    col = Col(f.name)
+    if op in ("in", "not in"):
+        if not isinstance(value, (list, tuple, set)) or not value or not all(_same_kind(f.dtype, v) for v in value):
+            return None
+        isin = func("isin", col, values=tuple(value))
+        return isin if op == "in" else func("invert", isin)
+    if op not in _FILTER_OPS or not _same_kind(f.dtype, value):
+        return None
+    return BinOp("and", func("notna", col), BinOp(_FILTER_OPS[op], col, Lit(value)))
+
+
+def _same_kind(t: pa.DataType, value: Any) -> bool:
+    """Whether pyarrow compares a column of type ``t`` with ``value`` as gframe does (no casts
+    between kinds: pyarrow raises on a date column against a string)."""
+    import datetime as _dt
+
+    import pandas as pd
+
+    if value is None or isinstance(value, float) and value != value:
+        return False
+    if pa.types.is_boolean(t):
+        return isinstance(value, bool)
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if pa.types.is_large_string(t) or pa.types.is_string(t):
+        return isinstance(value, str)
+    if pa.types.is_date32(t):
+        return isinstance(value, _dt.date) and not isinstance(value, _dt.datetime)
+    if pa.types.is_timestamp(t) and t.tz is None:
+        return isinstance(value, pd.Timestamp) and value.tz is None
+    return False
 
 
 def arrow_for_pandas(plan: Plan, index: Any) -> pa.Table | None:

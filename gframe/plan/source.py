@@ -21,6 +21,7 @@ the file itself is ``os.stat``, to tell a changed file.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import os
 import threading
 import weakref
@@ -189,8 +190,8 @@ WHOLE = "whole"  # key of a column read with all its row groups at once
 
 
 def _conjuncts(pred: Any, dtype_of: Callable[[str], Any]) -> list[tuple[str, str, Any]]:
-    """(column, op, value) for the ``column <op> literal`` conjuncts of a filter over numbers or
-    strings: each is implied by the filter, so a row group none of whose rows can satisfy one holds
+    """(column, op, value) for the ``column <op> literal`` conjuncts of a filter over numbers,
+    strings or dates: each is implied by the filter, so a row group none of whose rows can satisfy one holds
     no row the filter keeps (comparisons with missing values are False)."""
     out: list[tuple[str, str, Any]] = []
     stack = [pred]
@@ -214,6 +215,8 @@ def _conjuncts(pred: Any, dtype_of: Callable[[str], Any]) -> list[tuple[str, str
             out.append((col.name, op, v))
         elif (pa.types.is_string(t) or pa.types.is_large_string(t)) and isinstance(v, str):
             out.append((col.name, op, v))
+        elif pa.types.is_date32(t) and isinstance(v, _dt.date) and not isinstance(v, _dt.datetime):
+            out.append((col.name, op, v))  # (a date column's statistics are dates: exact)
     return out
 
 
@@ -230,7 +233,7 @@ def _excluded(rg: Any, conj: list[tuple[str, str, Any]], file_name: dict[str, st
         if not st.has_min_max:
             continue
         lo, hi = st.min, st.max
-        if isinstance(v, str) != isinstance(lo, str):
+        if isinstance(v, str) != isinstance(lo, str) or isinstance(v, _dt.date) != isinstance(lo, _dt.date):
             continue
         try:
             if op == "eq" and (v < lo or v > hi) or op == "lt" and lo >= v or op == "le" and lo > v \

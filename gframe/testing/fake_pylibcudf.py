@@ -89,6 +89,10 @@ class TypeId(enum.IntEnum):
     DURATION_NANOSECONDS = 21
     DICTIONARY32 = 22
     STRING = 23
+    LIST = 24
+    DECIMAL32 = 25
+    DECIMAL64 = 26
+    DECIMAL128 = 27
     STRUCT = 28
 
 
@@ -105,17 +109,39 @@ _ARROW = {
 _ID = {v: k for k, v in _ARROW.items()}
 _ID[pa.string()] = TypeId.STRING
 
+# fixed-point: libcudf keeps a scale (the power of ten of the last digit: Arrow's scale negated) and
+# no precision; the fake holds DECIMAL32/64/128 as Arrow decimal32(9)/decimal64(18)/decimal128(38)
+_DECIMALS = {TypeId.DECIMAL32: (pa.decimal32, 9), TypeId.DECIMAL64: (pa.decimal64, 18),
+             TypeId.DECIMAL128: (pa.decimal128, 38)}
+
+
+def _decimal_id(t: pa.DataType) -> TypeId:
+    return {32: TypeId.DECIMAL32, 64: TypeId.DECIMAL64}.get(t.bit_width, TypeId.DECIMAL128)
+
+
+def _device_decimal(t: pa.DataType) -> pa.DataType:
+    """The Arrow type a decimal of type ``t`` has on the device (and back): the width's full precision."""
+    make, precision = _DECIMALS[_decimal_id(t)]
+    return make(precision, t.scale)
+
 
 class DataType:
     def __init__(self, type_id: TypeId, scale: int = 0) -> None:
-        if scale:
-            raise _unmodelled("DataType", "scale", scale, "no decimal types")
         self._id = TypeId(type_id)
+        if scale and self._id not in _DECIMALS:
+            raise _unmodelled("DataType", "scale", scale, f"a scale of {self._id.name}")
+        self._scale = int(scale)
 
     def id(self) -> TypeId:
         return self._id
 
+    def scale(self) -> int:
+        return self._scale
+
     def to_arrow(self) -> pa.DataType:
+        if self._id in _DECIMALS:
+            make, precision = _DECIMALS[self._id]
+            return make(precision, -self._scale)
         if self._id not in _ARROW:
             raise _unmodelled("DataType.to_arrow", "self", self)
         return _ARROW[self._id]
@@ -124,16 +150,18 @@ class DataType:
     def from_arrow(t: pa.DataType) -> "DataType":
         if pa.types.is_string_view(t):
             return DataType(TypeId.STRING)
+        if pa.types.is_decimal(t):
+            return DataType(_decimal_id(t), -t.scale)
         return DataType(_ID[t])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, DataType) and other._id == self._id
+        return isinstance(other, DataType) and other._id == self._id and other._scale == self._scale
 
     def __hash__(self) -> int:
-        return hash(self._id)
+        return hash((self._id, self._scale))
 
     def __repr__(self) -> str:
-        return f"DataType({self._id.name})"
+        return f"DataType({self._id.name}{f', {self._scale}' if self._scale else ''})"
 
 
 def _norm(arr: Any) -> pa.Array:
@@ -141,7 +169,11 @@ def _norm(arr: Any) -> pa.Array:
         arr = arr.combine_chunks() if arr.num_chunks else pa.array([], type=arr.type)
     if pa.types.is_string(arr.type) or pa.types.is_string_view(arr.type):
         arr = arr.cast(pa.large_string())
-    if arr.type not in _ID and not pa.types.is_struct(arr.type):
+    if pa.types.is_decimal(arr.type):  # libcudf holds no precision: the width's full one comes back
+        if arr.type.precision > 38:
+            raise TypeError(f"fake pylibcudf: no device type for {arr.type}")
+        arr = arr.cast(_device_decimal(arr.type))
+    if arr.type not in _ID and not pa.types.is_struct(arr.type) and not pa.types.is_decimal(arr.type):
         raise TypeError(f"fake pylibcudf: no device type for {arr.type}")
     return arr
 
@@ -163,7 +195,7 @@ class Column:
             raise MemoryError(f"std::bad_alloc: out of memory (fake limit {_LIMIT[-1]} bytes)")
 
     def type(self) -> DataType:
-        return DataType(_ID[self.arr.type])
+        return DataType.from_arrow(self.arr.type)
 
     def size(self) -> int:
         return len(self.arr)
@@ -236,6 +268,8 @@ class Scalar:
     def __init__(self, s: pa.Scalar) -> None:
         if pa.types.is_string(s.type):
             s = s.cast(pa.large_string())
+        if pa.types.is_decimal(s.type):
+            s = s.cast(_device_decimal(s.type))
         self.s = s
 
     @staticmethod
@@ -251,7 +285,7 @@ class Scalar:
         return self.s.is_valid
 
     def type(self) -> DataType:
-        return DataType(_ID[self.s.type])
+        return DataType.from_arrow(self.s.type)
 
     def to_py(self) -> Any:
         return self.s.as_py()
@@ -349,6 +383,12 @@ def binary_operation(lhs: Any, rhs: Any, op: Any, output_type: DataType) -> Colu
         raise ValueError("fake pylibcudf: binary_operation: columns of different sizes")
     a, b = _pair(lhs, rhs)
     t = output_type.to_arrow()
+    decimals = [pa.types.is_decimal(x.type) for x in (a, b)]
+    if any(decimals):
+        if not all(decimals):  # libcudf: fixed-point only with fixed-point
+            raise TypeError(f"fake pylibcudf: binary_operation of {a.type} and {b.type}: mixed fixed-point")
+        if name not in _CMP:
+            raise _unmodelled("binary_operation", "op", op, f"on {a.type} and {b.type} (comparisons modelled)")
     strings = [pa.types.is_large_string(x.type) for x in (a, b)]
     if any(strings) and (not all(strings) or name not in _CMP and name not in ("NULL_EQUALS", "NULL_NOT_EQUALS")):
         raise _unmodelled("binary_operation", "op", op, f"on {a.type} and {b.type}")
@@ -455,6 +495,13 @@ def _cast(input: Column, data_type: DataType) -> Column:
     a = input.arr
     if pa.types.is_large_string(a.type) != pa.types.is_large_string(target):  # libcudf: fixed-width types only
         raise TypeError(f"fake pylibcudf: cast from {a.type} to {target}: libcudf casts fixed-width types only")
+    if pa.types.is_decimal(a.type) or pa.types.is_decimal(target):
+        if pa.types.is_decimal(a.type) and pa.types.is_decimal(target) and a.type.scale == target.scale:
+            return Column(a.cast(target))
+        if pa.types.is_decimal(a.type) and target == pa.float64():
+            return Column(a.cast(target))
+        raise _unmodelled("cast", "data_type", data_type, f"from {a.type} (decimal to a decimal of its scale, "
+                          "or to float64)")
     src_num, dst_num = any(f(a.type) for f in _CASTABLE), any(f(target) for f in _CASTABLE)
     same_chrono = (pa.types.is_timestamp(a.type) or pa.types.is_date32(a.type)) and \
         (pa.types.is_timestamp(target) or pa.types.is_date32(target)) or \
@@ -593,7 +640,8 @@ def _check_agg(fn: str, agg: Any, context: str, t: pa.DataType, vals: list[Any])
     if agg.kind in ("any", "all") and not pa.types.is_boolean(t):
         raise _unmodelled(fn, "agg", agg.kind, f"on {t} (modelled on bools)")
     if agg.kind in ("sum", "product", "mean", "median", "std", "var") and not (
-            pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)):
+            pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+            or agg.kind == "sum" and pa.types.is_decimal(t)):
         raise _unmodelled(fn, "agg", agg.kind, f"on {t}")
     if agg.kind in _NAN_SENSITIVE and pa.types.is_floating(t) and any(_is_nan_value(v) for v in vals):
         raise _unmodelled(fn, "col", "NaN", f"{agg.kind} over NaN (make NaN null first)")
@@ -1440,6 +1488,14 @@ class _SourceInfo:
 
 class _TableWithMetadata:
     def __init__(self, t: pa.Table) -> None:
+        for i, f in enumerate(t.schema):  # libcudf reads a zoned timestamp as its UTC instants: no zone
+            if pa.types.is_timestamp(f.type) and f.type.tz is not None:
+                t = t.set_column(i, f.name, t.column(i).cast(pa.timestamp(f.type.unit)))
+            elif pa.types.is_decimal(f.type):  # the narrowest fixed-point type of the precision
+                p = f.type.precision
+                narrow = pa.decimal32(9, f.type.scale) if p <= 9 else pa.decimal64(18, f.type.scale) if p <= 18 \
+                    else pa.decimal128(38, f.type.scale)
+                t = t.set_column(i, f.name, t.column(i).cast(narrow))
         self.tbl = Table.from_arrow(t)
         self._names = t.column_names
 

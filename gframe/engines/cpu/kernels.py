@@ -120,6 +120,10 @@ def _(node: L.ParquetScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
             got = pl.from_arrow(src.read(cols, todo), rechunk=False)
             src.store("cpu", {c: got.get_column(c) for c in cols}, todo, _slice)  # type: ignore[union-attr]
         out = pl.DataFrame([src.assemble("cpu", f, groups, _slice, _concat).alias(n) for f, n in zip(files, needed)])
+    # dates the plan reads as timestamps (read_parquet(to_pandas_kwargs={"date_as_object": False}))
+    dates = [n for n in needed if out.schema[n] == pl.Date and pa.types.is_timestamp(node.file_schema.dtype_of(n) or pa.null())]
+    if dates:
+        out = out.with_columns([pl.col(n).cast(polars_type(node.file_schema.dtype_of(n))) for n in dates])
     if rid is not None:  # the file's row positions, numbered before the filter
         pos = [np.arange(src.starts[g], src.starts[g] + src.sizes[g], dtype=np.int64) for g in groups]
         out = out.with_columns(pl.Series(rid, np.concatenate(pos) if pos else np.empty(0, np.int64)))

@@ -33,11 +33,42 @@ _PLC_OF: dict[pa.DataType, Any] = {}
 _ARROW_BY_ID: dict[int, pa.DataType] = {}  # ARROW_OF by the type id's value, built at the first use
 
 
+def device_type(t: pa.DataType) -> pa.DataType:
+    """The Arrow type of the device column that stores a column of type ``t``: a timestamp with a
+    time zone is stored as its UTC instants (libcudf has no time zones), a decimal as DECIMAL128 of
+    its scale (libcudf keeps no precision); the zone and the precision stay in the plan's schema
+    and in ``GpuTable.logical``."""
+    if pa.types.is_timestamp(t) and t.tz is not None:
+        return pa.timestamp(t.unit)
+    if pa.types.is_decimal(t):  # every decimal as DECIMAL128 of its scale (the precision is the plan's)
+        return pa.decimal128(38, t.scale)
+    return t
+
+
+def logical_types(schema: Any) -> dict[str, pa.DataType]:
+    """The columns of ``schema`` (data and index) whose type their device column cannot say."""
+    fields = list(schema.columns) + list(schema.index or ())
+    return {f.name: f.dtype for f in fields if f.dtype is not None and device_type(f.dtype) != f.dtype}
+
+
+# fixed-point: libcudf keeps the scale (negated: the power of ten of the last digit), no precision;
+# each width (by its name in ``plc.TypeId``) stands for the Arrow decimal of its full precision
+# (what pylibcudf's to_arrow gives)
+DECIMAL_OF: dict[str, Any] = {"DECIMAL32": (pa.decimal32, 9), "DECIMAL64": (pa.decimal64, 18),
+                              "DECIMAL128": (pa.decimal128, 38)}
+_DECIMAL_BY_ID: dict[int, Any] = {}  # DECIMAL_OF by the type id's value, built at the first use
+
+
 def arrow_type(dtype: Any) -> pa.DataType:
     """The Arrow type of a ``plc.DataType``."""
     if not _ARROW_BY_ID:
         _ARROW_BY_ID.update({int(getattr(plc.TypeId, name)): t for name, t in ARROW_OF.items()})
     tid = dtype.id()
+    if not _DECIMAL_BY_ID:
+        _DECIMAL_BY_ID.update({int(getattr(plc.TypeId, name)): d for name, d in DECIMAL_OF.items()})
+    hit = _DECIMAL_BY_ID.get(int(tid))
+    if hit is not None:
+        return hit[0](hit[1], -dtype.scale())
     try:
         return _ARROW_BY_ID[int(tid)]
     except KeyError:
@@ -50,8 +81,10 @@ def plc_type(t: pa.DataType) -> Any:
     if hit is None:
         if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
             hit = plc.DataType(plc.TypeId.STRING)
+        elif pa.types.is_decimal(t):
+            hit = plc.DataType(plc.TypeId.DECIMAL128, -t.scale)
         else:
-            hit = plc.DataType.from_arrow(t)
+            hit = plc.DataType.from_arrow(device_type(t))
         _PLC_OF[t] = hit
     return hit
 
@@ -75,17 +108,21 @@ def _uploadable(table: pa.Table) -> pa.Table:
                 table = table.set_column(i, f.name, col.cast(want))
         elif not storable(t) or pa.types.is_float16(t):
             raise NotUploadable(f"column {f.name!r} of type {t} cannot be stored on the GPU")
+        elif device_type(t) != t:  # (a cast between time zones keeps the instants: metadata only)
+            table = table.set_column(i, f.name, table.column(i).cast(device_type(t)))
     return table
 
 
 def upload(table: pa.Table) -> GpuTable:
-    """An Arrow table (host) as a device table; column names kept."""
+    """An Arrow table (host) as a device table; column names kept (and the types their device
+    columns cannot say: ``GpuTable.logical``)."""
+    logical = {f.name: f.type for f in table.schema if device_type(f.type) != f.type}
     table = _uploadable(table)
     n = table.num_rows
     if table.num_columns == 0:
         return GpuTable([], [], n)
     dev = plc.Table.from_arrow(table)
-    return GpuTable(table.column_names, dev.columns(), n)
+    return GpuTable(table.column_names, dev.columns(), n).typed(logical)
 
 
 def download(t: GpuTable, offset: int = 0, length: int | None = None) -> pa.Table:
@@ -102,7 +139,7 @@ def download(t: GpuTable, offset: int = 0, length: int | None = None) -> pa.Tabl
     arrays = []
     for name, col in zip(t.names, cols):
         a = out.column(name)
-        want = col_type(col)
+        want = t.logical.get(name) or col_type(col)
         if a.type != want:
             a = a.cast(want)
         arrays.append(a)
@@ -139,4 +176,6 @@ def scalar(value: Any, t: pa.DataType) -> Any:
             s = pa.scalar(value).cast(t, safe=False)
     if pa.types.is_large_string(s.type):
         s = s.cast(pa.string())
+    if device_type(s.type) != s.type:
+        s = s.cast(device_type(s.type))
     return plc.Scalar.from_arrow(s)

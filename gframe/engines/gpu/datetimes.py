@@ -1,5 +1,6 @@
 """GPU declarations of the ``dt.`` functions: lowering to ``plc.datetime`` (or integer arithmetic on
-the timestamps) and, beside each, when it applies (a tz-naive timestamp input)."""
+the timestamps) and, beside each, when it applies (a timestamp input whose device values are its
+wall-clock times - tz-naive or UTC; the calendar fields of a date32 input too)."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,7 +8,7 @@ from typing import Any
 import pyarrow as pa
 
 from gframe.engines.gpu.functions import declare
-from gframe.engines.gpu.kinds import kind
+from gframe.engines.gpu.kinds import kind, local_time
 from gframe.engines.gpu.lib import expressions as E
 from gframe.engines.gpu.lib import plc
 from gframe.plan.expr import Func
@@ -26,14 +27,28 @@ DT_ROUNDING = {"dt.floor", "dt.ceil", "dt.round"}
 
 
 def _timestamp(e: Func, args: Types, t: Any) -> str | None:
-    return None if kind(args[0]) == "ts" else f"{e.fn} of {args[0]}"
+    if kind(args[0]) != "ts":
+        return f"{e.fn} of {args[0]}"
+    if not local_time(args[0]):  # the device holds UTC instants; pylibcudf converts no time zones
+        return f"{e.fn} of {args[0]} (local time in a time zone other than UTC: on the CPU)"
+    return None
+
+
+# the calendar fields of a date32 column (TIMESTAMP_DAYS: libcudf extracts them as from a timestamp)
+DATE_FIELDS = frozenset({"dt.year", "dt.month", "dt.day", "dt.dayofweek", "dt.quarter", "dt.dayofyear"})
+
+
+def _timestamp_or_date(e: Func, args: Types, t: Any) -> str | None:
+    if kind(args[0]) == "date" and e.fn in DATE_FIELDS:
+        return None
+    return _timestamp(e, args, t)
 
 
 def _x(ev: Any, e: Func) -> Any:
     return E.as_column(ev.eval(e.children[0]), ev.n)
 
 
-@declare(*DT_COMPONENTS, reason=_timestamp)
+@declare(*DT_COMPONENTS, reason=_timestamp_or_date)
 def _component(ev: Any, e: Func) -> Any:
     """int16 in libcudf, pandas' int32; WEEKDAY is Monday=1, pandas' dayofweek Monday=0."""
     D = plc.datetime
@@ -44,7 +59,7 @@ def _component(ev: Any, e: Func) -> Any:
     return out
 
 
-@declare(*DT_FUNCTIONS, reason=_timestamp)
+@declare(*DT_FUNCTIONS, reason=_timestamp_or_date)
 def _dt_function(ev: Any, e: Func) -> Any:
     return plc.unary.cast(getattr(plc.datetime, DT_FUNCTIONS[e.fn])(_x(ev, e)), E.plc_type(I32))
 

@@ -80,6 +80,16 @@ class GpuEngine:
         return upload(table)
 
 
+def _typed(out: Any, node: L.Plan) -> Any:
+    """A node's device result, with the types of the node's schema its columns cannot say (a
+    timestamp's time zone: ``GpuTable.logical``), so the host copy made of it has them."""
+    if not isinstance(out, GpuTable):
+        return out
+    from gframe.engines.gpu.convert import logical_types
+
+    return out.typed(logical_types(node.schema))
+
+
 def _record(api: str, reason: str, rows: int, seconds: float, nbytes: int) -> None:
     record(FallbackEvent(api, reason, rows, seconds, kind="cpu", bytes_moved=int(nbytes)))
 
@@ -161,6 +171,7 @@ class _Run:
                 out = from_host_frame(host)
             except NotUploadable:
                 return host
+            out = _typed(out, node)
             self.where[id(node)] = ("gpu", out.nbytes())
             if out.num_rows > support.SMALL_HOST_ROWS:
                 _record("Materialized result -> device", "a result held on the host", out.num_rows,
@@ -180,7 +191,7 @@ class _Run:
         if reason is not None:
             return self.on_cpu(node, dev, reason)
         try:
-            return kernels.run(node, dev)
+            return _typed(kernels.run(node, dev), node)
         except MemoryError as exc:
             if options.oom == "cpu":
                 return self.on_cpu(node, dev, f"GPU out of memory ({exc})")

@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from gframe.engines.gpu import ops
 from gframe.engines.gpu.lib import plc
-from gframe.engines.gpu.convert import col_type, plc_type, scalar
+from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar
 from gframe.engines.gpu.functions import FUNCTIONS
 from gframe.engines.gpu.kinds import kind
 from gframe.engines.gpu.table import GpuTable
@@ -63,7 +63,7 @@ def cast(v: Value, t: pa.DataType) -> Value:
             value = None
         return Const(value, t)
     src = col_type(v)
-    if src == t:
+    if src == device_type(t):  # (a timestamp's time zone is not the device column's)
         return v
     if t == STRING:
         if src == STRING:
@@ -118,6 +118,8 @@ def comparison_type(lt: pa.DataType, rt: pa.DataType) -> pa.DataType:
     lk, rk = kind(lt), kind(rt)
     if lk in ("ts", "dur"):
         return _finer(lt, rt)
+    if "dec" in (lk, rk):  # a decimal with an integer literal: the literal as a decimal of the column's scale
+        return lt if lk == "dec" else rt
     if "float" in (lk, rk):
         return F64
     if lk == rk == "uint":

@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from gframe.engines.gpu import ops
-from gframe.engines.gpu.convert import col_type, plc_type, scalar, upload
+from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
 from gframe.engines.gpu.lib import plc
@@ -303,7 +303,7 @@ def _(node: L.ParquetScan, inputs: list[GpuTable]) -> GpuTable:
     # the plan's types (a file may store strings as another Arrow string type: the same on the device)
     types = {n: node.file_schema.dtype_of(n) for n in needed}
     t = t.with_columns([(n, E.cast(t.column(n), types[n])) for n in needed
-                        if types[n] is not None and col_type(t.column(n)) != types[n]])
+                        if types[n] is not None and col_type(t.column(n)) != device_type(types[n])])
     if rid is not None:
         parts = [plc.filling.sequence(src.sizes[g], scalar(src.starts[g], I64), scalar(1, I64)) for g in groups]
         ids = plc.concatenate.concatenate(parts) if len(parts) > 1 else parts[0] if parts else all_null(I64, 0)
@@ -775,7 +775,7 @@ def _reduce_one(ap: AggPlan, x: Any) -> Any:
         s = plc.reduce.reduce(plc.unary.cast(x, plc_type(BOOL)), agg, plc_type(BOOL))
         return plc.Column.from_scalar(s, 1)
     if fn in ("sum", "prod"):
-        out = pa.uint64() if kind(xt) == "uint" else (I64 if kind(xt) in ("int", "bool") else F64)
+        out = pa.uint64() if kind(xt) == "uint" else (I64 if kind(xt) in ("int", "bool") else xt if kind(xt) == "dec" else F64)
     elif fn in ("mean", "median", "std", "var"):
         out = F64
     else:

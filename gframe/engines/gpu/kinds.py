@@ -27,14 +27,19 @@ def storable(t: pa.DataType | None) -> bool:
     if t == STRING:
         return True  # pa.string() is gframe's "strings in an object column": its own rules, on the CPU
     if pa.types.is_timestamp(t):
-        return t.tz is None
+        return True  # with a time zone: its UTC instants (the zone is the plan's: ``convert.device_type``)
     if pa.types.is_duration(t):
         return True
+    if pa.types.is_date32(t):
+        return True  # TIMESTAMP_DAYS (date64 is gframe's object column of dates: on the CPU)
+    if pa.types.is_decimal(t):
+        return t.bit_width <= 128  # DECIMAL128 of its scale (``convert.device_type``); not decimal256
     return False
 
 
 def kind(t: pa.DataType | None) -> str:
-    """A coarse class of a type: int, uint, float, bool, str, ts, dur, num? (unknown) or other."""
+    """A coarse class of a type: int, uint, float, bool, str, ts (with or without a time zone: see
+    ``local_time``), dur, date (date32), dec (decimal), num? (unknown) or other."""
     if t is None:
         return "num?"
     if pa.types.is_unsigned_integer(t):
@@ -47,11 +52,24 @@ def kind(t: pa.DataType | None) -> str:
         return "bool"
     if t == STRING:
         return "str"
-    if pa.types.is_timestamp(t) and t.tz is None:
+    if pa.types.is_timestamp(t):
         return "ts"
     if pa.types.is_duration(t):
         return "dur"
+    if pa.types.is_date32(t):
+        return "date"
+    if pa.types.is_decimal(t) and t.bit_width <= 128:
+        return "dec"
     return "other"
+
+
+def local_time(t: pa.DataType | None) -> bool:
+    """Whether the device's values of a timestamp column are its wall-clock times: tz-naive, or in
+    UTC (the device stores a zoned timestamp's UTC instants, and pylibcudf converts no zones)."""
+    return t is not None and pa.types.is_timestamp(t) and (t.tz is None or t.tz in _UTC)
+
+
+_UTC = frozenset({"UTC", "utc", "Etc/UTC", "+00:00", "Z", "GMT", "Etc/GMT"})
 
 
 NUMERIC = frozenset({"int", "uint", "float", "bool", "num?"})
@@ -70,11 +88,11 @@ def literal_ok(value: Any) -> bool:
     if isinstance(value, (float, np.floating)):
         return True
     if isinstance(value, pd.Timestamp):
-        return value.tz is None
+        return True
     if isinstance(value, _dt.datetime):
         return value.tzinfo is None
-    if isinstance(value, (pd.Timedelta, _dt.timedelta)):
-        return True
+    if isinstance(value, (pd.Timedelta, _dt.timedelta, _dt.date)):
+        return True  # (a datetime.date that is not a datetime: a date32 literal)
     return False
 
 

@@ -2,6 +2,8 @@
 lowering and, beside it, the check that says when that lowering applies (``functions.py``)."""
 from __future__ import annotations
 
+import datetime as _dt
+
 from typing import Any
 
 import numpy as np
@@ -207,6 +209,8 @@ def _isin_reason(e: Func, args: Types, t: Any) -> str | None:
         return None
     if x == "bool" and all(isinstance(v, (bool, np.bool_)) for v in values):
         return None
+    if x == "date" and all(isinstance(v, _dt.date) and not isinstance(v, _dt.datetime) for v in values):
+        return None
     return "isin with values of another type"
 
 
@@ -239,7 +243,11 @@ def _cast_reason(e: Func, args: Types, t: Any) -> str | None:
         return None
     if dk == "str" and sk in ("int", "uint"):
         return None
+    if sk == "dec" and dst == pa.float64():
+        return None
     if sk == dk and sk in ("ts", "dur", "str"):
+        if sk == "ts" and src.tz != dst.tz:  # type: ignore[union-attr]
+            return f"cast from {src} to {dst} (between time zones)"
         return None
     return f"cast from {src} to {dst}"
 

@@ -102,13 +102,28 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
         if lk == rk and lk in ("ts", "dur") and lt.unit != rt.unit:  # type: ignore[union-attr]
             # libcudf compares in the finer unit: a [s] value past the [ns] range (year 3000) overflows
             return f"comparison of {lt} and {rt} (units differ)"
-        if lk == rk and lk in ("str", "ts", "dur"):
+        if lk == rk and lk in ("str", "ts", "dur", "date"):
             return None
+        if "dec" in (lk, rk):
+            return _decimal_comparison_reason(e, lt, rt)
         return f"comparison of {lt} and {rt}"
     assert op in LOGICAL
     if lk == rk == "bool" or lk in ("int", "uint") and rk in ("int", "uint") and lk == rk:
         return None
     return f"logical {op} of {lt} and {rt}"
+
+
+def _decimal_comparison_reason(e: BinOp, lt: pa.DataType, rt: pa.DataType) -> str | None:
+    """Decimals compare on the device with decimals of their scale, and with integer literals (made
+    decimals of the column's scale); libcudf compares fixed-point with fixed-point only."""
+    if kind(lt) == kind(rt) == "dec":
+        return None if lt.scale == rt.scale else f"comparison of {lt} and {rt} (scales differ)"
+    lit = e.right if kind(lt) == "dec" else e.left
+    if isinstance(lit, Lit) and isinstance(lit.value, int) and not isinstance(lit.value, bool):
+        dec = lt if kind(lt) == "dec" else rt
+        if abs(lit.value) < 10 ** (38 - dec.scale):
+            return None
+    return f"comparison of {lt} and {rt}"
 
 
 def _func_reason(e: Func, look: Lookup) -> str | None:
@@ -136,7 +151,9 @@ def agg_reason(a: Agg, look: Lookup) -> str | None:
         return f"{a.fn} ddof={a.param('ddof')!r}"
     if k in NUMERIC:
         return None
-    if k in ("str", "ts", "dur") and a.fn in ops.ORDER_AGGS:
+    if k in ("str", "ts", "dur", "date", "dec") and a.fn in ops.ORDER_AGGS:
+        return None
+    if k == "dec" and a.fn == "sum":  # (DECIMAL128 sums of the input's scale: pandas' decimal128(38, s))
         return None
     return f"{a.fn} of {expr_type(a.child, look)}"
 

@@ -13,9 +13,14 @@ from typing import Any, Iterable, Sequence
 class GpuTable:
     """Device columns (``pylibcudf.Column``) with their internal names, in order."""
 
-    __slots__ = ("names", "columns", "num_rows", "_pos", "__weakref__")
+    __slots__ = ("names", "columns", "num_rows", "_pos", "logical", "__weakref__")
 
     def __init__(self, names: Sequence[str], columns: Sequence[Any], num_rows: int | None = None) -> None:
+        # name -> the Arrow type a column stands for where its libcudf type cannot say it (a
+        # timestamp's time zone: libcudf stores the UTC instants). Set by ``typed`` (the engine,
+        # from the plan's schema, on every node's result; ``upload``, from the host table) and read
+        # where a column leaves the device (``convert.download``).
+        self.logical: dict[str, Any] = {}
         self.names = list(names)
         self.columns = list(columns)
         if len(self.names) != len(self.columns):
@@ -46,6 +51,16 @@ class GpuTable:
                 names.append(name)
                 cols.append(col)
         return GpuTable(names, cols, self.num_rows)
+
+    def typed(self, types: dict[str, Any]) -> "GpuTable":
+        """This table, its columns standing for ``types`` (name -> Arrow type; see ``logical``); a
+        new table when that changes anything (a kernel may return a table another result holds)."""
+        logical = {n: t for n, t in types.items() if n in self._pos}
+        if logical == self.logical:
+            return self
+        out = GpuTable(self.names, self.columns, self.num_rows)
+        out.logical = logical
+        return out
 
     def nbytes(self) -> int:
         """Device bytes held by the columns (data, masks, children)."""
