@@ -541,7 +541,7 @@ case("decimal_scalar", ("Scalar.from_arrow", "Scalar.type", "Column.from_scalar"
 case("decimal_compare", "binaryop.binary_operation")(
     lambda plc, d: [plc.binaryop.binary_operation(
         C(plc, _dec(d)), rhs, getattr(plc.binaryop.BinaryOperator, op), plc.DataType.from_arrow(pa.bool_()))
-        for op in ("EQUAL", "LESS", "GREATER_EQUAL")
+        for op in ("EQUAL", "LESS", "GREATER_EQUAL", "NULL_EQUALS")
         for rhs in (plc.Scalar.from_arrow(pa.scalar(1234, pa.int64()).cast(pa.decimal128(38, 2))), C(plc, _dec(d)))])
 case("decimal_casts", "unary.cast")(
     lambda plc, d: (plc.unary.cast(C(plc, _dec(d)), plc.DataType(plc.TypeId.FLOAT64)),

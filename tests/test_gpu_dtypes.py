@@ -370,6 +370,7 @@ def test_read_parquet_filters_place_on_the_gpu(tmp_path):
 def test_a_date_range_prunes_row_groups_by_their_statistics(tmp_path):
     """Row groups whose date statistics rule the filter out are not read (both engines read the
     row groups ``FileSnapshot.row_groups`` names)."""
+    from gframe.io.parquet import read_columns
     from gframe.plan.source import FileSnapshot
 
     p = tmp_path / "groups.parquet"
@@ -380,7 +381,7 @@ def test_a_date_range_prunes_row_groups_by_their_statistics(tmp_path):
     scan = optimize(q._plan)
     while not hasattr(scan, "predicate") or scan.predicate is None:
         scan = scan.children[0]
-    src = FileSnapshot(str(p))
+    src = FileSnapshot(str(p), pq.ParquetFile(p).metadata, read_columns)
     reverse = {v: k for k, v in scan.file_columns}
     groups = src.row_groups(scan.predicate, scan.file_schema.dtype_of, reverse, None)
     assert 0 < len(groups) < len(src.sizes)

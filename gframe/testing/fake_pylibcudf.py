@@ -387,7 +387,7 @@ def binary_operation(lhs: Any, rhs: Any, op: Any, output_type: DataType) -> Colu
     if any(decimals):
         if not all(decimals):  # libcudf: fixed-point only with fixed-point
             raise TypeError(f"fake pylibcudf: binary_operation of {a.type} and {b.type}: mixed fixed-point")
-        if name not in _CMP:
+        if name not in _CMP and name not in ("NULL_EQUALS", "NULL_NOT_EQUALS"):  # libcudf's comparison binops
             raise _unmodelled("binary_operation", "op", op, f"on {a.type} and {b.type} (comparisons modelled)")
     strings = [pa.types.is_large_string(x.type) for x in (a, b)]
     if any(strings) and (not all(strings) or name not in _CMP and name not in ("NULL_EQUALS", "NULL_NOT_EQUALS")):
