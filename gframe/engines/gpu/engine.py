@@ -79,6 +79,15 @@ class GpuEngine:
 
         return upload(table)
 
+    def to_device(self, native: Any) -> GpuTable:
+        """A result as a device table: itself, or a host result (its root ran on the CPU engine) moved
+        to the device (``exchange.py`` shares device results with other GPU libraries)."""
+        if isinstance(native, GpuTable):
+            return native
+        from gframe.engines.gpu.convert import from_host_frame
+
+        return from_host_frame(native)
+
 
 def _record(api: str, reason: str, rows: int, seconds: float, nbytes: int) -> None:
     record(FallbackEvent(api, reason, rows, seconds, kind="cpu", bytes_moved=int(nbytes)))
