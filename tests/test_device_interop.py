@@ -329,22 +329,34 @@ def test_cupy_input_stays_on_the_device():
 @needs_device
 def test_cudf_in_without_a_copy():
     cudf = pytest.importorskip("cudf")
-    cdf = cudf.DataFrame({"a": np.arange(3000, dtype="int64"), "b": np.linspace(0, 1, 3000),
-                          "s": [str(i % 7) for i in range(3000)]})
+    pdf = pandas.DataFrame({"a": np.arange(3000, dtype="int64"), "b": np.linspace(0, 1, 3000),
+                            "s": pandas.Series([str(i % 7) for i in range(3000)], dtype="str")})
+    pdf.loc[3, "b"] = np.nan
+    cdf = cudf.from_pandas(pdf)
     gdf = gframe.DataFrame(cdf)
-    pdt.assert_frame_equal(gdf.to_pandas(), cdf.to_pandas())
+    pdt.assert_frame_equal(gdf[["a", "b"]].to_pandas(), pdf[["a", "b"]])  # pandas is the spec
+    assert gdf["s"].to_pandas().tolist() == pdf["s"].tolist()
     held = engines.device_result(gdf._plan).table
     assert held.column("a").data().ptr == cdf["a"].to_pylibcudf()[0].data().ptr  # zero-copy
-    pdt.assert_series_equal(gdf.groupby("s").a.sum().to_pandas(), cdf.to_pandas().groupby("s").a.sum())
+    assert gdf.b.isna().sum() == 1
+    got = gdf.groupby("s").a.sum().to_pandas()
+    want = pdf.groupby("s").a.sum()
+    assert got.index.tolist() == want.index.tolist() and got.tolist() == want.tolist()
     s = gframe.Series(cdf["b"])
     assert s.name == "b"
-    pdt.assert_series_equal(s.to_pandas(), cdf["b"].to_pandas())
-    indexed = cudf.DataFrame({"v": [1.0, None, 3.0]}, index=cudf.Index(["x", "y", "z"], name="k"))
-    pdt.assert_frame_equal(gframe.DataFrame(indexed).to_pandas(), indexed.to_pandas())
-    multi = indexed.set_index([indexed.index, cudf.Series([1, 2, 3], index=indexed.index)])  # through the host
-    pdt.assert_frame_equal(gframe.DataFrame(multi).to_pandas(), multi.to_pandas())
-    cats = cudf.DataFrame({"c": cudf.Series(["u", "w", "u"], dtype="category")})  # through the host
-    pdt.assert_frame_equal(gframe.DataFrame(cats).to_pandas(), cats.to_pandas())
+    pdt.assert_series_equal(s.to_pandas(), pdf["b"])
+    unnamed = gframe.Series(cudf.Series([1, 2, 3]))
+    assert unnamed.name is None and unnamed.tolist() == [1, 2, 3]
+    del cdf
+    gc.collect()
+    pdt.assert_frame_equal(gdf[["a", "b"]].to_pandas(), pdf[["a", "b"]])  # the columns keep cudf's buffers
+    indexed = pandas.DataFrame({"v": [1.0, np.nan, 3.0]}, index=pandas.Index([10, 20, 30], name="k"))
+    pdt.assert_frame_equal(gframe.DataFrame(cudf.from_pandas(indexed)).to_pandas(), indexed)
+    multi = pandas.DataFrame({"v": [1.0, 2.0]}, index=pandas.MultiIndex.from_tuples([(1, 10), (2, 20)],
+                                                                                     names=["k1", "k2"]))
+    pdt.assert_frame_equal(gframe.DataFrame(cudf.from_pandas(multi)).to_pandas(), multi)  # through the host
+    cats = gframe.DataFrame(cudf.from_pandas(pandas.DataFrame({"c": pandas.Categorical(["u", "w", "u"])})))
+    assert cats["c"].dtype == "category" and cats["c"].to_pandas().tolist() == ["u", "w", "u"]  # host
 
 
 @needs_device

@@ -121,8 +121,8 @@ class DeviceInterop:
         if not engines.on_gpu():
             return cupy.asarray(self.to_numpy(dtype=dtype, copy=copy, na_value=na_value))  # type: ignore[attr-defined]
         if getattr(self, "ndim", 2) == 1:
-            plan = self._frame_plan()  # type: ignore[attr-defined]
-            arr, fresh = engines.device_result(plan).export(plan.schema.columns[0].name, dtype, na_value)
+            result, frame = self._device_result()  # type: ignore[attr-defined]
+            arr, fresh = result.export(frame.schema.columns[0].name, dtype, na_value)
             out = cupy.asarray(arr)
             return out.copy() if copy and not fresh else out
         plan = self._plan  # type: ignore[attr-defined]
@@ -145,10 +145,14 @@ class DeviceInterop:
         plan = self._frame_plan() if series else self._plan  # type: ignore[attr-defined]
         if not engines.on_gpu() or not _native_families(plan):
             return cudf.from_pandas(self.to_pandas())  # type: ignore[attr-defined]
+        if series:
+            result, plan = self._device_result()  # type: ignore[attr-defined]
+        else:
+            result = engines.device_result(plan)
         s = plan.schema
         labels = [self.name] if series else s.labels  # type: ignore[attr-defined]
         index = None if s.index is None else [(f.name, f.label) for f in s.index]
-        return engines.device_result(plan).to_cudf(s.names, labels, index, series)
+        return result.to_cudf(s.names, labels, index, series)
 
 
 def _common_dtype(result: Any, fields: Any) -> np.dtype:
@@ -175,20 +179,29 @@ class SeriesDeviceInterop:
 
     __slots__ = ()
 
+    def _device_result(self) -> tuple[Any, Any]:
+        """The device result of this Series' values and its one-column frame plan: one per state of the
+        Series, kept on it. Every array handed out refers to it and a consumer holds the Series,
+        so the memory lives as long as any of them; an in-place change of the Series makes a new
+        one and the old ones stay (their arrays remain valid)."""
+        plan, expr = self._plan, self._expr  # type: ignore[attr-defined]
+        exports = self.__dict__.setdefault("_device_exports", [])
+        for entry in exports:
+            if entry[0] is plan and entry[1] is expr:
+                return entry[2], entry[3]
+        frame = self._frame_plan()  # type: ignore[attr-defined]
+        result = engines.device_result(frame)
+        exports.append((plan, expr, result, frame, {}))
+        return result, frame
+
     def _device_array(self, attribute: str) -> Any:
         if not engines.on_gpu():
             raise AttributeError(refusal(self, attribute))
-        plan, expr = self._plan, self._expr  # type: ignore[attr-defined]
-        # every array handed out stays referenced by the Series (a consumer holds the Series): an
-        # in-place change of the Series gives a new array, the old one keeps its memory
-        exports = self.__dict__.setdefault("_device_exports", [])
-        for p, e, arr in exports:
-            if p is plan and e is expr:
-                return arr
-        frame = self._frame_plan()  # type: ignore[attr-defined]
-        arr = engines.device_result(frame).array(frame.schema.columns[0].name)
-        exports.append((plan, expr, arr))
-        return arr
+        result, frame = self._device_result()
+        arrays = next(e[4] for e in self.__dict__["_device_exports"] if e[2] is result)
+        if "array" not in arrays:  # one array per state: every export shares its column
+            arrays["array"] = result.array(frame.schema.columns[0].name)
+        return arrays["array"]
 
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:

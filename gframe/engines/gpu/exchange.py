@@ -289,24 +289,36 @@ def _cudf_index(obj: Any) -> list[tuple[Hashable, Any]] | bool | None:
     idx = obj.index
     if isinstance(idx, cudf.RangeIndex) and idx.start == 0 and idx.step == 1:
         return None
-    if isinstance(idx, cudf.MultiIndex) or getattr(idx.dtype, "tz", None) is not None:
+    if isinstance(idx, cudf.MultiIndex) or not _plain_dtype(idx.dtype):
         return False
     col, _ = idx.to_pylibcudf()
     return [(idx.name, col)]
+
+
+def _plain_dtype(dtype: Any) -> bool:
+    """A cudf dtype whose libcudf column means what gframe's column of that type means: numpy
+    numbers, bools, datetimes, timedeltas, and strings (object or a string dtype). Categorical (its
+    column holds the codes), decimal, nested, tz-aware and nullable extension dtypes are not."""
+    import pandas as pd
+
+    if isinstance(dtype, np.dtype):
+        return dtype.kind in "iufbmMO"
+    return isinstance(dtype, pd.StringDtype)
 
 
 def _from_cudf(obj: Any, name: Any = no_default) -> Plan | None:
     import cudf
 
     if isinstance(obj, cudf.Series):
-        labels = [obj.name if name is no_default else name]
+        label = obj.name if name is no_default else name
+        labels = ["__gf_series" if label is None else label]  # as Series._from_pandas
         parts = [obj]
     else:
         labels = list(obj.columns)
         if len(set(map(repr, labels))) != len(labels):
             return None
         parts = [obj.iloc[:, i] for i in range(obj.shape[1])]
-    if any(getattr(s.dtype, "tz", None) is not None for s in parts):
+    if not all(_plain_dtype(s.dtype) for s in parts):
         return None
     columns = [s.to_pylibcudf()[0] for s in parts]
     index = _cudf_index(obj)
