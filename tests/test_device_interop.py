@@ -91,6 +91,18 @@ def test_dlpack_capsule_dropped_unconsumed_releases_its_owner():
     assert dlpack.held() == before
 
 
+def test_dlpack_byte_offset_starts_a_slice():
+    src = np.arange(10, dtype="int32")
+
+    class Sliced(_HostExporter):
+        def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+            # a column sliced 3 rows in: the allocation's pointer and the offset of its first row
+            return dlpack.capsule(self.arr.ctypes.data, 7, self.arr.dtype, (dlpack.CPU, 0), self, 3 * 4)
+
+    out = np.from_dlpack(Sliced(src))
+    assert out.tolist() == list(range(3, 10)) and out.ctypes.data == src.ctypes.data + 12
+
+
 def test_dlpack_refuses_other_dtypes():
     with pytest.raises(BufferError, match="datetime64"):
         dlpack.capsule(0, 0, np.dtype("datetime64[ns]"), (dlpack.CPU, 0), None)

@@ -87,9 +87,10 @@ def data_type(dtype: np.dtype) -> tuple[int, int]:
     return code, dtype.itemsize * 8
 
 
-def capsule(ptr: int, size: int, dtype: np.dtype, device: tuple[int, int], owner: Any) -> Any:
-    """A ``"dltensor"`` capsule over ``size`` values of ``dtype`` at ``ptr`` on ``device``; ``owner``
-    is kept alive until the consumer releases the tensor."""
+def capsule(ptr: int, size: int, dtype: np.dtype, device: tuple[int, int], owner: Any, byte_offset: int = 0) -> Any:
+    """A ``"dltensor"`` capsule over ``size`` values of ``dtype`` at ``ptr + byte_offset`` on
+    ``device`` (``ptr``: the allocation, 256-byte aligned as DLPack asks; ``byte_offset``: a sliced
+    column's first row); ``owner`` is kept alive until the consumer releases the tensor."""
     code, bits = data_type(dtype)
     shape = (ctypes.c_int64 * 1)(size)
     managed = _Managed()
@@ -100,7 +101,7 @@ def capsule(ptr: int, size: int, dtype: np.dtype, device: tuple[int, int], owner
     t.dtype = _DataType(code, bits, 1)
     t.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
     t.strides = None  # compact (row-major)
-    t.byte_offset = 0
+    t.byte_offset = byte_offset
     managed.manager_ctx = None
     managed.deleter = _delete
     address = ctypes.addressof(managed)

@@ -99,14 +99,16 @@ class DeviceArray:
     Holds the pylibcudf column, so the memory lives as long as this object and whatever holds it.
     """
 
-    __slots__ = ("column", "dtype", "size", "ptr")
+    __slots__ = ("column", "dtype", "size", "base", "byte_offset", "ptr")
 
     def __init__(self, col: Any) -> None:
         self.column = col
         self.dtype = numpy_dtype(col)
         self.size = int(col.size())
         data = col.data() if self.size else None
-        self.ptr = 0 if data is None else int(data.ptr) + int(col.offset()) * self.dtype.itemsize
+        self.base = 0 if data is None else int(data.ptr)  # the allocation; a slice starts ``offset`` rows in
+        self.byte_offset = 0 if data is None else int(col.offset()) * self.dtype.itemsize
+        self.ptr = self.base + self.byte_offset
 
     def interface(self) -> dict[str, Any]:
         """The array interface (v3) of the values; with missing values, cudf's ``mask`` entry."""
@@ -149,7 +151,7 @@ class DeviceArray:
         if copy:
             return DeviceArray(self.column.copy()).__dlpack__(stream=stream, dl_device=dl_device)
         synchronize()  # ready for whatever stream the consumer reads on
-        return dlpack.capsule(self.ptr, self.size, self.dtype, device, self)
+        return dlpack.capsule(self.base, self.size, self.dtype, device, self, self.byte_offset)
 
 
 class DeviceResult:
