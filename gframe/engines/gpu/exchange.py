@@ -305,7 +305,7 @@ def _plain_dtype(dtype: Any) -> bool:
 
     if isinstance(dtype, np.dtype):
         return dtype.kind in "iufbmMO"
-    return isinstance(dtype, pd.StringDtype)
+    return isinstance(dtype, pd.StringDtype) or str(dtype) in ("str", "string", "object")
 
 
 def _from_cudf(obj: Any, name: Any = no_default) -> Plan | None:
