@@ -239,7 +239,9 @@ def _column_in(col: Any) -> Any:
     if pa.types.is_floating(t) and col.size():
         mask, nulls = plc.transform.nans_to_nulls(col)
         if nulls != col.null_count():
-            col = col.with_mask(mask, nulls)
+            # the new mask counts from the view's first row, a column's mask from its allocation's:
+            # a sliced column (offset) gets a new column instead
+            col = col.with_mask(mask, nulls) if col.offset() == 0 else plc.transform.column_nans_to_nulls(col)
     return col
 
 
