@@ -176,6 +176,12 @@ def test_stand_in_computed_series_and_lifetime():
 
 
 @needs_stand_in
+def test_stand_in_slices_start_at_their_first_row():
+    s = gframe.Series(np.arange(3000, dtype="float64")).iloc[100:2000]
+    np.testing.assert_array_equal(np.from_dlpack(s), np.arange(100, 2000, dtype="float64"))
+
+
+@needs_stand_in
 def test_stand_in_missing_values_follow_cudf():
     s = gframe.Series([1.0, None, 3.0] * 500)
     with pytest.raises(BufferError, match="missing values"):
@@ -260,6 +266,16 @@ def test_cupy_array_outlives_the_series():
     np.testing.assert_allclose(out.get(), want)
     np.testing.assert_allclose(via_dlpack.get(), want)
     del junk
+
+
+@needs_device
+def test_slices_start_at_their_first_row():
+    cupy = pytest.importorskip("cupy")
+    s = gframe.Series(np.arange(3000, dtype="float64")).iloc[100:2000]  # a view with an offset on the device
+    want = np.arange(100, 2000, dtype="float64")
+    np.testing.assert_array_equal(cupy.asarray(s).get(), want)
+    np.testing.assert_array_equal(cupy.from_dlpack(s).get(), want)
+    np.testing.assert_array_equal(s.to_cupy().get(), want)
 
 
 @needs_device
@@ -358,6 +374,9 @@ def test_cudf_in_without_a_copy():
     s = gframe.Series(cdf["b"])
     assert s.name == "b"
     pdt.assert_series_equal(s.to_pandas(), pdf["b"])
+    sliced = gframe.Series(cdf["b"].iloc[2:])  # a cudf view with an offset, NaN in it
+    pdt.assert_series_equal(sliced.to_pandas(), pdf["b"].iloc[2:])
+    assert sliced.isna().sum() == 1
     unnamed = gframe.Series(cudf.Series([1, 2, 3]))
     assert unnamed.name is None and unnamed.tolist() == [1, 2, 3]
     del cdf
