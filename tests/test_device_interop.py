@@ -176,6 +176,14 @@ def test_stand_in_computed_series_and_lifetime():
 
 
 @needs_stand_in
+def test_stand_in_other_dtypes_have_no_device_protocols():
+    for s in (gframe.Series(["x", "y"] * 1000), gframe.Series(pandas.to_datetime(["2024-01-01"] * 2000)),
+              gframe.Series(pandas.Categorical(["a", "b"] * 1000))):
+        assert not hasattr(s, "__dlpack__") and not hasattr(s, "__cuda_array_interface__")  # host path
+        assert np.asarray(s).shape == (2000,)
+
+
+@needs_stand_in
 def test_stand_in_slices_start_at_their_first_row():
     s = gframe.Series(np.arange(3000, dtype="float64")).iloc[100:2000]
     np.testing.assert_array_equal(np.from_dlpack(s), np.arange(100, 2000, dtype="float64"))

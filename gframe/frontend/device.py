@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from pandas.api.extensions import no_default
 
 from gframe import engines
@@ -195,12 +196,19 @@ class SeriesDeviceInterop:
         return result, frame
 
     def _device_array(self, attribute: str) -> Any:
-        if not engines.on_gpu():
+        # no such attribute (AttributeError, so ``hasattr`` is False and a consumer takes the host
+        # path) off the GPU engine and for other dtypes than numbers and bools, as cudf has none there
+        t = self._dtype_arrow  # type: ignore[attr-defined]
+        if not engines.on_gpu() or t is not None and not (
+                pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)):
             raise AttributeError(refusal(self, attribute))
         result, frame = self._device_result()
         arrays = next(e[4] for e in self.__dict__["_device_exports"] if e[2] is result)
         if "array" not in arrays:  # one array per state: every export shares its column
-            arrays["array"] = result.array(frame.schema.columns[0].name)
+            try:
+                arrays["array"] = result.array(frame.schema.columns[0].name)
+            except TypeError:
+                raise AttributeError(refusal(self, attribute)) from None
         return arrays["array"]
 
     @property
