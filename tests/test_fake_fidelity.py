@@ -400,6 +400,23 @@ case("search_contains", "search.contains")(
 case("column_nans_to_nulls", "transform.column_nans_to_nulls")(
     lambda plc, d: plc.transform.column_nans_to_nulls(C(plc, d["f"])))
 
+
+def _nans_to_nulls_mask(plc: Any, d: dict[str, pa.Array]) -> Any:
+    col = C(plc, d["f"])
+    mask, nulls = plc.transform.nans_to_nulls(col)
+    return nulls, col.with_mask(mask, nulls)  # NaN and missing both missing, the values shared
+
+
+case("nans_to_nulls_with_mask", ("transform.nans_to_nulls", "Column.with_mask"))(_nans_to_nulls_mask)
+# the memory the device interop shares (engines/gpu/exchange.py): a span of at least size x width
+# bytes for fixed-width columns; a null mask moved onto another column; a deep copy
+case("column_memory", ("Column.data", "Column.null_mask", "Column.with_mask", "Column.copy"))(
+    lambda plc, d: ([C(plc, d[k]).data() is None and len(d[k]) == 0
+                     or C(plc, d[k]).data().size >= len(d[k]) * w for k, w in (("i", 8), ("i32", 4), ("f", 8),
+                                                                               ("b", 1), ("t", 8))],
+                    C(plc, d["i32"]).with_mask(C(plc, d["i"]).null_mask(), C(plc, d["i"]).null_count()),
+                    C(plc, d["i32"]).with_mask(None, 0), [C(plc, d[k]).copy() for k in ("i", "f", "b", "t")]))
+
 # stream compaction
 def _boolean_mask_deprecated(plc: Any, d: dict[str, pa.Array]) -> Any:
     # both warn that the name is deprecated (FutureWarning, seen on the device): compare the results

@@ -172,7 +172,7 @@ def test_dir_frame_is_pandas_plus_own(make):
     assert _public(expected) <= _public(result), _public(expected) - _public(result)
     # beyond pandas' names, only gframe's own real attributes
     extra = _public(result) - _public(expected)
-    assert extra <= {"explain", "to_pandas", "to_arrow", "dtypes_arrow"}, extra
+    assert extra <= {"explain", "to_pandas", "to_arrow", "dtypes_arrow", "to_cupy", "to_cudf"}, extra
 
 
 @pytest.mark.parametrize("make", [
@@ -186,7 +186,7 @@ def test_dir_series_is_pandas_plus_own(make):
     expected = _public(dir(make(pandas)))
     result = _public(dir(make(gframe)))
     assert expected <= result, expected - result
-    assert result - expected <= {"explain", "to_pandas", "to_arrow"}, result - expected
+    assert result - expected <= {"explain", "to_pandas", "to_arrow", "to_cupy", "to_cudf"}, result - expected
 
 
 def test_dir_lists_columns_for_tab_completion():

@@ -62,6 +62,34 @@ def get_engine(name: str | None = None) -> Any:
     return _engines[name]
 
 
+def on_gpu() -> bool:
+    """Whether the engine in effect is the GPU engine (whose memory other GPU libraries can share)."""
+    return get_engine().name == "gpu"
+
+
+def device_result(plan: Plan) -> Any:
+    """``plan``'s result in the GPU engine's device memory, to share with other GPU libraries without a
+    host copy (``engines/gpu/exchange.DeviceResult``): computed on the GPU engine, or moved to the
+    device once where its root ran on the host. ``TypeError`` when the GPU engine is not in effect."""
+    engine = get_engine()
+    if engine.name != "gpu":
+        raise TypeError(f"the {engine.name} engine holds no device memory (options.engine='gpu' does)")
+    from gframe.engines.gpu.exchange import DeviceResult
+
+    return DeviceResult(engine.to_device(materialize(plan).native))
+
+
+def device_plan(data: Any, **kw: Any) -> Plan | None:
+    """A plan over a GPU library's memory (a CUDA array, a dict of them, a cudf object) without a copy,
+    on the GPU engine; None where the engine in effect is not the GPU engine or the device cannot
+    hold the data with pandas' meaning (the caller copies through the host then)."""
+    if not on_gpu():
+        return None
+    from gframe.engines.gpu.exchange import device_plan as plan_of
+
+    return plan_of(data, **kw)
+
+
 @dataclass
 class Result:
     """A materialized plan: the engine's native table and the engine that holds it."""

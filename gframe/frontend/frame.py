@@ -18,6 +18,7 @@ from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objec
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
+from gframe.frontend.device import frame_plan as device_frame_plan, is_device_data, to_host
 from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
@@ -55,6 +56,12 @@ class DataFrame(NumpyProtocols, NDFrame):
         if isinstance(data, DataFrame) and index is None and columns is None and dtype is None:
             object.__setattr__(self, "_plan", data._plan)
             return
+        if is_device_data(data):  # cudf, CUDA arrays: kept where they are (frontend/device.py)
+            plan = device_frame_plan(data, index, columns, dtype)
+            if plan is not None:
+                object.__setattr__(self, "_plan", plan)
+                return
+            data = to_host(data)
         if is_arrow_tabular(data) and index is None and columns is None and dtype is None:
             object.__setattr__(self, "_plan", from_arrow(data)._plan)  # a polars frame, a pyarrow table...
             return

@@ -12,6 +12,7 @@ import numpy as np
 
 from gframe.frontend.arrow import PANDAS_CONSTRUCTOR_MESSAGE, ArrowInterop, called_by_pandas_constructor
 from gframe.frontend.bridge import get_attribute
+from gframe.frontend.device import DeviceInterop
 
 
 _DEFAULT = object()
@@ -45,8 +46,9 @@ def _flex_method(name: str, op: str, reflected: bool = False, comparison: bool =
     return method
 
 
-class NDFrame(ArrowInterop):
-    """The base of ``DataFrame`` and ``Series`` (with the Arrow protocols of ``frontend/arrow.py``)."""
+class NDFrame(ArrowInterop, DeviceInterop):
+    """The base of ``DataFrame`` and ``Series`` (with the Arrow protocols of ``frontend/arrow.py`` and
+    the GPU interop of ``frontend/device.py``)."""
 
     __slots__ = ()
 

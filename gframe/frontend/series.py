@@ -38,6 +38,7 @@ from gframe.frontend.frame import (
     _repr_frame,
     _values_of,
 )
+from gframe.frontend.device import DEVICE_ATTRIBUTES, SeriesDeviceInterop, is_device_data, refusal, series_plan, to_host
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.index import Index
 from gframe.interop import family_scalar, host_copy
@@ -252,7 +253,7 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
 
 
 @wraps_pandas(pd.Series)
-class Series(NumpyProtocols, NDFrame):
+class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     """One-dimensional labeled array, computed lazily (pandas' Series API).
 
     >>> import gframe as pd
@@ -276,6 +277,12 @@ class Series(NumpyProtocols, NDFrame):
         if isinstance(data, Series) and index is None and dtype is None:
             self._set(data._plan, data._expr, data._name if name is None else name)
             return
+        if is_device_data(data):  # a CUDA array, a cudf Series: kept where it is (frontend/device.py)
+            hit = series_plan(data, index, dtype, name)
+            if hit is not None:
+                self._set(hit[0], Col(hit[1]), hit[2])
+                return
+            data = to_host(data)
         data = as_pandas(data)
         index = as_pandas(index)
         ps = data if isinstance(data, pd.Series) and index is None and dtype is None and name is None \
@@ -460,6 +467,8 @@ class Series(NumpyProtocols, NDFrame):
         if name in ("_plan", "_expr") and self.__dict__.get("_pending") is not None:
             self._build_pending()
             return self.__dict__[name]
+        if name in DEVICE_ATTRIBUTES:  # the property refused: no device memory to share here
+            raise AttributeError(refusal(self, name))
         if name.startswith("_"):
             raise AttributeError(name)
         if name in ("str", "dt", "cat"):  # the accessor refused this dtype: its AttributeError stands

@@ -29,6 +29,7 @@ It is not libcudf: results on a real device are what the GPU tests check.
 """
 from __future__ import annotations
 
+import ctypes
 import enum
 import functools
 import math
@@ -232,8 +233,83 @@ class Column:
             raise _unmodelled("Column.to_arrow", "metadata", metadata)
         return self.arr
 
+    # ---- memory, as libcudf lays it out (``gframe.engines.gpu.exchange`` shares it): the fake's
+    # "device" memory is host memory, so these spans hold host addresses
+    def data(self) -> "_HostSpan":
+        """The values buffer (``offset()`` is always 0 here, so it starts at row 0). BOOL8 is one
+        byte per row in libcudf (Arrow packs bits): a byte copy is made once and kept."""
+        t = self.arr.type
+        if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+                or pa.types.is_temporal(t)):
+            raise _unmodelled("Column.data", "type", t, "fixed-width columns only")
+        cached = self.__dict__.get("_data")
+        if cached is None:
+            n = len(self.arr)
+            if pa.types.is_boolean(t):
+                values = pc.fill_null(self.arr, False).to_numpy(zero_copy_only=False).astype(np.uint8)
+                cached = _HostSpan(values, values.ctypes.data, values.nbytes)
+            else:
+                width = t.bit_width // 8
+                buf = self.arr.buffers()[1]
+                ptr = (buf.address if buf is not None else 0) + self.arr.offset * width
+                cached = _HostSpan(buf, ptr, n * width)
+            self.__dict__["_data"] = cached
+        return cached
+
+    def null_mask(self) -> "_HostSpan | None":
+        """libcudf's validity bitmask (bit i set: row i valid, least significant bit first, padded to
+        64 bytes), or None without missing values (one of the states libcudf allows)."""
+        if not self.arr.null_count:
+            return None
+        cached = self.__dict__.get("_mask")
+        if cached is None:
+            cached = _bitmask(pc.is_valid(self.arr).to_numpy(zero_copy_only=False))
+            self.__dict__["_mask"] = cached
+        return cached
+
+    def copy(self) -> "Column":
+        """A deep copy (new memory)."""
+        return Column(pc.take(self.arr, pa.array(np.arange(len(self.arr), dtype=np.int64))))
+
+    def with_mask(self, mask: Any, null_count: int, validate: bool = True) -> "Column":
+        """A column over the same values with ``mask`` (a span of libcudf's bitmask layout) as validity."""
+        n = len(self.arr)
+        if mask is None:
+            valid = np.ones(n, dtype=bool)
+        else:
+            raw = np.frombuffer(ctypes.string_at(mask.ptr, mask.size), dtype=np.uint8)
+            valid = np.unpackbits(raw, bitorder="little")[:n].astype(bool)
+        if validate and int((~valid).sum()) != null_count:
+            raise ValueError("fake pylibcudf: with_mask: null_count does not match the mask")
+        # the values under rows that were missing are unspecified in libcudf: any value here
+        base = pc.fill_null(self.arr, _any_value(self.arr.type)) if self.arr.null_count else self.arr
+        return Column(pc.if_else(pa.array(valid), base, pa.scalar(None, self.arr.type)))
+
     def __repr__(self) -> str:
         return f"FakeColumn({self.arr.type}, {self.arr.to_pylist()[:10]})"
+
+
+class _HostSpan:
+    """The fake's ``gpumemoryview``: ``ptr`` and ``size`` (bytes) of host memory that ``obj`` owns."""
+
+    def __init__(self, obj: Any, ptr: int, size: int) -> None:
+        self.obj, self.ptr, self.size = obj, int(ptr), int(size)
+
+    @property
+    def nbytes(self) -> int:
+        return self.size
+
+
+def _bitmask(valid: np.ndarray) -> _HostSpan:
+    """libcudf's bitmask of a bool array, padded to 64 bytes."""
+    bits = np.packbits(np.asarray(valid, dtype=bool), bitorder="little")
+    out = np.zeros(max(-(-len(bits) // 64) * 64, 64), dtype=np.uint8)
+    out[:len(bits)] = bits
+    return _HostSpan(out, out.ctypes.data, out.nbytes)
+
+
+def _any_value(t: pa.DataType) -> pa.Scalar:
+    return pa.scalar(False) if pa.types.is_boolean(t) else pa.scalar(0).cast(t)
 
 
 class Table:
@@ -1122,7 +1198,15 @@ def column_nans_to_nulls(input: Column) -> Column:
     return Column(pc.if_else(pc.fill_null(pc.is_nan(input.arr), False), pa.scalar(None, input.arr.type), input.arr))
 
 
-transform = types.SimpleNamespace(column_nans_to_nulls=column_nans_to_nulls)
+def nans_to_nulls(input: Column) -> tuple[_HostSpan, int]:
+    """(bitmask, null count) with NaN and missing values invalid; the values are left as they are."""
+    if not pa.types.is_floating(input.arr.type):
+        raise TypeError(f"fake pylibcudf: nans_to_nulls of {input.arr.type}: needs floating point")
+    valid = pc.fill_null(pc.invert(pc.is_nan(input.arr)), False).to_numpy(zero_copy_only=False)
+    return _bitmask(valid), int((~valid).sum())
+
+
+transform = types.SimpleNamespace(column_nans_to_nulls=column_nans_to_nulls, nans_to_nulls=nans_to_nulls)
 
 
 DuplicateKeepOption = _enum("DuplicateKeepOption", ["KEEP_ANY", "KEEP_FIRST", "KEEP_LAST", "KEEP_NONE"])

@@ -32,6 +32,12 @@ class CpuEngine:
     @staticmethod
     def kernel(node: L.Plan, inputs: list[Any]) -> pl.DataFrame:
         if isinstance(node, L.Materialized):
+            if node.engine == "gpu" and not isinstance(node.data.value, pl.DataFrame):
+                # device data another GPU library handed in (``engines/gpu/exchange.py``), read while
+                # the CPU engine is in effect: copied to the host
+                from gframe.engines.gpu.convert import to_host_frame
+
+                return to_host_frame(node.data.value)
             if node.engine != "cpu":
                 raise UnsupportedError(f"a {node.engine} result on the cpu engine")
             return node.data.value

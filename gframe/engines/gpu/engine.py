@@ -79,6 +79,15 @@ class GpuEngine:
 
         return upload(table)
 
+    def to_device(self, native: Any) -> GpuTable:
+        """A result as a device table: itself, or a host result (its root ran on the CPU engine) moved
+        to the device (``exchange.py`` shares device results with other GPU libraries)."""
+        if isinstance(native, GpuTable):
+            return native
+        from gframe.engines.gpu.convert import from_host_frame
+
+        return from_host_frame(native)
+
 
 def _typed(out: Any, node: L.Plan) -> Any:
     """A node's device result, with the types of the node's schema its columns cannot say (a
