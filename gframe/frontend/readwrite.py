@@ -17,6 +17,7 @@ from gframe.frontend.frame import DataFrame
 from gframe.io.atomic import atomic_path
 from gframe.io.csv import csv_plan, format_csv
 from gframe.io.parquet import arrow_for_pandas, parquet_plan
+from gframe.plan.expr import func
 
 _CSV_WRITE_NATIVE = {"index", "header", "sep", "na_rep", "columns", "index_label"}
 
@@ -35,19 +36,39 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
     backend = kwargs.get("dtype_backend")
     if backend not in (None, "pyarrow", "numpy_nullable"):
         raise ValueError(f"dtype_backend {backend} is invalid, only 'numpy_nullable' and 'pyarrow' are allowed.")
-    plan, reason = parquet_plan(path, engine, columns, filters, **kwargs)
+    # pyarrow's date_as_object=False (dates as datetime64[ms]) is a cast after the scan; other
+    # to_pandas options go through pandas
+    dates_as_datetime = kwargs.get("to_pandas_kwargs") == {"date_as_object": False} and backend is None
+    plan_kwargs = {k: v for k, v in kwargs.items() if not (dates_as_datetime and k == "to_pandas_kwargs")}
+    plan, reason = parquet_plan(path, engine, columns, filters, **plan_kwargs)
     if plan is None:
         if reason == "non-default RangeIndex":  # a local file, read by pandas as it is
             return via_pandas("read_parquet", pd.read_parquet, (os.fspath(path),), dict(columns=columns), reason)
-        return via_pandas("read_parquet", pd.read_parquet, (path,),
-                          dict(engine=engine, columns=columns, filters=filters, **kwargs), reason)
+        # engine="auto" is gframe's default, not the user's: pandas 3 warns when it is passed
+        options = dict(columns=columns, filters=filters, **kwargs) if engine == "auto" else \
+            dict(engine=engine, columns=columns, filters=filters, **kwargs)
+        return via_pandas("read_parquet", pd.read_parquet, (path,), options, reason)
     df = DataFrame._from_plan(plan)
-    if columns is None:
+    if columns is not None:
+        missing = [c for c in columns if c not in df.columns]
+        if missing:  # pandas lets pyarrow's error through: the same type here
+            raise pa.ArrowInvalid(f"No match for FieldRef.Name({missing[0]}) in the columns of {os.fspath(path)!r}")
+        df = df[list(columns)]
+    if dates_as_datetime:
+        df = _dates_as_datetime(df)
+    return df
+
+
+def _dates_as_datetime(df: DataFrame) -> DataFrame:
+    """Each date32 column as datetime64[ms], what pyarrow's ``to_pandas(date_as_object=False)`` gives."""
+    dates = [f.label for f in df._plan.schema.columns if f.dtype is not None and pa.types.is_date(f.dtype)]
+    if not dates:
         return df
-    missing = [c for c in columns if c not in df.columns]
-    if missing:  # pandas lets pyarrow's error through: the same type here
-        raise pa.ArrowInvalid(f"No match for FieldRef.Name({missing[0]}) in the columns of {os.fspath(path)!r}")
-    return df[list(columns)]
+    df = df.copy(deep=False)
+    for label in dates:
+        col = df[label]
+        df[label] = col._with(func("cast", col._expr, dtype=pa.timestamp("ms")))
+    return df
 
 
 def to_csv(df: DataFrame, path_or_buf: Any = None, *args: Any, **kwargs: Any) -> Any:
