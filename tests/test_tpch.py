@@ -49,3 +49,72 @@ def test_query_matches_pandas(query, variant, tpch_root, pandas_answers):
     if not isinstance(result, pandas.DataFrame):
         result = result.to_pandas()
     pdt.assert_frame_equal(result, expected, check_exact=False, rtol=1e-9)
+
+
+# ---------------------------------------------------------------- the idioms the queries rely on
+# (small frames, no tpchgen-cli needed: each was a pandas fallback or a wrong dtype before)
+
+def test_two_columns_from_one_mask_need_no_alignment():
+    """q12: ``high = df[c].isin(...)``, then two columns set from it; the second Series comes from
+    the frame before the first assignment, and must not go through an index alignment (which left
+    the dtypes to the data and sent the later groupby.agg to pandas)."""
+    import gframe
+    from gframe.testing import assert_matches_pandas
+
+    def q(pd):
+        df = pd.DataFrame({"p": ["a", "b", "c", "a"], "x": [1, 2, 3, 4]}, index=[3, 1, 2, 0])
+        df = df[df["x"] > 1]
+        high = df["p"].isin(["a", "b"])
+        df["h"] = high.astype("int64")
+        df["l"] = (~high).astype("int64")
+        return df.groupby("p", as_index=False).agg(h=("h", "sum"), l=("l", "sum"))
+
+    def replaced(pd):  # the Series' column was replaced since: aligned on the index, pandas' answer
+        df = pd.DataFrame({"p": ["a", "b", "c", "a"], "x": [1, 2, 3, 4]}, index=[3, 1, 2, 0])
+        high = df["p"].isin(["a", "b"])
+        df["p"] = df["p"] + "!"
+        df["y"] = high
+        return df
+
+    gframe.fallback_report(clear=True)
+    assert_matches_pandas(q)
+    assert not gframe.fallback_report(), gframe.fallback_report()
+    assert_matches_pandas(replaced)
+
+
+def test_count_of_a_left_merged_column_is_native():
+    """q13: ``count`` of a column a left merge filled with missing values (int64 or float64 by the
+    data) is a count either way."""
+    import gframe
+    from gframe.testing import assert_matches_pandas
+
+    def q(pd):
+        a = pd.DataFrame({"k": [1, 2, 3, 4]})
+        b = pd.DataFrame({"k": [1, 1, 3], "v": [10, 11, 12]})
+        df = a.merge(b, on="k", how="left")
+        return df.groupby("k", as_index=False).agg(c=("v", "count"), n=("v", "size"))
+
+    gframe.fallback_report(clear=True)
+    assert_matches_pandas(q)
+    assert not gframe.fallback_report(), gframe.fallback_report()
+
+
+def test_read_parquet_dates_as_datetime(tmp_path):
+    """The numpy-backed variant: ``to_pandas_kwargs={"date_as_object": False}`` reads date32 as
+    datetime64[ms], natively."""
+    import datetime
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import gframe
+    from gframe.testing import assert_matches_pandas
+
+    path = str(tmp_path / "d.parquet")
+    pq.write_table(pa.table({"d": pa.array([datetime.date(1995, 1, 2), None, datetime.date(1996, 3, 4)]),
+                             "x": [1.5, 2.5, 3.5]}), path)
+    gframe.fallback_report(clear=True)
+    assert_matches_pandas(lambda pd: pd.read_parquet(path, columns=["x", "d"], to_pandas_kwargs={"date_as_object": False}))
+    assert_matches_pandas(lambda pd: (lambda df: df[df["d"] >= pd.Timestamp("1996-01-01")])(
+        pd.read_parquet(path, to_pandas_kwargs={"date_as_object": False})))
+    assert not gframe.fallback_report(), gframe.fallback_report()

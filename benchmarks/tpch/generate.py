@@ -22,12 +22,12 @@ it with ``pip install --no-index --target``, so a machine without a package inde
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 TABLES = ("region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem")
 
@@ -37,11 +37,11 @@ def tpchgen_cli(explicit: str | None = None) -> str | None:
     for cand in (explicit, os.environ.get("TPCHGEN"), shutil.which("tpchgen-cli")):
         if cand and os.path.exists(cand):
             return cand
-    wheel_dir = os.environ.get("TPCHGEN_WHEEL_DIR", os.path.expanduser("~/.cache/gframe/tpchgen"))
+    wheel_dir = os.environ.get("TPCHGEN_WHEEL_DIR", str(Path("~/.cache/gframe/tpchgen").expanduser()))
     binary = os.path.join(wheel_dir, "pkg", "bin", "tpchgen-cli")
     if os.path.exists(binary):
         return binary
-    wheels = sorted(glob.glob(os.path.join(wheel_dir, "tpchgen_cli-*.whl")))
+    wheels = sorted(str(p) for p in Path(wheel_dir).glob("tpchgen_cli-*.whl"))
     if wheels:  # unpack the downloaded wheel (a binary in its data scripts) without an index
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
                         "--target", os.path.join(wheel_dir, "pkg"), wheels[-1]], check=True)
