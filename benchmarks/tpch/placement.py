@@ -58,6 +58,7 @@ def main() -> None:
     ap.add_argument("--stand-in", action="store_true", help="install gframe.testing.fake_pylibcudf first")
     ap.add_argument("--markdown", default=None, help="write the table to this file too")
     args = ap.parse_args()
+    os.environ.setdefault("GFRAME_PROGRESS", "0")  # no progress bars between the table's lines
     if args.stand_in:
         from gframe.testing import fake_pylibcudf
 
