@@ -261,7 +261,7 @@ def markdown(results: dict[str, Any], args: argparse.Namespace, machine: dict[st
     common = [q for q in args.queries if all(q in best[s] for s in systems)]
     lines.append(f"| total ({len(common)} answered by all) | "
                  + " | ".join(f"{sum(best[s][q] for q in common):.2f}" for s in systems) + " |")
-    lines.append(f"| total (own answers) | " + " | ".join(f"{sum(best[s].values()):.2f} ({len(best[s])})" for s in systems) + " |")
+    lines.append("| total (own answers) | " + " | ".join(f"{sum(best[s].values()):.2f} ({len(best[s])})" for s in systems) + " |")
     lines.append("")
     for g in [s for s in systems if s.startswith("gframe")]:
         tg = sum(best[g][q] for q in common)
