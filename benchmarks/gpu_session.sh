@@ -7,6 +7,9 @@
 #   bash benchmarks/gpu_session.sh bench-bg 1e8 groupby   # the same, detached (setsid), log in /tmp
 #   bash benchmarks/gpu_session.sh fuzz-bg [gpu_n] [cpu_n]  # fuzz campaigns (GPU and CPU engine), detached
 #   bash benchmarks/gpu_session.sh fuzz-wait [seconds]      # wait for them, copy summaries under $OUT
+#   bash benchmarks/gpu_session.sh tpch 1 [systems...]     # TPC-H sf1: data, then gframe-gpu / polars-gpu /
+#                                                          # polars / duckdb / pandas side by side
+#   bash benchmarks/gpu_session.sh tpch-gen 10             # TPC-H sf10 data only (one step of its own)
 #
 # Run from the repository root after the RAPIDS stage (``. /tmp/rapids/env``, see
 # ../shared/gpu/stage-rapids). Each step is bounded by `timeout` so a call ends inside its limit.
@@ -104,6 +107,31 @@ case "$step" in
       cp /tmp/fuzz-$e/summary.json /tmp/fuzz-$e/repros.md /tmp/fuzz-$e/results.jsonl "$OUT/fuzz-$e/" 2>/dev/null
       echo "== $e: $(wc -l < /tmp/fuzz-$e/results.jsonl 2>/dev/null) cases written"; tail -15 /tmp/fuzz-$e.log
     done
+    ;;
+  tpch-gen|tpch)
+    # TPC-H parquet from tpchgen-cli: on PATH, or the wheel carried in .gpu-wheels/ (this machine has
+    # no package index; generate.py installs it with pip --no-index --target). Data under /tmp,
+    # kept between calls while the machine stays warm (a second call reuses it).
+    sf=${1:-1}; shift || true
+    data=${TPCH_DATA:-/tmp/tpch/sf$sf}
+    # the project's pandas, as for the tests (no cudf.pandas in this comparison): gframe's answers are
+    # pandas 3.1's, and the numpy-backed reads use read_parquet(to_pandas_kwargs=)
+    if ls .gpu-pandas/pandas-*.whl >/dev/null 2>&1 && [ ! -d /tmp/pd31 ]; then
+      python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/pd31 .gpu-pandas/pandas-*.whl
+    fi
+    [ -d /tmp/pd31 ] && export PYTHONPATH=/tmp/pd31:$PYTHONPATH
+    export TPCHGEN_WHEEL_DIR=${TPCHGEN_WHEEL_DIR:-$PWD/.gpu-wheels}
+    start=$SECONDS
+    timeout ${GEN_TIMEOUT:-290} python3 benchmarks/tpch/generate.py --sf "$sf" --out "$data" 2>&1 \
+      | tee "$OUT/tpch_gen_sf$sf.log"
+    echo "tpch-gen sf$sf: $((SECONDS - start)) s, $(du -sh "$data" 2>/dev/null | cut -f1)" | tee -a "$OUT/tpch_gen_sf$sf.log"
+    [ "$step" = tpch-gen ] && exit 0
+    systems=${*:-gframe-gpu polars-gpu polars duckdb pandas}
+    tag=sf${sf}_${VARIANT:-arrow}_$(echo $systems | tr ' ' '+')
+    # each system in its own process under its own limit; pandas timed once (it takes the longest)
+    timeout ${BENCH_TIMEOUT:-560} python3 benchmarks/tpch/run.py --data "$data" --systems $systems \
+      --variant ${VARIANT:-arrow} --repeat ${REPEAT:-3} --pandas-repeat 1 --timeout ${SYSTEM_TIMEOUT:-240} \
+      --markdown "$OUT/tpch_$tag.md" --json "$OUT/tpch_$tag.json" 2>&1 | tee "$OUT/tpch_$tag.log" | tail -45
     ;;
   *)
     echo "unknown step $step"; exit 2 ;;

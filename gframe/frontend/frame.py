@@ -27,7 +27,7 @@ from gframe.frontend import query as query_mod
 from gframe import udf
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import fill_makes_objects, literal_type
 from gframe.plan.schema import PYOBJECT, Field, Schema, index_name, internal_name, is_numeric, is_string, pandas_dtype
 
@@ -1138,7 +1138,7 @@ def _align_expr(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr]:
     Same plan: the series' expression as is. Otherwise the frame's columns and the series sit side
     by side in an ``HConcat`` (aligned on the index, positionally for two default indexes).
     """
-    if series._plan == plan:
+    if series._plan == plan or _selects_keep(plan, series._plan, columns_used(series._expr)):
         return plan, series._expr
     tmp = "__gf_aligned"
     right = L.Select(((tmp, series._expr),), series._plan)
@@ -1147,6 +1147,22 @@ def _align_expr(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr]:
     outputs = tuple((f.label, Col(f.name)) for f in both.schema.columns[:n_left])
     aligned = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
     return aligned, Col(internal_name(tmp))
+
+
+def _selects_keep(plan: L.Plan, base: L.Plan, names: set[str]) -> bool:
+    """Whether ``plan`` is ``base`` under Selects (the same rows and index) that pass the columns
+    ``names`` through unchanged. A Series taken from ``base`` is then a column of ``plan`` as it is:
+    ``high = df["p"].isin(...); df["a"] = high * 1; df["b"] = ~high`` needs no alignment join (which
+    would also leave the new columns' dtypes to the data)."""
+    node = plan
+    while node != base:
+        if not isinstance(node, L.Select):
+            return False
+        kept = {f.name for f, (_, e) in zip(node.schema.columns, node.outputs) if isinstance(e, Col) and e.name == f.name}
+        if not names <= kept:
+            return False
+        node = node.child
+    return True
 
 
 _RANK_METHODS = frozenset({"average", "min", "max", "first", "dense"})

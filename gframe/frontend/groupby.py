@@ -391,7 +391,9 @@ class _GroupBy:
     @staticmethod
     def _ok(fn: str, f: Any) -> bool:
         t = f.dtype
-        if t is None or pa.types.is_dictionary(t):
+        if t is None:  # a dtype the data decides (int64 or float64 after a left merge): counts do not care
+            return fn in ("count", "size")
+        if pa.types.is_dictionary(t):
             return False
         if is_string(t) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
             return False

@@ -443,8 +443,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         if expr.fn == "cast":
             return expr.param("family") or NUMPY
         fam = combine_families(*kids) if kids else NUMPY
-        if expr.fn == "isin" and fam != MASKED:
-            return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean
+        if expr.fn == "isin" and (fam != MASKED or is_string(expr_type(expr.children[0], lookup))):
+            return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean, ``string``'s bool
         if fam == ARROW_LARGE and expr.fn in _INT_RESULT:
             return ARROW
         return OBJECT if fam == OBJECT and expr.fn in ("fillna", "coalesce", "where", "shift") else (

@@ -10,6 +10,7 @@ from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, polars_
 from gframe.engines.cpu.functions import declare
 from gframe.plan.dtypes import holds, is_python_number, replaced_type
 from gframe.plan.expr import Col, Func, Lit
+from gframe.plan.node import Opaque
 from gframe.plan.schema import is_string
 
 Args = "list[pl.Expr]"
@@ -130,6 +131,10 @@ def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 @declare("isin")
 def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, xt = args[0], lo.type_of(e.children[0])
+    if isinstance(e.param("values"), Opaque):  # distinct values as an Arrow array of the column's type
+        arr = e.param("values").value
+        res = x.is_in(pl.Series(arr.drop_null()).implode()).fill_null(False)
+        return res | x.is_null() if arr.null_count else res
     values = list(e.param("values"))
     has_null = any(v is None or (isinstance(v, float) and v != v) for v in values)
     values = [v for v in values if not (v is None or (isinstance(v, float) and v != v))]

@@ -14,6 +14,7 @@ from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
 from gframe.engines.gpu.lib import plc
 from gframe.plan.expr import Func, Lit
+from gframe.plan.node import Opaque
 from gframe.plan.schema import STRING
 
 Types = "list[pa.DataType | None]"
@@ -197,6 +198,8 @@ def _fits(v: int, t: pa.DataType) -> bool:
 
 def _isin_reason(e: Func, args: Types, t: Any) -> str | None:
     x = kind(args[0])
+    if isinstance(e.param("values"), Opaque):  # an Arrow array of the column's own type (the frontend made it so)
+        return None
     values = [v for v in (e.param("values") or ()) if not (v is None or isinstance(v, float) and v != v)]
     if x == "str" and all(isinstance(v, str) for v in values):
         return None
@@ -217,6 +220,12 @@ def _isin_reason(e: Func, args: Types, t: Any) -> str | None:
 @declare("isin", reason=_isin_reason)
 def _isin(ev: Any, e: Func) -> Any:
     x, xt = _x(ev, e)
+    if isinstance(e.param("values"), Opaque):
+        arr = e.param("values").value
+        col = E.as_column(x, ev.n)
+        hay = plc.Column.from_arrow(arr.drop_null().cast(xt if xt != STRING else pa.string()))
+        res = E.fill_null(plc.search.contains(hay, col), False)
+        return ev.binary("LOGICAL_OR", res, plc.unary.is_null(col), BOOL) if arr.null_count else res
     values = e.param("values") or ()
     has_null = any(v is None or isinstance(v, float) and v != v for v in values)
     values = [v.item() if isinstance(v, np.generic) else v for v in values

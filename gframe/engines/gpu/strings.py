@@ -112,8 +112,10 @@ def _contains(ev: Any, e: Func) -> Any:
 
 def _affix_check(e: Func) -> str | None:
     pats = e.param("pat")
-    return None if isinstance(pats, tuple) and all(isinstance(s, str) for s in pats) and isinstance(e.param("na"), bool) \
-        else f"{e.fn} with these options"
+    na = e.param("na")
+    # na None: the NA of nullable / Arrow strings stays (libcudf's null), with at least one pattern
+    return None if isinstance(pats, tuple) and all(isinstance(s, str) for s in pats) \
+        and (isinstance(na, bool) or na is None and len(pats) > 0) else f"{e.fn} with these options"
 
 
 @declare(*STR_AFFIX, reason=_string_input(_affix_check))
@@ -126,4 +128,4 @@ def _affix(ev: Any, e: Func) -> Any:
     res = f(x, E.scalar(pats[0], STRING))
     for pat in pats[1:]:
         res = ev.binary("LOGICAL_OR", res, f(x, E.scalar(pat, STRING)), BOOL)
-    return E.fill_null(res, na)
+    return res if na is None else E.fill_null(res, na)
