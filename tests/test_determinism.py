@@ -162,7 +162,6 @@ def test_q15_shape_max_filter_never_empty() -> None:
     assert top["k"].tolist() == expected["k"].tolist()
 
 
-@cpu_only
 @pytest.mark.parametrize("fn", ["sum", "mean"])
 def test_small_float_groupby_bit_identical(fn: str) -> None:
     """A few thousand rows in a hundred groups (TPC-H q15 at sf 0.01): Polars 2.1's in-memory
