@@ -51,6 +51,21 @@ def test_query_matches_pandas(query, variant, tpch_root, pandas_answers):
     pdt.assert_frame_equal(result, expected, check_exact=False, rtol=1e-9)
 
 
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("query", list(QUERIES))
+def test_query_places_every_node_on_the_engine(query, variant, tpch_root):
+    """Issue 11: the TPC-H queries run with every node on the engine: no trip through pandas on
+    either engine, and on the GPU engine (the device, or the stand-in) no node on the CPU engine."""
+    import gframe
+    from gframe import engines
+
+    gframe.fallback_report(clear=True)
+    QUERIES[query](VARIANTS[variant](gframe, tpch_root)).to_pandas()
+    kinds = ("pandas", "cpu") if engines.get_engine().name == "gpu" else ("pandas",)
+    off = [f"{e.kind} {e.api}: {e.reason}" for e in gframe.fallback_report(clear=True) if e.kind in kinds]
+    assert not off, "\n".join(off)
+
 # ---------------------------------------------------------------- the idioms the queries rely on
 # (small frames, no tpchgen-cli needed: each was a pandas fallback or a wrong dtype before)
 
