@@ -2,6 +2,7 @@
 # One GPU-machine session: the GPU test suite and/or the GPU benchmarks, logs under $OUT.
 #
 #   bash benchmarks/gpu_session.sh tests              # env check + GFRAME_ENGINE=gpu test suite
+#   bash benchmarks/gpu_session.sh tests-par [shards]  # the same suite in parallel shards (a 16-core machine)
 #   bash benchmarks/gpu_session.sh smoke              # the newest GPU paths only (a minute)
 #   bash benchmarks/gpu_session.sh bench 1e7 [1e8]    # db-benchmark: pandas, gframe (gpu), cudf.pandas
 #   bash benchmarks/gpu_session.sh bench-bg 1e8 groupby   # the same, detached (setsid), log in /tmp
@@ -60,6 +61,24 @@ case "$step" in
       > "$OUT/tests_cpu_lastfailed.log" 2>&1
     tail -3 "$OUT/tests_cpu_lastfailed.log"
     ;;
+  tests-par)
+    # the GPU-engine suite split over N processes (test files dealt by size, largest first), each
+    # under SUITE_TIMEOUT; a log per shard and one summary line each in tests_par.txt
+    shards=${1:-3}
+    if ls .gpu-pandas/pandas-*.whl >/dev/null 2>&1 && [ ! -d /tmp/pd31 ]; then
+      python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/pd31 .gpu-pandas/pandas-*.whl
+    fi
+    [ -d /tmp/pd31 ] && export PYTHONPATH=/tmp/pd31:$PYTHONPATH
+    env_check
+    ls -S tests/test_*.py | awk -v n="$shards" '{ print > ("/tmp/shard." (NR - 1) % n) }'
+    for k in $(seq 0 $((shards - 1))); do
+      GFRAME_ENGINE=gpu timeout ${SUITE_TIMEOUT:-420} python3 -m pytest -o cache_dir=/tmp/pytest-cache-$k -rfE -q \
+        $(cat /tmp/shard.$k) > "$OUT/tests_gpu_shard$k.log" 2>&1 &
+    done
+    wait
+    for k in $(seq 0 $((shards - 1))); do echo "shard $k: $(tail -1 "$OUT/tests_gpu_shard$k.log")"; done | tee "$OUT/tests_par.txt"
+    grep -h "^FAILED\|^ERROR" "$OUT"/tests_gpu_shard*.log | head -60
+    ;;
   smoke)
     # a minute's check of the newest GPU paths (traced groupby.apply with corr, compiled UDFs, CSV)
     env_check
@@ -92,13 +111,14 @@ case "$step" in
     # on and off, seeds disjoint from the ones used while fixing; each bounded by FUZZ_TIMEOUT seconds
     gpu_n=${1:-5000}; cpu_n=${2:-20000}; limit=${FUZZ_TIMEOUT:-1500}
     [ -d /tmp/pd31 ] && export PYTHONPATH=/tmp/pd31:$PYTHONPATH
-    setsid bash -c "timeout $limit python3 benchmarks/fuzz_campaign.py --engine gpu --seed 100000 --n $gpu_n \
+    setsid bash -c "GFRAME_GPU_MEMORY=cuda timeout $limit python3 benchmarks/fuzz_campaign.py --engine gpu --seed 100000 --n $gpu_n \
       --jobs ${GPU_JOBS:-6} --shrink 40 --out /tmp/fuzz-gpu > /tmp/fuzz-gpu.log 2>&1; echo done >> /tmp/fuzz-gpu.log" < /dev/null &
     setsid bash -c "GFRAME_ENGINE=cpu timeout $limit python3 benchmarks/fuzz_campaign.py --engine cpu --seed 200000 \
       --n $cpu_n --jobs ${CPU_JOBS:-8} --shrink 40 --out /tmp/fuzz-cpu > /tmp/fuzz-cpu.log 2>&1; echo done >> /tmp/fuzz-cpu.log" < /dev/null &
     echo "started: /tmp/fuzz-gpu.log /tmp/fuzz-cpu.log"
     ;;
   fuzz-wait)
+    # wait up to $1 seconds; FUZZ_STOP=1 then stops what still runs (its results so far are kept)
     limit=${1:-540}; t=0
     while [ $t -lt "$limit" ] && ! { tail -1 /tmp/fuzz-gpu.log | grep -q '^done$' && tail -1 /tmp/fuzz-cpu.log | grep -q '^done$'; }; do
       sleep 10; t=$((t+10)); done
@@ -107,6 +127,7 @@ case "$step" in
       cp /tmp/fuzz-$e/summary.json /tmp/fuzz-$e/repros.md /tmp/fuzz-$e/results.jsonl "$OUT/fuzz-$e/" 2>/dev/null
       echo "== $e: $(wc -l < /tmp/fuzz-$e/results.jsonl 2>/dev/null) cases written"; tail -15 /tmp/fuzz-$e.log
     done
+    if [ "${FUZZ_STOP:-0}" = 1 ]; then pkill -f fuzz_campaign.py; pkill -f gframe.testing.fuzz; sleep 2; fi
     ;;
   tpch-gen|tpch)
     # TPC-H parquet from tpchgen-cli: on PATH, or the wheel carried in .gpu-wheels/ (this machine has
