@@ -370,7 +370,7 @@ def _engine(aggs: list[Agg], low: Lowering) -> str:
     are added in: the streaming one adds per-thread partial sums in the order the threads finish,
     and the in-memory one also changed the last bits run to run (30 runs of a float group sum, 100
     groups of 1e4 rows: 11 different results) - which makes a ``t == t.max()`` filter on the result
-    find no row. Float keys keep Polars' in-memory engine (not bit-stable; a known gap)."""
+    find no row."""
     if any(a.fn in _IN_MEMORY_AGGS for a in aggs):
         return "in-memory"
     for a in aggs:
@@ -544,11 +544,12 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     gets the value pandas computes, bit for bit. Faster than Polars' streaming group-by (whose
     per-thread partial sums change the last bits run to run) on integer keys.
 
-    The keys become an int64 code (one integer key, or several packed by ``_pack_keys``); codes of
-    a small range index the groups directly, wider ones are numbered in order of first appearance
-    by an exact hash table (``_factorize``). Returns (the result in first-appearance order, or in
-    key order where ``sort`` and the codes follow the keys; whether it is in key order), or None
-    where the keys or an aggregation do not qualify (strings, float32 values, other aggregations).
+    The keys become int64 codes (``_group_codes``: integer keys exactly, others by checked
+    hashes); codes of a small range index the groups directly, wider ones are numbered in order of
+    first appearance by an exact hash table (the ``factorize`` kernel). Returns (the result in
+    first-appearance order, or in key order where ``sort`` and the codes follow the keys; whether
+    it is in key order), or None where the keys or an aggregation do not qualify (nested keys,
+    float32 sums/means/variances, other aggregations, a hash collision).
     """
     n = src.height
     if n == 0:
@@ -574,7 +575,7 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         return None
     code, groups, in_code_order, hashed = codes
     first, size = _kernel("first")(code, groups)
-    if hashed and not _same_keys(src, keys, groups, first, code):
+    if hashed is not None and not _same_keys(hashed, groups, first, code):
         return None  # two keys share a 64-bit hash (never seen): Polars' group-by decides
     present = np.flatnonzero(size) if groups != len(size) or not size.all() else np.arange(groups)
     if sort and in_code_order:
@@ -626,15 +627,18 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     return pl.concat([key_frame, pl.DataFrame(cols)], how="horizontal"), sort and in_code_order
 
 
-def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tuple[np.ndarray, int, bool, bool] | None:
+def _group_codes(src: pl.DataFrame, keys: list[str],
+                 key_out: list[str]) -> tuple[np.ndarray, int, bool, pl.DataFrame | None] | None:
     """Each row's group as an int64 code in [0, groups): (codes, number of codes, whether the codes
-    follow the keys' sort order - missing keys last -, whether they come from hashes the caller
-    must check against the keys). Integer keys give their codes exactly (their values, or packed
-    by ``_pack_keys``); strings, bools, dates and the like their 64-bit hashes (Polars'), numbered
-    by ``_factorize``'s table in order of first appearance. None for other keys (floats)."""
+    follow the keys' sort order - missing keys last -, and for codes made from hashes the keys the
+    caller must check them against). Integer keys give their codes exactly (their values, or packed
+    by ``_pack_keys``); strings, floats, bools, dates and the like their 64-bit hashes (Polars'),
+    numbered by the ``factorize`` kernel's table in order of first appearance; floats plus 0.0
+    first, so -0.0 and 0.0 are one key, as in pandas. None for other keys (nested types)."""
     n = src.height
     k = None
-    ordered = hashed = False
+    ordered = False
+    hashed = None
     if len(keys) == 1:
         col = src.get_column(keys[0])
         if col.dtype in _PACKABLE and not col.null_count() and not (
@@ -648,35 +652,35 @@ def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tupl
     if k is None:
         if not all(_hash_key(src.schema[c]) for c in keys):
             return None
+        hashed = src.select([pl.col(c) + 0.0 if src.schema[c].is_float() else pl.col(c) for c in keys])
         h = None
-        for c in keys:  # the keys' hashes, combined (a collision is caught by ``_same_keys``)
-            hc = src.get_column(c).hash(seed=0).to_numpy()
+        for c in hashed.columns:  # the keys' hashes, combined (a collision is caught by ``_same_keys``)
+            hc = hashed.get_column(c).hash(seed=0).to_numpy()
             h = hc if h is None else h * np.uint64(0x100000001B3) + hc
         assert h is not None
-        k, hashed = h, True
+        k = h
     else:
         lo, hi = int(k.min()), int(k.max())
         if hi - lo + 1 <= 2 * n + 1024:
-            return k - lo, hi - lo + 1, ordered, False
+            return k - lo, hi - lo + 1, ordered, None
     code, groups = _kernel("factorize")(k.view(np.uint64))
     return code, int(groups), False, hashed
 
 
 def _hash_key(t: pl.DataType) -> bool:
-    """Key types whose equal values hash equal and whose equality ``_same_keys`` checks exactly
-    (not floats: -0.0 and 0.0 are one pandas group and two bit patterns)."""
-    return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(
+    """Key types whose equal values hash equal and whose equality ``_same_keys`` checks exactly."""
+    return t.is_integer() or t.is_float() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(
         t, (pl.Enum, pl.Categorical, pl.Datetime, pl.Duration))
 
 
-def _same_keys(src: pl.DataFrame, keys: list[str], groups: int, first: np.ndarray, code: np.ndarray) -> bool:
+def _same_keys(keys: pl.DataFrame, groups: int, first: np.ndarray, code: np.ndarray) -> bool:
     """Whether the codes made from hashes number the distinct keys exactly: one key, as many
     distinct values as codes (Polars' n_unique, 1.6x faster than the check by rows); several, every
     row's keys equal to those of its group's first row."""
-    if len(keys) == 1:
-        return src.get_column(keys[0]).n_unique() == groups
+    if keys.width == 1:
+        return keys.to_series().n_unique() == groups
     rows = pl.Series(first[code])
-    return all(src.get_column(c).eq_missing(src.get_column(c).gather(rows)).all() for c in keys)
+    return all(c.eq_missing(c.gather(rows)).all() for c in keys.get_columns())
 
 
 _KERNELS: dict[str, Any] = {}
