@@ -312,14 +312,13 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         # groups of 1e4 rows: 11 different results); the others, where there are any, to Polars,
         # joined on the keys
         sens = [i for i, (_, a) in enumerate(plain) if _order_sensitive(a, low)]
-        if len(sens) == len(plain):
-            done = _ordered_aggregate(src, keys, key_out, plain, node.sort)
-            if done is not None:
-                out, in_key_order = done
-                if node.sort and not in_key_order and out.height > 1:
-                    out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True,
-                                   maintain_order=True)
-        elif sens:
+        done = _ordered_aggregate(src, keys, key_out, plain, node.sort)  # all in one pass, where it can
+        if done is not None:
+            out, in_key_order = done
+            if node.sort and not in_key_order and out.height > 1:
+                out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True,
+                               maintain_order=True)
+        elif sens and len(sens) < len(plain):
             done = _ordered_aggregate(src, keys, key_out, [plain[i] for i in sens], False)
             if done is not None:
                 part = done[0]
@@ -385,7 +384,7 @@ def _engine(aggs: list[Agg], low: Lowering) -> str:
     are added in: the streaming one adds per-thread partial sums in the order the threads finish,
     and the in-memory one also changed the last bits run to run (30 runs of a float group sum, 100
     groups of 1e4 rows: 11 different results) - which makes a ``t == t.max()`` filter on the result
-    find no row. Float keys keep Polars' in-memory engine (not bit-stable; a known gap)."""
+    find no row."""
     if any(a.fn in _IN_MEMORY_AGGS for a in aggs):
         return "in-memory"
     for a in aggs:
@@ -559,11 +558,12 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     gets the value pandas computes, bit for bit. Faster than Polars' streaming group-by (whose
     per-thread partial sums change the last bits run to run) on integer keys.
 
-    The keys become an int64 code (one integer key, or several packed by ``_pack_keys``); codes of
-    a small range index the groups directly, wider ones are numbered in order of first appearance
-    by an exact hash table (``_factorize``). Returns (the result in first-appearance order, or in
-    key order where ``sort`` and the codes follow the keys; whether it is in key order), or None
-    where the keys or an aggregation do not qualify (strings, float32 values, other aggregations).
+    The keys become int64 codes (``_group_codes``: integer keys exactly, others by checked
+    hashes); codes of a small range index the groups directly, wider ones are numbered in order of
+    first appearance by an exact hash table (the ``factorize`` kernel). Returns (the result in
+    first-appearance order, or in key order where ``sort`` and the codes follow the keys; whether
+    it is in key order), or None where the keys or an aggregation do not qualify (nested keys,
+    float32 sums/means/variances, other aggregations, a hash collision).
     """
     n = src.height
     if n == 0:
@@ -587,15 +587,16 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     codes = _group_codes(src, keys, key_out)
     if codes is None:
         return None
-    code, groups, in_code_order, hashed = codes
+    code, groups, in_code_order, codes_by_first, hashed = codes
     first, size = _kernel("first")(code, groups)
-    if hashed and not _same_keys(src, keys, groups, first, code):
+    if hashed is not None and not _same_keys(hashed, groups, first, code):
         return None  # two keys share a 64-bit hash (never seen): Polars' group-by decides
-    present = np.flatnonzero(size) if groups != len(size) or not size.all() else np.arange(groups)
-    if sort and in_code_order:
-        chosen = present
-    else:  # first appearance (a sort of the few result rows by key follows, where asked)
-        chosen = present[np.argsort(first[present], kind="stable")]
+    if size.all() and (sort and in_code_order or not in_code_order and codes_by_first):
+        chosen = None  # every code a group, already in the order wanted
+    else:
+        present = np.flatnonzero(size)
+        chosen = present if sort and in_code_order else present[np.argsort(first[present], kind="stable")]
+    pick = (lambda x: x) if chosen is None else (lambda x: x[chosen])
     if not _pool:
         from concurrent.futures import ThreadPoolExecutor
 
@@ -617,15 +618,15 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         return (int_sum, *(moments_of or (None,) * 4))
 
     stats = dict(zip(values, _pool[0].map(one, list(values))))
-    rows = first[chosen]
+    rows = pick(first)
     key_frame = src.select([pl.col(k).alias(o) for k, o in zip(keys, key_out)])[pl.Series(rows)]
     cols: dict[str, pl.Series] = {}
     with np.errstate(divide="ignore", invalid="ignore"):
         for name, a in named:
             if a.fn == "size":
-                cols[name] = pl.Series(size[chosen])
+                cols[name] = pl.Series(pick(size))
                 continue
-            int_sum, nobs, total, m2, prod = (x[chosen] if x is not None else None for x in stats[a.child.name])
+            int_sum, nobs, total, m2, prod = (pick(x) if x is not None else None for x in stats[a.child.name])
             if a.fn == "prod":
                 cols[name] = pl.Series(prod)
             elif a.fn == "count":
@@ -641,15 +642,18 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     return pl.concat([key_frame, pl.DataFrame(cols)], how="horizontal"), sort and in_code_order
 
 
-def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tuple[np.ndarray, int, bool, bool] | None:
+def _group_codes(src: pl.DataFrame, keys: list[str],
+                 key_out: list[str]) -> tuple[np.ndarray, int, bool, bool, pl.DataFrame | None] | None:
     """Each row's group as an int64 code in [0, groups): (codes, number of codes, whether the codes
-    follow the keys' sort order - missing keys last -, whether they come from hashes the caller
-    must check against the keys). Integer keys give their codes exactly (their values, or packed
-    by ``_pack_keys``); strings, bools, dates and the like their 64-bit hashes (Polars'), numbered
-    by ``_factorize``'s table in order of first appearance. None for other keys (floats)."""
+    follow the keys' sort order - missing keys last -, whether they number the groups in order of
+    first appearance, and for codes made from hashes the keys the caller must check them against). Integer keys give their codes exactly (their values, or packed
+    by ``_pack_keys``); strings, floats, bools, dates and the like their 64-bit hashes (Polars'),
+    numbered by the ``factorize`` kernel's table in order of first appearance; floats plus 0.0
+    first, so -0.0 and 0.0 are one key, as in pandas. None for other keys (nested types)."""
     n = src.height
     k = None
-    ordered = hashed = False
+    ordered = False
+    hashed = None
     if len(keys) == 1:
         col = src.get_column(keys[0])
         if col.dtype in _PACKABLE and not col.null_count() and not (
@@ -663,35 +667,35 @@ def _group_codes(src: pl.DataFrame, keys: list[str], key_out: list[str]) -> tupl
     if k is None:
         if not all(_hash_key(src.schema[c]) for c in keys):
             return None
+        hashed = src.select([pl.col(c) + 0.0 if src.schema[c].is_float() else pl.col(c) for c in keys])
         h = None
-        for c in keys:  # the keys' hashes, combined (a collision is caught by ``_same_keys``)
-            hc = src.get_column(c).hash(seed=0).to_numpy()
+        for c in hashed.columns:  # the keys' hashes, combined (a collision is caught by ``_same_keys``)
+            hc = hashed.get_column(c).hash(seed=0).to_numpy()
             h = hc if h is None else h * np.uint64(0x100000001B3) + hc
         assert h is not None
-        k, hashed = h, True
+        k = h
     else:
         lo, hi = int(k.min()), int(k.max())
         if hi - lo + 1 <= 2 * n + 1024:
-            return k - lo, hi - lo + 1, ordered, False
+            return k - lo, hi - lo + 1, ordered, False, None
     code, groups = _kernel("factorize")(k.view(np.uint64))
-    return code, int(groups), False, hashed
+    return code, int(groups), False, True, hashed
 
 
 def _hash_key(t: pl.DataType) -> bool:
-    """Key types whose equal values hash equal and whose equality ``_same_keys`` checks exactly
-    (not floats: -0.0 and 0.0 are one pandas group and two bit patterns)."""
-    return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(
+    """Key types whose equal values hash equal and whose equality ``_same_keys`` checks exactly."""
+    return t.is_integer() or t.is_float() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(
         t, (pl.Enum, pl.Categorical, pl.Datetime, pl.Duration))
 
 
-def _same_keys(src: pl.DataFrame, keys: list[str], groups: int, first: np.ndarray, code: np.ndarray) -> bool:
+def _same_keys(keys: pl.DataFrame, groups: int, first: np.ndarray, code: np.ndarray) -> bool:
     """Whether the codes made from hashes number the distinct keys exactly: one key, as many
     distinct values as codes (Polars' n_unique, 1.6x faster than the check by rows); several, every
     row's keys equal to those of its group's first row."""
-    if len(keys) == 1:
-        return src.get_column(keys[0]).n_unique() == groups
+    if keys.width == 1:
+        return keys.to_series().n_unique() == groups
     rows = pl.Series(first[code])
-    return all(src.get_column(c).eq_missing(src.get_column(c).gather(rows)).all() for c in keys)
+    return all(c.eq_missing(c.gather(rows)).all() for c in keys.get_columns())
 
 
 _KERNELS: dict[str, Any] = {}
@@ -748,42 +752,42 @@ def _kernel(name: str) -> Any:
 
         @numba.njit(nogil=True, cache=False)
         def factorize(k: Any) -> Any:
-            # exact: an open-addressing table of the 64-bit values themselves, numbered by first row;
-            # it starts small and doubles, so it stays in cache while the groups are few
+            # exact: an open-addressing table of the 64-bit values themselves (value and number side
+            # by side: one cache line a probe), numbered by first row; it starts small and doubles,
+            # so it stays in cache while the groups are few
             n = len(k)
             mult = np.uint64(0x9E3779B97F4A7C15)
             shift = np.uint64(40)
             cap = 1024
-            keys = np.empty(cap, np.uint64)
-            slot = np.full(cap, -1, np.int64)
+            table = np.full(2 * cap, -1, np.int64)  # [2j]: the value's bits, [2j + 1]: its number
             out = np.empty(n, np.int64)
             groups = 0
             for i in range(n):
                 x = k[i]
+                xi = np.int64(x)
                 j = np.int64((x * mult) >> shift) & (cap - 1)
                 while True:
-                    s = slot[j]
+                    s = table[2 * j + 1]
                     if s < 0:
-                        if 4 * (groups + 1) > cap:  # grow (at a quarter full): into a table twice as large
+                        if 2 * (groups + 1) > cap:  # grow (at half full): into a table twice as large
                             ncap = cap * 2
-                            nkeys = np.empty(ncap, np.uint64)
-                            nslot = np.full(ncap, -1, np.int64)
+                            new = np.full(2 * ncap, -1, np.int64)
                             for q in range(cap):
-                                if slot[q] >= 0:
-                                    jj = np.int64((keys[q] * mult) >> shift) & (ncap - 1)
-                                    while nslot[jj] >= 0:
+                                if table[2 * q + 1] >= 0:
+                                    jj = np.int64((np.uint64(table[2 * q]) * mult) >> shift) & (ncap - 1)
+                                    while new[2 * jj + 1] >= 0:
                                         jj = (jj + 1) & (ncap - 1)
-                                    nkeys[jj] = keys[q]
-                                    nslot[jj] = slot[q]
-                            keys, slot, cap = nkeys, nslot, ncap
+                                    new[2 * jj] = table[2 * q]
+                                    new[2 * jj + 1] = table[2 * q + 1]
+                            table, cap = new, ncap
                             j = np.int64((x * mult) >> shift) & (cap - 1)
                             continue
-                        keys[j] = x
-                        slot[j] = groups
+                        table[2 * j] = xi
+                        table[2 * j + 1] = groups
                         out[i] = groups
                         groups += 1
                         break
-                    if keys[j] == x:
+                    if table[2 * j] == xi:
                         out[i] = s
                         break
                     j = (j + 1) & (cap - 1)
