@@ -65,6 +65,15 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
     return arr
 
 
+def _stored_family(dtype: Any, arr: pa.Array) -> str:
+    """The family of a pandas column stored as ``arr``: an object column with no values (empty, or
+    all None/NaN) is stored as float64 nulls, and stays object (the family) when it comes back - an
+    empty ``pd.Index([])`` is object in pandas, and ops that keep the column keep its dtype."""
+    if dtype == object and pa.types.is_floating(arr.type) and arr.null_count == len(arr):
+        return OBJECT
+    return family_of_pandas(dtype)
+
+
 def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     """A pandas DataFrame as an Arrow table with internal column names, and its schema."""
     if not df.columns.is_unique:
@@ -77,8 +86,7 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
         arr = _array_from_pandas(df.iloc[:, i], label)
         arrays.append(arr)
         names.append(internal_name(label))
-        fields.append(Field(label, arr.type if df.dtypes.iloc[i] != object or not pa.types.is_null(arr.type) else pa.float64(),
-                            family_of_pandas(df.dtypes.iloc[i])))
+        fields.append(Field(label, arr.type, _stored_family(df.dtypes.iloc[i], arr)))
     index: tuple[IndexField, ...] | None
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
@@ -90,7 +98,7 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
             arr = _array_from_pandas(values, values.name)
             arrays.append(arr)
             names.append(index_name(lvl))
-            index.append(IndexField(values.name, arr.type, lvl, family_of_pandas(values.dtype)))
+            index.append(IndexField(values.name, arr.type, lvl, _stored_family(values.dtype, arr)))
         index = tuple(index)
     table = pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
     if not arrays and len(df):

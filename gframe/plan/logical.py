@@ -541,10 +541,12 @@ class Union(Plan):
             ts = []
             fams = []
             for c in self.children:
-                ts.append(c.schema.field(label).dtype if c.schema.has(label) else "missing")
+                # a child with columns but not this one adds missing values even with no rows (pandas
+                # 3 counts empty frames' columns); one with no columns adds them only if it has rows
+                ts.append(c.schema.field(label).dtype if c.schema.has(label) else "missing" if c.schema.columns else "absent")
                 fams.append(c.schema.field(label).family if c.schema.has(label) else NUMPY)
             fam = combine_families(*fams)
-            present = [t for t in ts if t != "missing"]
+            present = [t for t in ts if t not in ("missing", "absent")]
             if keeps_type_when_missing(fam) and all(t == present[0] for t in present):
                 fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
             else:
@@ -566,12 +568,17 @@ class Union(Plan):
 
 
 def _union_type(types: list[Any]) -> pa.DataType | None:
-    present = [t for t in types if t != "missing"]
+    """The type of a concatenated column from its children's types; "missing": a child with other
+    columns (its rows are missing here), "absent": a child with no columns (missing only if it has
+    rows). None: decided by the data."""
+    present = [t for t in types if t not in ("missing", "absent")]
     if any(t is None for t in present):
         return None
     if len(present) < len(types):
-        t0 = present[0]
-        if all(t == t0 for t in present) and not (pa.types.is_integer(t0) or pa.types.is_boolean(t0)):
+        t0 = _union_type(present)
+        if t0 is not None and pa.types.is_integer(t0) and "absent" not in types:
+            return pa.float64()  # pandas: the missing rows make ints float64, whether there are any or not
+        if t0 is not None and not (pa.types.is_integer(t0) or pa.types.is_boolean(t0)):
             return t0
         return None
     t0 = present[0]
