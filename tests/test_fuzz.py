@@ -23,19 +23,13 @@ SLICE = range(250)
 # seed -> root-cause class (see docs/fuzzing.md and tests/test_fuzz_regressions.py for the shrunk repros)
 KNOWN_FAILING: dict[int, str] = {
     12: 'new A: labels of empty results (column/index Index type)',
-    15: 'new A: labels of empty results (column/index Index type)',
     25: '3 nullable dtypes lost',
     37: '12 engine exception leaks',
     41: '5 categoricals',
-    42: '3 nullable dtypes lost',
-    75: '3 nullable dtypes lost',
     83: 'new A: labels of empty results (column/index Index type)',
-    117: '3 nullable dtypes lost',
     125: '12 engine exception leaks',
-    156: '3 nullable dtypes lost',
     183: '12 engine exception leaks',
     215: '12 engine exception leaks',
-    240: 'new A: labels of empty results (column/index Index type)',
 }
 
 

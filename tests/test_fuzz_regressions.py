@@ -38,6 +38,7 @@ NK = "new K: concat fills a missing int column without widening to float64"
 NL = "new L: bool % bool gives int64 (pandas: int8)"
 NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 NN = "new N: concat with an empty frame drops the index name"
+NO = "new O: an object column of only None comes back with NaN as its missing marker"
 
 
 def case(setup: str, pipeline: str) -> str:
@@ -168,7 +169,7 @@ CASES: dict[str, tuple[str | None, str]] = {
     # --- new root causes
     "empty_groupby_columns_label_type": (None, case("df = pd.DataFrame({'k': [1.0], 'c0': ['']})",
                                                   "df = df.groupby('c0').mean()\ndf = df.groupby('k').first()")),
-    "empty_sort_index_type": (NA_, case(
+    "empty_sort_index_type": (None, case(
         "df = pd.DataFrame({'c0': []}, index=pd.Index([], name='idx')).astype({'c0': 'uint16'})",
         "df = df.sort_values(['c0'], kind='stable')")),
     "nan_from_floordiv_counted": (None, case("df = pd.DataFrame({'k': [0]})",
@@ -205,6 +206,49 @@ CASES: dict[str, tuple[str | None, str]] = {
     "str_sum": (None, case("df = pd.DataFrame({'k': ['ab', 'c']})", "df = df['k'].sum()")),
     "frame_all_numeric_only": (None, case("df = pd.DataFrame({'k': [False], 'c0': [1e+20]})",
                                         "df = df.assign(n=df['c0'].diff())\ndf = df.all()")),
+    # --- fuzz9 session: found on seeds 20000-20599 and 7-406
+    "empty_object_index_kept_after_op": (None, case(
+        "df = pd.DataFrame({'c1': []}, index=pd.Index([], name=None)).astype({'c1': 'int8'})",
+        "df = df.assign(c1=df['c1'].fillna(2))")),
+    "empty_object_column_kept": (None, case("df = pd.DataFrame({'a': pd.Series([], dtype=object), 'b': []})",
+                                            "df = df[df['b'] > 1]")),
+    # stored as float64 nulls (object family): the dtype is kept, the missing marker comes back NaN
+    "all_none_object_column_keeps_None": (NO, case("df = pd.DataFrame({'a': pd.Series([None, None], dtype=object), 'b': [1, 2]})",
+                                                   "df = df[df['b'] > 1]")),
+    "frame_var_Float64_family": (None, case("df = pd.DataFrame({'c4': pd.array([None], dtype='Float64')})",
+                                            "df = df.var(numeric_only=True)")),
+    "frame_sum_boolean_is_Int64": (None, case("df = pd.DataFrame({'c3': pd.array([], dtype='boolean')})",
+                                              "df = df.sum(numeric_only=True)")),
+    "frame_max_Int64_and_float_is_Float64": (None, case(
+        "df = pd.DataFrame({'a': pd.array([1, None], dtype='Int64'), 'b': [1.5, nan]})", "df = df.max()")),
+    "frame_any_no_columns": (None, case("df = pd.DataFrame({}, index=pd.RangeIndex(0))", "df = df.any()")),
+    "frame_std_no_columns_index": (None, case("df = pd.DataFrame({}, index=pd.RangeIndex(0))", "df = df.std(numeric_only=True)")),
+    "boolean_mean_of_none_is_NA": (None, case("df = pd.DataFrame({'e': pd.array([None, None], dtype='boolean')})",
+                                              "df = df['e'].mean()")),
+    "groupby_Int64_key_frame_size_int64": (None, case(
+        "df = pd.DataFrame({'k': pd.array([1, None, 1], dtype='Int64'), 'v': [1.0, 2.0, 3.0]})",
+        "df = df.groupby('k', dropna=False).size()")),
+    "groupby_string_key_series_size_follows_series": (None, case(
+        "df = pd.DataFrame({'k': ['d'], 'c0': pd.array([None], dtype='string')}).astype({'k': pd.CategoricalDtype(['d', 'b'], ordered=True)})",
+        "df = df.groupby('c0')['k'].size()")),
+    "groupby_size_of_string_series_Int64": (None, case(
+        "df = pd.DataFrame({'k': [True], 'c1': pd.array([' x '], dtype='string')})",
+        "df = df.groupby('k', sort=True)['c1'].size()")),
+    "groupby_count_of_string_int64": (None, case(
+        "df = pd.DataFrame({'k': ['a'], 'c1': ['2021-06-15 08:00:01'], 'c2': pd.array(['B'], dtype='string')}).astype({'c1': 'datetime64[ns]'})",
+        "df = df.groupby(['k', 'c1'])['c2'].count()")),
+    "frame_prod_inf_times_zero_is_nan": (None, case("df = pd.DataFrame({'c3': pd.array([inf, -0.0], dtype='Float64'), 'f': [inf, -0.0]})",
+                                                    "df = df.prod()")),
+    "series_prod_inf_times_zero_is_nan": (None, case("df = pd.DataFrame({'f': [inf, 0.0]})", "df = df['f'].prod()")),
+    "frame_sum_numeric_only_data_typed_column": (None, case(
+        "df = pd.DataFrame({'k': [], 'c3': pd.array([], dtype='boolean')}).astype({'k': 'int64'})",
+        "df = df.assign(k=df['k'].clip(lower=1.5, upper=2.5))\ndf = df.sum(numeric_only=True)")),
+    "concat_empty_frame_missing_column_int_to_float": (None, case(
+        "df = pd.DataFrame({'c3': [7]}).astype({'c3': 'uint64'})\ndf2 = pd.DataFrame({'c0': []}).astype({'c0': 'int32'})",
+        "df = pd.concat([df, df2], ignore_index=False)")),
+    "concat_empty_frame_no_columns_keeps_int": (None, case(
+        "df = pd.DataFrame({'c2': [10]})\ndf2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
+        "df = pd.concat([df, df2], ignore_index=True)")),
 }
 
 

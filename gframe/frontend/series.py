@@ -45,6 +45,8 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (
+    ARROW,
+    MASKED,
     NUMPY,
     OBJECT,
     PYOBJECT,
@@ -916,7 +918,9 @@ class Series(NumpyProtocols, NDFrame):
         label = frame._plan.schema.columns[0].label
         name = "proportion" if normalize else "count"
         key = frame._plan.schema.columns[0].name
-        agg = L.Aggregate((key,), (label,), ((name, Agg("size", (), Col(key))),), False, dropna, True, frame._plan)
+        # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
+        fam = (("family", ARROW),) if frame._plan.schema.columns[0].family == MASKED and t is not None and is_string(t) else ()
+        agg = L.Aggregate((key,), (label,), ((name, Agg("size", fam, Col(key))),), False, dropna, True, frame._plan)
         out = Series._from_frame_plan(agg)
         if normalize:
             out = (out / out.sum()).rename(name)
@@ -995,11 +999,14 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
     for i, (e, t) in enumerate(cols):
         x = e
         if t is not None and pa.types.is_boolean(t) and fn in ("mean", "std", "var", "median"):
-            x = func("cast", e, dtype=pa.float64())
+            # as float, in the column's family (``boolean.mean()`` of no values is NA, a numpy bool's NaN)
+            x = func("cast", e, dtype=pa.float64(), family=expr_family(e, plan.schema.family_of, plan.schema.dtype_of))
         aggs.append((f"v{i}", Agg(fn, tuple(sorted(params.items())), x)))
         if not skipna and fn not in ("count", "nunique", "size"):
             aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
-        if min_count:
+        if min_count or fn in ("sum", "prod") and t is not None and pa.types.is_floating(t):
+            # a float sum's or product's missing result is NaN made by the values (inf * 0): the
+            # engines hold it as null, like the empty sum (0) - the count of values tells them apart
             aggs.append((f"c{i}", Agg("count", (), e)))
     narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols)
     if narrow_float:  # pandas' NaN of a float reduction is a numpy scalar over rows, a Python float over none
@@ -1013,6 +1020,9 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
     for i, (e, t) in enumerate(cols):
         value, out_t = row[f"v{i}"]
         result = _scalar(value, fn, t, out_t)
+        if value is not None and not value.is_valid and fn in ("sum", "prod") and f"c{i}" in row \
+                and row[f"c{i}"][0] is not None and (row[f"c{i}"][0].as_py() or 0) > 0:
+            result = _nan(out_t)
         if isinstance(result, float) and np.isnan(result) and has_rows and fn != "mean":
             result = _nan(out_t)
         missing = not skipna and f"n{i}" in row and row[f"n{i}"][0] is not None and row[f"n{i}"][0].as_py()

@@ -450,11 +450,13 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         return OBJECT if fam == OBJECT and expr.fn in ("fillna", "coalesce", "where", "shift") else (
             NUMPY if fam == OBJECT else fam)
     if isinstance(expr, Agg):
+        if expr.param("family"):
+            return expr.param("family")  # set where the API decides (``string.value_counts()`` is int64[pyarrow])
         fam = kids[0] if kids else NUMPY
         if expr.fn == "nunique" or fam == OBJECT:
             return NUMPY
-        if fam == MASKED and expr.fn in ("size", "count") and is_string(expr_type(expr.child, lookup)):
-            return ARROW  # pandas counts ``string`` values as int64[pyarrow]
+        if fam == MASKED and expr.fn == "count" and is_string(expr_type(expr.child, lookup)):
+            return NUMPY  # pandas: a group count of ``string`` values is int64 (their group size Int64)
         return fam
     return NUMPY
 
