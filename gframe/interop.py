@@ -208,6 +208,13 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         if col.type != target.pyarrow_dtype:
             col = col.cast(target.pyarrow_dtype)
         return pd.Series(pd.arrays.ArrowExtensionArray(col if isinstance(col, pa.ChunkedArray) else pa.chunked_array([col])))
+    numpy_dtype = getattr(target, "numpy_dtype", None)
+    if isinstance(target, pd.core.arrays.masked.BaseMaskedDtype) and numpy_dtype is not None and numpy_dtype.kind in "iub":
+        # from Arrow's values and validity directly: ``pd.array`` goes through float64 where a value is
+        # missing, which rounds ints past 2**53 (and raises OverflowError near the int64 limits)
+        want = pa.from_numpy_dtype(numpy_dtype)
+        chunked = col if isinstance(col, pa.ChunkedArray) else pa.chunked_array([col], type=col.type)
+        return pd.Series(target.__from_arrow__(chunked if chunked.type == want else chunked.cast(want)))
     return pd.Series(pd.array(col, dtype=target) if len(col) else pd.array([], dtype=target))
 
 

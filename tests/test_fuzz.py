@@ -25,10 +25,8 @@ KNOWN_FAILING: dict[int, str] = {
     12: 'new A: labels of empty results (column/index Index type)',
     25: '3 nullable dtypes lost',
     37: '12 engine exception leaks',
-    41: '5 categoricals',
     83: 'new A: labels of empty results (column/index Index type)',
     125: '12 engine exception leaks',
-    183: '12 engine exception leaks',
     215: '12 engine exception leaks',
 }
 

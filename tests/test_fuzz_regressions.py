@@ -38,6 +38,7 @@ NK = "new K: concat fills a missing int column without widening to float64"
 NL = "new L: bool % bool gives int64 (pandas: int8)"
 NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 NN = "new N: concat with an empty frame drops the index name"
+NP = "new P: set_index of a narrow signed int range gives pandas' RangeIndex (int64)"
 NO = "new O: an object column of only None comes back with NaN as its missing marker"
 
 
@@ -97,7 +98,7 @@ CASES: dict[str, tuple[str | None, str]] = {
     "value_counts_sort_false_order": (None, case(
         "df = pd.DataFrame({'c0': ['e', 'a']}).astype({'c0': pd.CategoricalDtype(['a', 'e'], ordered=False)})",
         "df = df['c0'].value_counts(sort=False)")),
-    "merge_categorical_keys_of_different_dtypes": (C5, case(
+    "merge_categorical_keys_of_different_dtypes": (None, case(
         "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=True)})\n"
         "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=False)})",
         "df = df.merge(df2, on='k', how='inner')")),
@@ -249,6 +250,21 @@ CASES: dict[str, tuple[str | None, str]] = {
     "concat_empty_frame_no_columns_keeps_int": (None, case(
         "df = pd.DataFrame({'c2': [10]})\ndf2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
         "df = pd.concat([df, df2], ignore_index=True)")),
+    "Int64_near_max_with_missing_exact": (None, case(
+        "df = pd.DataFrame({'c0': pd.array([1, None, 9223372036854775806, 9007199254740993], dtype='Int64')})",
+        "df = df.tail(-1)")),
+    "Int64_near_max_merge_outer": (None, case(
+        "df = pd.DataFrame({'k': [3], 'c2': pd.array([9223372036854775807], dtype='Int64')})\ndf2 = pd.DataFrame({'k': [0]})",
+        "df = df.merge(df2, on='k', how='outer')")),
+    "int_mod_bool_divisor_is_zero_not_nan": (None, case("df = pd.DataFrame({'k': [False, True], 'i': [3, 4]})",
+                                                        "df = df.assign(k=0 % df['k'], m=df['i'] % df['k'])")),
+    "set_index_last_column_keeps_str_columns": (None, case("df = pd.DataFrame({'c0': [2, 5, 1]}).astype({'c0': 'uint32'})",
+                                                           "df = df.set_index('c0')")),
+    "reset_index_drop_no_columns_keeps_rows": (None, case("df = pd.DataFrame({'k': [0], 'c0': [1e-300]})",
+                                                          "df = df.groupby(['k', 'c0'], sort=True).nunique()\ndf = df.reset_index(drop=True)")),
+    # pandas 3.1: a signed int column forming an arithmetic range becomes a RangeIndex (int64) - value-dependent
+    "set_index_int32_range_becomes_RangeIndex": (NP, case("df = pd.DataFrame({'c3': [-7, 2]}).astype({'c3': 'int32'})",
+                                                          "df = df.set_index('c3')")),
 }
 
 

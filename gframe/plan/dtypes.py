@@ -89,6 +89,9 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
         res = np.result_type(res, np.float64) if res.kind in "iub" else res
         if res.kind in "iub":
             res = np.dtype("float64")
+    if op == "mod" and pa.types.is_boolean(rt):
+        # pandas fills x % 0 with NaN only for an integer divisor: a bool one leaves numpy's x % False, 0
+        return pa.from_numpy_dtype(res)
     if op in ("floordiv", "mod") and res.kind in "iu" and not (isinstance(right, Lit) and right.value not in (0, None)):
         # x // 0 is inf and x % 0 NaN in pandas: float64 where a divisor is 0, decided by the data
         return None

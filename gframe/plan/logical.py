@@ -478,7 +478,9 @@ class Join(Plan):
         dict_a = a is not None and pa.types.is_dictionary(a)
         dict_b = b is not None and pa.types.is_dictionary(b)
         if dict_a and dict_b:
-            return None
+            # different dtypes (one ordered, one not) never match: pandas merges them as strings;
+            # the same orderedness keeps the categorical when the categories match (the data's)
+            return STRING if a.ordered != b.ordered else None
         if dict_a or dict_b:
             other = b if dict_a else a
             return STRING if other is not None and pa.types.is_string(other) or other == STRING else None
@@ -632,7 +634,7 @@ class SetIndex(Plan):
             f = by_name[k]
             levels.append(IndexField(f.label, f.dtype, len(levels), f.family))
         cols = [f for f in s.columns if not (self.drop and f.name in self.keys)]
-        return Schema(tuple(cols), tuple(levels))
+        return s.with_columns(cols).with_index(tuple(levels))  # no columns left: the labels' Index type stays
 
     def describe(self) -> str:
         return f"SetIndex {list(self.keys)}{' drop' if self.drop else ''}"
@@ -650,7 +652,7 @@ class ResetIndex(Plan):
     def _compute_schema(self) -> Schema:
         s = self.child.schema
         if self.drop:
-            return Schema(s.columns, None)
+            return s.with_index(None)
         idx = s.index if s.index is not None else (IndexField(None, pa.int64(), 0),)
         front = tuple(Field(lab, f.dtype, f.family) for lab, f in zip(self.labels, idx))
         return Schema(front + s.columns, None)

@@ -152,7 +152,7 @@ class Lowering:
         left = left.cast(pl.Int64) if _is_bool(lt) else left
         right = right.cast(pl.Int64) if _is_bool(rt) else right
         res = BINARY[op](left, right)
-        if _is_bool(lt) and _is_bool(rt):  # numpy's bool % bool: int8, x % False is 0
+        if op == "mod" and _is_bool(rt):  # numpy's x % False is 0 (pandas fills NaN only for int divisors)
             return pl.when(right == 0).then(pl.lit(0, dtype=pl.Int64)).otherwise(res)
         if self.type_of(e) is not None:  # a nonzero literal divisor: exact integer result
             return res

@@ -790,7 +790,9 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
         t_own, t_other = schema[own], schema[other]
         mine, theirs = pl.col(own), pl.col(other)
         if isinstance(t_own, (pl.Categorical, pl.Enum)) or isinstance(t_other, (pl.Categorical, pl.Enum)):
-            if not (isinstance(t_own, pl.Enum) and t_own == t_other):  # categories differ: pandas' strings
+            # categories differ, or one side is ordered and the other not (Polars' Enums have no
+            # such flag): pandas' strings
+            if not (isinstance(t_own, pl.Enum) and t_own == t_other) or _orderedness_differs(node, own, other, rname):
                 mine, theirs = mine.cast(pl.String), theirs.cast(pl.String)
         elif own_may_miss:
             theirs = theirs.cast(t_own)
@@ -824,6 +826,20 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
         exprs.extend(coalesced(a, rname[b], True).alias(f"__gf_sort_{i}")
                      for i, (a, b) in enumerate(zip(node.left_on, node.right_on)))
     return exprs
+
+
+def _orderedness_differs(node: L.Join, a: str, b: str, rname: dict[str, str]) -> bool:
+    """Whether join columns ``a`` and ``b`` (internal names over the joined frame, right ones
+    renamed by ``rname``) are categoricals of which one is ordered and the other not."""
+    back = {v: k for k, v in rname.items()}
+    types = []
+    for n in (a, b):
+        side = node.right.schema if n in back else node.left.schema
+        own = back.get(n, n)
+        types.append(side.dtype_of(own) if own in side.all_names else None)
+    ta, tb = types
+    return ta is not None and tb is not None and pa.types.is_dictionary(ta) and pa.types.is_dictionary(tb) \
+        and ta.ordered != tb.ordered
 
 
 def _keep(df: pl.DataFrame, names: set[str]) -> pl.DataFrame:
@@ -986,6 +1002,8 @@ def _(node: L.ResetIndex, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     (df,) = inputs
     child = node.child.schema
     if node.drop:
+        if not child.names and df.width:  # no columns left: a placeholder keeps the height (as Select does)
+            return df.select(pl.col(df.columns[0]).is_null().alias("__gf_len"))
         return df.select(child.names)
     if child.index is None:
         df = df.with_row_index(index_name(0)).with_columns(pl.col(index_name(0)).cast(pl.Int64))
