@@ -265,6 +265,12 @@ CASES: dict[str, tuple[str | None, str]] = {
     # pandas 3.1: a signed int column forming an arithmetic range becomes a RangeIndex (int64) - value-dependent
     "set_index_int32_range_becomes_RangeIndex": (NP, case("df = pd.DataFrame({'c3': [-7, 2]}).astype({'c3': 'int32'})",
                                                           "df = df.set_index('c3')")),
+    "uint32_plus_negative_python_int_overflows": (None, case("df = pd.DataFrame({'c0': [0]}).astype({'c0': 'uint32'})",
+                                                             "df = df.assign(n=df['c0'] + -2)")),
+    "empty_uint32_floordiv_negative_overflows": (None, case("df = pd.DataFrame({'c2': []}).astype({'c2': 'uint32'})",
+                                                            "df = df.assign(n=df['c2'] // -2)")),
+    "bool_pow_bool_not_implemented": (None, case("df = pd.DataFrame({'c0': [False]})", "df = df.assign(m=df['c0'] ** df['c0'])")),
+    "bool_floordiv_bool_not_implemented": (None, case("df = pd.DataFrame({'c2': [True]})", "df = df.assign(m=df['c2'] // df['c2'])")),
 }
 
 

@@ -46,6 +46,7 @@ from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import (
     ARROW,
+    ARROW_LARGE,
     MASKED,
     NUMPY,
     OBJECT,
@@ -59,7 +60,7 @@ from gframe.plan.schema import (
     is_string,
     pandas_dtype,
 )
-from gframe.plan.dtypes import expr_family, expr_type, fill_makes_objects, literal_type
+from gframe.plan.dtypes import expr_family, expr_type, family_lookup, fill_makes_objects, literal_type
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
 
@@ -89,6 +90,10 @@ def cross_kind_equality(expr: BinOp, lookup: Any) -> Expr | None:
     return both if expr.op == "ne" else func("invert", both)
 
 
+def _np_dtype(t: Any) -> Any:
+    return np.dtype(t.to_pandas_dtype())
+
+
 def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> None:
     """pandas raises TypeError at the call for operations its dtypes don't support: so do we.
 
@@ -112,6 +117,18 @@ def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> No
         if op == "sub" and lk == "bool" and rk == "bool":
             raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
                             "the `^` operator, or the logical_xor function instead.")
+    if op in ("truediv", "floordiv", "pow") \
+            and _kind(expr_type(expr.left, lookup)) == _kind(expr_type(expr.right, lookup)) == "bool":
+        raise NotImplementedError(f"operator '{op}' not implemented for bool dtypes")  # pandas' _bool_arith_check
+    if op in ARITHMETIC and op != "truediv" and isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)) \
+            and dtype is not None and pa.types.is_integer(dtype):
+        # NEP 50: a Python int takes the int column's dtype, and numpy refuses one it cannot hold (also
+        # over no rows); Arrow dtypes widen instead
+        column = expr.right if isinstance(expr.left, Lit) else expr.left
+        if expr_family(column, family_lookup(lookup), lookup) not in (ARROW, ARROW_LARGE):
+            info = np.iinfo(_np_dtype(dtype))
+            if not info.min <= int(other) <= info.max:
+                raise OverflowError(f"Python integer {int(other)} out of bounds for {np.dtype(_np_dtype(dtype))}")
     if op in ARITHMETIC and expr_type(expr, lookup) is None:
         lt = expr_type(expr.left, lookup)
         rt = expr_type(expr.right, lookup)
