@@ -35,6 +35,7 @@ from gframe.plan.schema import (
     index_name,
     internal_name,
     normalize_arrow_type,
+    pandas_dtype,
 )
 
 
@@ -66,10 +67,11 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
 
 
 def _stored_family(dtype: Any, arr: pa.Array) -> str:
-    """The family of a pandas column stored as ``arr``: an object column with no values (empty, or
-    all None/NaN) is stored as float64 nulls, and stays object (the family) when it comes back - an
-    empty ``pd.Index([])`` is object in pandas, and ops that keep the column keep its dtype."""
-    if dtype == object and pa.types.is_floating(arr.type) and arr.null_count == len(arr):
+    """The family of a pandas column stored as ``arr``: an object column whose values Arrow stores as
+    a type pandas shows otherwise (all numbers: float64; no values at all, or only None/NaN: float64
+    nulls) stays object (the family) when it comes back - an empty ``pd.Index([])`` is object, and so
+    is pandas' ``datetime.fillna(1.5)`` of a column with no dates left."""
+    if dtype == object and pandas_dtype(arr.type, arr.null_count > 0) != object:
         return OBJECT
     return family_of_pandas(dtype)
 

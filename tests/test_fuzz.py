@@ -24,9 +24,7 @@ SLICE = range(250)
 KNOWN_FAILING: dict[int, str] = {
     12: 'new A: labels of empty results (column/index Index type)',
     25: '3 nullable dtypes lost',
-    37: '12 engine exception leaks',
     83: 'new A: labels of empty results (column/index Index type)',
-    125: '12 engine exception leaks',
     215: '12 engine exception leaks',
 }
 

@@ -39,7 +39,7 @@ NL = "new L: bool % bool gives int64 (pandas: int8)"
 NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 NN = "new N: concat with an empty frame drops the index name"
 NP = "new P: set_index of a narrow signed int range gives pandas' RangeIndex (int64)"
-NO = "new O: an object column of only None comes back with NaN as its missing marker"
+NO = "new O: an object column's None comes back as NaN (the missing marker is not kept)"
 
 
 def case(setup: str, pipeline: str) -> str:
@@ -271,6 +271,11 @@ CASES: dict[str, tuple[str | None, str]] = {
                                                             "df = df.assign(n=df['c2'] // -2)")),
     "bool_pow_bool_not_implemented": (None, case("df = pd.DataFrame({'c0': [False]})", "df = df.assign(m=df['c0'] ** df['c0'])")),
     "bool_floordiv_bool_not_implemented": (None, case("df = pd.DataFrame({'c2': [True]})", "df = df.assign(m=df['c2'] // df['c2'])")),
+    "fillna_number_on_all_nat_datetime_is_object": (None, case("df = pd.DataFrame({'k': [None]}).astype({'k': 'datetime64[ns]'})",
+                                                                "df = df.assign(k=df['k'].fillna(1.5))")),
+    "object_of_numbers_groupby_first_keeps_object": (None, case(
+        "df = pd.DataFrame({'c0': [1], 'c2': [None]}).astype({'c0': 'uint16', 'c2': 'datetime64[ms]'})",
+        "df = df.fillna(1.5)\ndf = df.groupby('c0').first()")),
 }
 
 

@@ -456,6 +456,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         if expr.param("family"):
             return expr.param("family")  # set where the API decides (``string.value_counts()`` is int64[pyarrow])
         fam = kids[0] if kids else NUMPY
+        if fam == OBJECT and expr.fn in ("first", "last", "min", "max"):
+            return OBJECT  # a value of the column: pandas keeps object (a count or a mean is numeric)
         if expr.fn == "nunique" or fam == OBJECT:
             return NUMPY
         if fam == MASKED and expr.fn == "count" and is_string(expr_type(expr.child, lookup)):
