@@ -276,6 +276,13 @@ CASES: dict[str, tuple[str | None, str]] = {
     "object_of_numbers_groupby_first_keeps_object": (None, case(
         "df = pd.DataFrame({'c0': [1], 'c2': [None]}).astype({'c0': 'uint16', 'c2': 'datetime64[ms]'})",
         "df = df.fillna(1.5)\ndf = df.groupby('c0').first()")),
+    "Float64_astype_Int64_truncates": (None, case("df = pd.DataFrame({'c1': pd.array([-3.13, None], dtype='Float64')})",
+                                                  "df = df.astype({'c1': 'Int64'})")),
+    "Float64_astype_int8_out_of_range_as_numpy": (None, case("df = pd.DataFrame({'c3': pd.array([-1e+20], dtype='Float64')})",
+                                                             "df = df.astype({'c3': 'int8'})")),
+    "merge_right_Int64_keys_stay_Int64": (None, case(
+        "df = pd.DataFrame({'k': pd.array([0], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([None], dtype='Int64')})",
+        "df = df.merge(df2, on='k', how='right')")),
 }
 
 

@@ -48,6 +48,7 @@ from gframe.plan.schema import (
     ARROW,
     ARROW_LARGE,
     MASKED,
+    NA_FAMILIES,
     NUMPY,
     OBJECT,
     PYOBJECT,
@@ -249,11 +250,18 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
     if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
         # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
         raise NotImplementedError("missing floats to bool")
-    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY:
-        # a nullable / Arrow int holds missing values, not fractions
+    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and f.family in NA_FAMILIES:
+        # a nullable float casts as numpy does (truncating fractions; NA raises below for a numpy
+        # int); numpy's wrap-around of values out of the target's range is pandas' to do
+        info = np.iinfo(target.to_pandas_dtype())
+        if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(float(info.min))), BinOp("gt", e, Lit(float(info.max))))):
+            raise NotImplementedError("floats outside the target integer type: numpy's cast is undefined there")
+    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY \
+            and f.family not in NA_FAMILIES:
+        # a nullable / Arrow int holds missing values, not numpy floats' fractions
         if _any_true(plan, BinOp("and", func("notna", e), BinOp("ne", e, func("round", e, decimals=0)))):
             raise TypeError(f"cannot safely cast non-equivalent {pandas_dtype(src)} to {pandas_dtype(target)}")
-    elif pa.types.is_integer(target) and src is not None and pa.types.is_floating(src):
+    elif pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family == NUMPY:
         if _any_true(plan, BinOp("or", func("isna", e), BinOp("eq", func("abs", e), Lit(float("inf"))))):
             raise pd.errors.IntCastingNaNError(
                 f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "

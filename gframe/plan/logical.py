@@ -446,7 +446,12 @@ class Join(Plan):
             # a side that may miss rows gets nulls: pandas decides int->float from the data
             may_miss = (side == "right" and how in ("left", "outer")) or (
                 side in ("left", "key") and how in ("right", "outer"))
-            if (side == "key" and how == "right") or (how == "left" and self.right_key_from_left_index(name)):
+            if side == "key" and how == "right" and name in self.left_on:
+                other = self.right_on[self.left_on.index(name)]
+                # pandas takes the right keys: their type where both sides agree (else the data's), their family
+                t = t if t is not None and rt.dtype_of(other) == t else None
+                fam = rt.family_of(other)
+            elif (side == "key" and how == "right") or (how == "left" and self.right_key_from_left_index(name)):
                 t = None  # the other side's key values
             if side == "key" or (side == "right" and self.right_key_from_left_index(name)):
                 t = self._categorical_key(side, name, t)
