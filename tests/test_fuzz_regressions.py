@@ -283,6 +283,8 @@ CASES: dict[str, tuple[str | None, str]] = {
     "merge_right_Int64_keys_stay_Int64": (None, case(
         "df = pd.DataFrame({'k': pd.array([0], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([None], dtype='Int64')})",
         "df = df.merge(df2, on='k', how='right')")),
+    "int_pow_negative_valueerror": (None, case("df = pd.DataFrame({'c1': [False, True]})", "df = df.assign(c1=df['c1'] ** -1)")),
+    "empty_int_pow_negative_no_raise": (None, case("df = pd.DataFrame({'k': [0]})", "df = df.head(0)\ndf = df.assign(k=df['k'] ** -1)")),
 }
 
 

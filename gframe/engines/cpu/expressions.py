@@ -114,6 +114,13 @@ class Lowering:
             elif op in ("floordiv", "mod") and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
                 return _numpy_binary(op, left.cast(polars_type(t)), right.cast(polars_type(t)), polars_type(t))
             elif op == "pow" and _is_int(t) and _is_intlike(lt) and _is_intlike(rt):
+                # numpy refuses a negative integer exponent where there are rows to raise (ValueError;
+                # over no rows it gives the empty result): checked on the data where the node has it
+                negative = (right.cast(pl.Int64) < 0) & left.is_not_null()
+                if self.data is not None and self.data.height and bool(self.data.select(negative.any()).item()):
+                    raise ValueError("Integers to negative integer powers are not allowed.")
+                if self.data is not None and isinstance(e.right, Lit) and isinstance(e.right.value, int) and e.right.value < 0:
+                    return left.cast(polars_type(t))  # no rows to raise: the (empty or missing) column, typed
                 # both sides in the result's width: Polars types a bare literal base as Int32 (3 ** x overflows)
                 return left.cast(polars_type(t)).pow(right.cast(polars_type(t)))
             elif op == "pow" and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
