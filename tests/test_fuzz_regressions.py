@@ -285,6 +285,20 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = df.merge(df2, on='k', how='right')")),
     "int_pow_negative_valueerror": (None, case("df = pd.DataFrame({'c1': [False, True]})", "df = df.assign(c1=df['c1'] ** -1)")),
     "empty_int_pow_negative_no_raise": (None, case("df = pd.DataFrame({'k': [0]})", "df = df.head(0)\ndf = df.assign(k=df['k'] ** -1)")),
+    "Int64_floordiv_zero_is_zero": (None, case("df = pd.DataFrame({'k': [0], 'c4': pd.array([829922], dtype='Int64')})",
+                                               "df = df.assign(n=df['c4'] // df['k'])")),
+    "Int64_mod_zero_is_zero": (None, case("df = pd.DataFrame({'k': pd.array([0, None], dtype='Int64')})",
+                                          "df = df.assign(k=df['k'] % 0)")),
+    "empty_int_floordiv_zero_stays_int": (None, case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c1': [-9223372036854775808], 'c2': ['2020-01-01 12:30:00']}).astype({'k': 'datetime64[ns]', 'c2': 'datetime64[s]'})",
+        "df = df[(df['c2'] <= df['k'])]\ndf = df.assign(m=df['c1'] // 0)")),
+    "empty_int_mod_zero_is_float64": (None, case("df = pd.DataFrame({'c1': []}).astype({'c1': 'uint8'})",
+                                                 "df = df.assign(m=df['c1'] % 0)")),
+    "uint8_plus_bool_wraps_in_uint8": (None, case("df = pd.DataFrame({'k': [True], 'c0': [255]}).astype({'c0': 'uint8'})",
+                                                  "df = df.assign(n=df['c0'] + df['k'])")),
+    "int_compared_with_timestamp_typeerror": (None, case("df = pd.DataFrame({'c1': [10]}).astype({'c1': 'int32'})",
+                                                         "df = df[(df['c1'] > pd.Timestamp('2020-01-01'))]")),
+    "str_ne_timestamp_all_true": (None, case("df = pd.DataFrame({'c2': ['']})", "df = df[(df['c2'] != pd.Timestamp('2020-01-01'))]")),
 }
 
 

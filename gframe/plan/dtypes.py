@@ -92,6 +92,8 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
     if op == "mod" and pa.types.is_boolean(rt):
         # pandas fills x % 0 with NaN only for an integer divisor: a bool one leaves numpy's x % False, 0
         return pa.from_numpy_dtype(res)
+    if op == "mod" and res.kind in "iu" and isinstance(right, Lit) and right.value == 0:
+        return pa.float64()  # x % 0 is NaN: pandas converts for a zero divisor even over no rows
     if op in ("floordiv", "mod") and res.kind in "iu" and not (isinstance(right, Lit) and right.value not in (0, None)):
         # x // 0 is inf and x % 0 NaN in pandas: float64 where a divisor is 0, decided by the data
         return None
@@ -479,7 +481,7 @@ def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> Ar
             return pa.int64()
         if expr.fn == "where" and isinstance(expr.children[2], Lit) and expr.children[2].value is None:
             return expr_type(expr.children[0], lookup)
-    if isinstance(expr, BinOp) and expr.op in ("floordiv", "mod") and t is None:
+    if isinstance(expr, BinOp) and expr.op in ("floordiv", "mod") and (t is None or pa.types.is_floating(t)):
         lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
         if lt is not None and rt is not None and pa.types.is_integer(lt) and pa.types.is_integer(rt):
             return pa.from_numpy_dtype(np.result_type(_np(lt), _np(rt)))  # pandas: Int64 // 0 is 0, NA-typed ints
