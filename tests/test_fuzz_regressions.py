@@ -306,6 +306,10 @@ CASES: dict[str, tuple[str | None, str]] = {
                                               "df = df['a'] + df.sort_index()['a'].head(2)")),
     "align_default_and_labelled_index": (NQ, case("df = pd.DataFrame({'a': [1, 2, 3]}, index=[2, 0, 5])",
                                                   "df = df['a'] + df['a'].reset_index(drop=True)")),
+    "merge_categorical_different_orderedness_empty_side_keeps_category": (None, case(
+        "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['a', 'e'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['a', 'e'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='inner')")),
 }
 
 

@@ -483,9 +483,9 @@ class Join(Plan):
         dict_a = a is not None and pa.types.is_dictionary(a)
         dict_b = b is not None and pa.types.is_dictionary(b)
         if dict_a and dict_b:
-            # different dtypes (one ordered, one not) never match: pandas merges them as strings;
-            # the same orderedness keeps the categorical when the categories match (the data's)
-            return STRING if a.ordered != b.ordered else None
+            # the data decides: categories that match keep the categorical; different dtypes (one
+            # ordered, one not) give strings - unless a side has no rows, where pandas coerces nothing
+            return None
         if dict_a or dict_b:
             other = b if dict_a else a
             return STRING if other is not None and pa.types.is_string(other) or other == STRING else None

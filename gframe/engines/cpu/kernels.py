@@ -750,7 +750,7 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     rname = {c: f"__gf_r_{c}" for c in right.columns}
     right = right.rename(rname)
     how = {"outer": "full"}.get(node.how, node.how)
-    exprs = _join_outputs(node, left.schema, right.schema, rname, how)
+    exprs = _join_outputs(node, left.schema, right.schema, rname, how, left.height > 0 and right.height > 0)
     # only the columns the output reads travel through the join (it gathers every column it holds)
     needed = {n for e in exprs for n in e.meta.root_names()}
     lkeys, rkeys = ([], []) if how == "cross" else _join_keys(node, left, right, rname)
@@ -780,9 +780,10 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: dict[str, str],
-                  how: str) -> list[pl.Expr]:
+                  how: str, both_rows: bool = True) -> list[pl.Expr]:
     """The merge's output columns over the joined frame (left columns, then the right ones renamed),
-    plus ``__gf_sort_{i}`` keys where pandas sorts the result."""
+    plus ``__gf_sort_{i}`` keys where pandas sorts the result. ``both_rows``: both sides have rows
+    (pandas coerces categorical keys of different dtypes to strings only then)."""
     schema = {**dict(lschema), **dict(rschema)}
 
     def coalesced(own: str, other: str, own_may_miss: bool) -> pl.Expr:
@@ -792,7 +793,8 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
         if isinstance(t_own, (pl.Categorical, pl.Enum)) or isinstance(t_other, (pl.Categorical, pl.Enum)):
             # categories differ, or one side is ordered and the other not (Polars' Enums have no
             # such flag): pandas' strings
-            if not (isinstance(t_own, pl.Enum) and t_own == t_other) or _orderedness_differs(node, own, other, rname):
+            if not (isinstance(t_own, pl.Enum) and t_own == t_other) \
+                    or both_rows and _orderedness_differs(node, own, other, rname):
                 mine, theirs = mine.cast(pl.String), theirs.cast(pl.String)
         elif own_may_miss:
             theirs = theirs.cast(t_own)
