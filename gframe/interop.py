@@ -248,6 +248,12 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         # engines' enums are all ordered (Polars has no unordered Enum); the plan's type says which,
         # and a categorical the data decides (a merge key, a fillna) is pandas' default, unordered
         values = values.astype(pd.CategoricalDtype(values.dtype.categories, ordered=ordered))
+    if isinstance(values.dtype, pd.CategoricalDtype) and not len(values.dtype.categories) \
+            and dtype is not None and pa.types.is_dictionary(dtype):
+        # no categories: Arrow gives them object dtype; pandas' are typed by the values' type (str)
+        cats = pd.Index([], dtype=pandas_dtype(dtype.value_type))
+        values = pd.Series(pd.Categorical.from_codes(np.asarray(values.cat.codes), dtype=pd.CategoricalDtype(cats, ordered)),
+                           index=values.index)
     if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
         # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes
         # them to object with NaN (a file's or Arrow's missing bools are None: typed bool in the plan)

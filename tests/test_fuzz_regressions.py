@@ -310,6 +310,8 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['a', 'e'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['a', 'e'], ordered=True)})",
         "df = df.merge(df2, on='k', how='inner')")),
+    "astype_category_of_all_missing_str_has_str_categories": (None, case("df = pd.DataFrame({'k': [None]}).astype({'k': 'str'})",
+                                                                         "df = df.astype({'k': 'category'})")),
 }
 
 
