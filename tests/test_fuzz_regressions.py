@@ -312,6 +312,12 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = df.merge(df2, on='k', how='inner')")),
     "astype_category_of_all_missing_str_has_str_categories": (None, case("df = pd.DataFrame({'k': [None]}).astype({'k': 'str'})",
                                                                          "df = df.astype({'k': 'category'})")),
+    "Int64_fillna_fraction_typeerror": (None, case("df = pd.DataFrame({'a': pd.array([1, None], dtype='Int64')})",
+                                                   "df = df.fillna(1.5)")),
+    "Int64_fillna_fraction_nothing_missing_kept": (None, case("df = pd.DataFrame({'a': pd.array([1, 2], dtype='Int64')})",
+                                                              "df = df.assign(a=df['a'].fillna(1.5))")),
+    "boolean_fillna_int_typeerror": (None, case("df = pd.DataFrame({'a': pd.array([True, None], dtype='boolean')})",
+                                                "df = df.fillna({'a': 2})")),
 }
 
 

@@ -28,7 +28,7 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (NA_FAMILIES, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+from gframe.plan.schema import (MASKED, NA_FAMILIES, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
                                  is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
@@ -1023,7 +1023,7 @@ def _values_of(v: Any) -> list[Any]:
 
 
 def _fill(f: Field, e: Expr, value: Any) -> Expr | None:
-    if not fill_fits(f.dtype, value):
+    if not fill_fits(f.dtype, value, f.family):
         raise NotImplementedError("fillna with a value of another kind")
     return func("fillna", e, literal(value))
 
@@ -1059,16 +1059,35 @@ def _value_kind(t: Any) -> str | None:
     return "number" if k in ("bool", "int", "float") else k or "other"
 
 
-def fill_fits(dtype: Any, value: Any) -> bool:
+def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:
     """Whether ``fillna(value)`` on a column of ``dtype`` keeps to one kind (numbers, strings, datetimes,
     durations). Across kinds pandas' result depends on the data (the dtype is kept when nothing is
-    missing, object when something is), so those calls go through pandas."""
+    missing, object when something is), so those calls go through pandas. So do values a nullable
+    column cannot hold losslessly (``Int64.fillna(1.5)``, ``boolean.fillna(2)``, ``UInt8.fillna(-1)``):
+    pandas raises for them where something is missing, and keeps the column where nothing is."""
     if value is None or dtype == PYOBJECT:
         return True
     if isinstance(value, (float, np.floating)) and np.isnan(value):
         return True
     from gframe.plan.dtypes import literal_type
+    if family == MASKED and dtype is not None and not _masked_holds(dtype, scalar_value(value)):
+        return False
     return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
+
+
+def _masked_holds(dtype: Any, value: Any) -> bool:
+    """Whether a nullable (masked) column of ``dtype`` takes ``value`` as it is (pandas' setitem check)."""
+    is_bool = isinstance(value, (bool, np.bool_))
+    if pa.types.is_boolean(dtype):
+        return is_bool
+    if pa.types.is_integer(dtype):
+        if is_bool or not isinstance(value, (int, float, np.integer, np.floating)) or not float(value).is_integer():
+            return False
+        info = np.iinfo(dtype.to_pandas_dtype())
+        return info.min <= int(value) <= info.max
+    if pa.types.is_floating(dtype):
+        return not is_bool and isinstance(value, (int, float, np.integer, np.floating))
+    return True
 
 
 def _descending(ascending: Any, n: int) -> tuple[bool, ...]:

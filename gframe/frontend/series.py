@@ -649,7 +649,8 @@ class Series(NumpyProtocols, NDFrame):
     @objects_via_pandas
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "Series | None":
         if value is None or limit is not None or not (is_scalar(value) or isinstance(value, Series)) \
-                or is_scalar(value) and not fill_fits(self._dtype_arrow, value):
+                or is_scalar(value) and not fill_fits(self._dtype_arrow, value,
+                                                      expr_family(self._expr, self._plan.schema.family_of, self._plan.schema.dtype_of)):
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
         if isinstance(value, Series):
             plan, other = _align_expr(self._plan, value)
