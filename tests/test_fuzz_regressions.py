@@ -318,6 +318,8 @@ CASES: dict[str, tuple[str | None, str]] = {
                                                               "df = df.assign(a=df['a'].fillna(1.5))")),
     "boolean_fillna_int_typeerror": (None, case("df = pd.DataFrame({'a': pd.array([True, None], dtype='boolean')})",
                                                 "df = df.fillna({'a': 2})")),
+    "int16_var_of_one_row_is_numpy_nan": (None, case("df = pd.DataFrame({'c2': [10]}).astype({'c2': 'int16'})",
+                                                     "df = df['c2'].var()")),
 }
 
 

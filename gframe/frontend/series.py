@@ -1034,8 +1034,10 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
             # a float sum's or product's missing result is NaN made by the values (inf * 0): the
             # engines hold it as null, like the empty sum (0) - the count of values tells them apart
             aggs.append((f"c{i}", Agg("count", (), e)))
-    narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols)
-    if narrow_float:  # pandas' NaN of a float reduction is a numpy scalar over rows, a Python float over none
+    # pandas' NaN of a float reduction (or of an int's std/var over one row) is a numpy scalar over
+    # rows, a Python float over none
+    narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols) or fn in ("std", "var")
+    if narrow_float:
         aggs.append(("rows", Agg("size", (), cols[0][0])))
     agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
     table = engines.materialize(agg_plan).to_arrow()
