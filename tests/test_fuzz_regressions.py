@@ -320,6 +320,12 @@ CASES: dict[str, tuple[str | None, str]] = {
                                                 "df = df.fillna({'a': 2})")),
     "int16_var_of_one_row_is_numpy_nan": (None, case("df = pd.DataFrame({'c2': [10]}).astype({'c2': 'int16'})",
                                                      "df = df['c2'].var()")),
+    "merge_outer_nat_key_sorts_first": (None, case(
+        "df = pd.DataFrame({'k': []}).astype({'k': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'k': ['2020-01-01 12:30:00', None]}).astype({'k': 'datetime64[ns]'})",
+        "df = df.merge(df2, on='k', how='outer')")),
+    "merge_left_sort_nat_key_first": (None, case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'k': ['2020-01-01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.merge(df2, on='k', how='left', sort=True)")),
 }
 
 

@@ -775,7 +775,10 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     out = joined.select(exprs)
     sort_names = [c for c in out.columns if c.startswith("__gf_sort_")]
     if sort_names:
-        out = out.sort(sort_names, nulls_last=True, maintain_order=True).drop(sort_names)
+        # pandas sorts merge keys by their factorized values: a missing datetime/timedelta (NaT, the
+        # smallest int64) sorts first, any other missing key last
+        first = [_nat_key(node.left.schema.dtype_of(a)) for a in node.left_on]
+        out = out.sort(sort_names, nulls_last=[not f for f in first], maintain_order=True).drop(sort_names)
     return promote_missing(out, node.schema)
 
 
@@ -828,6 +831,10 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
         exprs.extend(coalesced(a, rname[b], True).alias(f"__gf_sort_{i}")
                      for i, (a, b) in enumerate(zip(node.left_on, node.right_on)))
     return exprs
+
+
+def _nat_key(t: Any) -> bool:
+    return t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t))
 
 
 def _orderedness_differs(node: L.Join, a: str, b: str, rname: dict[str, str]) -> bool:
