@@ -326,6 +326,10 @@ CASES: dict[str, tuple[str | None, str]] = {
     "merge_left_sort_nat_key_first": (None, case(
         "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'k': ['2020-01-01']}).astype({'k': 'datetime64[ns]'})",
         "df = df.merge(df2, on='k', how='left', sort=True)")),
+    "concat_empty_frame_missing_key_float_under_projection": (None, case(
+        "df = pd.DataFrame({'c1': [3], 'c2': [False]}).astype({'c1': 'int8'})\n"
+        "df2 = pd.DataFrame({'c0': []}, index=pd.Index([], name='idx')).astype({'c0': 'bool'})",
+        "df = df.assign(n=df['c2'] - -0.0)\ndf = pd.concat([df, df2], ignore_index=True)\ndf = df.groupby('c1')['n'].count()")),
 }
 
 
