@@ -83,6 +83,17 @@ def test_comparison_is_strict() -> None:
     assert fuzz._assert_equal(float("nan"), None) is not None
 
 
+def test_exception_contract_is_pandas_type_or_builtin_base_of_a_pyarrow_one() -> None:
+    """pandas' own exception types are compared exactly; a pyarrow exception pandas lets through
+    (``ArrowInvalid``) is compared by the builtin it subclasses, the type gframe maps engine errors to."""
+    import pyarrow as pa
+
+    assert fuzz._expected_exception(pa.ArrowInvalid("x")) is ValueError
+    assert fuzz._expected_exception(pa.ArrowTypeError("x")) is TypeError
+    assert fuzz._expected_exception(pandas.errors.IntCastingNaNError("x")) is pandas.errors.IntCastingNaNError
+    assert fuzz._expected_exception(KeyError("x")) is KeyError
+
+
 def test_shrinker_reduces_a_failure_and_keeps_it() -> None:
     """Shrink the first failing slice seed: the result is smaller and fails the same way."""
     if not KNOWN_FAILING:

@@ -330,6 +330,8 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'c1': [3], 'c2': [False]}).astype({'c1': 'int8'})\n"
         "df2 = pd.DataFrame({'c0': []}, index=pd.Index([], name='idx')).astype({'c0': 'bool'})",
         "df = df.assign(n=df['c2'] - -0.0)\ndf = pd.concat([df, df2], ignore_index=True)\ndf = df.groupby('c1')['n'].count()")),
+    "str_astype_Int64_valueerror_as_pandas_arrowinvalid": (None, case("df = pd.DataFrame({'k': ['ab']})",
+                                                                      "df = df.astype({'k': 'Int64'})")),
 }
 
 
