@@ -2,7 +2,8 @@
 
 A thin front end over ``python -m gframe.testing.fuzz`` with the issue's targets as defaults:
 
-    python benchmarks/fuzz_campaign.py                          # 20,000 pipelines, CPU engine, optimizer on+off
+    python benchmarks/fuzz_campaign.py                          # 20,000 pipelines, CPU engine, optimizer on+off,
+                                                                # one worker per core but one (--jobs 15 on 16 cores)
     python benchmarks/fuzz_campaign.py --engine gpu --n 5000    # on the device (GPU engine)
     python benchmarks/fuzz_campaign.py --fake-gpu --n 2000      # GPU engine's logic over the host stand-in
 
@@ -13,11 +14,13 @@ grouped by shrunk signature and a first-guess root-cause class). Re-run one case
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from gframe.testing.fuzz import main
 
-DEFAULTS = ["--seed", "0", "--n", "20000", "--engine", "cpu", "--optimizer", "both", "--jobs", "2",
+DEFAULTS = ["--seed", "0", "--n", "20000", "--engine", "cpu", "--optimizer", "both",
+            "--jobs", str(max(1, (os.cpu_count() or 2) - 1)),
             "--out", "fuzz-campaign", "--shrink", "300"]
 
 

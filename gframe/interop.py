@@ -35,6 +35,7 @@ from gframe.plan.schema import (
     index_name,
     internal_name,
     normalize_arrow_type,
+    pandas_dtype,
 )
 
 
@@ -65,6 +66,16 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
     return arr
 
 
+def _stored_family(dtype: Any, arr: pa.Array) -> str:
+    """The family of a pandas column stored as ``arr``: an object column whose values Arrow stores as
+    a type pandas shows otherwise (all numbers: float64; no values at all, or only None/NaN: float64
+    nulls) stays object (the family) when it comes back - an empty ``pd.Index([])`` is object, and so
+    is pandas' ``datetime.fillna(1.5)`` of a column with no dates left."""
+    if dtype == object and pandas_dtype(arr.type, arr.null_count > 0) != object:
+        return OBJECT
+    return family_of_pandas(dtype)
+
+
 def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     """A pandas DataFrame as an Arrow table with internal column names, and its schema."""
     if not df.columns.is_unique:
@@ -77,8 +88,7 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
         arr = _array_from_pandas(df.iloc[:, i], label)
         arrays.append(arr)
         names.append(internal_name(label))
-        fields.append(Field(label, arr.type if df.dtypes.iloc[i] != object or not pa.types.is_null(arr.type) else pa.float64(),
-                            family_of_pandas(df.dtypes.iloc[i])))
+        fields.append(Field(label, arr.type, _stored_family(df.dtypes.iloc[i], arr)))
     index: tuple[IndexField, ...] | None
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
@@ -90,7 +100,7 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
             arr = _array_from_pandas(values, values.name)
             arrays.append(arr)
             names.append(index_name(lvl))
-            index.append(IndexField(values.name, arr.type, lvl, family_of_pandas(values.dtype)))
+            index.append(IndexField(values.name, arr.type, lvl, _stored_family(values.dtype, arr)))
         index = tuple(index)
     table = pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
     if not arrays and len(df):
@@ -200,6 +210,13 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         if col.type != target.pyarrow_dtype:
             col = col.cast(target.pyarrow_dtype)
         return pd.Series(pd.arrays.ArrowExtensionArray(col if isinstance(col, pa.ChunkedArray) else pa.chunked_array([col])))
+    numpy_dtype = getattr(target, "numpy_dtype", None)
+    if isinstance(target, pd.core.arrays.masked.BaseMaskedDtype) and numpy_dtype is not None and numpy_dtype.kind in "iub":
+        # from Arrow's values and validity directly: ``pd.array`` goes through float64 where a value is
+        # missing, which rounds ints past 2**53 (and raises OverflowError near the int64 limits)
+        want = pa.from_numpy_dtype(numpy_dtype)
+        chunked = col if isinstance(col, pa.ChunkedArray) else pa.chunked_array([col], type=col.type)
+        return pd.Series(target.__from_arrow__(chunked if chunked.type == want else chunked.cast(want)))
     return pd.Series(pd.array(col, dtype=target) if len(col) else pd.array([], dtype=target))
 
 
@@ -231,6 +248,12 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         # engines' enums are all ordered (Polars has no unordered Enum); the plan's type says which,
         # and a categorical the data decides (a merge key, a fillna) is pandas' default, unordered
         values = values.astype(pd.CategoricalDtype(values.dtype.categories, ordered=ordered))
+    if isinstance(values.dtype, pd.CategoricalDtype) and not len(values.dtype.categories) \
+            and dtype is not None and pa.types.is_dictionary(dtype):
+        # no categories: Arrow gives them object dtype; pandas' are typed by the values' type (str)
+        cats = pd.Index([], dtype=pandas_dtype(dtype.value_type))
+        values = pd.Series(pd.Categorical.from_codes(np.asarray(values.cat.codes), dtype=pd.CategoricalDtype(cats, ordered)),
+                           index=values.index)
     if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
         # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes
         # them to object with NaN (a file's or Arrow's missing bools are None: typed bool in the plan)

@@ -38,6 +38,9 @@ NK = "new K: concat fills a missing int column without widening to float64"
 NL = "new L: bool % bool gives int64 (pandas: int8)"
 NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 NN = "new N: concat with an empty frame drops the index name"
+NP = "new P: set_index of a narrow signed int range gives pandas' RangeIndex (int64)"
+NQ = "new Q: Series alignment across plans (sorted union; default vs labelled index)"
+NO = "new O: an object column's None comes back as NaN (the missing marker is not kept)"
 
 
 def case(setup: str, pipeline: str) -> str:
@@ -96,7 +99,7 @@ CASES: dict[str, tuple[str | None, str]] = {
     "value_counts_sort_false_order": (None, case(
         "df = pd.DataFrame({'c0': ['e', 'a']}).astype({'c0': pd.CategoricalDtype(['a', 'e'], ordered=False)})",
         "df = df['c0'].value_counts(sort=False)")),
-    "merge_categorical_keys_of_different_dtypes": (C5, case(
+    "merge_categorical_keys_of_different_dtypes": (None, case(
         "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=True)})\n"
         "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'c', 'd', 'b'], ordered=False)})",
         "df = df.merge(df2, on='k', how='inner')")),
@@ -168,7 +171,7 @@ CASES: dict[str, tuple[str | None, str]] = {
     # --- new root causes
     "empty_groupby_columns_label_type": (None, case("df = pd.DataFrame({'k': [1.0], 'c0': ['']})",
                                                   "df = df.groupby('c0').mean()\ndf = df.groupby('k').first()")),
-    "empty_sort_index_type": (NA_, case(
+    "empty_sort_index_type": (None, case(
         "df = pd.DataFrame({'c0': []}, index=pd.Index([], name='idx')).astype({'c0': 'uint16'})",
         "df = df.sort_values(['c0'], kind='stable')")),
     "nan_from_floordiv_counted": (None, case("df = pd.DataFrame({'k': [0]})",
@@ -205,6 +208,130 @@ CASES: dict[str, tuple[str | None, str]] = {
     "str_sum": (None, case("df = pd.DataFrame({'k': ['ab', 'c']})", "df = df['k'].sum()")),
     "frame_all_numeric_only": (None, case("df = pd.DataFrame({'k': [False], 'c0': [1e+20]})",
                                         "df = df.assign(n=df['c0'].diff())\ndf = df.all()")),
+    # --- fuzz9 session: found on seeds 20000-20599 and 7-406
+    "empty_object_index_kept_after_op": (None, case(
+        "df = pd.DataFrame({'c1': []}, index=pd.Index([], name=None)).astype({'c1': 'int8'})",
+        "df = df.assign(c1=df['c1'].fillna(2))")),
+    "empty_object_column_kept": (None, case("df = pd.DataFrame({'a': pd.Series([], dtype=object), 'b': []})",
+                                            "df = df[df['b'] > 1]")),
+    # stored as float64 nulls (object family): the dtype is kept, the missing marker comes back NaN
+    "all_none_object_column_keeps_None": (NO, case("df = pd.DataFrame({'a': pd.Series([None, None], dtype=object), 'b': [1, 2]})",
+                                                   "df = df[df['b'] > 1]")),
+    "frame_var_Float64_family": (None, case("df = pd.DataFrame({'c4': pd.array([None], dtype='Float64')})",
+                                            "df = df.var(numeric_only=True)")),
+    "frame_sum_boolean_is_Int64": (None, case("df = pd.DataFrame({'c3': pd.array([], dtype='boolean')})",
+                                              "df = df.sum(numeric_only=True)")),
+    "frame_max_Int64_and_float_is_Float64": (None, case(
+        "df = pd.DataFrame({'a': pd.array([1, None], dtype='Int64'), 'b': [1.5, nan]})", "df = df.max()")),
+    "frame_any_no_columns": (None, case("df = pd.DataFrame({}, index=pd.RangeIndex(0))", "df = df.any()")),
+    "frame_std_no_columns_index": (None, case("df = pd.DataFrame({}, index=pd.RangeIndex(0))", "df = df.std(numeric_only=True)")),
+    "boolean_mean_of_none_is_NA": (None, case("df = pd.DataFrame({'e': pd.array([None, None], dtype='boolean')})",
+                                              "df = df['e'].mean()")),
+    "groupby_Int64_key_frame_size_int64": (None, case(
+        "df = pd.DataFrame({'k': pd.array([1, None, 1], dtype='Int64'), 'v': [1.0, 2.0, 3.0]})",
+        "df = df.groupby('k', dropna=False).size()")),
+    "groupby_string_key_series_size_follows_series": (None, case(
+        "df = pd.DataFrame({'k': ['d'], 'c0': pd.array([None], dtype='string')}).astype({'k': pd.CategoricalDtype(['d', 'b'], ordered=True)})",
+        "df = df.groupby('c0')['k'].size()")),
+    "groupby_size_of_string_series_Int64": (None, case(
+        "df = pd.DataFrame({'k': [True], 'c1': pd.array([' x '], dtype='string')})",
+        "df = df.groupby('k', sort=True)['c1'].size()")),
+    "groupby_count_of_string_int64": (None, case(
+        "df = pd.DataFrame({'k': ['a'], 'c1': ['2021-06-15 08:00:01'], 'c2': pd.array(['B'], dtype='string')}).astype({'c1': 'datetime64[ns]'})",
+        "df = df.groupby(['k', 'c1'])['c2'].count()")),
+    "frame_prod_inf_times_zero_is_nan": (None, case("df = pd.DataFrame({'c3': pd.array([inf, -0.0], dtype='Float64'), 'f': [inf, -0.0]})",
+                                                    "df = df.prod()")),
+    "series_prod_inf_times_zero_is_nan": (None, case("df = pd.DataFrame({'f': [inf, 0.0]})", "df = df['f'].prod()")),
+    "frame_sum_numeric_only_data_typed_column": (None, case(
+        "df = pd.DataFrame({'k': [], 'c3': pd.array([], dtype='boolean')}).astype({'k': 'int64'})",
+        "df = df.assign(k=df['k'].clip(lower=1.5, upper=2.5))\ndf = df.sum(numeric_only=True)")),
+    "concat_empty_frame_missing_column_int_to_float": (None, case(
+        "df = pd.DataFrame({'c3': [7]}).astype({'c3': 'uint64'})\ndf2 = pd.DataFrame({'c0': []}).astype({'c0': 'int32'})",
+        "df = pd.concat([df, df2], ignore_index=False)")),
+    "concat_empty_frame_no_columns_keeps_int": (None, case(
+        "df = pd.DataFrame({'c2': [10]})\ndf2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
+        "df = pd.concat([df, df2], ignore_index=True)")),
+    "Int64_near_max_with_missing_exact": (None, case(
+        "df = pd.DataFrame({'c0': pd.array([1, None, 9223372036854775806, 9007199254740993], dtype='Int64')})",
+        "df = df.tail(-1)")),
+    "Int64_near_max_merge_outer": (None, case(
+        "df = pd.DataFrame({'k': [3], 'c2': pd.array([9223372036854775807], dtype='Int64')})\ndf2 = pd.DataFrame({'k': [0]})",
+        "df = df.merge(df2, on='k', how='outer')")),
+    "int_mod_bool_divisor_is_zero_not_nan": (None, case("df = pd.DataFrame({'k': [False, True], 'i': [3, 4]})",
+                                                        "df = df.assign(k=0 % df['k'], m=df['i'] % df['k'])")),
+    "set_index_last_column_keeps_str_columns": (None, case("df = pd.DataFrame({'c0': [2, 5, 1]}).astype({'c0': 'uint32'})",
+                                                           "df = df.set_index('c0')")),
+    "reset_index_drop_no_columns_keeps_rows": (None, case("df = pd.DataFrame({'k': [0], 'c0': [1e-300]})",
+                                                          "df = df.groupby(['k', 'c0'], sort=True).nunique()\ndf = df.reset_index(drop=True)")),
+    # pandas 3.1: a signed int column forming an arithmetic range becomes a RangeIndex (int64) - value-dependent
+    "set_index_int32_range_becomes_RangeIndex": (NP, case("df = pd.DataFrame({'c3': [-7, 2]}).astype({'c3': 'int32'})",
+                                                          "df = df.set_index('c3')")),
+    "uint32_plus_negative_python_int_overflows": (None, case("df = pd.DataFrame({'c0': [0]}).astype({'c0': 'uint32'})",
+                                                             "df = df.assign(n=df['c0'] + -2)")),
+    "empty_uint32_floordiv_negative_overflows": (None, case("df = pd.DataFrame({'c2': []}).astype({'c2': 'uint32'})",
+                                                            "df = df.assign(n=df['c2'] // -2)")),
+    "bool_pow_bool_not_implemented": (None, case("df = pd.DataFrame({'c0': [False]})", "df = df.assign(m=df['c0'] ** df['c0'])")),
+    "bool_floordiv_bool_not_implemented": (None, case("df = pd.DataFrame({'c2': [True]})", "df = df.assign(m=df['c2'] // df['c2'])")),
+    "fillna_number_on_all_nat_datetime_is_object": (None, case("df = pd.DataFrame({'k': [None]}).astype({'k': 'datetime64[ns]'})",
+                                                                "df = df.assign(k=df['k'].fillna(1.5))")),
+    "object_of_numbers_groupby_first_keeps_object": (None, case(
+        "df = pd.DataFrame({'c0': [1], 'c2': [None]}).astype({'c0': 'uint16', 'c2': 'datetime64[ms]'})",
+        "df = df.fillna(1.5)\ndf = df.groupby('c0').first()")),
+    "Float64_astype_Int64_truncates": (None, case("df = pd.DataFrame({'c1': pd.array([-3.13, None], dtype='Float64')})",
+                                                  "df = df.astype({'c1': 'Int64'})")),
+    "Float64_astype_int8_out_of_range_as_numpy": (None, case("df = pd.DataFrame({'c3': pd.array([-1e+20], dtype='Float64')})",
+                                                             "df = df.astype({'c3': 'int8'})")),
+    "merge_right_Int64_keys_stay_Int64": (None, case(
+        "df = pd.DataFrame({'k': pd.array([0], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([None], dtype='Int64')})",
+        "df = df.merge(df2, on='k', how='right')")),
+    "int_pow_negative_valueerror": (None, case("df = pd.DataFrame({'c1': [False, True]})", "df = df.assign(c1=df['c1'] ** -1)")),
+    "empty_int_pow_negative_no_raise": (None, case("df = pd.DataFrame({'k': [0]})", "df = df.head(0)\ndf = df.assign(k=df['k'] ** -1)")),
+    "Int64_floordiv_zero_is_zero": (None, case("df = pd.DataFrame({'k': [0], 'c4': pd.array([829922], dtype='Int64')})",
+                                               "df = df.assign(n=df['c4'] // df['k'])")),
+    "Int64_mod_zero_is_zero": (None, case("df = pd.DataFrame({'k': pd.array([0, None], dtype='Int64')})",
+                                          "df = df.assign(k=df['k'] % 0)")),
+    "empty_int_floordiv_zero_stays_int": (None, case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c1': [-9223372036854775808], 'c2': ['2020-01-01 12:30:00']}).astype({'k': 'datetime64[ns]', 'c2': 'datetime64[s]'})",
+        "df = df[(df['c2'] <= df['k'])]\ndf = df.assign(m=df['c1'] // 0)")),
+    "empty_int_mod_zero_is_float64": (None, case("df = pd.DataFrame({'c1': []}).astype({'c1': 'uint8'})",
+                                                 "df = df.assign(m=df['c1'] % 0)")),
+    "uint8_plus_bool_wraps_in_uint8": (None, case("df = pd.DataFrame({'k': [True], 'c0': [255]}).astype({'c0': 'uint8'})",
+                                                  "df = df.assign(n=df['c0'] + df['k'])")),
+    "int_compared_with_timestamp_typeerror": (None, case("df = pd.DataFrame({'c1': [10]}).astype({'c1': 'int32'})",
+                                                         "df = df[(df['c1'] > pd.Timestamp('2020-01-01'))]")),
+    "str_ne_timestamp_all_true": (None, case("df = pd.DataFrame({'c2': ['']})", "df = df[(df['c2'] != pd.Timestamp('2020-01-01'))]")),
+    # Series arithmetic across two plans: pandas aligns on the sorted union of differing indexes; the
+    # HConcat alignment keeps first-seen order, and a default RangeIndex on one side raises KeyError
+    "align_two_plans_sorted_union": (NQ, case("df = pd.DataFrame({'a': [1, 2, 3]}, index=[2, 0, 5])",
+                                              "df = df['a'] + df.sort_index()['a'].head(2)")),
+    "align_default_and_labelled_index": (NQ, case("df = pd.DataFrame({'a': [1, 2, 3]}, index=[2, 0, 5])",
+                                                  "df = df['a'] + df['a'].reset_index(drop=True)")),
+    "merge_categorical_different_orderedness_empty_side_keeps_category": (None, case(
+        "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['a', 'e'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['a', 'e'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='inner')")),
+    "astype_category_of_all_missing_str_has_str_categories": (None, case("df = pd.DataFrame({'k': [None]}).astype({'k': 'str'})",
+                                                                         "df = df.astype({'k': 'category'})")),
+    "Int64_fillna_fraction_typeerror": (None, case("df = pd.DataFrame({'a': pd.array([1, None], dtype='Int64')})",
+                                                   "df = df.fillna(1.5)")),
+    "Int64_fillna_fraction_nothing_missing_kept": (None, case("df = pd.DataFrame({'a': pd.array([1, 2], dtype='Int64')})",
+                                                              "df = df.assign(a=df['a'].fillna(1.5))")),
+    "boolean_fillna_int_typeerror": (None, case("df = pd.DataFrame({'a': pd.array([True, None], dtype='boolean')})",
+                                                "df = df.fillna({'a': 2})")),
+    "int16_var_of_one_row_is_numpy_nan": (None, case("df = pd.DataFrame({'c2': [10]}).astype({'c2': 'int16'})",
+                                                     "df = df['c2'].var()")),
+    "merge_outer_nat_key_sorts_first": (None, case(
+        "df = pd.DataFrame({'k': []}).astype({'k': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'k': ['2020-01-01 12:30:00', None]}).astype({'k': 'datetime64[ns]'})",
+        "df = df.merge(df2, on='k', how='outer')")),
+    "merge_left_sort_nat_key_first": (None, case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'k': ['2020-01-01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.merge(df2, on='k', how='left', sort=True)")),
+    "concat_empty_frame_missing_key_float_under_projection": (None, case(
+        "df = pd.DataFrame({'c1': [3], 'c2': [False]}).astype({'c1': 'int8'})\n"
+        "df2 = pd.DataFrame({'c0': []}, index=pd.Index([], name='idx')).astype({'c0': 'bool'})",
+        "df = df.assign(n=df['c2'] - -0.0)\ndf = pd.concat([df, df2], ignore_index=True)\ndf = df.groupby('c1')['n'].count()")),
+    "str_astype_Int64_valueerror_as_pandas_arrowinvalid": (None, case("df = pd.DataFrame({'k': ['ab']})",
+                                                                      "df = df.astype({'k': 'Int64'})")),
 }
 
 

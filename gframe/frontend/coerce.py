@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from gframe.plan.expr import Lit
+from gframe.plan.schema import is_numeric, is_string
 
 
 def is_scalar(value: Any) -> bool:
@@ -106,6 +107,8 @@ def scalar_operand(op: str, value: Any, dtype: Any) -> tuple[str, Lit]:
     if op not in COMPARISONS:
         return op, literal(value)
     lit = comparison_literal(value, dtype)
+    if isinstance(lit.value, pd.Timestamp) and dtype is not None and (is_numeric(dtype) or is_string(dtype)):
+        raise InvalidComparison(value)  # pandas: a number or a string never equals a Timestamp, nor orders with one
     if isinstance(lit.value, pd.Timestamp) and lit.value.unit != dtype.unit and not _on_grid(lit.value, dtype.unit):
         if op not in _OFF_GRID:
             raise InvalidComparison(value)  # == is all False, != all True

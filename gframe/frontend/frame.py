@@ -28,8 +28,9 @@ from gframe import udf
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
-from gframe.plan.dtypes import fill_makes_objects, literal_type
-from gframe.plan.schema import PYOBJECT, Field, Schema, index_name, internal_name, is_numeric, is_string, pandas_dtype
+from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
+from gframe.plan.schema import (MASKED, NA_FAMILIES, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+                                 is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
     if x is None:
@@ -725,9 +726,14 @@ class DataFrame(NumpyProtocols, NDFrame):
             return fallback()
         if axis not in (0, "index"):
             raise ValueError(f"No axis named {axis} for object type DataFrame")
+        if numeric_only and any(f.dtype is None for f in self._schema.columns):
+            return fallback()  # a type the data decides (int or float with missing rows, bool or object)
         cols = [f for f in self._schema.columns if not numeric_only or is_numeric(f.dtype)]
         if not cols:
-            return Series(pd.Series([], dtype="float64" if fn not in ("count", "nunique") else "int64", index=pd.Index([], dtype=object)))
+            # pandas' index is the frame's columns Index, filtered (a frame with no columns has
+            # RangeIndex columns: an int64 result index)
+            empty = "int64" if fn in ("count", "nunique") else "bool" if fn in ("any", "all") else "float64"
+            return Series(pd.Series([], dtype=empty, index=self._schema.columns_index()[:0]))
         if fn in ("mean", "median", "std", "var", "prod") and any(is_string(f.dtype) for f in cols):
             bad = next(f for f in cols if is_string(f.dtype))
             raise TypeError(f"Cannot perform reduction '{fn}' with string dtype (column {bad.label!r})")
@@ -747,7 +753,18 @@ class DataFrame(NumpyProtocols, NDFrame):
         values = reduce_columns(self._plan, [(Col(f.name), f.dtype) for f in cols], fn, skipna, min_count, params)
         out = pd.Series(values, index=pd.Index([f.label for f in cols]))
         kinds = [np.asarray(v).dtype for v in values]
-        if out.dtype == object and kinds and all(k.kind in "iuf" for k in kinds):
+        dtypes = [_reduction_dtype(fn, f, k, self._schema) for f, k in zip(cols, kinds)]
+        if any(isinstance(d, pd.api.extensions.ExtensionDtype) for d in dtypes):
+            # pandas reduces each block to a one-row array of its dtype (Int64.sum is Int64, boolean.mean
+            # Float64), then takes the common dtype of those: masked wins over numpy, mixed kinds give object
+            from pandas.core.dtypes.cast import find_common_type
+
+            common = find_common_type(dtypes)
+            if isinstance(common, pd.api.extensions.ExtensionDtype):
+                values = [pd.NA if v is pd.NA or v is None or v is pd.NaT
+                          or (isinstance(v, (float, np.floating)) and np.isnan(v)) else v for v in values]
+            out = pd.Series(pd.array(values, dtype=common), index=out.index)
+        elif out.dtype == object and kinds and all(k.kind in "iuf" for k in kinds):
             # pandas' result is the common type of the columns' results (int64 and uint64: float64)
             from pandas.core.dtypes.cast import find_common_type
 
@@ -1013,7 +1030,7 @@ def _values_of(v: Any) -> list[Any]:
 
 
 def _fill(f: Field, e: Expr, value: Any) -> Expr | None:
-    if not fill_fits(f.dtype, value):
+    if not fill_fits(f.dtype, value, f.family):
         raise NotImplementedError("fillna with a value of another kind")
     return func("fillna", e, literal(value))
 
@@ -1049,16 +1066,35 @@ def _value_kind(t: Any) -> str | None:
     return "number" if k in ("bool", "int", "float") else k or "other"
 
 
-def fill_fits(dtype: Any, value: Any) -> bool:
+def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:
     """Whether ``fillna(value)`` on a column of ``dtype`` keeps to one kind (numbers, strings, datetimes,
     durations). Across kinds pandas' result depends on the data (the dtype is kept when nothing is
-    missing, object when something is), so those calls go through pandas."""
+    missing, object when something is), so those calls go through pandas. So do values a nullable
+    column cannot hold losslessly (``Int64.fillna(1.5)``, ``boolean.fillna(2)``, ``UInt8.fillna(-1)``):
+    pandas raises for them where something is missing, and keeps the column where nothing is."""
     if value is None or dtype == PYOBJECT:
         return True
     if isinstance(value, (float, np.floating)) and np.isnan(value):
         return True
     from gframe.plan.dtypes import literal_type
+    if family == MASKED and dtype is not None and not _masked_holds(dtype, scalar_value(value)):
+        return False
     return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
+
+
+def _masked_holds(dtype: Any, value: Any) -> bool:
+    """Whether a nullable (masked) column of ``dtype`` takes ``value`` as it is (pandas' setitem check)."""
+    is_bool = isinstance(value, (bool, np.bool_))
+    if pa.types.is_boolean(dtype):
+        return is_bool
+    if pa.types.is_integer(dtype):
+        if is_bool or not isinstance(value, (int, float, np.integer, np.floating)) or not float(value).is_integer():
+            return False
+        info = np.iinfo(dtype.to_pandas_dtype())
+        return info.min <= int(value) <= info.max
+    if pa.types.is_floating(dtype):
+        return not is_bool and isinstance(value, (int, float, np.integer, np.floating))
+    return True
 
 
 def _descending(ascending: Any, n: int) -> tuple[bool, ...]:
@@ -1069,6 +1105,20 @@ def _descending(ascending: Any, n: int) -> tuple[bool, ...]:
     if not isinstance(ascending, (bool, np.bool_, int)):
         raise ValueError(f'For argument "ascending" expected type bool, received type {type(ascending).__name__}.')
     return (not bool(ascending),) * n
+
+
+def _reduction_dtype(fn: str, f: Field, kind: np.dtype, schema: Schema) -> Any:
+    """The dtype of one column's result in a DataFrame reduction: a nullable or Arrow column's
+    result keeps its family (the type the reduction gives, as that family's dtype); a numpy
+    column's is the scalar's."""
+    if f.family in NA_FAMILIES and fn not in ("count", "nunique"):
+        x: Expr = Col(f.name)
+        if f.dtype is not None and pa.types.is_boolean(f.dtype) and fn in ("mean", "std", "var", "median"):
+            x = func("cast", x, dtype=pa.float64())
+        special = family_dtype(aggregate_type(Agg(fn, (), x), schema.dtype_of, grouped=False), f.family)
+        if special is not None:
+            return special
+    return kind
 
 
 def _positions(plan: L.Plan) -> L.Plan:

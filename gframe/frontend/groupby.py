@@ -14,7 +14,7 @@ from gframe.frontend.bridge import as_pandas, from_pandas_result, full_signature
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, Col
+from gframe.plan.expr import Agg, Col, Lit
 from gframe.plan.schema import is_numeric, is_string
 from gframe.udf import groupby_apply
 
@@ -278,7 +278,10 @@ class _GroupBy:
         if self._as_index and not self._is_frame_groupby:
             # SeriesGroupBy.size keeps the Series' name
             label = self._selection if self._selection is not None else self._obj.name
-        plan = self._complete(L.Aggregate(names, labels, ((label, Agg("size", (), Col(names[0]))),), self._sort,
+        # the count's dtype follows the grouped Series (``SeriesGroupBy.size`` of an Int64 column is
+        # Int64, of a ``string`` column int64[pyarrow]); a DataFrameGroupBy's is int64 whatever the keys
+        counted: Any = Lit(1) if self._is_frame_groupby else Col(self._value_fields()[0].name)
+        plan = self._complete(L.Aggregate(names, labels, ((label, Agg("size", (), counted)),), self._sort,
                                           self._dropna, self._as_index, self._frame._plan))
         if self._as_index:
             return Series._from_frame_plan(plan)

@@ -47,7 +47,10 @@ from gframe.plan import logical as L
 from gframe.plan.expr import ARITHMETIC, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
+    ARROW,
+    ARROW_LARGE,
     MASKED,
+    NA_FAMILIES,
     NUMPY,
     OBJECT,
     PYOBJECT,
@@ -60,7 +63,7 @@ from gframe.plan.schema import (
     is_string,
     pandas_dtype,
 )
-from gframe.plan.dtypes import expr_family, expr_type, fill_makes_objects, literal_type
+from gframe.plan.dtypes import expr_family, expr_type, family_lookup, fill_makes_objects, literal_type
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
 
@@ -90,6 +93,10 @@ def cross_kind_equality(expr: BinOp, lookup: Any) -> Expr | None:
     return both if expr.op == "ne" else func("invert", both)
 
 
+def _np_dtype(t: Any) -> Any:
+    return np.dtype(t.to_pandas_dtype())
+
+
 def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> None:
     """pandas raises TypeError at the call for operations its dtypes don't support: so do we.
 
@@ -113,6 +120,18 @@ def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> No
         if op == "sub" and lk == "bool" and rk == "bool":
             raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
                             "the `^` operator, or the logical_xor function instead.")
+    if op in ("truediv", "floordiv", "pow") \
+            and _kind(expr_type(expr.left, lookup)) == _kind(expr_type(expr.right, lookup)) == "bool":
+        raise NotImplementedError(f"operator '{op}' not implemented for bool dtypes")  # pandas' _bool_arith_check
+    if op in ARITHMETIC and op != "truediv" and isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)) \
+            and dtype is not None and pa.types.is_integer(dtype):
+        # NEP 50: a Python int takes the int column's dtype, and numpy refuses one it cannot hold (also
+        # over no rows); Arrow dtypes widen instead
+        column = expr.right if isinstance(expr.left, Lit) else expr.left
+        if expr_family(column, family_lookup(lookup), lookup) not in (ARROW, ARROW_LARGE):
+            info = np.iinfo(_np_dtype(dtype))
+            if not info.min <= int(other) <= info.max:
+                raise OverflowError(f"Python integer {int(other)} out of bounds for {np.dtype(_np_dtype(dtype))}")
     if op in ARITHMETIC and expr_type(expr, lookup) is None:
         lt = expr_type(expr.left, lookup)
         rt = expr_type(expr.right, lookup)
@@ -233,11 +252,18 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
     if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
         # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
         raise NotImplementedError("missing floats to bool")
-    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY:
-        # a nullable / Arrow int holds missing values, not fractions
+    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and f.family in NA_FAMILIES:
+        # a nullable float casts as numpy does (truncating fractions; NA raises below for a numpy
+        # int); numpy's wrap-around of values out of the target's range is pandas' to do
+        info = np.iinfo(target.to_pandas_dtype())
+        if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(float(info.min))), BinOp("gt", e, Lit(float(info.max))))):
+            raise NotImplementedError("floats outside the target integer type: numpy's cast is undefined there")
+    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY \
+            and f.family not in NA_FAMILIES:
+        # a nullable / Arrow int holds missing values, not numpy floats' fractions
         if _any_true(plan, BinOp("and", func("notna", e), BinOp("ne", e, func("round", e, decimals=0)))):
             raise TypeError(f"cannot safely cast non-equivalent {pandas_dtype(src)} to {pandas_dtype(target)}")
-    elif pa.types.is_integer(target) and src is not None and pa.types.is_floating(src):
+    elif pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family == NUMPY:
         if _any_true(plan, BinOp("or", func("isna", e), BinOp("eq", func("abs", e), Lit(float("inf"))))):
             raise pd.errors.IntCastingNaNError(
                 f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "
@@ -633,7 +659,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     @objects_via_pandas
     def fillna(self, value: Any = None, *, axis: Any = None, inplace: bool = False, limit: Any = None) -> "Series | None":
         if value is None or limit is not None or not (is_scalar(value) or isinstance(value, Series)) \
-                or is_scalar(value) and not fill_fits(self._dtype_arrow, value):
+                or is_scalar(value) and not fill_fits(self._dtype_arrow, value,
+                                                      expr_family(self._expr, self._plan.schema.family_of, self._plan.schema.dtype_of)):
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
         if isinstance(value, Series):
             plan, other = _align_expr(self._plan, value)
@@ -955,7 +982,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         label = frame._plan.schema.columns[0].label
         name = "proportion" if normalize else "count"
         key = frame._plan.schema.columns[0].name
-        agg = L.Aggregate((key,), (label,), ((name, Agg("size", (), Col(key))),), False, dropna, True, frame._plan)
+        # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
+        fam = (("family", ARROW),) if frame._plan.schema.columns[0].family == MASKED and t is not None and is_string(t) else ()
+        agg = L.Aggregate((key,), (label,), ((name, Agg("size", fam, Col(key))),), False, dropna, True, frame._plan)
         out = Series._from_frame_plan(agg)
         if normalize:
             out = (out / out.sum()).rename(name)
@@ -1066,14 +1095,19 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
     for i, (e, t) in enumerate(cols):
         x = e
         if t is not None and pa.types.is_boolean(t) and fn in ("mean", "std", "var", "median"):
-            x = func("cast", e, dtype=pa.float64())
+            # as float, in the column's family (``boolean.mean()`` of no values is NA, a numpy bool's NaN)
+            x = func("cast", e, dtype=pa.float64(), family=expr_family(e, plan.schema.family_of, plan.schema.dtype_of))
         aggs.append((f"v{i}", Agg(fn, tuple(sorted(params.items())), x)))
         if not skipna and fn not in ("count", "nunique", "size"):
             aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
-        if min_count:
+        if min_count or fn in ("sum", "prod") and t is not None and pa.types.is_floating(t):
+            # a float sum's or product's missing result is NaN made by the values (inf * 0): the
+            # engines hold it as null, like the empty sum (0) - the count of values tells them apart
             aggs.append((f"c{i}", Agg("count", (), e)))
-    narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols)
-    if narrow_float:  # pandas' NaN of a float reduction is a numpy scalar over rows, a Python float over none
+    # pandas' NaN of a float reduction (or of an int's std/var over one row) is a numpy scalar over
+    # rows, a Python float over none
+    narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols) or fn in ("std", "var")
+    if narrow_float:
         aggs.append(("rows", Agg("size", (), cols[0][0])))
     agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
     table = engines.materialize(agg_plan).to_arrow()
@@ -1084,6 +1118,9 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
     for i, (e, t) in enumerate(cols):
         value, out_t = row[f"v{i}"]
         result = _scalar(value, fn, t, out_t)
+        if value is not None and not value.is_valid and fn in ("sum", "prod") and f"c{i}" in row \
+                and row[f"c{i}"][0] is not None and (row[f"c{i}"][0].as_py() or 0) > 0:
+            result = _nan(out_t)
         if isinstance(result, float) and np.isnan(result) and has_rows and fn != "mean":
             result = _nan(out_t)
         missing = not skipna and f"n{i}" in row and row[f"n{i}"][0] is not None and row[f"n{i}"][0].as_py()

@@ -103,6 +103,10 @@ def _(node: L.Union, required: set[str], i: int) -> set[str]:
     child = node.children[i]
     have = set(child.schema.all_names)  # type: ignore[attr-defined]
     out = required & have
+    if child.schema.columns and not out & set(child.schema.names):  # type: ignore[attr-defined]
+        # a child with columns makes the others' columns missing even over no rows (pandas 3): it
+        # keeps one, or the union's types would change (``plan/logical._union_type``: "absent")
+        out.add(child.schema.names[0])  # type: ignore[attr-defined]
     if not node.ignore_index:
         out |= set(child.schema.index_names)  # type: ignore[attr-defined]
     return out

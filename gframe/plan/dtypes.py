@@ -89,6 +89,11 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
         res = np.result_type(res, np.float64) if res.kind in "iub" else res
         if res.kind in "iub":
             res = np.dtype("float64")
+    if op == "mod" and pa.types.is_boolean(rt):
+        # pandas fills x % 0 with NaN only for an integer divisor: a bool one leaves numpy's x % False, 0
+        return pa.from_numpy_dtype(res)
+    if op == "mod" and res.kind in "iu" and isinstance(right, Lit) and right.value == 0:
+        return pa.float64()  # x % 0 is NaN: pandas converts for a zero divisor even over no rows
     if op in ("floordiv", "mod") and res.kind in "iu" and not (isinstance(right, Lit) and right.value not in (0, None)):
         # x // 0 is inf and x % 0 NaN in pandas: float64 where a divisor is 0, decided by the data
         return None
@@ -450,11 +455,15 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         return OBJECT if fam == OBJECT and expr.fn in ("fillna", "coalesce", "where", "shift") else (
             NUMPY if fam == OBJECT else fam)
     if isinstance(expr, Agg):
+        if expr.param("family"):
+            return expr.param("family")  # set where the API decides (``string.value_counts()`` is int64[pyarrow])
         fam = kids[0] if kids else NUMPY
+        if fam == OBJECT and expr.fn in ("first", "last", "min", "max"):
+            return OBJECT  # a value of the column: pandas keeps object (a count or a mean is numeric)
         if expr.fn == "nunique" or fam == OBJECT:
             return NUMPY
-        if fam == MASKED and expr.fn in ("size", "count") and is_string(expr_type(expr.child, lookup)):
-            return ARROW  # pandas counts ``string`` values as int64[pyarrow]
+        if fam == MASKED and expr.fn == "count" and is_string(expr_type(expr.child, lookup)):
+            return NUMPY  # pandas: a group count of ``string`` values is int64 (their group size Int64)
         return fam
     return NUMPY
 
@@ -472,7 +481,7 @@ def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> Ar
             return pa.int64()
         if expr.fn == "where" and isinstance(expr.children[2], Lit) and expr.children[2].value is None:
             return expr_type(expr.children[0], lookup)
-    if isinstance(expr, BinOp) and expr.op in ("floordiv", "mod") and t is None:
+    if isinstance(expr, BinOp) and expr.op in ("floordiv", "mod") and (t is None or pa.types.is_floating(t)):
         lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
         if lt is not None and rt is not None and pa.types.is_integer(lt) and pa.types.is_integer(rt):
             return pa.from_numpy_dtype(np.result_type(_np(lt), _np(rt)))  # pandas: Int64 // 0 is 0, NA-typed ints

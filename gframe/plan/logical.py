@@ -467,7 +467,12 @@ class Join(Plan):
             # a side that may miss rows gets nulls: pandas decides int->float from the data
             may_miss = (side == "right" and how in ("left", "outer")) or (
                 side in ("left", "key") and how in ("right", "outer"))
-            if (side == "key" and how == "right") or (how == "left" and self.right_key_from_left_index(name)):
+            if side == "key" and how == "right" and name in self.left_on:
+                other = self.right_on[self.left_on.index(name)]
+                # pandas takes the right keys: their type where both sides agree (else the data's), their family
+                t = t if t is not None and rt.dtype_of(other) == t else None
+                fam = rt.family_of(other)
+            elif (side == "key" and how == "right") or (how == "left" and self.right_key_from_left_index(name)):
                 t = None  # the other side's key values
             if side == "key" or (side == "right" and self.right_key_from_left_index(name)):
                 t = self._categorical_key(side, name, t)
@@ -499,6 +504,8 @@ class Join(Plan):
         dict_a = a is not None and pa.types.is_dictionary(a)
         dict_b = b is not None and pa.types.is_dictionary(b)
         if dict_a and dict_b:
+            # the data decides: categories that match keep the categorical; different dtypes (one
+            # ordered, one not) give strings - unless a side has no rows, where pandas coerces nothing
             return None
         if dict_a or dict_b:
             other = b if dict_a else a
@@ -562,10 +569,12 @@ class Union(Plan):
             ts = []
             fams = []
             for c in self.children:
-                ts.append(c.schema.field(label).dtype if c.schema.has(label) else "missing")
+                # a child with columns but not this one adds missing values even with no rows (pandas
+                # 3 counts empty frames' columns); one with no columns adds them only if it has rows
+                ts.append(c.schema.field(label).dtype if c.schema.has(label) else "missing" if c.schema.columns else "absent")
                 fams.append(c.schema.field(label).family if c.schema.has(label) else NUMPY)
             fam = combine_families(*fams)
-            present = [t for t in ts if t != "missing"]
+            present = [t for t in ts if t not in ("missing", "absent")]
             if keeps_type_when_missing(fam) and all(t == present[0] for t in present):
                 fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
             else:
@@ -587,12 +596,17 @@ class Union(Plan):
 
 
 def _union_type(types: list[Any]) -> pa.DataType | None:
-    present = [t for t in types if t != "missing"]
+    """The type of a concatenated column from its children's types; "missing": a child with other
+    columns (its rows are missing here), "absent": a child with no columns (missing only if it has
+    rows). None: decided by the data."""
+    present = [t for t in types if t not in ("missing", "absent")]
     if any(t is None for t in present):
         return None
     if len(present) < len(types):
-        t0 = present[0]
-        if all(t == t0 for t in present) and not (pa.types.is_integer(t0) or pa.types.is_boolean(t0)):
+        t0 = _union_type(present)
+        if t0 is not None and pa.types.is_integer(t0) and "absent" not in types:
+            return pa.float64()  # pandas: the missing rows make ints float64, whether there are any or not
+        if t0 is not None and not (pa.types.is_integer(t0) or pa.types.is_boolean(t0)):
             return t0
         return None
     t0 = present[0]
@@ -646,7 +660,7 @@ class SetIndex(Plan):
             f = by_name[k]
             levels.append(IndexField(f.label, f.dtype, len(levels), f.family))
         cols = [f for f in s.columns if not (self.drop and f.name in self.keys)]
-        return Schema(tuple(cols), tuple(levels))
+        return s.with_columns(cols).with_index(tuple(levels))  # no columns left: the labels' Index type stays
 
     def describe(self) -> str:
         return f"SetIndex {list(self.keys)}{' drop' if self.drop else ''}"
@@ -664,7 +678,7 @@ class ResetIndex(Plan):
     def _compute_schema(self) -> Schema:
         s = self.child.schema
         if self.drop:
-            return Schema(s.columns, None)
+            return s.with_index(None)
         idx = s.index if s.index is not None else (IndexField(None, pa.int64(), 0),)
         front = tuple(Field(lab, f.dtype, f.family) for lab, f in zip(self.labels, idx))
         return Schema(front + s.columns, None)

@@ -18,8 +18,8 @@ import pyarrow as pa
 from gframe.engines.cpu.functions import FUNCTIONS
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
-from gframe.plan.schema import PYOBJECT, ArrowType
-from gframe.plan.dtypes import aggregate_type, expr_type, family_lookup, keeps_missing
+from gframe.plan.schema import MASKED, PYOBJECT, ArrowType
+from gframe.plan.dtypes import aggregate_type, expr_family, expr_type, family_lookup, keeps_missing
 
 BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -114,6 +114,13 @@ class Lowering:
             elif op in ("floordiv", "mod") and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
                 return _numpy_binary(op, left.cast(polars_type(t)), right.cast(polars_type(t)), polars_type(t))
             elif op == "pow" and _is_int(t) and _is_intlike(lt) and _is_intlike(rt):
+                # numpy refuses a negative integer exponent where there are rows to raise (ValueError;
+                # over no rows it gives the empty result): checked on the data where the node has it
+                negative = (right.cast(pl.Int64) < 0) & left.is_not_null()
+                if self.data is not None and self.data.height and bool(self.data.select(negative.any()).item()):
+                    raise ValueError("Integers to negative integer powers are not allowed.")
+                if self.data is not None and isinstance(e.right, Lit) and isinstance(e.right.value, int) and e.right.value < 0:
+                    return left.cast(polars_type(t))  # no rows to raise: the (empty or missing) column, typed
                 # both sides in the result's width: Polars types a bare literal base as Int32 (3 ** x overflows)
                 return left.cast(polars_type(t)).pow(right.cast(polars_type(t)))
             elif op == "pow" and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
@@ -130,7 +137,9 @@ class Lowering:
             elif op == "mul" and (_is_bool(lt) and _is_bool(rt)):
                 return left & right
             elif _is_bool(lt) or _is_bool(rt):
-                left, right = left.cast(pl.Int64) if _is_bool(lt) else left, right.cast(pl.Int64) if _is_bool(rt) else right
+                # a bool operand in the result's int type (uint8 + bool is uint8, wrapping as numpy does)
+                as_int = polars_type(t) if _is_int(t) else pl.Int64
+                left, right = left.cast(as_int) if _is_bool(lt) else left, right.cast(as_int) if _is_bool(rt) else right
             return BINARY[op](left, right)
         na = keeps_missing(e, self.family, self.lookup)
         if op in COMPARISON:
@@ -152,15 +161,20 @@ class Lowering:
         left = left.cast(pl.Int64) if _is_bool(lt) else left
         right = right.cast(pl.Int64) if _is_bool(rt) else right
         res = BINARY[op](left, right)
-        if _is_bool(lt) and _is_bool(rt):  # numpy's bool % bool: int8, x % False is 0
+        if op == "mod" and _is_bool(rt):  # numpy's x % False is 0 (pandas fills NaN only for int divisors)
             return pl.when(right == 0).then(pl.lit(0, dtype=pl.Int64)).otherwise(res)
-        if self.type_of(e) is not None:  # a nonzero literal divisor: exact integer result
+        if expr_family(e.left, self.family, self.lookup) == MASKED:
+            # pandas' nullable ints divide as numpy does: x // 0 and x % 0 are 0, the type stays
+            return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=pl.Int64)).otherwise(res)
+        if op == "mod" and isinstance(e.right, Lit) and e.right.value == 0 and _is_float(self.type_of(e)):
+            return res.cast(pl.Float64) * None  # x % 0: all missing (NaN), float64 even over no rows
+        if self.type_of(e) is not None:  # a nonzero literal divisor (or a nullable int): exact integer result
             return res
         if op == "mod":
             return pl.when(right == 0).then(None).otherwise(res)
         has_zero = True
-        if self.data is not None:
-            has_zero = bool(self.data.select((right == 0).any()).item())
+        if self.data is not None:  # pandas converts to float only where a row divides by 0
+            has_zero = self.data.height > 0 and bool(self.data.select((right == 0).any()).item())
         if not has_zero:
             return res
         quotient = left.cast(pl.Float64) / right.cast(pl.Float64)  # +-inf, NaN for the zeros

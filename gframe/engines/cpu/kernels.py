@@ -1056,7 +1056,7 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     rname = {c: f"__gf_r_{c}" for c in right.columns}
     right = right.rename(rname)
     how = {"outer": "full"}.get(node.how, node.how)
-    exprs = _join_outputs(node, left.schema, right.schema, rname, how)
+    exprs = _join_outputs(node, left.schema, right.schema, rname, how, left.height > 0 and right.height > 0)
     # only the columns the output reads travel through the join (it gathers every column it holds)
     needed = {n for e in exprs for n in e.meta.root_names()}
     lkeys, rkeys = ([], []) if how == "cross" else _join_keys(node, left, right, rname)
@@ -1081,14 +1081,18 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     out = joined.select(exprs)
     sort_names = [c for c in out.columns if c.startswith("__gf_sort_")]
     if sort_names:
-        out = out.sort(sort_names, nulls_last=True, maintain_order=True).drop(sort_names)
+        # pandas sorts merge keys by their factorized values: a missing datetime/timedelta (NaT, the
+        # smallest int64) sorts first, any other missing key last
+        first = [_nat_key(node.left.schema.dtype_of(a)) for a in node.left_on]
+        out = out.sort(sort_names, nulls_last=[not f for f in first], maintain_order=True).drop(sort_names)
     return promote_missing(out, node.schema)
 
 
 def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: dict[str, str],
-                  how: str) -> list[pl.Expr]:
+                  how: str, both_rows: bool = True) -> list[pl.Expr]:
     """The merge's output columns over the joined frame (left columns, then the right ones renamed),
-    plus ``__gf_sort_{i}`` keys where pandas sorts the result."""
+    plus ``__gf_sort_{i}`` keys where pandas sorts the result. ``both_rows``: both sides have rows
+    (pandas coerces categorical keys of different dtypes to strings only then)."""
     schema = {**dict(lschema), **dict(rschema)}
 
     def coalesced(own: str, other: str, own_may_miss: bool) -> pl.Expr:
@@ -1096,7 +1100,10 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
         t_own, t_other = schema[own], schema[other]
         mine, theirs = pl.col(own), pl.col(other)
         if isinstance(t_own, (pl.Categorical, pl.Enum)) or isinstance(t_other, (pl.Categorical, pl.Enum)):
-            if not (isinstance(t_own, pl.Enum) and t_own == t_other):  # categories differ: pandas' strings
+            # categories differ, or one side is ordered and the other not (Polars' Enums have no
+            # such flag): pandas' strings
+            if not (isinstance(t_own, pl.Enum) and t_own == t_other) \
+                    or both_rows and _orderedness_differs(node, own, other, rname):
                 mine, theirs = mine.cast(pl.String), theirs.cast(pl.String)
         elif own_may_miss:
             theirs = theirs.cast(t_own)
@@ -1130,6 +1137,24 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
         exprs.extend(coalesced(a, rname[b], True).alias(f"__gf_sort_{i}")
                      for i, (a, b) in enumerate(zip(node.left_on, node.right_on)))
     return exprs
+
+
+def _nat_key(t: Any) -> bool:
+    return t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t))
+
+
+def _orderedness_differs(node: L.Join, a: str, b: str, rname: dict[str, str]) -> bool:
+    """Whether join columns ``a`` and ``b`` (internal names over the joined frame, right ones
+    renamed by ``rname``) are categoricals of which one is ordered and the other not."""
+    back = {v: k for k, v in rname.items()}
+    types = []
+    for n in (a, b):
+        side = node.right.schema if n in back else node.left.schema
+        own = back.get(n, n)
+        types.append(side.dtype_of(own) if own in side.all_names else None)
+    ta, tb = types
+    return ta is not None and tb is not None and pa.types.is_dictionary(ta) and pa.types.is_dictionary(tb) \
+        and ta.ordered != tb.ordered
 
 
 def _keep(df: pl.DataFrame, names: set[str]) -> pl.DataFrame:
@@ -1292,6 +1317,8 @@ def _(node: L.ResetIndex, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     (df,) = inputs
     child = node.child.schema
     if node.drop:
+        if not child.names and df.width:  # no columns left: a placeholder keeps the height (as Select does)
+            return df.select(pl.col(df.columns[0]).is_null().alias("__gf_len"))
         return df.select(child.names)
     if child.index is None:
         df = df.with_row_index(index_name(0)).with_columns(pl.col(index_name(0)).cast(pl.Int64))
