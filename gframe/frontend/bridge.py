@@ -17,8 +17,11 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import os
+import sys
 import time
 import types
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -153,10 +156,44 @@ def via_pandas(api: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: 
     counter = [0]
     pargs = as_pandas(args, counter)
     pkwargs = as_pandas(kwargs, counter)
-    out = fn(*pargs, **pkwargs)
+    with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
+        out = fn(*pargs, **pkwargs)
+    _reissue(caught)
     res = from_pandas_result(out, api)
     record(FallbackEvent(api, reason, counter[0], time.perf_counter() - t0))
     return res
+
+
+_GFRAME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_PANDAS_DIR = os.path.dirname(os.path.abspath(pd.__file__)) + os.sep
+_PANDAS_TESTS_DIR = _PANDAS_DIR + "tests" + os.sep
+
+
+def _library_file(filename: str) -> bool:
+    return filename.startswith(_GFRAME_DIR) or (filename.startswith(_PANDAS_DIR)
+                                                and not filename.startswith(_PANDAS_TESTS_DIR))
+
+
+def _reissue(caught: list[warnings.WarningMessage]) -> None:
+    """Warn again what pandas warned during a trip, pointing at the user's line.
+
+    pandas aims its warnings (``find_stack_level``) at the first frame outside pandas, which on a
+    trip through the bridge is a gframe frame; pandas programs (and pandas' ``assert_produces_warning``,
+    which checks the file) expect the caller's line, as a direct pandas call gives. A warning aimed
+    elsewhere (numpy's, a user function's) is issued again where it was aimed."""
+    if not caught:
+        return
+    frame = sys._getframe(1)
+    while frame is not None and _library_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    for w in caught:
+        if frame is not None and _library_file(w.filename):
+            g = frame.f_globals
+            warnings.warn_explicit(w.message, w.category, frame.f_code.co_filename, frame.f_lineno,
+                                   module=g.get("__name__"), registry=g.setdefault("__warningregistry__", {}),
+                                   module_globals=g)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
 
 
 # ------------------------------------------------------------------ the shapes of a trip to pandas
