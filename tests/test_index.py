@@ -1,6 +1,8 @@
 """set_index / reset_index."""
+import pandas as pd
 import pytest
 
+import gframe as gf
 from gframe.testing import assert_matches_pandas
 
 NaN = float("nan")
@@ -81,3 +83,26 @@ def test_rename_axis_and_index_name():
 def test_set_index_one_row_and_empty():
     assert_matches_pandas(lambda pd: frame(pd).head(1).set_index("n"))
     assert_matches_pandas(lambda pd: frame(pd).head(0).set_index("n"))
+
+
+def test_index_name_setter_renames_the_owner():
+    """pandas' ``df.index.name = "x"`` renames the frame's index (the Index is the frame's own)."""
+    df = gf.DataFrame({"a": [1, 2], "b": [3, 4]})
+    df.index.name = "x"
+    expected = pd.DataFrame({"a": [1, 2], "b": [3, 4]})
+    expected.index.name = "x"
+    pd.testing.assert_frame_equal(df.to_pandas(), expected)
+    s = df.reset_index().set_index(["a", "b"])["x"]
+    s.index.names = ["p", "q"]
+    assert list(s.to_pandas().index.names) == ["p", "q"]
+    idx = gf.Index([1, 2])
+    idx.name = "q"
+    assert idx.to_pandas().name == "q"
+
+
+def test_index_name_setter_errors_are_pandas():
+    df = gf.DataFrame({"a": [1, 2]})
+    with pytest.raises(TypeError, match="must be a hashable type"):
+        df.index.name = ["p"]
+    with pytest.raises(ValueError):
+        df.set_index("a").index.names = ["p", "q"]

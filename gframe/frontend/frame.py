@@ -153,7 +153,7 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @property
     def index(self) -> Index:
-        return Index._of(self._plan)
+        return Index._of(self._plan, self)
 
     @index.setter
     def index(self, value: Any) -> None:

@@ -23,16 +23,21 @@ class Index(ArrowInterop):
         if isinstance(data, Index):
             object.__setattr__(self, "_plan", data._plan)
             object.__setattr__(self, "_pandas", data._pandas)
+            object.__setattr__(self, "_owner", None)
             return
         pidx = pd.Index(data, name=name, dtype=dtype)
         object.__setattr__(self, "_plan", None)
         object.__setattr__(self, "_pandas", pidx)
+        object.__setattr__(self, "_owner", None)
 
     @classmethod
-    def _of(cls, plan: Plan) -> "Index":
+    def _of(cls, plan: Plan, owner: Any = None) -> "Index":
+        """The index of ``plan``; ``owner`` is the frame or series it was read from, whose index
+        names change with this object's (pandas' ``df.index.name = "x"`` renames ``df``'s index)."""
         obj = cls.__new__(cls)
         object.__setattr__(obj, "_plan", plan)
         object.__setattr__(obj, "_pandas", None)
+        object.__setattr__(obj, "_owner", owner)
         return obj
 
     @classmethod
@@ -40,6 +45,7 @@ class Index(ArrowInterop):
         obj = cls.__new__(cls)
         object.__setattr__(obj, "_plan", None)
         object.__setattr__(obj, "_pandas", pidx)
+        object.__setattr__(obj, "_owner", None)
         return obj
 
     def to_pandas(self) -> pd.Index:
@@ -56,9 +62,47 @@ class Index(ArrowInterop):
             return [None] if idx is None else [f.label for f in idx]
         return list(self._pandas.names)
 
+    @names.setter
+    def names(self, value: Any) -> None:
+        self._set_names(value)
+
     @property
     def name(self) -> Hashable:
         return self.names[0] if len(self.names) == 1 else None
+
+    @name.setter
+    def name(self, value: Any) -> None:
+        if self.nlevels != 1:
+            self._set_names(value, attr="name")
+        else:
+            self._set_names([value], attr="name")
+
+    def _set_names(self, names: Any, attr: str = "names") -> None:
+        """pandas' ``idx.name = ...`` / ``idx.names = [...]``: labels only, no data moves. A plan's
+        index is renamed in the plan (and in the frame or series it was read from); invalid names
+        get pandas' own exception from a pandas index of the same kind."""
+        if self._plan is None:
+            pidx = self._pandas.copy()  # pandas objects may be shared with a frame's host copy
+            setattr(pidx, attr, names if attr == "names" or self.nlevels != 1 else names[0])
+            object.__setattr__(self, "_pandas", pidx)
+            return
+        index = self._plan.schema.index
+        n = 1 if index is None else len(index)
+        ok = pd.api.types.is_list_like(names) and len(names) == n and all(pd.api.types.is_hashable(x) for x in names)
+        if not ok:  # pandas' message for this index kind
+            setattr(self.to_pandas().copy(), attr, names if attr == "names" or self.nlevels != 1 else names[0])
+        names = tuple(names)
+        if index is None and names == (None,):
+            return
+        object.__setattr__(self, "_plan", _renamed(self._plan, names))
+        object.__setattr__(self, "_pandas", None)
+        owner = self._owner
+        if owner is not None and len(owner._plan.schema.index or [None]) == n:
+            plan = _renamed(owner._plan, names)
+            if owner.ndim == 2:
+                owner._replace(plan)
+            else:
+                owner._set(plan, owner._expr, owner._name)
 
     @property
     def nlevels(self) -> int:
@@ -132,6 +176,13 @@ class Index(ArrowInterop):
         if callable(value):
             return lambda *a, **k: via_pandas(f"Index.{name}", value, a, k, "not native")
         return from_pandas_result(value, f"Index.{name}")
+
+
+def _renamed(plan: Plan, names: tuple[Hashable, ...]) -> Plan:
+    """``plan`` with its index levels named ``names`` (the default RangeIndex becomes a column first)."""
+    from gframe.plan.logical import RenameIndex, RowIndex
+
+    return RenameIndex(names, RowIndex(plan) if plan.schema.index is None else plan)
 
 
 MultiIndex = pd.MultiIndex

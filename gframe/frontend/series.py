@@ -386,7 +386,7 @@ class Series(NumpyProtocols, NDFrame):
 
     @property
     def index(self) -> Index:
-        return Index._of(self._plan)
+        return Index._of(self._plan, self)
 
     @property
     def shape(self) -> tuple[int]:
