@@ -79,3 +79,25 @@ def test_a_pandas_property_read_is_recorded_with_the_rows_moved():
     assert df.axes[1].tolist() == ["a"]
     (event,) = gframe.fallback_report()
     assert event.api == "DataFrame.axes" and event.rows == 3
+
+
+def test_pandas_private_methods_and_properties_read_through_pandas():
+    """pandas' testing helpers and programs written against pandas read ``_values``, ``_ixs``,
+    ``_with_freq``: they read through pandas (recorded); ``_typ`` stays pandas' own, so a gframe
+    object never passes pandas' isinstance checks (``ABCDataFrame``)."""
+    import numpy as np
+    import pandas
+
+    import gframe
+
+    df = gframe.DataFrame({"a": [1, 2], "b": [3.0, 4.0]})
+    pdf = pandas.DataFrame({"a": [1, 2], "b": [3.0, 4.0]})
+    np.testing.assert_array_equal(df._values, pdf._values)
+    np.testing.assert_array_equal(df["a"]._values, pdf["a"]._values)
+    col = df._ixs(0, axis=1)
+    assert isinstance(col, gframe.Series)
+    pandas.testing.assert_series_equal(col.to_pandas(), pdf._ixs(0, axis=1))
+    idx = gframe.date_range("2020", periods=3, freq="D")
+    assert idx._with_freq(None).freq is None
+    assert not hasattr(df, "_typ") and not hasattr(df, "_mgr")
+    assert not isinstance(df, pandas.core.dtypes.generic.ABCDataFrame)

@@ -255,6 +255,21 @@ def _is_method(pandas_cls: type, name: str) -> bool:
                              types.MethodDescriptorType, types.WrapperDescriptorType))
 
 
+_PRIVATE_KINDS: tuple[type, ...] = (types.FunctionType, property, functools.cached_property,
+                                    type(inspect.getattr_static(pd.Index, "_can_hold_na")))
+
+
+def pandas_private(pandas_cls: type, name: str) -> bool:
+    """Whether ``name`` is one of pandas' private methods or properties (``_values``, ``_ixs``,
+    ``_with_freq``...), which pandas' testing helpers and programs written against pandas read:
+    those read through pandas like any attribute gframe lacks. Dunders, IPython's display probes
+    and class data are not: ``_typ`` would make a gframe object pass pandas' ``isinstance`` checks
+    (``ABCDataFrame``), and pandas would then reach for its block manager."""
+    if name.startswith(("__", "_repr_", "_ipython")) or name == "_typ":
+        return False
+    return isinstance(inspect.getattr_static(pandas_cls, name, None), _PRIVATE_KINDS)
+
+
 def get_attribute(obj: Any, name: str) -> Any:
     """A pandas attribute gframe does not implement: a method (called through pandas when called)
     or a property or accessor (read through pandas now)."""

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, set_attribute, via_pandas,
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, set_attribute, via_pandas,
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
@@ -241,6 +241,8 @@ class DataFrame(NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ column access
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
+            if name != "_plan" and pandas_private(pd.DataFrame, name):
+                return get_attribute(self, name)
             raise AttributeError(name)
         plan = self.__dict__.get("_plan") if hasattr(self, "__dict__") else None
         if plan is None:

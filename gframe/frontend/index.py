@@ -167,15 +167,22 @@ class Index(ArrowInterop):
         return self.__getattr__("get_level_values")(level)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
+        if name.startswith("_") and (name in ("_plan", "_pandas", "_owner") or not _forwarded(name)):
             raise AttributeError(name)
         pidx = self.to_pandas()  # its own class: a MultiIndex has levels, codes, swaplevel...
-        if getattr(type(pidx), name, None) is None:
+        if getattr(type(pidx), name, None) is None and not (name.startswith("_") and hasattr(pidx, name)):
             raise AttributeError(f"{type(pidx).__name__!r} object has no attribute {name!r}")
         value = getattr(pidx, name)
         if callable(value):
             return lambda *a, **k: via_pandas(f"Index.{name}", value, a, k, "not native")
         return from_pandas_result(value, f"Index.{name}")
+
+
+def _forwarded(name: str) -> bool:
+    """A pandas private name an index answers from its pandas labels (``_values``, ``_data``,
+    ``_with_freq``: pandas' testing helpers read them); dunders, display probes and ``_typ``
+    (pandas' isinstance checks) are not."""
+    return not (name.startswith(("__", "_repr_", "_ipython")) or name == "_typ")
 
 
 def _renamed(plan: Plan, names: tuple[Hashable, ...]) -> Plan:

@@ -20,6 +20,7 @@ from gframe.frontend.bridge import (
     call_method,
     get_attribute,
     objects_via_pandas,
+    pandas_private,
     set_attribute,
     set_item,
     via_pandas,
@@ -461,6 +462,8 @@ class Series(NumpyProtocols, NDFrame):
             self._build_pending()
             return self.__dict__[name]
         if name.startswith("_"):
+            if pandas_private(pd.Series, name):
+                return get_attribute(self, name)
             raise AttributeError(name)
         if name in ("str", "dt", "cat"):  # the accessor refused this dtype: its AttributeError stands
             return getattr(type(self), name).fget(self)
