@@ -106,3 +106,20 @@ def test_index_name_setter_errors_are_pandas():
         df.index.name = ["p"]
     with pytest.raises(ValueError):
         df.set_index("a").index.names = ["p", "q"]
+
+
+def test_index_operators_are_pandas():
+    """``idx + Timedelta``, ``2 - idx``, ``idx < 2``, ``-idx``: pandas' index arithmetic and comparisons."""
+    gi, pi = gf.date_range("2020", periods=3), pd.date_range("2020", periods=3)
+    pd.testing.assert_index_equal((gi + pd.Timedelta("1D")).to_pandas(), pi + pd.Timedelta("1D"))
+    pd.testing.assert_index_equal((gi - gi[0]).to_pandas(), pi - pi[0])
+    gj, pj = gf.Index([1, 2, 3]), pd.Index([1, 2, 3])
+    pd.testing.assert_index_equal((2 - gj).to_pandas(), 2 - pj)
+    pd.testing.assert_index_equal((-gj).to_pandas(), -pj)
+    assert list(gj < 2) == list(pj < 2)
+    assert 2 in gj and 5 not in gj
+    out = gj + gf.Series([1, 2, 3])
+    assert isinstance(out, gf.Series)
+    pd.testing.assert_series_equal(out.to_pandas(), pj + pd.Series([1, 2, 3]))
+    with pytest.raises(TypeError):
+        hash(gj)

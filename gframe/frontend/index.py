@@ -5,6 +5,7 @@ when asked for (``to_pandas``, ``len``, iteration). Anything beyond the basics r
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Hashable
 
 import pandas as pd
@@ -147,6 +148,9 @@ class Index(ArrowInterop):
     def __getitem__(self, key: Any) -> Any:
         return from_pandas_result(self.to_pandas()[key], "Index.__getitem__")
 
+    def __contains__(self, key: Any) -> bool:
+        return key in self.to_pandas()
+
     def equals(self, other: Any) -> bool:
         return self.to_pandas().equals(other.to_pandas() if isinstance(other, Index) else other)
 
@@ -176,6 +180,44 @@ class Index(ArrowInterop):
         if callable(value):
             return lambda *a, **k: via_pandas(f"Index.{name}", value, a, k, "not native")
         return from_pandas_result(value, f"Index.{name}")
+
+
+def _operator(name: str, reflected: bool = False) -> Any:
+    """An arithmetic or comparison operator of pandas' index (``idx + Timedelta``, ``idx < 3``): it runs
+    on the pandas labels through the bridge (recorded); a gframe Series or frame operand gets pandas'
+    answer too (pandas defers to the Series), wrapped back."""
+    base = name.strip("_").removeprefix("r") if reflected else name.strip("_")
+    op = divmod if base == "divmod" else getattr(operator, base + "_" if base in ("and", "or") else base)
+
+    def method(self: Index, other: Any) -> Any:
+        def run(a: Any, b: Any) -> Any:
+            return op(b, a) if reflected else op(a, b)
+
+        return via_pandas(f"Index.{name}", run, (self, other), {}, "not native")
+
+    method.__name__ = name
+    return method
+
+
+def _unary(name: str) -> Any:
+    op = getattr(operator, name.strip("_"))
+
+    def method(self: Index) -> Any:
+        return via_pandas(f"Index.{name}", op, (self,), {}, "not native")
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor", "matmul"):
+    setattr(Index, f"__{_name}__", _operator(f"__{_name}__"))
+    setattr(Index, f"__r{_name}__", _operator(f"__r{_name}__", reflected=True))
+for _name in ("lt", "le", "gt", "ge", "ne"):
+    setattr(Index, f"__{_name}__", _operator(f"__{_name}__"))
+for _name in ("neg", "pos", "abs", "invert"):
+    setattr(Index, f"__{_name}__", _unary(f"__{_name}__"))
+Index.__divmod__ = _operator("__divmod__")  # type: ignore[attr-defined]
+Index.__hash__ = None  # type: ignore[assignment]  # pandas' indexes are unhashable (mutable names)
 
 
 def _forwarded(name: str) -> bool:
