@@ -196,6 +196,23 @@ def _reissue(caught: list[warnings.WarningMessage]) -> None:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
 
 
+def holds_gframe(obj: Any) -> bool:
+    """Whether ``obj`` (arguments: tuples, lists, dicts walked) holds a gframe object or a user
+    function (which may return one): what a trip to pandas would convert."""
+    return as_pandas(obj) is not obj
+
+
+def build_with_pandas(api: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``fn`` (a pandas constructor of labels or arrays: ``date_range``, ``array``) on Python values,
+    unrecorded: like ``gframe.Index(data)``, it builds host labels and moves no frame data. The
+    caller checks ``holds_gframe`` first (gframe data as input is a trip, ``via_pandas``). pandas'
+    warnings point at the user's line, as on a trip."""
+    with warnings.catch_warnings(record=True) as caught:
+        out = fn(*args, **kwargs)
+    _reissue(caught)
+    return from_pandas_result(out, api)
+
+
 # ------------------------------------------------------------------ the shapes of a trip to pandas
 
 def _pandas_class(obj: Any) -> type:
