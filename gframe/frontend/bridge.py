@@ -14,6 +14,7 @@ pandas as given, and a wrapped result converts back to pandas' object exactly (i
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import inspect
@@ -169,9 +170,12 @@ _PANDAS_DIR = os.path.dirname(os.path.abspath(pd.__file__)) + os.sep
 _PANDAS_TESTS_DIR = _PANDAS_DIR + "tests" + os.sep
 
 
+_CONTEXTLIB = os.path.abspath(contextlib.__file__)
+
+
 def _library_file(filename: str) -> bool:
-    return filename.startswith(_GFRAME_DIR) or (filename.startswith(_PANDAS_DIR)
-                                                and not filename.startswith(_PANDAS_TESTS_DIR))
+    return filename.startswith(_GFRAME_DIR) or (filename.startswith(_PANDAS_DIR) and not filename.startswith(
+        _PANDAS_TESTS_DIR)) or filename == _CONTEXTLIB
 
 
 def _reissue(caught: list[warnings.WarningMessage]) -> None:
@@ -190,10 +194,17 @@ def _reissue(caught: list[warnings.WarningMessage]) -> None:
         if frame is not None and _library_file(w.filename):
             g = frame.f_globals
             warnings.warn_explicit(w.message, w.category, frame.f_code.co_filename, frame.f_lineno,
-                                   module=g.get("__name__"), registry=g.setdefault("__warningregistry__", {}),
-                                   module_globals=g)
+                                   module=g.get("__name__"), registry=g.setdefault("__warningregistry__", {}))
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+
+
+@contextlib.contextmanager
+def user_warnings() -> Any:
+    """Run pandas code in the block with its warnings aimed at the user's line (``_reissue``)."""
+    with warnings.catch_warnings(record=True) as caught:
+        yield
+    _reissue(caught)
 
 
 def holds_gframe(obj: Any) -> bool:
@@ -285,6 +296,11 @@ def pandas_private(pandas_cls: type, name: str) -> bool:
     if name.startswith(("__", "_repr_", "_ipython")) or name == "_typ":
         return False
     return isinstance(inspect.getattr_static(pandas_cls, name, None), _PRIVATE_KINDS)
+
+
+def pandas_private_method(pandas_cls: type, name: str) -> bool:
+    """``pandas_private`` for handles whose fallback calls methods (group-bys, resamplers)."""
+    return pandas_private(pandas_cls, name) and isinstance(inspect.getattr_static(pandas_cls, name), types.FunctionType)
 
 
 def get_attribute(obj: Any, name: str) -> Any:
