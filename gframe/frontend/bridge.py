@@ -184,14 +184,16 @@ def _reissue(caught: list[warnings.WarningMessage]) -> None:
     pandas aims its warnings (``find_stack_level``) at the first frame outside pandas, which on a
     trip through the bridge is a gframe frame; pandas programs (and pandas' ``assert_produces_warning``,
     which checks the file) expect the caller's line, as a direct pandas call gives. A warning aimed
-    elsewhere (numpy's, a user function's) is issued again where it was aimed."""
+    elsewhere (inside pandas or numpy, a user function's) is issued again where it was aimed."""
     if not caught:
         return
     frame = sys._getframe(1)
     while frame is not None and _library_file(frame.f_code.co_filename):
         frame = frame.f_back
     for w in caught:
-        if frame is not None and _library_file(w.filename):
+        # aimed at a gframe frame: pandas' ``find_stack_level`` stopped there; one aimed inside pandas
+        # (numpy's floating-point warnings) stays there, as on a direct pandas call
+        if frame is not None and (w.filename.startswith(_GFRAME_DIR) or w.filename == _CONTEXTLIB):
             g = frame.f_globals
             warnings.warn_explicit(w.message, w.category, frame.f_code.co_filename, frame.f_lineno,
                                    module=g.get("__name__"), registry=g.setdefault("__warningregistry__", {}))
