@@ -152,6 +152,15 @@ _RESAMPLE_DEFAULTS = {"axis": None, "closed": None, "label": None, "convention":
                       "origin": "start_day", "offset": None, "group_keys": False}
 
 
+def _timestamp_key(obj: Any, on: Any) -> bool:
+    """Whether ``obj``'s resample key (its one index level, or the ``on`` column) holds timestamps."""
+    schema = obj._plan.schema
+    if on is None:
+        fields = schema.index
+        return fields is not None and len(fields) == 1 and isinstance(fields[0].dtype, pa.TimestampType)
+    return getattr(obj, "ndim", 1) == 2 and schema.has(on) and isinstance(schema.field(on).dtype, pa.TimestampType)
+
+
 _TIME_GROUPER_OPTIONS = frozenset({"closed", "label", "convention", "origin", "offset", "group_keys", "level"})
 
 
@@ -165,9 +174,18 @@ class Resampler:
         self._offset: Any = None
         if validate:
             # pandas checks the rule and the options (and warns on deprecated aliases) at the call
+            # (a timestamp grouper's rules; anything they refuse, such as a PeriodIndex's "M", is
+            # judged by pandas' resample on the object itself, which raises or not as pandas does)
             grouper_kwargs = {k: v for k, v in kwargs.items() if k in _TIME_GROUPER_OPTIONS}
-            with user_warnings():
-                self._offset = pd.core.resample.TimeGrouper(freq=rule, key=on, **grouper_kwargs).freq
+            try:
+                if not _timestamp_key(obj, on):
+                    raise TypeError("not a timestamp key")
+                with user_warnings():
+                    self._offset = pd.core.resample.TimeGrouper(freq=rule, key=on, **grouper_kwargs).freq
+            except (ValueError, TypeError):
+                self._offset = None
+                via_pandas("resample", lambda pobj: pobj.resample(rule, on=on, **kwargs), (obj,), {},
+                           "resample arguments not native")
 
     def __getitem__(self, key: Any) -> Resampler:
         out = Resampler(self._obj, self._rule, self._on, self._kwargs, validate=False)
