@@ -127,6 +127,27 @@ def _rebind_test_modules() -> None:
     for modname, mod in list(sys.modules.items()):
         if mod is not None and (modname.startswith("pandas.tests") or modname == "pandas.conftest"):
             _rebind_module(mod)
+            _wrap_internal_helpers(mod)
+
+
+_INTERNAL_WRAPPED: dict[int, Any] = {}
+
+
+def _wrap_internal_helpers(mod: Any) -> None:
+    """Functions of pandas' internals a test module imported by name (``from pandas.core.resample
+    import _asfreq_compat``) build the test's expected values, like ``assert_*`` judge them: they get
+    pandas objects (gframe arguments converted), and their results stay pandas'."""
+    import types
+
+    for name, value in list(vars(mod).items()):
+        if not isinstance(value, (types.FunctionType, types.BuiltinFunctionType)) or id(value) in _SUBST:
+            continue
+        module = getattr(value, "__module__", None) or ""
+        if not module.startswith(("pandas.core", "pandas.io", "pandas.tseries", "pandas._libs")):
+            continue
+        if id(value) not in _INTERNAL_WRAPPED:
+            _INTERNAL_WRAPPED[id(value)] = (value, _accepting_gframe(value))
+        setattr(mod, name, _INTERNAL_WRAPPED[id(value)][1])
 
 
 # ---------------------------------------------------------------- hooks

@@ -7,6 +7,10 @@ Each public pandas name is classed here, as data, in exactly one table:
 - ``METHOD_FORMS``: top-level functions that are a method of their first argument in pandas
   (``pd.melt(df, ...)`` is ``df.melt(...)``): a gframe first argument calls gframe's method, which is
   native or falls back by itself; anything else runs pandas' function.
+- ``CONSTRUCTORS``: functions that build index labels or arrays from Python values
+  (``date_range``, ``period_range``, ``array``): like ``gframe.Index(data)``, which holds pandas'
+  labels on the host, they are gframe's labels layer and run unrecorded, their results wrapped
+  (a ``gframe.Index``). Given gframe data as input they are a recorded trip, as ``VIA_PANDAS``.
 - ``VIA_PANDAS``: functions that compute: they run through pandas, recorded as a fallback, with
   gframe inputs converted to pandas and pandas frames / series in the result wrapped as gframe's.
 - ``SHARED``: types, scalars, dtypes, submodules and settings functions, which are pandas' own
@@ -38,10 +42,14 @@ METHOD_FORMS: dict[str, str] = {
     "notna": "notna", "notnull": "notna",
 }
 
+CONSTRUCTORS: frozenset[str] = frozenset({
+    "array", "bdate_range", "date_range", "interval_range", "period_range", "timedelta_range",
+})
+
 VIA_PANDAS: frozenset[str] = frozenset({
-    "array", "bdate_range", "crosstab", "cut", "date_range", "eval", "factorize", "from_dummies", "get_dummies",
-    "infer_freq", "interval_range", "json_normalize", "lreshape", "merge_asof", "merge_ordered", "period_range",
-    "qcut", "timedelta_range", "to_numeric", "to_pickle", "to_timedelta", "unique", "wide_to_long",
+    "crosstab", "cut", "eval", "factorize", "from_dummies", "get_dummies",
+    "infer_freq", "json_normalize", "lreshape", "merge_asof", "merge_ordered",
+    "qcut", "to_numeric", "to_pickle", "to_timedelta", "unique", "wide_to_long",
     "read_clipboard", "read_excel", "read_feather", "read_fwf", "read_hdf", "read_html", "read_iceberg",
     "read_json", "read_orc", "read_pickle", "read_sas", "read_spss", "read_sql", "read_sql_query",
     "read_sql_table", "read_stata", "read_table", "read_xml",
@@ -83,6 +91,20 @@ def via_pandas(api: str, fn: Callable[..., Any], reason: str = "top-level functi
     return fallback
 
 
+def constructor(name: str) -> Callable[..., Any]:
+    """``pandas.<name>`` as a ``CONSTRUCTORS`` function: Python values in, gframe's labels out."""
+    pandas_fn = getattr(pd, name)
+    fallback = via_pandas(name, pandas_fn, "input holds gframe data")
+
+    @functools.wraps(pandas_fn)
+    def build(*args: Any, **kwargs: Any) -> Any:
+        if bridge.holds_gframe((args, kwargs)):
+            return fallback(*args, **kwargs)
+        return bridge.build_with_pandas(name, pandas_fn, args, kwargs)
+
+    return build
+
+
 def method_form(name: str, method: str) -> Callable[..., Any]:
     """``pandas.<name>(obj, ...)`` that is ``obj.<method>(...)`` in pandas: a gframe ``obj`` uses its
     own (native or self-recording) method, any other input pandas' function."""
@@ -108,6 +130,8 @@ def resolve(name: str) -> Any:
     """The gframe value of pandas' public ``name`` (not a ``NATIVE`` or ``OWN_MODULES`` name)."""
     if name in METHOD_FORMS:
         return method_form(name, METHOD_FORMS[name])
+    if name in CONSTRUCTORS:
+        return constructor(name)
     attr = getattr(pd, name)  # AttributeError, as pandas raises, for a name pandas lacks
     if name in SHARED:
         return attr
@@ -122,7 +146,7 @@ def pandas_public_names() -> list[str]:
 
 
 def classified(name: str) -> bool:
-    return name in NATIVE or name in METHOD_FORMS or name in VIA_PANDAS or name in SHARED or name in OWN_MODULES
+    return name in NATIVE or name in METHOD_FORMS or name in CONSTRUCTORS or name in VIA_PANDAS or name in SHARED or name in OWN_MODULES
 
 
 def wrap_module(module: types.ModuleType, target: types.ModuleType, reason: str) -> None:

@@ -79,3 +79,45 @@ def test_a_pandas_property_read_is_recorded_with_the_rows_moved():
     assert df.axes[1].tolist() == ["a"]
     (event,) = gframe.fallback_report()
     assert event.api == "DataFrame.axes" and event.rows == 3
+
+
+def test_pandas_private_methods_and_properties_read_through_pandas():
+    """pandas' testing helpers and programs written against pandas read ``_values``, ``_ixs``,
+    ``_with_freq``: they read through pandas (recorded); ``_typ`` stays pandas' own, so a gframe
+    object never passes pandas' isinstance checks (``ABCDataFrame``)."""
+    import numpy as np
+    import pandas
+
+    import gframe
+
+    df = gframe.DataFrame({"a": [1, 2], "b": [3.0, 4.0]})
+    pdf = pandas.DataFrame({"a": [1, 2], "b": [3.0, 4.0]})
+    np.testing.assert_array_equal(df._values, pdf._values)
+    np.testing.assert_array_equal(df["a"]._values, pdf["a"]._values)
+    col = df._ixs(0, axis=1)
+    assert isinstance(col, gframe.Series)
+    pandas.testing.assert_series_equal(col.to_pandas(), pdf._ixs(0, axis=1))
+    idx = gframe.date_range("2020", periods=3, freq="D")
+    assert idx._with_freq(None).freq is None
+    assert not hasattr(df, "_typ") and not hasattr(df, "_mgr")
+    assert not isinstance(df, pandas.core.dtypes.generic.ABCDataFrame)
+
+
+def test_resample_checks_its_options_at_the_call_and_warns_at_the_users_line():
+    """pandas validates ``resample``'s options when it is called, and its deprecation warnings point
+    at the caller (``assert_produces_warning`` checks the file)."""
+    import pandas._testing as tm
+
+    s = gframe.Series(range(14), index=gframe.date_range("2000", periods=14, freq="D"))
+    with pytest.raises(ValueError, match="Unsupported value righttt for `label`"):
+        s.resample("W", label="righttt")
+    with tm.assert_produces_warning(pandas.errors.Pandas4Warning, match="deprecated"):
+        out = s.resample("w-sun").sum()
+    pandas.testing.assert_series_equal(out.to_pandas(), s.to_pandas().resample("W-SUN").sum(), check_freq=False)
+
+
+def test_groupby_properties_read_through_pandas():
+    df = gframe.DataFrame({"k": [1, 1, 2], "v": [1.0, 2.0, 3.0]})
+    pdf = df.to_pandas()
+    assert df.groupby("k").ngroups == pdf.groupby("k").ngroups == 2
+    assert df.groupby("k")["v"].ngroups == 2

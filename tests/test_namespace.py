@@ -22,7 +22,7 @@ def test_every_public_pandas_name_is_on_gframe(name):
 
 
 def test_tables_are_disjoint_and_name_only_pandas_names():
-    tables = [namespace.NATIVE, set(namespace.METHOD_FORMS), namespace.VIA_PANDAS, namespace.SHARED,
+    tables = [namespace.NATIVE, set(namespace.METHOD_FORMS), namespace.CONSTRUCTORS, namespace.VIA_PANDAS, namespace.SHARED,
               namespace.OWN_MODULES]
     seen: set[str] = set()
     for table in tables:
@@ -189,3 +189,21 @@ def test_pandas_testing_accepts_gframe_context_manager():
         tm.assert_frame_equal(g, g.to_pandas())
         assert tm.assert_frame_equal.__gframe_accepting__
     assert not getattr(tm.assert_frame_equal, "__gframe_accepting__", False)
+
+
+def test_label_constructors_build_gframe_labels_unrecorded():
+    """``date_range``/``period_range``/``array`` build labels from Python values (gframe's labels layer,
+    as ``gframe.Index(data)``): no trip recorded, a gframe Index returned; with gframe data as
+    input they are a recorded trip."""
+    with gframe.option_context(fallback="raise"):
+        idx = gframe.date_range("2020-01-01", periods=3, freq="D")
+        assert isinstance(idx, gframe.Index)
+        pandas.testing.assert_index_equal(idx.to_pandas(), pandas.date_range("2020-01-01", periods=3, freq="D"))
+        pandas.testing.assert_index_equal(gframe.period_range("2020", periods=2, freq="M").to_pandas(),
+                                          pandas.period_range("2020", periods=2, freq="M"))
+        pandas.testing.assert_extension_array_equal(gframe.array([1, None], dtype="Int64"),
+                                                    pandas.array([1, None], dtype="Int64"))
+        with pytest.raises(gframe.FallbackError):
+            gframe.array(gframe.Series([1, 2]))
+    for name in namespace.CONSTRUCTORS:
+        assert name not in namespace.VIA_PANDAS

@@ -14,11 +14,15 @@ pandas as given, and a wrapped result converts back to pandas' object exactly (i
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import inspect
+import os
+import sys
 import time
 import types
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -153,10 +157,73 @@ def via_pandas(api: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: 
     counter = [0]
     pargs = as_pandas(args, counter)
     pkwargs = as_pandas(kwargs, counter)
-    out = fn(*pargs, **pkwargs)
+    with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
+        out = fn(*pargs, **pkwargs)
+    _reissue(caught)
     res = from_pandas_result(out, api)
     record(FallbackEvent(api, reason, counter[0], time.perf_counter() - t0))
     return res
+
+
+_GFRAME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_PANDAS_DIR = os.path.dirname(os.path.abspath(pd.__file__)) + os.sep
+_PANDAS_TESTS_DIR = _PANDAS_DIR + "tests" + os.sep
+
+
+_CONTEXTLIB = os.path.abspath(contextlib.__file__)
+
+
+def _library_file(filename: str) -> bool:
+    return filename.startswith(_GFRAME_DIR) or (filename.startswith(_PANDAS_DIR) and not filename.startswith(
+        _PANDAS_TESTS_DIR)) or filename == _CONTEXTLIB
+
+
+def _reissue(caught: list[warnings.WarningMessage]) -> None:
+    """Warn again what pandas warned during a trip, pointing at the user's line.
+
+    pandas aims its warnings (``find_stack_level``) at the first frame outside pandas, which on a
+    trip through the bridge is a gframe frame; pandas programs (and pandas' ``assert_produces_warning``,
+    which checks the file) expect the caller's line, as a direct pandas call gives. A warning aimed
+    elsewhere (inside pandas or numpy, a user function's) is issued again where it was aimed."""
+    if not caught:
+        return
+    frame = sys._getframe(1)
+    while frame is not None and _library_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    for w in caught:
+        # aimed at a gframe frame: pandas' ``find_stack_level`` stopped there; one aimed inside pandas
+        # (numpy's floating-point warnings) stays there, as on a direct pandas call
+        if frame is not None and (w.filename.startswith(_GFRAME_DIR) or w.filename == _CONTEXTLIB):
+            g = frame.f_globals
+            warnings.warn_explicit(w.message, w.category, frame.f_code.co_filename, frame.f_lineno,
+                                   module=g.get("__name__"), registry=g.setdefault("__warningregistry__", {}))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+
+
+@contextlib.contextmanager
+def user_warnings() -> Any:
+    """Run pandas code in the block with its warnings aimed at the user's line (``_reissue``)."""
+    with warnings.catch_warnings(record=True) as caught:
+        yield
+    _reissue(caught)
+
+
+def holds_gframe(obj: Any) -> bool:
+    """Whether ``obj`` (arguments: tuples, lists, dicts walked) holds a gframe object or a user
+    function (which may return one): what a trip to pandas would convert."""
+    return as_pandas(obj) is not obj
+
+
+def build_with_pandas(api: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``fn`` (a pandas constructor of labels or arrays: ``date_range``, ``array``) on Python values,
+    unrecorded: like ``gframe.Index(data)``, it builds host labels and moves no frame data. The
+    caller checks ``holds_gframe`` first (gframe data as input is a trip, ``via_pandas``). pandas'
+    warnings point at the user's line, as on a trip."""
+    with warnings.catch_warnings(record=True) as caught:
+        out = fn(*args, **kwargs)
+    _reissue(caught)
+    return from_pandas_result(out, api)
 
 
 # ------------------------------------------------------------------ the shapes of a trip to pandas
@@ -216,6 +283,26 @@ def _is_method(pandas_cls: type, name: str) -> bool:
         return False
     return isinstance(attr, (types.FunctionType, staticmethod, classmethod, types.BuiltinFunctionType,
                              types.MethodDescriptorType, types.WrapperDescriptorType))
+
+
+_PRIVATE_KINDS: tuple[type, ...] = (types.FunctionType, property, functools.cached_property,
+                                    type(inspect.getattr_static(pd.Index, "_can_hold_na")))
+
+
+def pandas_private(pandas_cls: type, name: str) -> bool:
+    """Whether ``name`` is one of pandas' private methods or properties (``_values``, ``_ixs``,
+    ``_with_freq``...), which pandas' testing helpers and programs written against pandas read:
+    those read through pandas like any attribute gframe lacks. Dunders, IPython's display probes
+    and class data are not: ``_typ`` would make a gframe object pass pandas' ``isinstance`` checks
+    (``ABCDataFrame``), and pandas would then reach for its block manager."""
+    if name.startswith(("__", "_repr_", "_ipython")) or name == "_typ":
+        return False
+    return isinstance(inspect.getattr_static(pandas_cls, name, None), _PRIVATE_KINDS)
+
+
+def pandas_private_method(pandas_cls: type, name: str) -> bool:
+    """``pandas_private`` for handles whose fallback calls methods (group-bys, resamplers)."""
+    return pandas_private(pandas_cls, name) and isinstance(inspect.getattr_static(pandas_cls, name), types.FunctionType)
 
 
 def get_attribute(obj: Any, name: str) -> Any:

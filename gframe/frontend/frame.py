@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, set_attribute, via_pandas,
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, set_attribute, via_pandas,
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
@@ -161,7 +161,7 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @property
     def index(self) -> Index:
-        return Index._of(self._plan)
+        return Index._of(self._plan, self)
 
     @index.setter
     def index(self, value: Any) -> None:
@@ -249,6 +249,8 @@ class DataFrame(NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ column access
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
+            if name != "_plan" and pandas_private(pd.DataFrame, name):
+                return get_attribute(self, name)
             raise AttributeError(name)
         plan = self.__dict__.get("_plan") if hasattr(self, "__dict__") else None
         if plan is None:
@@ -492,6 +494,8 @@ class DataFrame(NumpyProtocols, NDFrame):
         try:
             if errors != "raise":
                 raise NotImplementedError("astype(errors=...)")
+            if isinstance(dtype, (pd.Series, Series)):  # a mapping of labels to dtypes, as pandas takes
+                raise NotImplementedError("astype(Series of dtypes)")
             if isinstance(dtype, dict):
                 return self._map_columns(lambda f, e: cast_expr(e, f, dtype[f.label], self._plan), dtype.keys())
             return self._map_columns(lambda f, e: cast_expr(e, f, dtype, self._plan))
@@ -648,12 +652,14 @@ class DataFrame(NumpyProtocols, NDFrame):
     def set_index(self, keys: Any, *, drop: bool = True, append: bool = False, inplace: bool = False,
                   verify_integrity: bool = False) -> "DataFrame | None":
         keys_l = keys if isinstance(keys, list) else [keys]
-        if not all(not isinstance(k, (list, np.ndarray, pd.Index, pd.Series)) and self._schema.has(k) for k in keys_l):
-            if all(isinstance(k, Hashable) and not isinstance(k, (list,)) for k in keys_l):
+        # a key is a column label, or an array of values (Series, Index, ndarray, list, iterator)
+        if verify_integrity or not all(_label_key(k) and self._schema.has(k) for k in keys_l):
+            if all(_label_key(k) for k in keys_l):
                 missing = [k for k in keys_l if not self._schema.has(k)]
                 if missing:
                     raise KeyError(f"None of {missing} are in the columns")
-            return call_method(self, "set_index", (keys,), {"drop": drop, "append": append, "inplace": inplace})
+            return call_method(self, "set_index", (keys,), {"drop": drop, "append": append, "inplace": inplace,
+                                                            "verify_integrity": verify_integrity})
         names = tuple(internal_name(k) for k in keys_l)
         base = _positions(self._plan) if append and self._schema.index is None else self._plan
         return self._inplace(DataFrame._from_plan(L.SetIndex(names, drop, append, base)), inplace)
@@ -1021,6 +1027,11 @@ class DataFrame(NumpyProtocols, NDFrame):
 
 def _is_listlike(v: Any) -> bool:
     return isinstance(v, (list, tuple, set, frozenset, np.ndarray, pd.Index, pd.Series, range)) or type(v).__name__ in ("Series", "Index")
+
+
+def _label_key(k: Any) -> bool:
+    """A key of ``set_index`` that names a column (hashable, not an iterator of values)."""
+    return pd.api.types.is_hashable(k) and not isinstance(k, Iterator)
 
 
 def _values_of(v: Any) -> list[Any]:

@@ -10,7 +10,7 @@ from typing import Any, Hashable
 
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.bridge import as_pandas, from_pandas_result, full_signatures, via_pandas
+from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, from_pandas_result, full_signatures, pandas_private_method, via_pandas
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
@@ -161,13 +161,19 @@ class _GroupBy:
         return isinstance(self, DataFrameGroupBy) and not (self._selection is not None and not isinstance(self._selection, list))
 
     def __getattr__(self, name: str) -> Any:
+        cls = pd.core.groupby.DataFrameGroupBy if isinstance(self, DataFrameGroupBy) else pd.core.groupby.SeriesGroupBy
         if name.startswith("_"):
+            if pandas_private_method(cls, name):  # ``_cython_agg_general``: pandas' tests call it
+                return lambda *a, **k: self._fallback(name, *a, **k)
             raise AttributeError(name)
         if self._selection is None and self._frame._plan.schema.has(name) and isinstance(self, DataFrameGroupBy):
             return self[name]
-        cls = pd.core.groupby.DataFrameGroupBy if isinstance(self, DataFrameGroupBy) else pd.core.groupby.SeriesGroupBy
         if not hasattr(cls, name):
             raise AttributeError(f"'{cls.__name__}' object has no attribute {name!r}")
+        if not _is_pandas_method(cls, name):  # a property (``ngroups``, ``groups``, ``indices``): read now
+            kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
+            return via_pandas(f"{kind}.{name}", lambda pobj: getattr(self._pandas_groupby(pobj), name), (self._obj,), {},
+                              "not native for this grouping")
         return lambda *a, **k: self._fallback(name, *a, **k)
 
     # ------------------------------------------------------------------ native aggregation

@@ -5,6 +5,7 @@ when asked for (``to_pandas``, ``len``, iteration). Anything beyond the basics r
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Hashable
 
 import pandas as pd
@@ -23,16 +24,21 @@ class Index(ArrowInterop):
         if isinstance(data, Index):
             object.__setattr__(self, "_plan", data._plan)
             object.__setattr__(self, "_pandas", data._pandas)
+            object.__setattr__(self, "_owner", None)
             return
         pidx = pd.Index(data, name=name, dtype=dtype)
         object.__setattr__(self, "_plan", None)
         object.__setattr__(self, "_pandas", pidx)
+        object.__setattr__(self, "_owner", None)
 
     @classmethod
-    def _of(cls, plan: Plan) -> "Index":
+    def _of(cls, plan: Plan, owner: Any = None) -> "Index":
+        """The index of ``plan``; ``owner`` is the frame or series it was read from, whose index
+        names change with this object's (pandas' ``df.index.name = "x"`` renames ``df``'s index)."""
         obj = cls.__new__(cls)
         object.__setattr__(obj, "_plan", plan)
         object.__setattr__(obj, "_pandas", None)
+        object.__setattr__(obj, "_owner", owner)
         return obj
 
     @classmethod
@@ -40,6 +46,7 @@ class Index(ArrowInterop):
         obj = cls.__new__(cls)
         object.__setattr__(obj, "_plan", None)
         object.__setattr__(obj, "_pandas", pidx)
+        object.__setattr__(obj, "_owner", None)
         return obj
 
     def to_pandas(self) -> pd.Index:
@@ -56,9 +63,47 @@ class Index(ArrowInterop):
             return [None] if idx is None else [f.label for f in idx]
         return list(self._pandas.names)
 
+    @names.setter
+    def names(self, value: Any) -> None:
+        self._set_names(value)
+
     @property
     def name(self) -> Hashable:
         return self.names[0] if len(self.names) == 1 else None
+
+    @name.setter
+    def name(self, value: Any) -> None:
+        if self.nlevels != 1:
+            self._set_names(value, attr="name")
+        else:
+            self._set_names([value], attr="name")
+
+    def _set_names(self, names: Any, attr: str = "names") -> None:
+        """pandas' ``idx.name = ...`` / ``idx.names = [...]``: labels only, no data moves. A plan's
+        index is renamed in the plan (and in the frame or series it was read from); invalid names
+        get pandas' own exception from a pandas index of the same kind."""
+        if self._plan is None:
+            pidx = self._pandas.copy()  # pandas objects may be shared with a frame's host copy
+            setattr(pidx, attr, names if attr == "names" or self.nlevels != 1 else names[0])
+            object.__setattr__(self, "_pandas", pidx)
+            return
+        index = self._plan.schema.index
+        n = 1 if index is None else len(index)
+        ok = pd.api.types.is_list_like(names) and len(names) == n and all(pd.api.types.is_hashable(x) for x in names)
+        if not ok:  # pandas' message for this index kind
+            setattr(self.to_pandas().copy(), attr, names if attr == "names" or self.nlevels != 1 else names[0])
+        names = tuple(names)
+        if index is None and names == (None,):
+            return
+        object.__setattr__(self, "_plan", _renamed(self._plan, names))
+        object.__setattr__(self, "_pandas", None)
+        owner = self._owner
+        if owner is not None and len(owner._plan.schema.index or [None]) == n:
+            plan = _renamed(owner._plan, names)
+            if owner.ndim == 2:
+                owner._replace(plan)
+            else:
+                owner._set(plan, owner._expr, owner._name)
 
     @property
     def nlevels(self) -> int:
@@ -103,6 +148,9 @@ class Index(ArrowInterop):
     def __getitem__(self, key: Any) -> Any:
         return from_pandas_result(self.to_pandas()[key], "Index.__getitem__")
 
+    def __contains__(self, key: Any) -> bool:
+        return key in self.to_pandas()
+
     def equals(self, other: Any) -> bool:
         return self.to_pandas().equals(other.to_pandas() if isinstance(other, Index) else other)
 
@@ -123,15 +171,67 @@ class Index(ArrowInterop):
         return self.__getattr__("get_level_values")(level)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
+        if name.startswith("_") and (name in ("_plan", "_pandas", "_owner") or not _forwarded(name)):
             raise AttributeError(name)
         pidx = self.to_pandas()  # its own class: a MultiIndex has levels, codes, swaplevel...
-        if getattr(type(pidx), name, None) is None:
+        if getattr(type(pidx), name, None) is None and not (name.startswith("_") and hasattr(pidx, name)):
             raise AttributeError(f"{type(pidx).__name__!r} object has no attribute {name!r}")
         value = getattr(pidx, name)
         if callable(value):
             return lambda *a, **k: via_pandas(f"Index.{name}", value, a, k, "not native")
         return from_pandas_result(value, f"Index.{name}")
+
+
+def _operator(name: str, reflected: bool = False) -> Any:
+    """An arithmetic or comparison operator of pandas' index (``idx + Timedelta``, ``idx < 3``): it runs
+    on the pandas labels through the bridge (recorded); a gframe Series or frame operand gets pandas'
+    answer too (pandas defers to the Series), wrapped back."""
+    base = name.strip("_").removeprefix("r") if reflected else name.strip("_")
+    op = divmod if base == "divmod" else getattr(operator, base + "_" if base in ("and", "or") else base)
+
+    def method(self: Index, other: Any) -> Any:
+        def run(a: Any, b: Any) -> Any:
+            return op(b, a) if reflected else op(a, b)
+
+        return via_pandas(f"Index.{name}", run, (self, other), {}, "not native")
+
+    method.__name__ = name
+    return method
+
+
+def _unary(name: str) -> Any:
+    op = getattr(operator, name.strip("_"))
+
+    def method(self: Index) -> Any:
+        return via_pandas(f"Index.{name}", op, (self,), {}, "not native")
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor", "matmul"):
+    setattr(Index, f"__{_name}__", _operator(f"__{_name}__"))
+    setattr(Index, f"__r{_name}__", _operator(f"__r{_name}__", reflected=True))
+for _name in ("lt", "le", "gt", "ge", "ne"):
+    setattr(Index, f"__{_name}__", _operator(f"__{_name}__"))
+for _name in ("neg", "pos", "abs", "invert"):
+    setattr(Index, f"__{_name}__", _unary(f"__{_name}__"))
+Index.__divmod__ = _operator("__divmod__")  # type: ignore[attr-defined]
+Index.__hash__ = None  # type: ignore[assignment]  # pandas' indexes are unhashable (mutable names)
+
+
+def _forwarded(name: str) -> bool:
+    """A pandas private name an index answers from its pandas labels (``_values``, ``_data``,
+    ``_with_freq``: pandas' testing helpers read them); dunders, display probes and ``_typ``
+    (pandas' isinstance checks) are not."""
+    return not (name.startswith(("__", "_repr_", "_ipython")) or name == "_typ")
+
+
+def _renamed(plan: Plan, names: tuple[Hashable, ...]) -> Plan:
+    """``plan`` with its index levels named ``names`` (the default RangeIndex becomes a column first)."""
+    from gframe.plan.logical import RenameIndex, RowIndex
+
+    return RenameIndex(names, RowIndex(plan) if plan.schema.index is None else plan)
 
 
 MultiIndex = pd.MultiIndex

@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import via_pandas
+from gframe.frontend.bridge import pandas_private_method, user_warnings, via_pandas
 from gframe.frontend.frame import DataFrame
 from gframe.interop import scan_pandas
 from gframe.plan import logical as L
@@ -152,21 +152,51 @@ _RESAMPLE_DEFAULTS = {"axis": None, "closed": None, "label": None, "convention":
                       "origin": "start_day", "offset": None, "group_keys": False}
 
 
+def _timestamp_key(obj: Any, on: Any) -> bool:
+    """Whether ``obj``'s resample key (its one index level, or the ``on`` column) holds timestamps."""
+    schema = obj._plan.schema
+    if on is None:
+        fields = schema.index
+        return fields is not None and len(fields) == 1 and isinstance(fields[0].dtype, pa.TimestampType)
+    return getattr(obj, "ndim", 1) == 2 and schema.has(on) and isinstance(schema.field(on).dtype, pa.TimestampType)
+
+
+_TIME_GROUPER_OPTIONS = frozenset({"closed", "label", "convention", "origin", "offset", "group_keys", "level"})
+
+
 class Resampler:
     """``obj.resample(rule, on=...)``: the native aggregations as a group-by on the binned
     timestamps (index or ``on`` column); anything else through pandas' Resampler."""
 
-    def __init__(self, obj: Any, rule: Any, on: Any, kwargs: dict[str, Any]) -> None:
+    def __init__(self, obj: Any, rule: Any, on: Any, kwargs: dict[str, Any], validate: bool = True) -> None:
         self._obj, self._rule, self._on, self._kwargs = obj, rule, on, kwargs
         self._selection: Any = None
+        self._offset: Any = None
+        if validate:
+            # pandas checks the rule and the options (and warns on deprecated aliases) at the call
+            # (a timestamp grouper's rules; anything they refuse, such as a PeriodIndex's "M", is
+            # judged by pandas' resample on the object itself, which raises or not as pandas does)
+            grouper_kwargs = {k: v for k, v in kwargs.items() if k in _TIME_GROUPER_OPTIONS}
+            try:
+                if not _timestamp_key(obj, on):
+                    raise TypeError("not a timestamp key")
+                with user_warnings():
+                    self._offset = pd.core.resample.TimeGrouper(freq=rule, key=on, **grouper_kwargs).freq
+            except (ValueError, TypeError):
+                self._offset = None
+                via_pandas("resample", lambda pobj: pobj.resample(rule, on=on, **kwargs), (obj,), {},
+                           "resample arguments not native")
 
     def __getitem__(self, key: Any) -> Resampler:
-        out = Resampler(self._obj, self._rule, self._on, self._kwargs)
+        out = Resampler(self._obj, self._rule, self._on, self._kwargs, validate=False)
+        out._offset = self._offset
         out._selection = key
         return out
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
+            if pandas_private_method(pd.core.resample.Resampler, name):
+                return lambda *a, **k: self._fallback(name, a, k)
             raise AttributeError(name)
         if self._selection is None and getattr(self._obj, "ndim", 1) == 2 and self._obj._schema.has(name):
             return self[name]
@@ -203,9 +233,8 @@ class Resampler:
             if frame._schema.has(key):
                 return None
             frame = frame.reset_index(names=key)
-        try:
-            offset = pd.tseries.frequencies.to_offset(self._rule)
-        except (ValueError, TypeError):
+        offset = self._offset
+        if offset is None:
             return None
         grouper = pd.Grouper(key=key, freq=offset)
         if grouper_bins(frame, grouper) is None:
@@ -227,6 +256,8 @@ class Resampler:
         if key != restore:  # the index's own name back (labels only)
             plan = L.RenameIndex((restore,), out._plan if out.ndim == 2 else out._frame_plan())
             out = DataFrame._from_plan(plan) if out.ndim == 2 else type(out)._from_frame_plan(plan)
+        if getattr(self._obj, "ndim", 1) == 1 and out.ndim == 1:  # the series' own name (None stays None)
+            out = out._with(out._expr, name=self._obj.name)
         return out
 
     def sum(self, *args: Any, **kwargs: Any) -> Any: return self._run("sum", args, kwargs)

@@ -242,8 +242,11 @@ def join(left: Any, other: Any, on: Any = None, how: str = "left", lsuffix: Any 
             raise ValueError("Cannot specify both 'suffixes' and 'lsuffix'/'rsuffix'.")
         import warnings
 
+        from gframe.fallback import user_stacklevel
+
         warnings.warn("The 'lsuffix' and 'rsuffix' keywords in DataFrame.join are deprecated and will be removed in "
-                      "a future version. Use the 'suffixes' keyword instead.", pd.errors.Pandas4Warning, stacklevel=3)
+                      "a future version. Use the 'suffixes' keyword instead.", pd.errors.Pandas4Warning,
+                      stacklevel=user_stacklevel())
         resolved = (lsuffix if lsuffix is not _NO_DEFAULT else "", rsuffix if rsuffix is not _NO_DEFAULT else "")
     else:
         resolved = suffixes if suffixes is not _NO_DEFAULT else ("", "")

@@ -20,6 +20,7 @@ from gframe.frontend.bridge import (
     call_method,
     get_attribute,
     objects_via_pandas,
+    pandas_private,
     set_attribute,
     set_item,
     via_pandas,
@@ -421,7 +422,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @property
     def index(self) -> Index:
-        return Index._of(self._plan)
+        return Index._of(self._plan, self)
 
     @property
     def shape(self) -> tuple[int]:
@@ -498,6 +499,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if name in DEVICE_ATTRIBUTES:  # the property refused: no device memory to share here
             raise AttributeError(refusal(self, name))
         if name.startswith("_"):
+            if pandas_private(pd.Series, name):
+                return get_attribute(self, name)
             raise AttributeError(name)
         if name in ("str", "dt", "cat"):  # the accessor refused this dtype: its AttributeError stands
             return getattr(type(self), name).fget(self)
