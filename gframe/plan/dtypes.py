@@ -194,6 +194,37 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
         return pa.timestamp(_finer_unit(lt.unit, rt.unit), tz=rt.tz)
     if pa.types.is_duration(lt) and pa.types.is_duration(rt) and op in ("add", "sub"):
         return pa.duration(_finer_unit(lt.unit, rt.unit))
+    if pa.types.is_date32(lt) or pa.types.is_date32(rt):
+        return date_result(op, lt, rt)
+    return None
+
+
+def date_result(op: str, lt: ArrowType, rt: ArrowType) -> ArrowType | None:
+    """pandas' type of arithmetic with a ``date32[pyarrow]`` operand (pyarrow compute's rules): a date
+    plus or minus a duration is a timestamp in the duration's unit, a date minus a date a duration in
+    seconds, a date minus a (tz-naive) timestamp or the reverse a duration in the timestamp's unit.
+    The date is the timestamp of that unit first (``date_arithmetic_unit``)."""
+    unit = date_arithmetic_unit(op, lt, rt)
+    if unit is None:
+        return None
+    if pa.types.is_duration(lt) or pa.types.is_duration(rt):
+        return pa.timestamp(unit)
+    return pa.duration(unit)
+
+
+def date_arithmetic_unit(op: str, lt: ArrowType, rt: ArrowType) -> str | None:
+    """The unit date arithmetic is done in (each date cast to a timestamp of it), None where pandas
+    refuses (a date plus a date, a zoned timestamp: Arrow's ambiguity error)."""
+    def other(t: ArrowType) -> bool:
+        return pa.types.is_duration(t) or pa.types.is_timestamp(t) and t.tz is None
+    if pa.types.is_date32(lt) and pa.types.is_date32(rt):
+        return "s" if op == "sub" else None
+    if pa.types.is_date32(lt) and other(rt):
+        ok = op == "sub" or op == "add" and pa.types.is_duration(rt)
+        return rt.unit if ok else None
+    if pa.types.is_date32(rt) and other(lt):
+        ok = op == "sub" and pa.types.is_timestamp(lt) or op == "add" and pa.types.is_duration(lt)
+        return lt.unit if ok else None
     return None
 
 

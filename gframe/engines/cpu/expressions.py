@@ -378,6 +378,8 @@ def _is_decimal(t: Any) -> bool:
 
 
 def _in_unit(x: pl.Expr, t: Any, unit: str) -> pl.Expr:
+    if t is not None and pa.types.is_date32(t):  # a date in date arithmetic: its midnight (Arrow's)
+        return x.cast(pl.Datetime(unit))  # type: ignore[arg-type]
     if t is not None and pa.types.is_timestamp(t):
         return x.cast(pl.Datetime(unit, t.tz))  # type: ignore[arg-type]
     if t is not None and pa.types.is_duration(t):

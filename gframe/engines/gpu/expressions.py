@@ -204,6 +204,10 @@ class Evaluator:
                 return self.binary("LOGICAL_OR" if op == "add" else "LOGICAL_AND", a, b, BOOL)
             if lk == rk == "str":
                 return self._concat(a, b)
+            if "date" in (lk, rk):  # each date as the timestamp of the result's unit (plan.dtypes.date_result)
+                ts = pa.timestamp(t.unit)
+                a, b = (cast(a, ts) if lk == "date" else a), (cast(b, ts) if rk == "date" else b)
+                return self.binary(ops.ARITHMETIC[op], a, b, t)
             if lk in ("ts", "dur") or rk in ("ts", "dur"):
                 return self.binary(ops.ARITHMETIC[op], a, b, t)
             if t is None:

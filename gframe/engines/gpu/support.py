@@ -90,6 +90,12 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
             return None
         if "dec" in (lk, rk):
             return _decimal_arithmetic_reason(e, lt, rt, expr_type(e, look))
+        if "date" in (lk, rk) and lk in ("date", "ts", "dur") and rk in ("date", "ts", "dur"):
+            # the dates cast to timestamps of the result's unit (TIMESTAMP_DAYS to a finer unit: exact),
+            # then a timestamp +- duration or timestamp - timestamp of one unit
+            t = expr_type(e, look)
+            return None if t is not None and all(x.unit == t.unit for x in (lt, rt) if kind(x) != "date") \
+                else f"{op} of {lt} and {rt}"
         if lk in ("ts", "dur") and rk in ("ts", "dur") and lt.unit == rt.unit:  # type: ignore[union-attr]
             if (lk, rk, op) in (("ts", "ts", "sub"), ("ts", "dur", "add"), ("ts", "dur", "sub"),
                                 ("dur", "ts", "add"), ("dur", "dur", "add"), ("dur", "dur", "sub")):
