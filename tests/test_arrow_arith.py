@@ -196,3 +196,28 @@ def test_decimal_mean_stays_off_the_gpu_with_a_reason(tmp_path):
         obj = frame(gframe, str(p)).groupby("k").p.mean().to_frame()
     low = lowering.lower(optimize(obj._plan))
     assert any("mean" in str(r) for r in low.cpu.values())
+
+
+# ------------------------------------------- a filtered frame assigned a column of the unfiltered one
+# pandas reindexes the value to the filtered frame's index (each kept row keeps its label)
+ASSIGN_FROM_UNFILTERED = {
+    "assign": lambda d: d[d.a > 1].assign(v=d.b * 2),
+    "assign_two": lambda d: d[d.a > 1].assign(v=d.b * 2, w=d.a + 1),
+    "assign_after_select": lambda d: d[d.a > 1][["b"]].assign(v=d.b * 2),
+    "assign_twice_filtered": lambda d: d[d.a > 1][d[d.a > 1].b > 1].assign(v=d.b - 1),
+    "setitem": lambda d: (lambda f: (f.__setitem__("z", d.b), f)[1])(d[d.a > 1]),
+}
+
+
+@pytest.mark.parametrize("n", [5, 1])
+@pytest.mark.parametrize("name", list(ASSIGN_FROM_UNFILTERED))
+def test_filtered_frame_assigned_from_unfiltered(name, n):
+    q = ASSIGN_FROM_UNFILTERED[name]
+    assert_matches_pandas(lambda pd: q(pd.DataFrame({"a": [2, 3, 0, 5, 1][:n], "b": [1.5, 2.0, 3.0, 4.0, None][:n]})))
+
+
+@pytest.mark.xfail(strict=True, reason="pandas gives a frame with no rows the assigned Series' index "
+                   "(DataFrame._ensure_valid_index): decided by the row count, which the plan does not know")
+def test_empty_filtered_frame_takes_the_assigned_index():
+    assert_matches_pandas(lambda pd: (lambda d: d[d.a > 7].assign(v=d.b * 2))(
+        pd.DataFrame({"a": [1, 2], "b": [1.5, None]})))
