@@ -517,6 +517,20 @@ case("date32_components", ("datetime.extract_datetime_component", "datetime.extr
 case("date32_cast_to_int32", "unary.cast")(
     lambda plc, d: plc.unary.cast(plc.datetime.extract_datetime_component(
         C(plc, d["dd"]), plc.datetime.DatetimeComponent.YEAR), plc.DataType.from_arrow(pa.int32())))
+case("date32_arithmetic_via_timestamps", ("unary.cast", "binaryop.binary_operation"))(
+    # issue 11: a date as the timestamp of the result's unit, then ts +- duration and ts - ts of one unit
+    lambda plc, d: (lambda us, s: [
+        plc.binaryop.binary_operation(us, S(plc, dt.timedelta(days=3, hours=1), pa.duration("us")),
+                                      plc.binaryop.BinaryOperator.ADD, plc.DataType.from_arrow(pa.timestamp("us"))),
+        plc.binaryop.binary_operation(us, S(plc, dt.timedelta(days=3), pa.duration("us")),
+                                      plc.binaryop.BinaryOperator.SUB, plc.DataType.from_arrow(pa.timestamp("us"))),
+        plc.binaryop.binary_operation(s, plc.unary.cast(C(plc, d["dd"].fill_null(D0)),
+                                                        plc.DataType.from_arrow(pa.timestamp("s"))),
+                                      plc.binaryop.BinaryOperator.SUB, plc.DataType.from_arrow(pa.duration("s"))),
+        plc.binaryop.binary_operation(S(plc, dt.datetime(1995, 1, 1), pa.timestamp("us")), us,
+                                      plc.binaryop.BinaryOperator.SUB, plc.DataType.from_arrow(pa.duration("us")))])(
+        plc.unary.cast(C(plc, d["dd"]), plc.DataType.from_arrow(pa.timestamp("us"))),
+        plc.unary.cast(C(plc, d["dd"]), plc.DataType.from_arrow(pa.timestamp("s")))))
 case("date32_min_max", ("reduce.reduce", "aggregation.min", "aggregation.max"))(
     lambda plc, d: [plc.reduce.reduce(C(plc, d["dd"]), getattr(plc.aggregation, a)(), plc.DataType.from_arrow(pa.date32()))
                     for a in ("min", "max")])
@@ -571,6 +585,40 @@ case("decimal_reduce_sum", "reduce.reduce")(
     lambda plc, d: plc.reduce.reduce(C(plc, _dec(d)), plc.aggregation.sum(), plc.DataType(plc.TypeId.DECIMAL128, -2)))
 case("decimal_sort_key", "sorting.stable_sorted_order")(
     lambda plc, d: plc.sorting.stable_sorted_order(T(plc, _dec(d), d["i"]), *_orders(plc, "d>a>")))
+# decimal arithmetic (issue 10): libcudf's fixed-point scales (ADD/SUB the finer, MUL the sum, DIV lhs'
+# minus rhs', truncated), the engine's rescaling casts (upward, and ints to scale 0), and neg/abs as
+# 0 - x with copy_if_else
+def _dec_by(d: dict[str, pa.Array]) -> pa.Array:
+    import decimal
+
+    vals = [decimal.Decimal("3.0000"), decimal.Decimal("-7.0000"), None, decimal.Decimal("0.0001"),
+            decimal.Decimal("1.5000"), decimal.Decimal("9.9999")][:n_of(d)]
+    return pa.array(vals, pa.decimal128(15, 4))
+
+
+case("decimal_add_sub_mul", "binaryop.binary_operation")(
+    lambda plc, d: [plc.binaryop.binary_operation(C(plc, _dec(d)), rhs, getattr(plc.binaryop.BinaryOperator, op),
+                                                  plc.DataType(plc.TypeId.DECIMAL128, scale))
+                    for rhs, rs in ((C(plc, _dec_by(d)), -4), (S(plc, 7, pa.decimal128(38, 0)), 0))
+                    for op, scale in (("ADD", min(-2, rs)), ("SUB", min(-2, rs)), ("MUL", -2 + rs))]
+    + [plc.binaryop.binary_operation(S(plc, 1, pa.decimal128(38, 0)), C(plc, _dec(d)),
+                                     plc.binaryop.BinaryOperator.SUB, plc.DataType(plc.TypeId.DECIMAL128, -2))])
+case("decimal_div_rescaled", ("binaryop.binary_operation", "unary.cast"))(
+    lambda plc, d: [plc.binaryop.binary_operation(
+        plc.unary.cast(C(plc, _dec(d)), plc.DataType(plc.TypeId.DECIMAL128, -18)), rhs,
+        plc.binaryop.BinaryOperator.DIV, plc.DataType(plc.TypeId.DECIMAL128, scale))
+        for rhs, scale in ((C(plc, _dec_by(d)), -14), (S(plc, 2, pa.decimal128(38, 0)), -18))])
+case("decimal_rescale_and_int_casts", "unary.cast")(
+    lambda plc, d: (plc.unary.cast(C(plc, _dec(d)), plc.DataType(plc.TypeId.DECIMAL128, -6)),
+                    plc.unary.cast(C(plc, _dec(d)), plc.DataType(plc.TypeId.DECIMAL128, -2)),
+                    plc.unary.cast(C(plc, d["i"]), plc.DataType(plc.TypeId.DECIMAL128, 0)),
+                    plc.unary.cast(C(plc, d["i"]), plc.DataType(plc.TypeId.DECIMAL128, -4))))
+case("decimal_neg_abs", ("binaryop.binary_operation", "copying.copy_if_else"))(
+    lambda plc, d: (lambda x, neg: (neg, plc.copying.copy_if_else(neg, x, plc.binaryop.binary_operation(
+        x, S(plc, 0, pa.decimal128(38, 2)), plc.binaryop.BinaryOperator.LESS, plc.DataType.from_arrow(pa.bool_())))))(
+        C(plc, _dec(d).cast(pa.decimal128(38, 2))),
+        plc.binaryop.binary_operation(S(plc, 0, pa.decimal128(38, 2)), C(plc, _dec(d).cast(pa.decimal128(38, 2))),
+                                      plc.binaryop.BinaryOperator.SUB, plc.DataType(plc.TypeId.DECIMAL128, -2))))
 case("decimal_mixed_compare_raises", "binaryop.binary_operation", raises=True, datasets=("rows",))(
     lambda plc, d: plc.binaryop.binary_operation(C(plc, _dec(d)), S(plc, 5, pa.int64()),
                                                  plc.binaryop.BinaryOperator.LESS, plc.DataType.from_arrow(pa.bool_())))

@@ -327,7 +327,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             idx = self.index.to_pandas() if self._schema.index is not None else None
             value = Series(pd.Series(arr, index=idx) if not isinstance(arr, pd.Series) else arr.set_axis(idx) if idx is not None else arr.reset_index(drop=True))
         if isinstance(value, Series):
-            plan, expr = _align_expr(self._plan, value)
+            plan, expr = _over_row_subset(self._plan, value) or _align_expr(self._plan, value)
         else:
             plan, expr = self._plan, literal(value)
         outputs = [(f.label, Col(f.name)) for f in self._schema.columns]
@@ -1208,6 +1208,46 @@ def _align_expr(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr]:
     outputs = tuple((f.label, Col(f.name)) for f in both.schema.columns[:n_left])
     aligned = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
     return aligned, Col(internal_name(tmp))
+
+
+def _over_row_subset(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr] | None:
+    """``df[mask].assign(v=f(df))``: a column assigned from the frame ``plan``'s rows were filtered
+    from. pandas reindexes the value to the frame's index; where ``plan`` is the series' plan under
+    Filters and Selects, with its default RangeIndex made labels (``RowIndex``) below every Filter,
+    each row keeps the label of the row it came from, so the value is computed below the Filters and
+    carried up (no alignment join; the HConcat of a labelled and an unlabelled side has no index to
+    join on). None where that does not hold (an explicit index may repeat labels: pandas' reindex)."""
+    base = series._plan
+    if base.schema.index is not None:
+        return None
+    chain: list[L.Plan] = []
+    node, labelled = plan, False
+    while node != base:
+        if isinstance(node, L.RowIndex):
+            labelled = True
+        elif isinstance(node, L.Filter):
+            if labelled:
+                return None  # a Filter below the labels: positions renumbered
+        elif not isinstance(node, L.Select):
+            return None
+        chain.append(node)
+        if not node.children:
+            return None
+        node = node.children[0]
+    if not chain or not labelled:
+        return None
+    taken = {f.name for n in chain for f in n.schema.columns}
+    tmp = next(t for t in (f"__gf_aligned_{k}" for k in range(len(taken) + 1)) if internal_name(t) not in taken)
+    carried = ((tmp, Col(internal_name(tmp))),)
+    out: L.Plan = L.Select(tuple((f.label, Col(f.name)) for f in base.schema.columns) + ((tmp, series._expr),), base)
+    for n in reversed(chain):
+        if isinstance(n, L.RowIndex):
+            out = L.RowIndex(out)
+        elif isinstance(n, L.Filter):
+            out = L.Filter(n.predicate, out)
+        else:
+            out = L.Select(n.outputs + carried, out)
+    return out, Col(internal_name(tmp))
 
 
 def _selects_keep(plan: L.Plan, base: L.Plan, names: set[str]) -> bool:

@@ -64,7 +64,8 @@ from gframe.plan.schema import (
     is_string,
     pandas_dtype,
 )
-from gframe.plan.dtypes import expr_family, expr_type, family_lookup, fill_makes_objects, literal_type
+from gframe.plan.dtypes import (DECIMAL_OPS, decimal_operand, decimal_precision, expr_family, expr_type, family_lookup,
+                                fill_makes_objects, literal_type)
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
 
@@ -136,6 +137,10 @@ def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> No
     if op in ARITHMETIC and expr_type(expr, lookup) is None:
         lt = expr_type(expr.left, lookup)
         rt = expr_type(expr.right, lookup)
+        ld, rd = decimal_operand(lt, expr.left), decimal_operand(rt, expr.right)
+        if op in DECIMAL_OPS and ld is not None and rd is not None and (pa.types.is_decimal(lt) or pa.types.is_decimal(rt)):
+            # pyarrow compute's error for a decimal result past 38 digits (pandas raises it as is)
+            raise pa.ArrowInvalid(f"Decimal precision out of range [1, 38]: {decimal_precision(op, ld, rd)[0]}")
         # a None operand is decided by the data (nothing to check yet); int // int is None too
         if lt is not None and rt is not None and not (is_numeric(lt) and is_numeric(rt)):
             left = str(pandas_dtype(lt)) if lt is not None else type(other).__name__
@@ -643,7 +648,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     @objects_via_pandas
     def abs(self) -> "Series":
         t = self._dtype_arrow
-        if t is not None and not (is_numeric(t) or pa.types.is_duration(t)):
+        if t is not None and not (is_numeric(t) or pa.types.is_duration(t) or pa.types.is_decimal(t)):
             raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")
         return self._with(func("abs", self._expr))
 

@@ -100,6 +100,56 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
     return pa.from_numpy_dtype(res)
 
 
+# digits of each integer type as Arrow casts it to a decimal (int64 -> decimal128(19, 0))
+_INT_DIGITS = {8: 3, 16: 5, 32: 10, 64: 19}
+DECIMAL_OPS = ("add", "sub", "mul", "truediv")
+
+
+def decimal_operand(t: ArrowType | None, e: Expr) -> ArrowType | None:
+    """An operand of decimal arithmetic as the decimal Arrow casts it to (None: not an integer or
+    decimal). pandas hands a Python or numpy integer scalar to Arrow as int64."""
+    if t is None:
+        return None
+    if pa.types.is_decimal(t):
+        return t
+    if pa.types.is_integer(t):
+        if isinstance(e, Lit):
+            return pa.decimal128(19, 0)
+        return pa.decimal128(_INT_DIGITS[t.bit_width] + (t == pa.uint64()), 0)
+    return None
+
+
+def decimal_precision(op: str, lt: ArrowType, rt: ArrowType) -> tuple[int, int]:
+    """Arrow's (pyarrow compute's, hence pandas') precision and scale of ``lt op rt`` for decimals:
+    + and - at the larger scale with one more digit, * adds scales and precisions (plus one),
+    / keeps at least 4 fraction digits (``s1 + p2 - s2 + 1``). A precision past 38 is Arrow's error."""
+    p1, s1, p2, s2 = lt.precision, lt.scale, rt.precision, rt.scale
+    if op in ("add", "sub"):
+        s = max(s1, s2)
+        return max(p1 - s1, p2 - s2) + s + 1, s
+    if op == "mul":
+        return p1 + p2 + 1, s1 + s2
+    assert op == "truediv"
+    s = max(4, s1 + p2 - s2 + 1)
+    return p1 - s1 + s2 + s, s
+
+
+def decimal_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Expr) -> ArrowType | None:
+    """pandas' type of arithmetic with a decimal operand (ArrowDtype: pyarrow compute's rules): a
+    float operand makes it double; an integer one is the decimal of its digits; ``//``, ``%``, ``**``
+    and precisions past 38 are not typed here (None: the frontend raises pandas' error)."""
+    if op == "pow":  # Arrow's power of a decimal is in float64
+        return pa.float64() if all(pa.types.is_decimal(t) or is_numeric(t) and not pa.types.is_boolean(t)
+                                   for t in (lt, rt)) else None
+    if pa.types.is_floating(lt) or pa.types.is_floating(rt):
+        return pa.float64() if op in DECIMAL_OPS else None
+    a, b = decimal_operand(lt, left), decimal_operand(rt, right)
+    if a is None or b is None or op not in DECIMAL_OPS:
+        return None
+    p, s = decimal_precision(op, a, b)
+    return pa.decimal128(p, s) if p <= 38 else None
+
+
 def expr_type(expr: Expr, lookup: Lookup) -> ArrowType | None:
     """Arrow type of ``expr`` over columns whose types ``lookup(name)`` gives."""
     if isinstance(expr, Col):
@@ -135,6 +185,8 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
         return lt if isinstance(expr.right, Lit) else None
     if is_numeric(lt) and is_numeric(rt):
         return numeric_result(op, lt, rt, expr.left, expr.right)
+    if pa.types.is_decimal(lt) or pa.types.is_decimal(rt):
+        return decimal_result(op, lt, rt, expr.left, expr.right)
     if is_string(lt) and is_string(rt) and op == "add":
         return STRING
     if pa.types.is_timestamp(lt) and pa.types.is_timestamp(rt) and op == "sub":
@@ -147,6 +199,37 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
         return pa.timestamp(_finer_unit(lt.unit, rt.unit), tz=rt.tz)
     if pa.types.is_duration(lt) and pa.types.is_duration(rt) and op in ("add", "sub"):
         return pa.duration(_finer_unit(lt.unit, rt.unit))
+    if pa.types.is_date32(lt) or pa.types.is_date32(rt):
+        return date_result(op, lt, rt)
+    return None
+
+
+def date_result(op: str, lt: ArrowType, rt: ArrowType) -> ArrowType | None:
+    """pandas' type of arithmetic with a ``date32[pyarrow]`` operand (pyarrow compute's rules): a date
+    plus or minus a duration is a timestamp in the duration's unit, a date minus a date a duration in
+    seconds, a date minus a (tz-naive) timestamp or the reverse a duration in the timestamp's unit.
+    The date is the timestamp of that unit first (``date_arithmetic_unit``)."""
+    unit = date_arithmetic_unit(op, lt, rt)
+    if unit is None:
+        return None
+    if pa.types.is_duration(lt) or pa.types.is_duration(rt):
+        return pa.timestamp(unit)
+    return pa.duration(unit)
+
+
+def date_arithmetic_unit(op: str, lt: ArrowType, rt: ArrowType) -> str | None:
+    """The unit date arithmetic is done in (each date cast to a timestamp of it), None where pandas
+    refuses (a date plus a date, a zoned timestamp: Arrow's ambiguity error)."""
+    def other(t: ArrowType) -> bool:
+        return pa.types.is_duration(t) or pa.types.is_timestamp(t) and t.tz is None
+    if pa.types.is_date32(lt) and pa.types.is_date32(rt):
+        return "s" if op == "sub" else None
+    if pa.types.is_date32(lt) and other(rt):
+        ok = op == "sub" or op == "add" and pa.types.is_duration(rt)
+        return rt.unit if ok else None
+    if pa.types.is_date32(rt) and other(lt):
+        ok = op == "sub" and pa.types.is_timestamp(lt) or op == "add" and pa.types.is_duration(lt)
+        return lt.unit if ok else None
     return None
 
 
@@ -385,6 +468,8 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
             return arg
         if arg is not None and pa.types.is_float32(arg):
             return pa.float32()
+        if arg is not None and pa.types.is_decimal(arg) and fn == "mean":
+            return arg  # Arrow's mean of decimals: the input's type, rounded half away from zero
         return pa.float64()
     if fn in ("any", "all"):
         return pa.bool_()

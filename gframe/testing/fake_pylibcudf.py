@@ -445,8 +445,55 @@ _CMP = {"EQUAL": pc.equal, "NOT_EQUAL": pc.not_equal, "LESS": pc.less, "GREATER"
         "LESS_EQUAL": pc.less_equal, "GREATER_EQUAL": pc.greater_equal}
 
 
-_BINARY_MODELLED = {"ADD", "SUB", "MUL", "TRUE_DIV", "FLOOR_DIV", "PYMOD", "POW", "BITWISE_AND", "BITWISE_OR",
+_BINARY_MODELLED = {"ADD", "SUB", "MUL", "DIV", "TRUE_DIV", "FLOOR_DIV", "PYMOD", "POW", "BITWISE_AND", "BITWISE_OR",
                     "BITWISE_XOR", "LOGICAL_AND", "LOGICAL_OR", "NULL_LOGICAL_AND", "NULL_LOGICAL_OR", "NULL_EQUALS", "NULL_NOT_EQUALS", *_CMP}
+
+
+def _unscaled(a: pa.Array) -> list[int | None]:
+    """A decimal column's stored integers (its values times 10**scale)."""
+    return [None if v is None else int(v.scaleb(a.type.scale)) for v in a.to_pylist()]
+
+
+def _fixed_point_binary(name: str, a: pa.Array, b: pa.Array, output_type: DataType) -> Column:
+    """libcudf's fixed-point ADD/SUB/MUL/DIV (``binary_operation_fixed_point_scale``): both inputs of
+    one fixed-point width, the output of that width and of libcudf's scale (ADD/SUB: the smaller
+    (finer) libcudf scale, the inputs rescaled to it; MUL: the sum of the scales; DIV: lhs' minus rhs',
+    the stored integers divided, truncated toward zero). libcudf does no overflow check (the int128
+    wraps) and a zero divisor is undefined: the fake refuses both."""
+    t = output_type.to_arrow()
+    if a.type.bit_width != b.type.bit_width or not pa.types.is_decimal(t) or t.bit_width != a.type.bit_width:
+        raise TypeError(f"fake pylibcudf: binary_operation {name} of {a.type} and {b.type} to {t}: libcudf "
+                        "requires one fixed-point type id for both inputs and the output")
+    sa, sb = -a.type.scale, -b.type.scale  # libcudf's scales (10**scale is the unit)
+    scale = {"ADD": min(sa, sb), "SUB": min(sa, sb), "MUL": sa + sb, "DIV": sa - sb}[name]
+    if output_type.scale() != scale:
+        raise _unmodelled("binary_operation", "output_type", output_type,
+                          f"{name} of scales {sa} and {sb} has libcudf's scale {scale}")
+    x, y = _unscaled(a), _unscaled(b)
+    if name in ("ADD", "SUB"):  # both at the finer scale first (exact)
+        x = [None if v is None else v * 10 ** (sa - scale) for v in x]
+        y = [None if v is None else v * 10 ** (sb - scale) for v in y]
+    out: list[int | None] = []
+    for u, v in zip(x, y):
+        if u is None or v is None:
+            out.append(None)
+        elif name == "ADD":
+            out.append(u + v)
+        elif name == "SUB":
+            out.append(u - v)
+        elif name == "MUL":
+            out.append(u * v)
+        else:
+            if v == 0:
+                raise _unmodelled("binary_operation", "rhs", "fixed-point 0", "DIV by zero is undefined")
+            q = abs(u) // abs(v)
+            out.append(q if (u < 0) == (v < 0) else -q)
+    limit = 10 ** _DECIMALS[_decimal_id(t)][1]
+    if any(r is not None and abs(r) >= limit for r in out):
+        raise _unmodelled("binary_operation", "output", name, "a result past the width's digits (libcudf wraps)")
+    import decimal as _decimal
+
+    return Column(pa.array([None if r is None else _decimal.Decimal(r).scaleb(scale) for r in out], type=t))
 
 
 def binary_operation(lhs: Any, rhs: Any, op: Any, output_type: DataType) -> Column:
@@ -463,8 +510,13 @@ def binary_operation(lhs: Any, rhs: Any, op: Any, output_type: DataType) -> Colu
     if any(decimals):
         if not all(decimals):  # libcudf: fixed-point only with fixed-point
             raise TypeError(f"fake pylibcudf: binary_operation of {a.type} and {b.type}: mixed fixed-point")
+        if name in ("ADD", "SUB", "MUL", "DIV"):
+            return _fixed_point_binary(name, a, b, output_type)
         if name not in _CMP and name not in ("NULL_EQUALS", "NULL_NOT_EQUALS"):  # libcudf's comparison binops
-            raise _unmodelled("binary_operation", "op", op, f"on {a.type} and {b.type} (comparisons modelled)")
+            raise _unmodelled("binary_operation", "op", op, f"on {a.type} and {b.type} (comparisons and "
+                              "ADD/SUB/MUL/DIV modelled)")
+    if name == "DIV":
+        raise _unmodelled("binary_operation", "op", op, "DIV modelled on fixed-point only")
     strings = [pa.types.is_large_string(x.type) for x in (a, b)]
     if any(strings) and (not all(strings) or name not in _CMP and name not in ("NULL_EQUALS", "NULL_NOT_EQUALS")):
         raise _unmodelled("binary_operation", "op", op, f"on {a.type} and {b.type}")
@@ -572,12 +624,23 @@ def _cast(input: Column, data_type: DataType) -> Column:
     if pa.types.is_large_string(a.type) != pa.types.is_large_string(target):  # libcudf: fixed-width types only
         raise TypeError(f"fake pylibcudf: cast from {a.type} to {target}: libcudf casts fixed-width types only")
     if pa.types.is_decimal(a.type) or pa.types.is_decimal(target):
-        if pa.types.is_decimal(a.type) and pa.types.is_decimal(target) and a.type.scale == target.scale:
+        if pa.types.is_decimal(a.type) and pa.types.is_decimal(target) and a.type.scale <= target.scale:
+            # the same scale, or a finer one (the stored integers times a power of 10: exact; libcudf
+            # does not check the width's range, the fake refuses a value past it)
+            if a.type.scale < target.scale and pc.max(pc.abs(a)).as_py() is not None \
+                    and pc.max(pc.abs(a)).as_py() >= 10 ** (target.precision - target.scale):
+                raise _unmodelled("cast", "input", a.type, f"a value past {target}'s digits (libcudf wraps)")
+            return Column(a.cast(target))
+        if pa.types.is_integer(a.type) and pa.types.is_decimal(target):
+            # libcudf: the integer times 10**-scale, unchecked (the fake refuses a value past the width)
+            big = pc.max(pc.abs(a.cast(pa.decimal128(38, 0)))).as_py() if len(a) else None
+            if big is not None and big >= 10 ** (target.precision - target.scale):
+                raise _unmodelled("cast", "input", a.type, f"a value past {target}'s digits (libcudf wraps)")
             return Column(a.cast(target))
         if pa.types.is_decimal(a.type) and target == pa.float64():
             return Column(a.cast(target))
-        raise _unmodelled("cast", "data_type", data_type, f"from {a.type} (decimal to a decimal of its scale, "
-                          "or to float64)")
+        raise _unmodelled("cast", "data_type", data_type, f"from {a.type} (decimal to a decimal of its "
+                          "scale or a finer one, integers to decimals, decimals to float64)")
     src_num, dst_num = any(f(a.type) for f in _CASTABLE), any(f(target) for f in _CASTABLE)
     same_chrono = (pa.types.is_timestamp(a.type) or pa.types.is_date32(a.type)) and \
         (pa.types.is_timestamp(target) or pa.types.is_date32(target)) or \

@@ -107,6 +107,10 @@ class Lowering:
         lt, rt = self.type_of(e.left), self.type_of(e.right)
         if op in ARITHMETIC:
             t = self.type_of(e)
+            if t is not None and pa.types.is_decimal(t):
+                return _decimal_binary(op, left, right, lt, rt, e, t)
+            if _is_decimal(lt) or _is_decimal(rt):  # with a float: in float64, as Arrow casts
+                left, right = left.cast(pl.Float64), right.cast(pl.Float64)
             if op in ("truediv",):
                 left, right = left.cast(pl.Float64), right.cast(pl.Float64)
             elif op in ("floordiv", "mod") and _is_intlike(lt) and _is_intlike(rt):
@@ -213,7 +217,7 @@ class Lowering:
                 raise UnsupportedError("sum of strings")
             out = _wide(x, xt).sum()
         elif fn == "mean":
-            out = x.mean()
+            out = _decimal_mean(x, xt.scale) if _is_decimal(xt) else x.mean()
         elif fn == "median":
             out = x.median()
         elif fn == "min":
@@ -335,7 +339,61 @@ def _kernels() -> dict[str, Any]:
     return _KERNELS
 
 
+# pandas' kernels for ArrowDtype arithmetic (``ArrowExtensionArray``): checked + - *, and Arrow's
+# decimal division (the dividend rescaled, the quotient truncated; a zero divisor is ArrowInvalid)
+_ARROW_DECIMAL = {"add": "add_checked", "sub": "subtract_checked", "mul": "multiply_checked", "truediv": "divide"}
+
+
+def _decimal_binary(op: str, left: pl.Expr, right: pl.Expr, lt: Any, rt: Any, e: BinOp, t: Any) -> pl.Expr:
+    """Decimal arithmetic by Arrow's own kernels over whole columns (the batches Polars hands over):
+    Polars' decimal arithmetic has other scales and rounds (``x * y`` kept one operand's scale), and
+    pandas' result is pyarrow compute's exactly. Integers go in as the type pandas gives them (a
+    literal as int64), a one-row literal as a scalar."""
+    import pyarrow.compute as pc
+
+    from gframe.plan.dtypes import decimal_operand
+
+    fn = getattr(pc, _ARROW_DECIMAL[op])
+    ltype, rtype = decimal_operand(lt, e.left), decimal_operand(rt, e.right)
+    left = left.cast(pl.Int64) if isinstance(e.left, Lit) else left
+    right = right.cast(pl.Int64) if isinstance(e.right, Lit) else right
+    lit_left, lit_right = isinstance(e.left, Lit), isinstance(e.right, Lit)
+
+    def kernel(cols: list[pl.Series]) -> pl.Series:
+        a, b = (c.to_arrow() for c in cols)
+        a = a[0] if lit_left and not lit_right else a
+        b = b[0] if lit_right and not lit_left else b
+        if pa.types.is_integer(a.type):  # as Arrow's implicit cast, to the digits of the int type
+            a = a.cast(ltype)
+        if pa.types.is_integer(b.type):
+            b = b.cast(rtype)
+        out = fn(a, b)
+        if isinstance(out, pa.Scalar):
+            out = pa.array([out.as_py()], type=out.type)
+        return pl.Series(out.cast(t))  # (the type plan.dtypes gave: Arrow's, asserted by the tests)
+
+    return pl.map_batches([left, right], kernel, return_dtype=polars_type(t))
+
+
+def _decimal_mean(x: pl.Expr, scale: int) -> pl.Expr:
+    """Arrow's (pandas') mean of decimals, exactly: the sum over the count rounded half away from
+    zero at the input's scale (Polars' mean is a float, its decimal division rounds half to even).
+    In integers of the scale: the sum's unscaled value ``u``, ``sign(u) * ((2|u| + n) // 2n)``."""
+    from decimal import Decimal
+
+    u = (x.sum() * (10**scale)).cast(pl.Int128)  # (a whole number at the scale: the cast is exact)
+    n = x.count().cast(pl.Int128)
+    m = ((u.abs() * 2 + n) // (n * 2)) * u.sign()  # (no rows: 0 // 0 is null, as the mean)
+    return m.cast(pl.Decimal(38, scale)) * pl.lit(Decimal(1).scaleb(-scale), dtype=pl.Decimal(38, scale))
+
+
+def _is_decimal(t: Any) -> bool:
+    return t is not None and pa.types.is_decimal(t)
+
+
 def _in_unit(x: pl.Expr, t: Any, unit: str) -> pl.Expr:
+    if t is not None and pa.types.is_date32(t):  # a date in date arithmetic: its midnight (Arrow's)
+        return x.cast(pl.Datetime(unit))  # type: ignore[arg-type]
     if t is not None and pa.types.is_timestamp(t):
         return x.cast(pl.Datetime(unit, t.tz))  # type: ignore[arg-type]
     if t is not None and pa.types.is_duration(t):

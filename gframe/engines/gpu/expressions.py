@@ -23,7 +23,7 @@ from gframe.engines.gpu.table import GpuTable
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import STRING
-from gframe.plan.dtypes import expr_type, family_lookup, keeps_missing, literal_type
+from gframe.plan.dtypes import decimal_operand, expr_type, family_lookup, keeps_missing, literal_type
 
 BOOL, I16, I32, I64, U64, F64 = pa.bool_(), pa.int16(), pa.int32(), pa.int64(), pa.uint64(), pa.float64()
 _UNITS = ["s", "ms", "us", "ns"]
@@ -196,12 +196,18 @@ class Evaluator:
         a, b = self.eval(e.left), self.eval(e.right)
         lk, rk = kind(lt), kind(rt)
         if op in ARITHMETIC:
+            if "dec" in (lk, rk):
+                return self._decimal(op, e, a, b, lt, rt, t)
             if op == "truediv":
                 return self.binary("TRUE_DIV", cast(a, F64), cast(b, F64), F64)
             if lk == rk == "bool" and op in ("add", "mul"):
                 return self.binary("LOGICAL_OR" if op == "add" else "LOGICAL_AND", a, b, BOOL)
             if lk == rk == "str":
                 return self._concat(a, b)
+            if "date" in (lk, rk):  # each date as the timestamp of the result's unit (plan.dtypes.date_result)
+                ts = pa.timestamp(t.unit)
+                a, b = (cast(a, ts) if lk == "date" else a), (cast(b, ts) if rk == "date" else b)
+                return self.binary(ops.ARITHMETIC[op], a, b, t)
             if lk in ("ts", "dur") or rk in ("ts", "dur"):
                 return self.binary(ops.ARITHMETIC[op], a, b, t)
             if t is None:
@@ -220,6 +226,27 @@ class Evaluator:
             a, b = fill_null(cast(a, BOOL), False), fill_null(cast(b, BOOL), False)
             return self.binary(ops.LOGICAL_BOOL[op], a, b, BOOL)
         return self.binary(ops.LOGICAL_INT[op], cast(a, t), cast(b, t), t)
+
+    def _decimal(self, op: str, e: BinOp, a: Value, b: Value, lt: pa.DataType, rt: pa.DataType, t: pa.DataType) -> Any:
+        """Decimal arithmetic by pandas' (Arrow's) rules (``plan.dtypes.decimal_result``) on libcudf's
+        fixed-point binops, whose scales are libcudf's own: ADD/SUB at the finer input scale and MUL
+        at the sum of the scales, both Arrow's too; DIV at lhs' scale minus rhs', so the dividend is
+        first rescaled (exactly, upward) to the result's scale plus the divisor's, and the quotient of
+        the stored integers is truncated as Arrow's. Integers go in as decimals of scale 0; with a
+        float, both sides are float64 (Arrow's cast). The precision is the plan's (DECIMAL128)."""
+        if pa.types.is_floating(t):
+            return self.binary(ops.ARITHMETIC[op] if op != "truediv" else "TRUE_DIV", cast(a, F64), cast(b, F64), F64)
+        ld, rd = decimal_operand(lt, e.left), decimal_operand(rt, e.right)
+        a, b = cast(a, pa.decimal128(38, ld.scale)), cast(b, pa.decimal128(38, rd.scale))
+        if op == "truediv":
+            a = cast(a, pa.decimal128(38, t.scale + rd.scale))
+            zero = b.value == 0 if isinstance(b, Const) else \
+                plc.reduce.reduce(self.binary("EQUAL", b, Const(0, pa.decimal128(38, rd.scale)), BOOL),
+                                  plc.aggregation.any(), plc_type(BOOL)).to_py()
+            if zero:
+                raise pa.ArrowInvalid("Divide by zero")  # pandas' (Arrow's) error; libcudf's is undefined
+            return self.binary("DIV", a, b, pa.decimal128(38, t.scale))
+        return self.binary(ops.ARITHMETIC[op], a, b, pa.decimal128(38, t.scale))
 
     def _float_pow(self, a: Value, b: Value, t: pa.DataType) -> Any:
         """numpy's float power: ``x ** 0`` and ``1 ** x`` are 1 even for NaN, which is gframe's

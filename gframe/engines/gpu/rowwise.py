@@ -37,17 +37,34 @@ def _numeric(e: Func, args: Types, t: Any) -> str | None:
     return None if kind(args[0]) in ("int", "uint", "float", "num?") else f"{e.fn} of {args[0]}"
 
 
-@declare("neg", reason=_numeric)
+def _signed(e: Func, args: Types, t: Any) -> str | None:
+    return None if kind(args[0]) == "dec" else _numeric(e, args, t)
+
+
+def _decimal_neg(ev: Any, x: Any, xt: pa.DataType) -> Any:
+    """``-x`` of a decimal as ``0 - x``: libcudf's fixed-point SUB of one scale (exact), which the
+    decimal arithmetic uses already (no fixed-point unary operator needed)."""
+    dev = pa.decimal128(38, xt.scale)
+    return ev.binary("SUB", E.Const(0, dev), E.as_column(x, ev.n), dev)
+
+
+@declare("neg", reason=_signed)
 def _neg(ev: Any, e: Func) -> Any:
-    x, _ = _x(ev, e)
+    x, xt = _x(ev, e)
     if isinstance(x, E.Const):
         return E.Const(-x.value if x.value is not None else None, x.type)
+    if kind(xt) == "dec":
+        return _decimal_neg(ev, x, xt)
     return plc.unary.unary_operation(x, plc.unary.UnaryOperator.NEGATE)
 
 
-@declare("abs", reason=_numeric)
+@declare("abs", reason=_signed)
 def _abs(ev: Any, e: Func) -> Any:
-    x, _ = _x(ev, e)
+    x, xt = _x(ev, e)
+    if kind(xt) == "dec":  # the negation where the value is below 0 (a missing value stays missing)
+        col = E.as_column(x, ev.n)
+        below = E.fill_null(ev.binary("LESS", col, E.Const(0, pa.decimal128(38, xt.scale)), pa.bool_()), False)
+        return plc.copying.copy_if_else(_decimal_neg(ev, col, xt), col, below)
     return plc.unary.unary_operation(E.as_column(x, ev.n), plc.unary.UnaryOperator.ABS)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
 import pyarrow as pa
 
 # the function declarations, by family (each registers its lowering and its check in FUNCTIONS)
@@ -87,6 +88,14 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
             return None
         if op == "add" and lk == rk == "str":
             return None
+        if "dec" in (lk, rk):
+            return _decimal_arithmetic_reason(e, lt, rt, expr_type(e, look))
+        if "date" in (lk, rk) and lk in ("date", "ts", "dur") and rk in ("date", "ts", "dur"):
+            # the dates cast to timestamps of the result's unit (TIMESTAMP_DAYS to a finer unit: exact),
+            # then a timestamp +- duration or timestamp - timestamp of one unit
+            t = expr_type(e, look)
+            return None if t is not None and all(x.unit == t.unit for x in (lt, rt) if kind(x) != "date") \
+                else f"{op} of {lt} and {rt}"
         if lk in ("ts", "dur") and rk in ("ts", "dur") and lt.unit == rt.unit:  # type: ignore[union-attr]
             if (lk, rk, op) in (("ts", "ts", "sub"), ("ts", "dur", "add"), ("ts", "dur", "sub"),
                                 ("dur", "ts", "add"), ("dur", "dur", "add"), ("dur", "dur", "sub")):
@@ -111,6 +120,24 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
     if lk == rk == "bool" or lk in ("int", "uint") and rk in ("int", "uint") and lk == rk:
         return None
     return f"logical {op} of {lt} and {rt}"
+
+
+def _decimal_arithmetic_reason(e: BinOp, lt: pa.DataType, rt: pa.DataType, t: pa.DataType | None) -> str | None:
+    """+ - * / of decimals with decimals or integers (``Evaluator._decimal``: libcudf's fixed-point
+    binops, the operands rescaled to Arrow's scales) or with floats (in float64); the device's
+    decimals are DECIMAL128. An integer literal goes in as a decimal of scale 0."""
+    if t is None:
+        return f"{e.op} of {lt} and {rt}"
+    if pa.types.is_floating(t):
+        return None
+    if not pa.types.is_decimal(t) or t.bit_width > 128:
+        return f"{e.op} of {lt} and {rt}"
+    for side, st in ((e.left, lt), (e.right, rt)):
+        if kind(st) not in ("dec", "int", "uint"):
+            return f"{e.op} of {lt} and {rt}"
+        if isinstance(side, Lit) and not (isinstance(side.value, (int, np.integer)) and abs(int(side.value)) < 10 ** 19):
+            return f"{e.op} with the literal {side.value!r}"
+    return None
 
 
 def _decimal_comparison_reason(e: BinOp, lt: pa.DataType, rt: pa.DataType) -> str | None:
