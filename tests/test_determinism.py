@@ -10,7 +10,7 @@ their 64-bit hashes, numbered exactly and checked against the keys) run in one n
 rows in row order with pandas' own arithmetic - Kahan sums, Welford variances - so each group gets
 pandas' bits (``engines/cpu/kernels.py`` ``_ordered_aggregate``). GPU: libcudf's hash group-by adds
 with atomics and its sort group-by with ``reduce_by_key`` (timing-dependent look-back), so those
-aggregations reduce over the key-sorted rows by a fixed pairwise tree (``engines/gpu/kernels.py``
+aggregations reduce over the key-sorted rows in a fixed order (chunks of 32 rows) (``engines/gpu/kernels.py``
 ``SortedGroups``).
 
 Cost on the CPU (float64 group sum by an int key of 1000 groups, end to end, best of 5, 2 cores
@@ -100,7 +100,7 @@ def test_float_groupby_by_key_kinds(keys: list[str], sort: bool) -> None:
         pandas.testing.assert_frame_equal(runs[0], expected, check_exact=False, rtol=1e-9, atol=0)
 
 
-@pytest.mark.skipif(GPU, reason="the CPU engine's arithmetic (pandas' own); the GPU's is test_gpu_pairwise_tree")
+@pytest.mark.skipif(GPU, reason="the CPU engine's arithmetic (pandas' own); the GPU's is test_gpu_chunked_sum_order")
 def test_cpu_float_group_sums_are_pandas_bits() -> None:
     """The CPU engine adds each group's values as pandas does - a Kahan sum, a Welford variance,
     row by row in row order - so its results are pandas' bits, not only close to them."""
@@ -126,21 +126,25 @@ def test_cpu_hash_collision_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
         pandas.testing.assert_series_equal(got, pdf.groupby(keys)["v"].sum(), check_exact=False, rtol=1e-9, atol=0)
 
 
-@pytest.mark.skipif(not GPU, reason="the GPU engine's reduction tree")
-def test_gpu_pairwise_tree() -> None:
-    """On the GPU a group's sum is a fixed pairwise tree over its rows in row order (each round adds
-    rows 2i and 2i+1 of the group): the result is a function of the data, computed here on the host
-    with numpy's IEEE additions, the same bits."""
+@pytest.mark.skipif(not GPU, reason="the GPU engine's reduction order")
+def test_gpu_chunked_sum_order() -> None:
+    """On the GPU a group's sum adds its rows in row order by chunks of 32 (one rolling-window
+    thread each), then the chunk sums the same way, level by level: the result is a function of the
+    data, computed here on the host with numpy's IEEE additions, the same bits."""
     pdf = _frame(_rows(20_000), 30, seed=7)
     got = gpd.DataFrame(pdf).groupby("k")["v"].sum().to_pandas()
 
-    def tree(x: np.ndarray) -> float:
+    def chunked(x: np.ndarray) -> float:
         while len(x) > 1:
-            pairs = x[: len(x) // 2 * 2].reshape(-1, 2)
-            x = np.concatenate([pairs[:, 0] + pairs[:, 1], x[len(x) // 2 * 2:]])
+            width = -(-len(x) // 32) * 32
+            chunks = np.concatenate([x, np.zeros(width - len(x))]).reshape(-1, 32)
+            acc = np.zeros(len(chunks))
+            for k in range(32):  # each chunk left to right, from 0 (as libcudf's rolling sum)
+                acc = acc + chunks[:, k]
+            x = acc
         return float(x[0])
 
-    expected = pdf.groupby("k")["v"].agg(lambda s: tree(s.to_numpy()))
+    expected = pdf.groupby("k")["v"].agg(lambda s: chunked(s.to_numpy()))
     assert got.to_numpy().tobytes() == expected.to_numpy().tobytes()
 
 

@@ -96,7 +96,8 @@ def test_gpu_kernels_import_no_gpu_library():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pylibcudf', 'cupy', 'rmm') "
             "or m == 'gframe.engines.gpu.expressions'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(Path(gframe.__file__).parents[1])})
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                             [str(Path(gframe.__file__).parents[1]), os.environ.get("PYTHONPATH", "")])})
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
 

@@ -364,6 +364,8 @@ class Scalar:
         return DataType.from_arrow(self.s.type)
 
     def to_py(self) -> Any:
+        if pa.types.is_date32(self.s.type):  # pylibcudf 26.10 refuses TIMESTAMP_DAYS (seen on the H100)
+            raise _unmodelled("Scalar.to_py", "type", "TIMESTAMP_DAYS", "pylibcudf does not convert it")
         return self.s.as_py()
 
 
@@ -509,7 +511,9 @@ def binary_operation(lhs: Any, rhs: Any, op: Any, output_type: DataType) -> Colu
     decimals = [pa.types.is_decimal(x.type) for x in (a, b)]
     if any(decimals):
         if not all(decimals):  # libcudf: fixed-point only with fixed-point
-            raise TypeError(f"fake pylibcudf: binary_operation of {a.type} and {b.type}: mixed fixed-point")
+            # libcudf accepts a decimal against an integer column (seen on the H100), with semantics
+            # not modelled here: the engine casts integers to decimals first
+            raise _unmodelled("binary_operation", "rhs", f"{a.type} with {b.type}", "mixed fixed-point")
         if name in ("ADD", "SUB", "MUL", "DIV"):
             return _fixed_point_binary(name, a, b, output_type)
         if name not in _CMP and name not in ("NULL_EQUALS", "NULL_NOT_EQUALS"):  # libcudf's comparison binops
@@ -1095,7 +1099,7 @@ def _same_type(fn: str, what: str, a: pa.DataType, b: pa.DataType) -> None:
 def shift(input: Column, offset: int, fill_value: Scalar) -> Column:
     _same_type("shift", "fill_value", fill_value.s.type, input.arr.type)
     vals = input.arr.to_pylist()
-    f = fill_value.to_py()
+    f = fill_value.s.as_py()
     offset = int(offset)
     out = ([f] * offset + vals[: len(vals) - offset]) if offset >= 0 else (vals[-offset:] + [f] * (-offset))
     return Column(pa.array(out[: len(vals)], type=input.arr.type))
@@ -1132,7 +1136,7 @@ def scatter(source: Any, scatter_map: Column, target_table: Table) -> Table:
     for s_, col in zip(srcs, target_table.columns()):
         _same_type("scatter", "source and target", s_.s.type if isinstance(s_, Scalar) else s_.arr.type, col.arr.type)
         vals = col.arr.to_pylist()
-        src = [s_.to_py()] * len(idx) if isinstance(s_, Scalar) else s_.arr.to_pylist()
+        src = [s_.s.as_py()] * len(idx) if isinstance(s_, Scalar) else s_.arr.to_pylist()
         if len(src) != len(idx):
             raise ValueError("fake pylibcudf: scatter: source rows and map differ in size")
         for k in order:
@@ -1143,6 +1147,52 @@ def scatter(source: Any, scatter_map: Column, target_table: Table) -> Table:
 
 copying = types.SimpleNamespace(gather=gather, slice=_slice, shift=shift, copy_if_else=copy_if_else, scatter=scatter,
                                 OutOfBoundsPolicy=OutOfBoundsPolicy)
+
+
+# ------------------------------------------------------------------------------------ rolling
+
+def rolling_window(source: Column, preceding_window: Any, following_window: Any, min_periods: int,
+                   agg: Aggregation) -> Column:
+    """libcudf's fixed-width rolling sum: row i adds rows [i - preceding + 1, i + following] one by one,
+    left to right, from 0 (one thread per row), so its bits follow from the data alone. Modelled: a
+    sum over numbers without missing values; both windows ints or both INT32 columns (pylibcudf's
+    fused window type); int columns sum to INT64, FLOAT64 stays FLOAT64."""
+    if not isinstance(agg, Aggregation) or agg.kind != "sum":
+        raise _unmodelled("rolling_window", "agg", getattr(agg, "kind", agg), "sum modelled")
+    if isinstance(preceding_window, Column) != isinstance(following_window, Column):
+        raise TypeError("fake pylibcudf: rolling_window: preceding_window and following_window must both be "
+                        "Columns or both ints")
+    t = source.arr.type
+    if not (pa.types.is_integer(t) or pa.types.is_float64(t)):
+        raise _unmodelled("rolling_window", "source", t, "integer or FLOAT64 columns modelled")
+    if source.null_count():
+        raise _unmodelled("rolling_window", "source", "nulls", "modelled without missing values")
+    if int(min_periods) < 1:
+        raise _unmodelled("rolling_window", "min_periods", min_periods, "at least 1 modelled")
+    n = source.size()
+
+    def window(w: Any, name: str) -> np.ndarray:
+        if isinstance(w, Column):
+            if w.arr.type != pa.int32() or w.null_count() or w.size() != n:
+                raise _unmodelled("rolling_window", name, w.arr.type, "INT32 columns of the source's size modelled")
+            return w.arr.to_numpy(zero_copy_only=False).astype(np.int64)
+        return np.full(n, int(w), dtype=np.int64)
+
+    pre, fol = window(preceding_window, "preceding_window"), window(following_window, "following_window")
+    out_t = pa.float64() if pa.types.is_floating(t) else pa.int64()
+    x = source.arr.to_numpy(zero_copy_only=False).astype(out_t.to_pandas_dtype())
+    rows = np.arange(n)
+    start, stop = np.maximum(rows - pre + 1, 0), np.minimum(rows + fol + 1, n)
+    acc = np.zeros(n, dtype=x.dtype)
+    for k in range(int((stop - start).max(initial=0))):  # k-th value of every window, in order
+        j = start + k
+        inside = j < stop
+        acc = np.where(inside, acc + x[np.minimum(j, n - 1)], acc)
+    valid = (stop - start) >= int(min_periods)
+    return Column(pa.array(acc, type=out_t, mask=~valid))
+
+
+rolling = types.SimpleNamespace(rolling_window=rolling_window)
 
 
 # ------------------------------------------------------------------------------------- others
@@ -1180,8 +1230,9 @@ def repeat(input_table: Table, count: Any) -> Table:
         if (counts < 0).any():
             raise _unmodelled("repeat", "count", "negative counts", "undefined in libcudf")
     elif isinstance(count, (int, np.integer)) and not isinstance(count, bool):
-        if count < 0:
+        if count < 0 and n:  # (the real one returns an empty table for no rows: seen on the H100)
             raise ValueError("fake pylibcudf: repeat: count cannot be negative")
+        count = max(int(count), 0)
         counts = np.full(n, int(count), dtype=np.int64)
     else:
         raise _unmodelled("repeat", "count", count, "an int or an integral Column")
@@ -1439,7 +1490,7 @@ def _strings(fn: str, input: Column) -> list[Any]:
 def _str_scalar(fn: str, arg: str, value: Any) -> str:
     if not isinstance(value, Scalar) or not pa.types.is_large_string(value.s.type) or not value.is_valid():
         raise _unmodelled(fn, arg, value, "a valid STRING Scalar")
-    return value.to_py()
+    return value.s.as_py()
 
 
 def _strip(input: Column, side: Any = None, to_strip: Scalar | None = None) -> Column:
@@ -1456,7 +1507,7 @@ def _slice_strings(input: Column, start: Any = None, stop: Any = None, step: Any
     for arg, x in (("start", start), ("stop", stop)):
         if not isinstance(x, Scalar):  # a Python None stop after a start gives '' on the device: not modelled
             raise _unmodelled("slice_strings", arg, x, "a Scalar (valid or not)")
-        bounds.append(x.to_py() if x is not None and x.is_valid() else None)
+        bounds.append(x.s.as_py() if x is not None and x.is_valid() else None)
     if step is not None and not (isinstance(step, Scalar) and step.is_valid() and step.to_py() == 1):
         raise _unmodelled("slice_strings", "step", step, "None or 1")
     a, b = bounds
@@ -1657,7 +1708,7 @@ def _dnf(e: Any) -> list[tuple[str, str, Any]] | None:
         return None if a is None or b is None else a + b
     sym = {"EQUAL": "==", "LESS": "<", "LESS_EQUAL": "<=", "GREATER": ">", "GREATER_EQUAL": ">="}
     if isinstance(e, Operation) and isinstance(e.left, ColumnNameReference) and isinstance(e.right, Literal):
-        return [(e.left.name, sym[e.op], e.right.value.to_py())]
+        return [(e.left.name, sym[e.op], e.right.value.s.as_py())]
     return None
 
 
@@ -1772,7 +1823,7 @@ io = types.SimpleNamespace(
 
 SUBMODULES = ("types", "binaryop", "unary", "aggregation", "groupby", "reduce", "sorting", "copying", "filling",
               "concatenate", "replace", "round", "search", "transform", "stream_compaction", "join", "strings",
-              "datetime", "expressions", "io", "prefetch")
+              "datetime", "expressions", "io", "prefetch", "rolling")
 
 
 def module() -> types.ModuleType:
@@ -1783,7 +1834,7 @@ def module() -> types.ModuleType:
         binaryop=binaryop, unary=unary, aggregation=aggregation, groupby=groupby, reduce=reduce_mod,
         sorting=sorting, copying=copying, filling=filling, concatenate=concatenate, replace=replace,
         round=round_mod, search=search, transform=transform, stream_compaction=stream_compaction, join=join,
-        strings=strings, datetime=datetime, expressions=expressions, io=io,
+        strings=strings, datetime=datetime, expressions=expressions, io=io, rolling=rolling,
         prefetch=types.SimpleNamespace(enable=lambda: None), __host_stand_in__=True)
     return m
 
