@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, set_attribute, via_pandas,
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, set_attribute, set_item, via_pandas,
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
@@ -293,7 +293,10 @@ class DataFrame(NumpyProtocols, NDFrame):
         t = mask._dtype_arrow
         if t is not None and not pa.types.is_boolean(t):
             raise KeyError(f"boolean mask expected, got a Series of dtype {mask.dtype}")
-        plan, pred = _align_expr(self._plan, mask)
+        al = _align_expr(self._plan, mask)
+        if al is None:
+            return call_method(self, "__getitem__", (mask,), {}, "mask index not alignable natively")
+        plan, pred = al
         base = _positions(plan)
         out: L.Plan = L.Filter(pred, base)
         if plan is not self._plan:  # the aligned mask column goes once it has done its work
@@ -327,7 +330,10 @@ class DataFrame(NumpyProtocols, NDFrame):
             idx = self.index.to_pandas() if self._schema.index is not None else None
             value = Series(pd.Series(arr, index=idx) if not isinstance(arr, pd.Series) else arr.set_axis(idx) if idx is not None else arr.reset_index(drop=True))
         if isinstance(value, Series):
-            plan, expr = _align_expr(self._plan, value)
+            al = _align_expr(self._plan, value)
+            if al is None:
+                return set_item(self, key, value, "index of the value not alignable natively")
+            plan, expr = al
         else:
             plan, expr = self._plan, literal(value)
         outputs = [(f.label, Col(f.name)) for f in self._schema.columns]
@@ -561,7 +567,10 @@ class DataFrame(NumpyProtocols, NDFrame):
         if isinstance(other, DataFrame) or (axis_n == 1 and not _is_listlike(other)):
             return self._binary(op, other, reflected)
         if axis_n == 0 and isinstance(other, Series):
-            plan, right = _align_expr(self._plan, other)
+            al = _align_expr(self._plan, other, "outer")
+            if al is None:
+                return fallback()
+            plan, right = al
             outs = []
             for f in plan.schema.columns[:len(self._schema.columns)]:
                 l, r = (right, Col(f.name)) if reflected else (Col(f.name), right)
@@ -1193,21 +1202,49 @@ def _reset_labels(schema: Schema) -> tuple[Hashable, ...]:
     return tuple(f.label if f.label is not None else f"level_{f.level}" for f in idx)
 
 
-def _align_expr(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr]:
+def aligned(join: str, *plans: L.Plan) -> L.HConcat | None:
+    """``plans`` side by side, aligned on their index by the rule ``join`` (``plan/logical.ALIGN_JOINS``):
+    every combination of two plans' rows goes through here. A default RangeIndex meeting a labelled
+    index gets its positions first (pandas aligns its labels 0..n-1 with the other's). None where the
+    engines do not align the indexes (level counts or types differ, a type only the data decides, a
+    categorical index, several levels in a sorted union): the caller lets pandas compute it."""
+    if all(p.schema.index is None for p in plans):
+        return L.HConcat(join, *plans)
+    plans = tuple(_positions(p) for p in plans)
+    first = plans[0].schema.index
+    assert first is not None
+    for p in plans[1:]:
+        idx = p.schema.index
+        assert idx is not None
+        if len(idx) != len(first) or any(a.dtype != b.dtype or a.family != b.family for a, b in zip(idx, first)):
+            return None
+    if any(f.dtype is None or pa.types.is_dictionary(f.dtype) for f in first) or (join == "outer" and len(first) > 1):
+        return None
+    return L.HConcat(join, *plans)
+
+
+def _align_expr(plan: L.Plan, series: Any, join: str = "left") -> tuple[L.Plan, Expr] | None:
     """An expression of ``series`` over ``plan``, aligning on the index where the plans differ.
 
-    Same plan: the series' expression as is. Otherwise the frame's columns and the series sit side
-    by side in an ``HConcat`` (aligned on the index, positionally for two default indexes).
+    Same plan (or the series a column of it): the series' expression as is. Otherwise the frame's
+    columns and the series sit side by side in an ``HConcat`` by the rule ``join``: "left"
+    (assignment, a mask: ``series.reindex(frame.index)``; a frame with the default RangeIndex
+    keeps it) or "outer" (``frame.op(series, axis=0)``: the sorted union). None where ``aligned``
+    leaves it to pandas.
     """
     if series._plan == plan or _selects_keep(plan, series._plan, columns_used(series._expr)):
         return plan, series._expr
     tmp = "__gf_aligned"
     right = L.Select(((tmp, series._expr),), series._plan)
-    both = L.HConcat(plan, right)
+    both = aligned(join, plan, right)
+    if both is None:
+        return None
     n_left = len(plan.schema.columns)
     outputs = tuple((f.label, Col(f.name)) for f in both.schema.columns[:n_left])
-    aligned = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
-    return aligned, Col(internal_name(tmp))
+    out: L.Plan = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
+    if join == "left" and plan.schema.index is None and out.schema.index is not None:
+        out = L.ResetIndex(True, (), out)  # the frame's rows in their order: its RangeIndex again
+    return out, Col(internal_name(tmp))
 
 
 def _selects_keep(plan: L.Plan, base: L.Plan, names: set[str]) -> bool:
