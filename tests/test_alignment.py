@@ -197,3 +197,33 @@ def test_frame_op_series_along_index():
 def test_mask_of_another_plan_with_the_same_labels():
     assert_matches_pandas(lambda pd: (lambda d: d[d.sort_values("a", kind="stable").sort_index().a > 1])(
         frame(pd, [0, 1, 2, 3, 4])))
+
+
+def test_assign_to_frame_without_rows_takes_the_value_rows():
+    # pandas' _ensure_valid_index: ``df = pd.DataFrame(); df["a"] = s`` gives df s's rows and index
+    def series_then_derived(pd):
+        d = pd.DataFrame()
+        d["v"] = pd.Series([1, 2], index=pd.Index([3, 1], name="q"), name="zz")
+        d["w"] = pd.Series([5], index=[1])
+        return d
+    assert_matches_pandas(series_then_derived)
+
+    def list_then_derived(pd):
+        d = pd.DataFrame()
+        d["v"] = [1, 2, 3]
+        d["w"] = d.v * 2
+        return d
+    assert_matches_pandas(list_then_derived)
+
+    def with_columns(pd):
+        d = pd.DataFrame({"a": []})
+        d["v"] = pd.Series([1, 2])
+        return d
+    assert_matches_pandas(with_columns)
+
+    def scalar(pd):
+        d = pd.DataFrame()
+        d["v"] = 5
+        return d
+    assert_matches_pandas(scalar)
+    assert_matches_pandas(lambda pd: pd.DataFrame().assign(v=pd.Series([], dtype="float32")))

@@ -322,6 +322,15 @@ class DataFrame(NumpyProtocols, NDFrame):
             value = value[value._schema.labels[0]]
         if callable(value) and not isinstance(value, Series):
             value = value(self)
+        if _known_no_rows(self._plan) and not (is_scalar(value) and self._schema.columns):
+            # pandas' _ensure_valid_index: a frame without rows takes the rows (and index) of the
+            # value; columns it has become missing (pandas' reindex) - pandas computes that (and a
+            # scalar into a frame of no rows and no columns, which an engine's Select would broadcast)
+            if self._schema.columns or self._schema.index is not None or is_scalar(value):
+                return set_item(self, key, value, "assignment to a frame without rows")
+            if not isinstance(value, Series):
+                value = Series(value.to_pandas() if isinstance(value, Index) else value)
+            return DataFrame._from_plan(L.Select(((key, value._expr),), value._plan))
         if not isinstance(value, Series) and not is_scalar(value):
             arr = value.to_pandas() if isinstance(value, Index) else value
             n = len(self)
@@ -1139,6 +1148,11 @@ def _reduction_dtype(fn: str, f: Field, kind: np.dtype, schema: Schema) -> Any:
         if special is not None:
             return special
     return kind
+
+
+def _known_no_rows(plan: L.Plan) -> bool:
+    """Whether ``plan`` is data in memory without rows (``pd.DataFrame()``): known without running."""
+    return isinstance(plan, L.InMemoryScan) and plan.table.value.num_rows == 0
 
 
 def _positions(plan: L.Plan) -> L.Plan:
