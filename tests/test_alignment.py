@@ -227,3 +227,21 @@ def test_assign_to_frame_without_rows_takes_the_value_rows():
         return d
     assert_matches_pandas(scalar)
     assert_matches_pandas(lambda pd: pd.DataFrame().assign(v=pd.Series([], dtype="float32")))
+
+
+def test_mask_of_another_plan_reindexed_to_the_frame():
+    # the mask's labels in another order: reindexed to the frame (pandas also warns; gframe, lazy, does not)
+    def reordered(pd):
+        d = frame(pd, [7, 2, 9, 0, 4])
+        return d[(d.a > 1).sort_values(kind="stable")]
+    with pytest.warns(UserWarning, match="Boolean Series key will be reindexed"):
+        expected = reordered(pandas)
+    import gframe
+    got = reordered(gframe).to_pandas()
+    pandas.testing.assert_frame_equal(got, expected)
+
+
+@pytest.mark.filterwarnings("ignore:Boolean Series key will be reindexed")
+def test_mask_missing_labels_raises(index):
+    assert_raises_like_pandas(lambda pd: (lambda d: d[d[d.a > 1].a > 3])(frame(pd, index)), match="Unalignable boolean Series")
+    assert_raises_like_pandas(lambda pd: pd.DataFrame({"a": [1, 2, 3]})[pd.Series([True, False])], match="Unalignable")

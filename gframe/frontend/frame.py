@@ -293,7 +293,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         t = mask._dtype_arrow
         if t is not None and not pa.types.is_boolean(t):
             raise KeyError(f"boolean mask expected, got a Series of dtype {mask.dtype}")
-        al = _align_expr(self._plan, mask)
+        al = _align_expr(self._plan, mask, "mask")
         if al is None:
             return call_method(self, "__getitem__", (mask,), {}, "mask index not alignable natively")
         plan, pred = al
@@ -1242,8 +1242,8 @@ def _align_expr(plan: L.Plan, series: Any, join: str = "left") -> tuple[L.Plan, 
 
     Same plan (or the series a column of it): the series' expression as is. Otherwise the frame's
     columns and the series sit side by side in an ``HConcat`` by the rule ``join``: "left"
-    (assignment, a mask: ``series.reindex(frame.index)``; a frame with the default RangeIndex
-    keeps it) or "outer" (``frame.op(series, axis=0)``: the sorted union). None where ``aligned``
+    (assignment: ``series.reindex(frame.index)``), "mask" (a boolean mask: the same, every label
+    found; a frame with the default RangeIndex keeps it under both) or "outer" (``frame.op(series, axis=0)``: the sorted union). None where ``aligned``
     leaves it to pandas.
     """
     if series._plan == plan or _selects_keep(plan, series._plan, columns_used(series._expr)):
@@ -1256,7 +1256,7 @@ def _align_expr(plan: L.Plan, series: Any, join: str = "left") -> tuple[L.Plan, 
     n_left = len(plan.schema.columns)
     outputs = tuple((f.label, Col(f.name)) for f in both.schema.columns[:n_left])
     out: L.Plan = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
-    if join == "left" and plan.schema.index is None and out.schema.index is not None:
+    if join in ("left", "mask") and plan.schema.index is None and out.schema.index is not None:
         out = L.ResetIndex(True, (), out)  # the frame's rows in their order: its RangeIndex again
     return out, Col(internal_name(tmp))
 

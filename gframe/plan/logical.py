@@ -622,7 +622,7 @@ def _union_type(types: list[Any]) -> pa.DataType | None:
     return None
 
 
-ALIGN_JOINS = ("concat", "outer", "left", "exact")
+ALIGN_JOINS = ("concat", "outer", "left", "mask", "exact")
 """How ``HConcat`` aligns children whose index values differ (the one rule every two-plan combination
 declares; engines implement each the same way). Two children whose index columns hold the same
 labels in the same order are put side by side as they are, under every rule (pandas'
@@ -637,6 +637,9 @@ labels in the same order are put side by side as they are, under every rule (pan
   child's rows in their order; the second child's value at each label, missing where it has none.
   A second child with a duplicate label raises ValueError("cannot reindex on an axis with duplicate
   labels").
+* ``"mask"`` - a boolean Series indexing a frame (pandas' ``check_bool_indexer``): "left", and a
+  label of the first child missing from the second raises pandas' IndexingError ("Unalignable
+  boolean Series provided as indexer ...").
 * ``"exact"`` - a comparison of two Series: the labels must be equal, else ValueError("Can only
   compare identically-labeled Series objects").
 
@@ -645,6 +648,9 @@ rules: the sorted union of two ranges is the longer range. The frontend gives a 
 its positions (``RowIndex``) before it meets a labelled one, and gives plans whose index levels or
 types differ to pandas: the engines join like-typed, single- or multi-level index columns only.
 """
+
+UNALIGNABLE_MASK = ("Unalignable boolean Series provided as indexer (index of the boolean Series and of the indexed "
+                    "object do not match).")
 
 
 class HConcat(Plan):
@@ -664,7 +670,7 @@ class HConcat(Plan):
     def _compute_schema(self) -> Schema:
         fields: list[Field] = []
         for i, c in enumerate(self.children):
-            if self.join == "exact" or (self.join == "left" and i == 0):  # these rows are never missing
+            if self.join == "exact" or (self.join in ("left", "mask") and i == 0):  # these rows are never missing
                 fields.extend(c.schema.columns)
                 continue
             fields.extend(Field(f.label, f.dtype if keeps_type_when_missing(f.family) else None if f.dtype is None

@@ -32,7 +32,7 @@ from gframe.engines.gpu.lib import expressions as E
 from gframe.engines.gpu.lib import plc
 from gframe.engines.gpu.support import agg_reason, expr_reason
 from gframe.engines.gpu.table import GpuTable
-from gframe.errors import UnsupportedError
+from gframe.errors import IndexingError, UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import expr_type, group_sum_narrow_type
@@ -1183,16 +1183,18 @@ def _(node: L.HConcat, inputs: list[GpuTable]) -> GpuTable:
         out = GpuTable(names, cols, first.num_rows)
     elif node.join == "exact":
         raise ValueError("Can only compare identically-labeled Series objects")
-    elif node.join == "left" and idx and _has_duplicates(inputs[1], idx):
+    elif node.join in ("left", "mask") and idx and _has_duplicates(inputs[1], idx):
         raise ValueError("cannot reindex on an axis with duplicate labels")
+    elif node.join == "mask" and not idx and first.num_rows > inputs[1].num_rows:
+        raise IndexingError(L.UNALIGNABLE_MASK)
     elif not idx:  # default RangeIndex on every side: align by position
-        n = first.num_rows if node.join == "left" else max(t.num_rows for t in inputs)
+        n = first.num_rows if node.join in ("left", "mask") else max(t.num_rows for t in inputs)
         pos = sequence(n, I32)
         parts = [gather(d, pos, nullify=True) for d in datas]
         out = GpuTable([x for p in parts for x in p.names], [c for p in parts for c in p.columns], n)
-    elif node.join == "left":
+    elif node.join in ("left", "mask"):
         out = _left_join_on(first.select(node.children[0].schema.names + idx), inputs[1], idx,
-                            node.children[1].schema.names)
+                            node.children[1].schema.names, node.join == "mask")
     else:
         out = inputs[0].select(node.children[0].schema.names + idx)
         for t, c in zip(inputs[1:], node.children[1:]):
@@ -1213,11 +1215,16 @@ def _has_duplicates(t: GpuTable, keys: Sequence[str]) -> bool:
     return kept.size() < t.num_rows
 
 
-def _left_join_on(left: GpuTable, right: GpuTable, keys: Sequence[str], right_data: Sequence[str]) -> GpuTable:
+def _left_join_on(left: GpuTable, right: GpuTable, keys: Sequence[str], right_data: Sequence[str],
+                  all_found: bool = False) -> GpuTable:
     """``right``'s columns ``right_data`` looked up at each row of ``left`` by the columns ``keys``
-    (unique in ``right``): left's rows in their order, missing where ``right`` has no such key."""
+    (unique in ``right``): left's rows in their order, missing where ``right`` has no such key
+    (``all_found``: pandas' IndexingError of a boolean mask instead)."""
     lmap, rmap = plc.join.left_join(plc.Table([left.column(k) for k in keys]),
                                     plc.Table([right.column(k) for k in keys]), plc.types.NullEquality.EQUAL)
+    if all_found and gather(GpuTable(["pos"], [sequence(right.num_rows, I32)], right.num_rows), rmap,
+                            nullify=True).column("pos").null_count():
+        raise IndexingError(L.UNALIGNABLE_MASK)
     if lmap.size() > 1:  # libcudf gives the pairs in no particular order
         order = plc.sorting.stable_sorted_order(plc.Table([lmap]), *ascending(1))
         lmap, rmap = plc.copying.gather(plc.Table([lmap, rmap]), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
