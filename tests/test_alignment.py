@@ -245,3 +245,23 @@ def test_mask_of_another_plan_reindexed_to_the_frame():
 def test_mask_missing_labels_raises(index):
     assert_raises_like_pandas(lambda pd: (lambda d: d[d[d.a > 1].a > 3])(frame(pd, index)), match="Unalignable boolean Series")
     assert_raises_like_pandas(lambda pd: pd.DataFrame({"a": [1, 2, 3]})[pd.Series([True, False])], match="Unalignable")
+
+
+def test_loc_setitem_of_a_series_of_another_plan():
+    def new_column(pd):
+        d = pd.DataFrame({"a": [1, 2, 3]}, index=[5, 1, 3])
+        d.loc[:, "v"] = pd.Series([7, 8], index=[3, 5])
+        return d
+    assert_matches_pandas(new_column)
+
+    def existing_column(pd):
+        d = pd.DataFrame({"a": [1.0, 2.0, 3.0]}, index=[5, 1, 3])
+        d.loc[:, "a"] = pd.Series([7.0, 8.0], index=[3, 5])
+        return d
+    assert_matches_pandas(existing_column)
+
+    def int_column_missing_label(pd):  # pandas sets in place: NaN cannot go into int64
+        d = pd.DataFrame({"a": [1, 2, 3]}, index=[5, 1, 3])
+        d.loc[:, "a"] = pd.Series([7, 8], index=[3, 5])
+        return d
+    assert_raises_like_pandas(int_column_missing_label, match="Invalid value")
