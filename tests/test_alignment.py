@@ -265,3 +265,24 @@ def test_loc_setitem_of_a_series_of_another_plan():
         d.loc[:, "a"] = pd.Series([7, 8], index=[3, 5])
         return d
     assert_raises_like_pandas(int_column_missing_label, match="Invalid value")
+
+
+def test_multiindex_assignment_and_comparison():
+    def mi(pd, t):
+        return pd.MultiIndex.from_tuples(t, names=["k", "j"])
+
+    def assign(pd):
+        d = pd.DataFrame({"a": [1, 2, 3]}, index=mi(pd, [(0, "x"), (1, "y"), (0, "z")]))
+        d["v"] = pd.Series([7, 8], index=mi(pd, [(0, "z"), (1, "y")]))
+        return d
+    assert_matches_pandas(assign)
+
+    def assign_duplicates(pd):
+        d = pd.DataFrame({"a": [1, 2, 3]}, index=mi(pd, [(0, "x"), (1, "y"), (0, "z")]))
+        d["v"] = pd.Series([7, 8], index=mi(pd, [(0, "z"), (0, "z")]))
+        return d
+    assert_raises_like_pandas(assign_duplicates, match="non-unique multi-index")
+    assert_raises_like_pandas(lambda pd: (lambda d: d.a == d.sort_index().a)(
+        pd.DataFrame({"a": [1, 2, 3]}, index=mi(pd, [(0, "x"), (1, "y"), (0, "z")]))), match="identically-labeled")
+    assert_matches_pandas(lambda pd: (lambda d: d.a + d.sort_index().a)(
+        pd.DataFrame({"a": [1, 2, 3]}, index=mi(pd, [(0, "x"), (1, "y"), (0, "z")]))))

@@ -649,6 +649,11 @@ its positions (``RowIndex``) before it meets a labelled one, and gives plans who
 types differ to pandas: the engines join like-typed, single- or multi-level index columns only.
 """
 
+def duplicate_labels_message(levels: int) -> str:
+    """pandas' ValueError message for reindexing onto labels that hold a duplicate ("left", "mask")."""
+    return "cannot handle a non-unique multi-index!" if levels > 1 else "cannot reindex on an axis with duplicate labels"
+
+
 UNALIGNABLE_MASK = ("Unalignable boolean Series provided as indexer (index of the boolean Series and of the indexed "
                     "object do not match).")
 

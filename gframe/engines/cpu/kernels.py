@@ -1197,7 +1197,7 @@ def _(node: L.HConcat, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     elif node.join == "exact":
         raise ValueError("Can only compare identically-labeled Series objects")
     elif node.join in ("left", "mask") and idx and inputs[1].select(idx).is_duplicated().any():
-        raise ValueError("cannot reindex on an axis with duplicate labels")
+        raise ValueError(L.duplicate_labels_message(len(idx)))
     elif node.join == "mask" and (first.height > inputs[1].height if not idx else first.select(idx).join(
             inputs[1].select(idx), on=idx, how="anti", nulls_equal=True).height > 0):
         raise IndexingError(L.UNALIGNABLE_MASK)

@@ -1184,7 +1184,7 @@ def _(node: L.HConcat, inputs: list[GpuTable]) -> GpuTable:
     elif node.join == "exact":
         raise ValueError("Can only compare identically-labeled Series objects")
     elif node.join in ("left", "mask") and idx and _has_duplicates(inputs[1], idx):
-        raise ValueError("cannot reindex on an axis with duplicate labels")
+        raise ValueError(L.duplicate_labels_message(len(idx)))
     elif node.join == "mask" and not idx and first.num_rows > inputs[1].num_rows:
         raise IndexingError(L.UNALIGNABLE_MASK)
     elif not idx:  # default RangeIndex on every side: align by position
