@@ -39,7 +39,6 @@ NL = "new L: bool % bool gives int64 (pandas: int8)"
 NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 NN = "new N: concat with an empty frame drops the index name"
 NP = "new P: set_index of a narrow signed int range gives pandas' RangeIndex (int64)"
-NQ = "new Q: Series alignment across plans (sorted union; default vs labelled index)"
 NO = "new O: an object column's None comes back as NaN (the missing marker is not kept)"
 
 
@@ -300,11 +299,11 @@ CASES: dict[str, tuple[str | None, str]] = {
     "int_compared_with_timestamp_typeerror": (None, case("df = pd.DataFrame({'c1': [10]}).astype({'c1': 'int32'})",
                                                          "df = df[(df['c1'] > pd.Timestamp('2020-01-01'))]")),
     "str_ne_timestamp_all_true": (None, case("df = pd.DataFrame({'c2': ['']})", "df = df[(df['c2'] != pd.Timestamp('2020-01-01'))]")),
-    # Series arithmetic across two plans: pandas aligns on the sorted union of differing indexes; the
-    # HConcat alignment keeps first-seen order, and a default RangeIndex on one side raises KeyError
-    "align_two_plans_sorted_union": (NQ, case("df = pd.DataFrame({'a': [1, 2, 3]}, index=[2, 0, 5])",
+    # Series arithmetic across two plans: pandas aligns on the sorted union of differing indexes
+    # (HConcat's "outer" rule); a default RangeIndex on one side aligns its positions as labels
+    "align_two_plans_sorted_union": (None, case("df = pd.DataFrame({'a': [1, 2, 3]}, index=[2, 0, 5])",
                                               "df = df['a'] + df.sort_index()['a'].head(2)")),
-    "align_default_and_labelled_index": (NQ, case("df = pd.DataFrame({'a': [1, 2, 3]}, index=[2, 0, 5])",
+    "align_default_and_labelled_index": (None, case("df = pd.DataFrame({'a': [1, 2, 3]}, index=[2, 0, 5])",
                                                   "df = df['a'] + df['a'].reset_index(drop=True)")),
     "merge_categorical_different_orderedness_empty_side_keeps_category": (None, case(
         "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['a', 'e'], ordered=False)})\n"

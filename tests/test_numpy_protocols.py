@@ -71,9 +71,6 @@ def test_ufunc_with_numpy_array_and_aligned_series():
                                                  pd.Series([4, 5, 6], index=["a", "b", "c"])))
 
 
-@pytest.mark.xfail(strict=True, reason="operator bug outside the ufunc dispatch (`a * b` does the same): on "
-                   "differently ordered indexes gframe keeps the left order where pandas sorts the union, and "
-                   "integer labels raise a Polars ColumnNotFoundError")
 @pytest.mark.parametrize("left_index", [["c", "b", "a"], [2, 1, 0]])
 def test_ufunc_aligns_differently_ordered_indexes(left_index):
     right_index = sorted(left_index)

@@ -108,7 +108,7 @@ def test_projection_keeps_one_column_for_the_row_count():
 
 def test_projection_shared_scan_reads_the_union_once():
     scan = parquet("a", "b", "c")
-    plan = L.HConcat(select(scan, "a"), select(scan, "b"))
+    plan = L.HConcat("concat", select(scan, "a"), select(scan, "b"))
     out = projection_pushdown(plan)
     scans = find(out, L.ParquetScan)
     assert len(scans) == 1 and scans[0].columns == ("a", "b")
@@ -213,7 +213,7 @@ def test_filter_left_join_with_int_right_column_is_not_pushed():
 def test_filter_not_pushed_into_shared_subplan():
     scan = mem(a=[1, 2, 3])
     shared = L.Sort(("a",), (False,), True, scan)
-    plan = L.HConcat(L.Filter(gt("a", 1), shared), shared)
+    plan = L.HConcat("concat", L.Filter(gt("a", 1), shared), shared)
     out = predicate_pushdown(plan)
     assert out.children[1] is out.children[0].child  # still one subplan
 
@@ -321,7 +321,7 @@ def test_aggregations_on_same_keys_share_one_groupby():
     def agg(label, fn, col):
         return L.Aggregate(("k",), ("k",), ((label, Agg(fn, (), Col(col))),), True, True, True, scan)
 
-    plan = L.HConcat(agg("a", "sum", "a"), L.Select((("__tmp", Col("b")),), agg("b", "mean", "b")))
+    plan = L.HConcat("concat", agg("a", "sum", "a"), L.Select((("__tmp", Col("b")),), agg("b", "mean", "b")))
     out = groupby_rewrites(plan)
     aggs = find(out, L.Aggregate)
     assert len(aggs) == 1 and len(aggs[0].aggs) == 2

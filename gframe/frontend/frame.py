@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, set_attribute, via_pandas,
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, set_attribute, set_item, via_pandas,
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
@@ -293,7 +293,10 @@ class DataFrame(NumpyProtocols, NDFrame):
         t = mask._dtype_arrow
         if t is not None and not pa.types.is_boolean(t):
             raise KeyError(f"boolean mask expected, got a Series of dtype {mask.dtype}")
-        plan, pred = _align_expr(self._plan, mask)
+        al = _align_expr(self._plan, mask, "mask")
+        if al is None:
+            return call_method(self, "__getitem__", (mask,), {}, "mask index not alignable natively")
+        plan, pred = al
         base = _positions(plan)
         out: L.Plan = L.Filter(pred, base)
         if plan is not self._plan:  # the aligned mask column goes once it has done its work
@@ -319,6 +322,15 @@ class DataFrame(NumpyProtocols, NDFrame):
             value = value[value._schema.labels[0]]
         if callable(value) and not isinstance(value, Series):
             value = value(self)
+        if _known_no_rows(self._plan) and not (is_scalar(value) and self._schema.columns):
+            # pandas' _ensure_valid_index: a frame without rows takes the rows (and index) of the
+            # value; columns it has become missing (pandas' reindex) - pandas computes that (and a
+            # scalar into a frame of no rows and no columns, which an engine's Select would broadcast)
+            if self._schema.columns or self._schema.index is not None or is_scalar(value):
+                return set_item(self, key, value, "assignment to a frame without rows")
+            if not isinstance(value, Series):
+                value = Series(value.to_pandas() if isinstance(value, Index) else value)
+            return DataFrame._from_plan(L.Select(((key, value._expr),), value._plan))
         if not isinstance(value, Series) and not is_scalar(value):
             arr = value.to_pandas() if isinstance(value, Index) else value
             n = len(self)
@@ -327,7 +339,10 @@ class DataFrame(NumpyProtocols, NDFrame):
             idx = self.index.to_pandas() if self._schema.index is not None else None
             value = Series(pd.Series(arr, index=idx) if not isinstance(arr, pd.Series) else arr.set_axis(idx) if idx is not None else arr.reset_index(drop=True))
         if isinstance(value, Series):
-            plan, expr = _over_row_subset(self._plan, value) or _align_expr(self._plan, value)
+            al = _align_expr(self._plan, value)
+            if al is None:
+                return set_item(self, key, value, "index of the value not alignable natively")
+            plan, expr = al
         else:
             plan, expr = self._plan, literal(value)
         outputs = [(f.label, Col(f.name)) for f in self._schema.columns]
@@ -561,7 +576,10 @@ class DataFrame(NumpyProtocols, NDFrame):
         if isinstance(other, DataFrame) or (axis_n == 1 and not _is_listlike(other)):
             return self._binary(op, other, reflected)
         if axis_n == 0 and isinstance(other, Series):
-            plan, right = _align_expr(self._plan, other)
+            al = _align_expr(self._plan, other, "outer")
+            if al is None:
+                return fallback()
+            plan, right = al
             outs = []
             for f in plan.schema.columns[:len(self._schema.columns)]:
                 l, r = (right, Col(f.name)) if reflected else (Col(f.name), right)
@@ -1132,6 +1150,11 @@ def _reduction_dtype(fn: str, f: Field, kind: np.dtype, schema: Schema) -> Any:
     return kind
 
 
+def _known_no_rows(plan: L.Plan) -> bool:
+    """Whether ``plan`` is data in memory without rows (``pd.DataFrame()``): known without running."""
+    return isinstance(plan, L.InMemoryScan) and plan.table.value.num_rows == 0
+
+
 def _positions(plan: L.Plan) -> L.Plan:
     """Rows are about to move or go: carry the default RangeIndex as a real column first."""
     return L.RowIndex(plan) if plan.schema.index is None else plan
@@ -1193,60 +1216,48 @@ def _reset_labels(schema: Schema) -> tuple[Hashable, ...]:
     return tuple(f.label if f.label is not None else f"level_{f.level}" for f in idx)
 
 
-def _align_expr(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr]:
+def aligned(join: str, *plans: L.Plan) -> L.HConcat | None:
+    """``plans`` side by side, aligned on their index by the rule ``join`` (``plan/logical.ALIGN_JOINS``):
+    every combination of two plans' rows goes through here. A default RangeIndex meeting a labelled
+    index gets its positions first (pandas aligns its labels 0..n-1 with the other's). None where the
+    engines do not align the indexes (level counts or types differ, a type only the data decides, a
+    categorical index, several levels in a sorted union): the caller lets pandas compute it."""
+    if all(p.schema.index is None for p in plans):
+        return L.HConcat(join, *plans)
+    plans = tuple(_positions(p) for p in plans)
+    first = plans[0].schema.index
+    assert first is not None
+    for p in plans[1:]:
+        idx = p.schema.index
+        assert idx is not None
+        if len(idx) != len(first) or any(a.dtype != b.dtype or a.family != b.family for a, b in zip(idx, first)):
+            return None
+    if any(f.dtype is None or pa.types.is_dictionary(f.dtype) for f in first) or (join == "outer" and len(first) > 1):
+        return None
+    return L.HConcat(join, *plans)
+
+
+def _align_expr(plan: L.Plan, series: Any, join: str = "left") -> tuple[L.Plan, Expr] | None:
     """An expression of ``series`` over ``plan``, aligning on the index where the plans differ.
 
-    Same plan: the series' expression as is. Otherwise the frame's columns and the series sit side
-    by side in an ``HConcat`` (aligned on the index, positionally for two default indexes).
+    Same plan (or the series a column of it): the series' expression as is. Otherwise the frame's
+    columns and the series sit side by side in an ``HConcat`` by the rule ``join``: "left"
+    (assignment: ``series.reindex(frame.index)``), "mask" (a boolean mask: the same, every label
+    found; a frame with the default RangeIndex keeps it under both) or "outer" (``frame.op(series, axis=0)``: the sorted union). None where ``aligned``
+    leaves it to pandas.
     """
     if series._plan == plan or _selects_keep(plan, series._plan, columns_used(series._expr)):
         return plan, series._expr
     tmp = "__gf_aligned"
     right = L.Select(((tmp, series._expr),), series._plan)
-    both = L.HConcat(plan, right)
+    both = aligned(join, plan, right)
+    if both is None:
+        return None
     n_left = len(plan.schema.columns)
     outputs = tuple((f.label, Col(f.name)) for f in both.schema.columns[:n_left])
-    aligned = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
-    return aligned, Col(internal_name(tmp))
-
-
-def _over_row_subset(plan: L.Plan, series: Any) -> tuple[L.Plan, Expr] | None:
-    """``df[mask].assign(v=f(df))``: a column assigned from the frame ``plan``'s rows were filtered
-    from. pandas reindexes the value to the frame's index; where ``plan`` is the series' plan under
-    Filters and Selects, with its default RangeIndex made labels (``RowIndex``) below every Filter,
-    each row keeps the label of the row it came from, so the value is computed below the Filters and
-    carried up (no alignment join; the HConcat of a labelled and an unlabelled side has no index to
-    join on). None where that does not hold (an explicit index may repeat labels: pandas' reindex)."""
-    base = series._plan
-    if base.schema.index is not None:
-        return None
-    chain: list[L.Plan] = []
-    node, labelled = plan, False
-    while node != base:
-        if isinstance(node, L.RowIndex):
-            labelled = True
-        elif isinstance(node, L.Filter):
-            if labelled:
-                return None  # a Filter below the labels: positions renumbered
-        elif not isinstance(node, L.Select):
-            return None
-        chain.append(node)
-        if not node.children:
-            return None
-        node = node.children[0]
-    if not chain or not labelled:
-        return None
-    taken = {f.name for n in chain for f in n.schema.columns}
-    tmp = next(t for t in (f"__gf_aligned_{k}" for k in range(len(taken) + 1)) if internal_name(t) not in taken)
-    carried = ((tmp, Col(internal_name(tmp))),)
-    out: L.Plan = L.Select(tuple((f.label, Col(f.name)) for f in base.schema.columns) + ((tmp, series._expr),), base)
-    for n in reversed(chain):
-        if isinstance(n, L.RowIndex):
-            out = L.RowIndex(out)
-        elif isinstance(n, L.Filter):
-            out = L.Filter(n.predicate, out)
-        else:
-            out = L.Select(n.outputs + carried, out)
+    out: L.Plan = L.Select(outputs + ((tmp, Col(internal_name(tmp))),), both)
+    if join in ("left", "mask") and plan.schema.index is None and out.schema.index is not None:
+        out = L.ResetIndex(True, (), out)  # the frame's rows in their order: its RangeIndex again
     return out, Col(internal_name(tmp))
 
 

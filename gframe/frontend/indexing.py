@@ -386,9 +386,22 @@ class LocIndexer(_Indexer):
                 obj._replace_from(obj.mask(rows, value))
                 return
         if _is_frame(obj) and _is_full(rows) and is_scalar(cols):
+            if cols in obj._plan.schema.labels and not is_scalar(value) and not _same_rows_and_dtype(obj, cols, value):
+                # an existing column keeps its dtype (pandas sets in place: a value it cannot hold,
+                # a missing label's NaN in an int column, raises TypeError): pandas decides
+                return self._fallback("loc", key, value, setting=True)
             obj[cols] = value
             return
         self._fallback("loc", key, value, setting=True)
+
+
+def _same_rows_and_dtype(frame: Any, label: Any, value: Any) -> bool:
+    """Whether ``value`` is a Series over ``frame``'s own rows (no alignment) of the column's dtype."""
+    if not isinstance(value, Series) or value._plan != frame._plan:
+        return False
+    col = frame[label]
+    return isinstance(col, Series) and col._dtype_arrow is not None and value._dtype_arrow == col._dtype_arrow \
+        and value.dtype == col.dtype
 
 
 class ILocIndexer(_Indexer):

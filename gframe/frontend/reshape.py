@@ -339,13 +339,13 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
         if len({len(f._plan.schema.index or ()) for f in frames}) > 1 or any(f._plan.schema.index is None for f in frames) and not all(f._plan.schema.index is None for f in frames):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index kinds differ")
         if join == "outer" or len(frames) == 1:
-            return DataFrame._from_plan(L.HConcat(*[f._plan for f in frames]))
+            return DataFrame._from_plan(L.HConcat("concat", *[f._plan for f in frames]))
         # inner: the index labels every frame has, in the first frame's order - the outer alignment
         # with a marker per frame, kept where every marker is present
         marks = [internal_name(f"__gf_present_{i}") for i in range(len(frames))]
         plans = [L.Select(tuple((fl.label, Col(fl.name)) for fl in f._plan.schema.columns) + ((f"__gf_present_{i}", Lit(True)),),
                           f._plan) for i, f in enumerate(frames)]
-        both = L.HConcat(*plans)
+        both = L.HConcat("concat", *plans)
         pred: Any = Func("notna", (), Col(marks[0]))
         for m in marks[1:]:
             pred = BinOp("and", pred, Func("notna", (), Col(m)))

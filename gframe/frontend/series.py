@@ -31,6 +31,7 @@ from gframe.frontend.coerce import (InvalidComparison, invalid_comparison, is_da
 from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
+    aligned,
     fill_fits,
     _is_listlike,
     _positions,
@@ -45,7 +46,7 @@ from gframe.frontend.index import Index
 from gframe.interop import family_scalar, host_copy
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
-from gframe.plan.expr import ARITHMETIC, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
+from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
     ARROW,
@@ -546,7 +547,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         return Series._back(self._frame().tail(n))
 
     # ------------------------------------------------------------------ arithmetic
-    def _binary(self, op: str, other: Any, reflected: bool = False) -> "Series":
+    def _binary(self, op: str, other: Any, reflected: bool = False, flex: str | None = None) -> "Series":
         if isinstance(other, DataFrame):
             return NotImplemented  # type: ignore[return-value]
         if isinstance(other, (Index, pd.Index)):
@@ -557,11 +558,23 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "calendar date offset arithmetic not native")
             other = fixed
+        aligned_logical = False
         if isinstance(other, Series):
             if other._plan == self._plan:
                 plan, lexpr, rexpr = self._plan, self._expr, other._expr
+            elif op in LOGICAL and not (self._bool_family() and other._bool_family()):
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "logical operator of aligned non-bool Series not native")
             else:
-                (plan, rexpr), lexpr = _align_pair(self, other)
+                # numpy bools: pandas' own missing-value rule below; a nullable "boolean": Kleene logic
+                aligned_logical = op in LOGICAL and self._bool_family() == other._bool_family() == NUMPY
+                # an operator compares identically-labelled Series only; arithmetic and the flex
+                # methods (``eq``, ``add``) align on the sorted union
+                pair = _align_pair(self, other, "exact" if flex is None and op in COMPARISON else "outer")
+                if pair is None:
+                    return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                       "indexes not alignable natively")
+                (plan, rexpr), lexpr = pair
             name = self._name if self._name == other._name else None
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
@@ -583,9 +596,22 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # Python objects: pandas applies the operator to each
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
+        if aligned_logical:
+            # pandas' logical_op, not Kleene logic: the right side's missing values count as False,
+            # a missing value on the left gives False
+            check_binop(BinOp(op, l, r), plan.schema.dtype_of, op, other, self._dtype_arrow)
+            out: Expr = func("where", BinOp(op, l, func("fillna", r, Lit(False))), func("notna", l), Lit(False))
+            return Series._over(plan, out, name)
         expr = BinOp(op, l, r)
         check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
         return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of) or expr, name)
+
+    def _bool_family(self) -> str | None:
+        """The family of this Series' bool dtype (NUMPY: numpy's bool, MASKED: "boolean"); None if not bool."""
+        t = self._dtype_arrow
+        if t is None or not pa.types.is_boolean(t):
+            return None
+        return expr_family(self._expr, self._plan.schema.family_of, self._plan.schema.dtype_of)
 
     def __rand__(self, o: Any) -> "Series": return self._binary("and", o, True)
     def __ror__(self, o: Any) -> "Series": return self._binary("or", o, True)
@@ -620,7 +646,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         (pandas' ``fill_binop``); anything else through pandas."""
         pd.Series._get_axis_number(axis)  # pandas' ValueError for a bad axis
         if fill_value is None and level is None:
-            return self._binary(op, other, reflected)
+            return self._binary(op, other, reflected, flex=name)
         native = level is None and is_scalar(fill_value) and not pd.isna(fill_value) \
             and (is_scalar(other) or isinstance(other, Series)) and PYOBJECT not in self._value_types()
         if not native:
@@ -632,7 +658,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if other._plan == self._plan:
             plan, lexpr, rexpr = self._plan, self._expr, other._expr
         else:
-            (plan, rexpr), lexpr = _align_pair(self, other)
+            pair = _align_pair(self, other, "outer")
+            if pair is None:
+                return call_method(self, name, (other,), {"level": level, "fill_value": fill_value, "axis": axis},
+                                   "indexes not alignable natively")
+            (plan, rexpr), lexpr = pair
         fv = literal(fill_value)
 
         def filled(x: Expr, y: Expr) -> Expr:  # x's missing values filled where y has one
@@ -671,10 +701,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                                                       expr_family(self._expr, self._plan.schema.family_of, self._plan.schema.dtype_of)):
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
         if isinstance(value, Series):
-            plan, other = _align_expr(self._plan, value)
-            if plan is not self._plan:
+            al = _align_expr(self._plan, value)
+            if al is None or al[0] is not self._plan:
                 return call_method(self, "fillna", (value,), {"inplace": inplace})
-            new = self._with(func("fillna", self._expr, other))
+            new = self._with(func("fillna", self._expr, al[1]))
         else:
             if fill_makes_objects(self._dtype_arrow, literal_type(value)):  # pandas' object column: pandas computes it
                 return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
@@ -719,13 +749,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             other = other(self)
         if not isinstance(cond, Series) or not (is_scalar(other) or isinstance(other, Series)):
             return call_method(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
-        plan, c = _align_expr(self._plan, cond)
-        if plan is not self._plan:
+        al = _align_expr(self._plan, cond)
+        if al is None or al[0] is not self._plan:
             return call_method(self, "where", (cond, other), {"inplace": inplace})
+        c = al[1]
         if isinstance(other, Series):
-            plan2, o = _align_expr(self._plan, other)
-            if plan2 is not self._plan:
+            al = _align_expr(self._plan, other)
+            if al is None or al[0] is not self._plan:
                 return call_method(self, "where", (cond, other), {"inplace": inplace})
+            o = al[1]
         else:
             o = literal(other)
         t = self._dtype_arrow
@@ -1046,12 +1078,16 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 # numpy's ufuncs: gframe/frontend/numpy_protocols.py (the NumpyProtocols base class)
 
 
-def _align_pair(left: Series, right: Series) -> tuple[tuple[L.Plan, Expr], Expr]:
-    """Both sides over one plan, aligned on the index: ((plan, right expr), left expr)."""
+def _align_pair(left: Series, right: Series, join: str) -> tuple[tuple[L.Plan, Expr], Expr] | None:
+    """Both sides over one plan, aligned on the index by the rule ``join`` ("outer": the sorted
+    union, "exact": equal labels or pandas' ValueError): ((plan, right expr), left expr); None where
+    pandas must align them (``frame.aligned``)."""
     lt, rt = "__gf_left", "__gf_right"
     lp = L.Select(((lt, left._expr),), left._plan)
     rp = L.Select(((rt, right._expr),), right._plan)
-    both = L.HConcat(lp, rp)
+    both = aligned(join, lp, rp)
+    if both is None:
+        return None
     return (both, Col(internal_name(rt))), Col(internal_name(lt))
 
 

@@ -622,17 +622,62 @@ def _union_type(types: list[Any]) -> pa.DataType | None:
     return None
 
 
+ALIGN_JOINS = ("concat", "outer", "left", "mask", "exact")
+"""How ``HConcat`` aligns children whose index values differ (the one rule every two-plan combination
+declares; engines implement each the same way). Two children whose index columns hold the same
+labels in the same order are put side by side as they are, under every rule (pandas'
+``index.equals``: no reordering, no missing values). Otherwise:
+
+* ``"concat"`` - ``pd.concat(axis=1)``: the union of the labels, first-seen order (the first
+  child's rows, then each later child's new labels).
+* ``"outer"`` - a binary operation of two Series (``Index.join(how="outer")``, which sorts): the
+  union of the labels sorted ascending, missing labels last; a label on both sides several times
+  gives every pair, left-major.
+* ``"left"`` - assignment of a Series to a frame (``Series.reindex(frame.index)``): the first
+  child's rows in their order; the second child's value at each label, missing where it has none.
+  A second child with a duplicate label raises ValueError("cannot reindex on an axis with duplicate
+  labels").
+* ``"mask"`` - a boolean Series indexing a frame (pandas' ``check_bool_indexer``): "left", and a
+  label of the first child missing from the second raises pandas' IndexingError ("Unalignable
+  boolean Series provided as indexer ...").
+* ``"exact"`` - a comparison of two Series: the labels must be equal, else ValueError("Can only
+  compare identically-labeled Series objects").
+
+Children with no index (pandas' default RangeIndex, not stored) align by position under the same
+rules: the sorted union of two ranges is the longer range. The frontend gives a default-index child
+its positions (``RowIndex``) before it meets a labelled one, and gives plans whose index levels or
+types differ to pandas: the engines join like-typed, single- or multi-level index columns only.
+"""
+
+def duplicate_labels_message(levels: int) -> str:
+    """pandas' ValueError message for reindexing onto labels that hold a duplicate ("left", "mask")."""
+    return "cannot handle a non-unique multi-index!" if levels > 1 else "cannot reindex on an axis with duplicate labels"
+
+
+UNALIGNABLE_MASK = ("Unalignable boolean Series provided as indexer (index of the boolean Series and of the indexed "
+                    "object do not match).")
+
+
 class HConcat(Plan):
-    """concat(axis=1): children side by side, aligned on their index (outer join where they differ)."""
+    """Children side by side, aligned on their index by the rule ``join`` (``ALIGN_JOINS``)."""
 
-    __slots__ = ()
+    __slots__ = ("join",)
+    _non_child = ("join",)
 
-    def __init__(self, *children: Plan) -> None:
-        self._init(children)
+    def __init__(self, join: str, *children: Plan) -> None:
+        if join not in ALIGN_JOINS:
+            raise ValueError(f"HConcat join must be one of {ALIGN_JOINS}, got {join!r}")
+        self._init(children, join)
+
+    def describe(self) -> str:
+        return f"HConcat [{self.join}]"
 
     def _compute_schema(self) -> Schema:
         fields: list[Field] = []
-        for c in self.children:
+        for i, c in enumerate(self.children):
+            if self.join == "exact" or (self.join in ("left", "mask") and i == 0):  # these rows are never missing
+                fields.extend(c.schema.columns)
+                continue
             fields.extend(Field(f.label, f.dtype if keeps_type_when_missing(f.family) else None if f.dtype is None
                                 or pa.types.is_integer(f.dtype) or pa.types.is_boolean(f.dtype) else f.dtype, f.family)
                           for f in c.schema.columns)

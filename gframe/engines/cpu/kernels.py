@@ -25,7 +25,7 @@ import pyarrow as pa
 from gframe.engines.cpu import datetimes, rowwise, strings, window  # noqa: F401
 from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars_type
 from gframe.engines.csv import read_csv_arrow
-from gframe.errors import UnsupportedError
+from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
@@ -1184,6 +1184,7 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 @run.register
 def _(node: L.HConcat, inputs: list[pl.DataFrame]) -> pl.DataFrame:
+    # the rules are plan/logical.ALIGN_JOINS'; the GPU engine's kernel implements the same
     idx = node.schema.index_names
     first = inputs[0]
     same = all(df.height == first.height for df in inputs) and all(
@@ -1193,19 +1194,30 @@ def _(node: L.HConcat, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         datas.append(df.select(child.schema.names))
     if same:
         out = pl.concat(datas + [first.select(idx)], how="horizontal")
+    elif node.join == "exact":
+        raise ValueError("Can only compare identically-labeled Series objects")
+    elif node.join in ("left", "mask") and idx and inputs[1].select(idx).is_duplicated().any():
+        raise ValueError(L.duplicate_labels_message(len(idx)))
+    elif node.join == "mask" and (first.height > inputs[1].height if not idx else first.select(idx).join(
+            inputs[1].select(idx), on=idx, how="anti", nulls_equal=True).height > 0):
+        raise IndexingError(L.UNALIGNABLE_MASK)
+    elif not idx:
+        # default RangeIndex on every side: align by position (the sorted union of ranges is the
+        # longest; reindexing to the first keeps its length)
+        n = first.height if node.join in ("left", "mask") else max(df.height for df in inputs)
+        frames = [d.with_row_index("__gf_pos") for d in datas]
+        out = pl.DataFrame({"__gf_pos": pl.arange(0, n, eager=True).cast(pl.UInt32)})
+        for f in frames:
+            out = out.join(f, on="__gf_pos", how="left", maintain_order="left")
+        out = out.drop("__gf_pos")
+    elif node.join in ("left", "mask"):
+        out = first.join(inputs[1], on=idx, how="left", nulls_equal=True, maintain_order="left")
     else:
-        if not idx:
-            # default RangeIndex on every side: align by position, the longer side wins
-            n = max(df.height for df in inputs)
-            frames = [d.with_row_index("__gf_pos") for d in datas]
-            out = pl.DataFrame({"__gf_pos": pl.arange(0, n, eager=True).cast(pl.UInt32)})
-            for f in frames:
-                out = out.join(f, on="__gf_pos", how="left", maintain_order="left")
-            out = out.drop("__gf_pos")
-        else:
-            out = inputs[0]
-            for df in inputs[1:]:
-                out = out.join(df, on=idx, how="full", coalesce=True, nulls_equal=True, maintain_order="left_right")
+        out = first
+        for df in inputs[1:]:
+            out = out.join(df, on=idx, how="full", coalesce=True, nulls_equal=True, maintain_order="left_right")
+        if node.join == "outer":  # Index.join(how="outer") sorts; equal labels keep the join's left-major order
+            out = out.sort(idx, nulls_last=True, maintain_order=True)
     return promote_missing(out.select(node.schema.all_names), node.schema)
 
 

@@ -32,7 +32,7 @@ from gframe.engines.gpu.lib import expressions as E
 from gframe.engines.gpu.lib import plc
 from gframe.engines.gpu.support import agg_reason, expr_reason
 from gframe.engines.gpu.table import GpuTable
-from gframe.errors import UnsupportedError
+from gframe.errors import IndexingError, UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import expr_type, group_sum_narrow_type
@@ -1196,6 +1196,7 @@ def _hconcat_reason(node: L.HConcat) -> str | None:
 
 @kernel(L.HConcat, reason=_hconcat_reason)
 def _(node: L.HConcat, inputs: list[GpuTable]) -> GpuTable:
+    # the rules are plan/logical.ALIGN_JOINS'; the CPU engine's kernel implements the same
     idx = node.schema.index_names
     first = inputs[0]
     same = all(t.num_rows == first.num_rows for t in inputs) and (
@@ -1205,16 +1206,57 @@ def _(node: L.HConcat, inputs: list[GpuTable]) -> GpuTable:
         names = [n for d in datas for n in d.names] + idx
         cols = [c for d in datas for c in d.columns] + [first.column(n) for n in idx]
         out = GpuTable(names, cols, first.num_rows)
-    elif not idx:  # default RangeIndex on every side: align by position, the longer side wins
-        n = max(t.num_rows for t in inputs)
+    elif node.join == "exact":
+        raise ValueError("Can only compare identically-labeled Series objects")
+    elif node.join in ("left", "mask") and idx and _has_duplicates(inputs[1], idx):
+        raise ValueError(L.duplicate_labels_message(len(idx)))
+    elif node.join == "mask" and not idx and first.num_rows > inputs[1].num_rows:
+        raise IndexingError(L.UNALIGNABLE_MASK)
+    elif not idx:  # default RangeIndex on every side: align by position
+        n = first.num_rows if node.join in ("left", "mask") else max(t.num_rows for t in inputs)
         pos = sequence(n, I32)
         parts = [gather(d, pos, nullify=True) for d in datas]
         out = GpuTable([x for p in parts for x in p.names], [c for p in parts for c in p.columns], n)
+    elif node.join in ("left", "mask"):
+        out = _left_join_on(first.select(node.children[0].schema.names + idx), inputs[1], idx,
+                            node.children[1].schema.names, node.join == "mask")
     else:
         out = inputs[0].select(node.children[0].schema.names + idx)
         for t, c in zip(inputs[1:], node.children[1:]):
             out = _full_join_on(out, t, idx, c.schema.names)
+        if node.join == "outer" and out.num_rows > 1:  # Index.join(how="outer") sorts, stably
+            order = plc.sorting.stable_sorted_order(plc.Table([out.column(k) for k in idx]), *ascending(len(idx)))
+            out = gather(out, order)
     return promote_missing(out.select(node.schema.all_names), node.schema)
+
+
+def _has_duplicates(t: GpuTable, keys: Sequence[str]) -> bool:
+    """Whether two rows of ``t`` hold the same values in ``keys`` (missing equal to missing)."""
+    if t.num_rows < 2:
+        return False
+    kept = plc.stream_compaction.distinct_indices(plc.Table([t.column(k) for k in keys]),
+                                                  plc.stream_compaction.DuplicateKeepOption.KEEP_ANY,
+                                                  plc.types.NullEquality.EQUAL, plc.types.NanEquality.ALL_EQUAL)
+    return kept.size() < t.num_rows
+
+
+def _left_join_on(left: GpuTable, right: GpuTable, keys: Sequence[str], right_data: Sequence[str],
+                  all_found: bool = False) -> GpuTable:
+    """``right``'s columns ``right_data`` looked up at each row of ``left`` by the columns ``keys``
+    (unique in ``right``): left's rows in their order, missing where ``right`` has no such key
+    (``all_found``: pandas' IndexingError of a boolean mask instead)."""
+    lmap, rmap = plc.join.left_join(plc.Table([left.column(k) for k in keys]),
+                                    plc.Table([right.column(k) for k in keys]), plc.types.NullEquality.EQUAL)
+    if all_found and gather(GpuTable(["pos"], [sequence(right.num_rows, I32)], right.num_rows), rmap,
+                            nullify=True).column("pos").null_count():
+        raise IndexingError(L.UNALIGNABLE_MASK)
+    if lmap.size() > 1:  # libcudf gives the pairs in no particular order
+        order = plc.sorting.stable_sorted_order(plc.Table([lmap]), *ascending(1))
+        lmap, rmap = plc.copying.gather(plc.Table([lmap, rmap]), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    lg, rg = gather(left, lmap), gather(right.select(list(right_data)), rmap, nullify=True)
+    names = [n for n in left.names if n not in keys] + list(right_data) + list(keys)
+    cols = [lg.column(n) for n in left.names if n not in keys] + list(rg.columns) + [lg.column(k) for k in keys]
+    return GpuTable(names, cols, lmap.size())
 
 
 # ------------------------------------------------------------------------------ group windows
