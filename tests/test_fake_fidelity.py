@@ -383,7 +383,8 @@ case("repeat_count_size_mismatch_raises", "filling.repeat", raises=True, dataset
     lambda plc, d: plc.filling.repeat(T(plc, d["i"]), C(plc, d["i32"].slice(0, 2))))
 case("rolling_sum_column_windows", "rolling.rolling_window")(
     lambda plc, d: [plc.rolling.rolling_window(
-        C(plc, src), C(plc, pc.add(d["i32"], pa.scalar(1, pa.int32()))), C(plc, pa.array([0] * n_of(d), pa.int32())),
+        C(plc, src), C(plc, pa.array([i % 3 + 1 for i in range(n_of(d))], pa.int32())),  # in bounds (see the fake)
+        C(plc, pa.array([0] * n_of(d), pa.int32())),
         1, plc.aggregation.sum()) for src in (d["g"].fill_null(0.25), d["i"].fill_null(0), d["i32"])])
 case("rolling_sum_int_windows", "rolling.rolling_window")(
     lambda plc, d: plc.rolling.rolling_window(C(plc, d["g"].fill_null(-1.0)), 3, 0, 2, plc.aggregation.sum()))

@@ -1179,6 +1179,11 @@ def rolling_window(source: Column, preceding_window: Any, following_window: Any,
         return np.full(n, int(w), dtype=np.int64)
 
     pre, fol = window(preceding_window, "preceding_window"), window(following_window, "following_window")
+    rows_ = np.arange(n)
+    if isinstance(preceding_window, Column) and ((pre > rows_ + 1).any() or (fol > n - 1 - rows_).any()):
+        # libcudf takes column windows as given: one reaching past the column is undefined (it
+        # aborted the process on the H100), so the engine only builds in-bounds ones
+        raise _unmodelled("rolling_window", "preceding_window", "out of bounds", "column windows must stay in the column")
     out_t = pa.float64() if pa.types.is_floating(t) else pa.int64()
     x = source.arr.to_numpy(zero_copy_only=False).astype(out_t.to_pandas_dtype())
     rows = np.arange(n)
