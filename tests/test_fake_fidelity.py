@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
