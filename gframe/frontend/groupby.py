@@ -15,7 +15,7 @@ from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import is_numeric, is_string
+from gframe.plan.schema import is_numeric_for_pandas, is_string
 from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
@@ -216,7 +216,7 @@ class _GroupBy:
             return self._fallback(fn, **({"numeric_only": numeric_only} if numeric_only else {}), **params)
         fields = self._value_fields()
         if numeric_only:
-            fields = [f for f in fields if is_numeric(f.dtype)]
+            fields = [f for f in fields if is_numeric_for_pandas(f.dtype, f.family)]
         for f in fields:
             if f.dtype is None or pa.types.is_dictionary(f.dtype):
                 return self._fallback(fn, **params)

@@ -1008,10 +1008,11 @@ _BUILTIN_BASES = (KeyError, IndexError, OverflowError, ZeroDivisionError, TypeEr
 
 def _expected_exception(perr: BaseException) -> type[BaseException]:
     """The type gframe must raise where pandas raised ``perr``: pandas' own type, except where pandas
-    lets a pyarrow exception through (``str.astype("Int64")`` raises ``ArrowInvalid``): gframe maps
-    every engine's errors to the builtin type it subclasses (``gframe/errors.py``), so that base is
-    pandas' contract there (``except ValueError`` catches both)."""
-    if type(perr).__module__.split(".")[0] == "pyarrow":
+    lets a pyarrow or numpy exception through (``str.astype("Int64")`` raises ``ArrowInvalid``,
+    ``Float64 > "a"`` numpy's ``UFuncTypeError``): gframe maps every engine's errors to the builtin
+    type it subclasses (``gframe/errors.py``), so that base is pandas' contract there (``except
+    ValueError`` / ``except TypeError`` catch both)."""
+    if type(perr).__module__.split(".")[0] in ("pyarrow", "numpy"):
         return next((b for b in _BUILTIN_BASES if isinstance(perr, b)), type(perr))
     return type(perr)
 
