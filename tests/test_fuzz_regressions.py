@@ -405,6 +405,20 @@ CASES: dict[str, tuple[str | None, str]] = {
         f"df = pd.DataFrame({{'c1': pd.array(['0.01', '2', '3'], dtype={DEC})}})", "df = df.nlargest(1, 'c1')")),
     "decimal_round": (None, arrow_case(
         f"df = pd.DataFrame({{'c1': pd.array(['100', '2.25', None], dtype={DEC})}})", "df = df.assign(c1=df['c1'].round(1))")),
+    # R: reductions pyarrow types differently from the engines go to pandas (a duration's mean is one)
+    "arrow_duration_mean_is_timedelta": (None, arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([1, None, 3], dtype=pd.ArrowDtype(pa.duration('us')))})", "df = df['c1'].mean()")),
+    "arrow_date_mean_is_date": (None, arrow_case(
+        "df = pd.DataFrame({'c1': pd.array(['2020-01-01', None, '2020-01-02'], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df['c1'].mean()")),
+    "arrow_bool_std_typeerror": (None, arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([None], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df['c1'].std()")),
+    "groupby_decimal_mean_is_decimal": (None, arrow_case(
+        f"df = pd.DataFrame({{'k': [1, 1, 2], 'v': pd.array(['1', None, '2'], dtype={DEC})}})",
+        "df = df.groupby('k').agg({'v': 'mean'})")),
+    "groupby_arrow_duration_std": (None, arrow_case(
+        "df = pd.DataFrame({'k': [1, 1, 2], 'c1': pd.array([1, 5, 3], dtype=pd.ArrowDtype(pa.duration('us')))})",
+        "df = df.groupby('k', sort=False)['c1'].std()")),
     # Z: merge sort puts a missing ArrowDtype timestamp key last (numpy NaT first, R16)
     "merge_outer_sort_arrow_timestamp_null_key_last": (None, arrow_case(
         "df = pd.DataFrame({'k': pd.array(['2020-01-01 12:30:00'], dtype=pd.ArrowDtype(pa.timestamp('us')))})\n"

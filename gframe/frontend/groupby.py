@@ -15,7 +15,7 @@ from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import is_numeric_for_pandas, is_string
+from gframe.plan.schema import arrow_reduction_native, is_numeric_for_pandas, is_string
 from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
@@ -222,7 +222,8 @@ class _GroupBy:
                 return self._fallback(fn, **params)
             if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
                 return self._fallback(fn, **params)
-            if pa.types.is_timestamp(f.dtype) and fn in ("sum", "prod", "std", "var"):
+            if pa.types.is_timestamp(f.dtype) and fn in ("sum", "prod", "std", "var") \
+                    or not arrow_reduction_native(fn, f.dtype, f.family):
                 return self._fallback(fn, **params)
         specs = [(f.label, fn, f, params) for f in fields]
         squeeze = self._selection is not None and not isinstance(self._selection, list)
@@ -408,7 +409,7 @@ class _GroupBy:
             return False
         if pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             return False
-        return True
+        return arrow_reduction_native(fn, t, f.family)
 
     def __iter__(self) -> Any:
         gb = self._pandas_groupby(self._obj.to_pandas())

@@ -57,6 +57,7 @@ from gframe.plan.schema import (
     OBJECT,
     PYOBJECT,
     Field,
+    arrow_reduction_native,
     arrow_type_from_pandas,
     family_dtype,
     family_of_pandas,
@@ -830,6 +831,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ reductions
     def _reduce(self, fn: str, skipna: bool = True, min_count: int = 0, **params: Any) -> Any:
         t = self._dtype_arrow
+        if not arrow_reduction_native(fn, t, self._family):  # pyarrow's result types (a duration's mean...)
+            return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
+                                              **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn == "sum" and is_string(t):  # pandas concatenates the strings
                 return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})

@@ -342,6 +342,25 @@ def is_numeric_for_pandas(t: ArrowType | None, family: str) -> bool:
     return is_numeric(t)
 
 
+# Reductions of Arrow-backed columns that pandas computes with pyarrow to results the engines' do not
+# give: a duration's or a date's mean/median is a duration/date, a decimal's mean a decimal, a date's
+# or duration's std a duration, a bool's median/std/var raise TypeError; these are pandas' to do.
+_ARROW_REDUCTIONS_VIA_PANDAS: tuple[tuple[Any, frozenset[str]], ...] = (
+    (pa.types.is_boolean, frozenset({"median", "std", "var", "sem"})),
+    (pa.types.is_duration, frozenset({"mean", "median", "std", "var", "sem", "any", "all"})),
+    (pa.types.is_date, frozenset({"mean", "median", "std", "var", "sem"})),
+    (pa.types.is_decimal, frozenset({"mean"})),
+)
+
+
+def arrow_reduction_native(fn: str, t: ArrowType | None, family: str) -> bool:
+    """Whether a (group) reduction ``fn`` of a column of type ``t`` in ``family`` is the engines' to
+    compute (see ``_ARROW_REDUCTIONS_VIA_PANDAS``; every non-Arrow family is)."""
+    if family not in ARROW_FAMILIES or t is None:
+        return True
+    return not any(test(t) and fn in fns for test, fns in _ARROW_REDUCTIONS_VIA_PANDAS)
+
+
 def is_string(t: ArrowType | None) -> bool:
     return t is not None and (pa.types.is_large_string(t) or pa.types.is_string(t))
 
