@@ -419,6 +419,13 @@ CASES: dict[str, tuple[str | None, str]] = {
     "groupby_arrow_duration_std": (None, arrow_case(
         "df = pd.DataFrame({'k': [1, 1, 2], 'c1': pd.array([1, 5, 3], dtype=pd.ArrowDtype(pa.duration('us')))})",
         "df = df.groupby('k', sort=False)['c1'].std()")),
+    "decimal_abs": (None, arrow_case(
+        f"df = pd.DataFrame({{'c3': pd.array(['-99999999.99', None], dtype={DEC})}})", "df = df.assign(c3=df['c3'].abs())")),
+    # astype of a column whose type the data decides (a merge key of categoricals) raised AttributeError
+    "astype_float_of_data_typed_merge_key": (None, case(
+        "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['a'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['a'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='inner')\ndf = df.astype({'k': 'float64'})")),
     # a float column's isin of mixed ints and floats matched nothing on the CPU engine (no Polars Series of both)
     "float_isin_mixed_int_and_float_values": (None, case(
         "df = pd.DataFrame({'k': [2.0, 1.5]})", "df = df[df['k'].isin([2, 2.0, inf])]")),

@@ -199,7 +199,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         _check_cast(plan, e, f, src, target, family)
     if family != NUMPY:
         return func("cast", e, dtype=target, family=family)
-    if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
+    if src is not None and (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
         # numpy's int64 view of NaT is the smallest int64, not a missing value
         return func("fillna", func("cast", e, dtype=target), Lit(np.iinfo(np.int64).min))
     return func("cast", e, dtype=target)
@@ -688,6 +688,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     @objects_via_pandas
     def abs(self) -> "Series":
         t = self._dtype_arrow
+        if t is not None and not is_numeric(t) and self._family in ARROW_FAMILIES:
+            return call_method(self, "abs", (), {}, "abs of this Arrow dtype is not native")  # pyarrow's abs
         if t is not None and not (is_numeric(t) or pa.types.is_duration(t)):
             raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")
         return self._with(func("abs", self._expr))
