@@ -426,6 +426,13 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['a'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['a'], ordered=True)})",
         "df = df.merge(df2, on='k', how='inner')\ndf = df.astype({'k': 'float64'})")),
+    "arrow_int_astype_arrow_double_beyond_2_53_arrowinvalid": (None, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([9223372036854775807, 1], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.astype({'c0': pd.ArrowDtype(pa.float64())})")),
+    "groupby_mean_numeric_only_with_decimal_via_pandas_keeps_numeric_only": (None, arrow_case(
+        f"df = pd.DataFrame({{'k': ['a'], 'c0': pd.array(['99999999.99'], dtype={DEC}), "
+        "'c1': pd.array([None], dtype=pd.ArrowDtype(pa.string()))}).astype({'k': pd.CategoricalDtype(['a', 'd', 'c'], ordered=False)})",
+        "df = df.groupby('c1', dropna=False).mean(numeric_only=True)")),
     # a float column's isin of mixed ints and floats matched nothing on the CPU engine (no Polars Series of both)
     "float_isin_mixed_int_and_float_values": (None, case(
         "df = pd.DataFrame({'k': [2.0, 1.5]})", "df = df[df['k'].isin([2, 2.0, inf])]")),

@@ -212,8 +212,10 @@ class _GroupBy:
         return L.CompleteGroups(tuple(keys), plan.keys, fills, plan.sort, plan, plan.child)
 
     def _method(self, fn: str, numeric_only: bool = False, **params: Any) -> Any:
+        if numeric_only:  # pandas' own call, whichever reason sends it there
+            params = {"numeric_only": numeric_only, **params}
         if self._native_keys is None:
-            return self._fallback(fn, **({"numeric_only": numeric_only} if numeric_only else {}), **params)
+            return self._fallback(fn, **params)
         fields = self._value_fields()
         if numeric_only:
             fields = [f for f in fields if is_numeric_for_pandas(f.dtype, f.family)]
@@ -225,6 +227,7 @@ class _GroupBy:
             if pa.types.is_timestamp(f.dtype) and fn in ("sum", "prod", "std", "var") \
                     or not arrow_reduction_native(fn, f.dtype, f.family):
                 return self._fallback(fn, **params)
+        params = {k: v for k, v in params.items() if k != "numeric_only"}
         specs = [(f.label, fn, f, params) for f in fields]
         squeeze = self._selection is not None and not isinstance(self._selection, list)
         return self._aggregate(specs, squeeze=squeeze)

@@ -289,6 +289,11 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
         info = np.iinfo(target.to_pandas_dtype())
         if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(int(info.min))), BinOp("gt", e, Lit(int(info.max))))):
             raise NotImplementedError("values outside the target integer type: numpy wraps them")
+    if family in ARROW_FAMILIES and pa.types.is_floating(target) and src is not None and pa.types.is_integer(src):
+        # pyarrow's safe cast refuses ints the float cannot hold exactly (ArrowInvalid): pandas' to raise
+        exact = 2 ** (np.finfo(target.to_pandas_dtype()).nmant + 1)
+        if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(-exact)), BinOp("gt", e, Lit(exact)))):
+            raise NotImplementedError("ints a float cannot hold exactly, cast by pyarrow")
     if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
         # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
         raise NotImplementedError("missing floats to bool")
