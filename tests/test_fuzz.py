@@ -72,6 +72,24 @@ def test_generation_is_deterministic_and_code_is_runnable_pandas() -> None:
             assert fuzz._assert_equal(direct, ns["result"]) is None
 
 
+def test_draws_every_arrow_kind_and_exclude_arrow_draws_none() -> None:
+    """Issue 9: every dtype gframe claims is drawn, the ArrowDtype ones included (as input columns, and as
+    pandas builds them); ``exclude=["arrow"]`` (the CLI's ``--exclude arrow``) draws none of them."""
+    drawn: set[str] = set()
+    for seed in range(150):
+        case = fuzz.generate(seed)
+        drawn |= {c.dtype for f in case.frames for c in f.columns}
+        if any(c.dtype in fuzz.ARROW_TYPES for f in case.frames for c in f.columns):
+            built = fuzz._build_frames(case)["df"]
+            arrow_cols = [c.name for c in case.frames[0].columns if c.dtype in fuzz.ARROW_TYPES]
+            assert all(isinstance(built[c].dtype, pandas.ArrowDtype) for c in arrow_cols), case.code()
+    assert set(fuzz.ARROW_KINDS) <= drawn, set(fuzz.ARROW_KINDS) - drawn
+    for seed in range(60):
+        case = fuzz.generate(seed, exclude=["arrow"])
+        assert not [c.dtype for f in case.frames for c in f.columns if c.dtype in fuzz.ARROW_TYPES]
+        assert "ArrowDtype" not in case.code()
+
+
 def test_comparison_is_strict() -> None:
     """The comparer reports dtype, value (1e-9 relative), order and scalar-type differences."""
     df = pandas.DataFrame({"a": [1.0, 2.0]})
