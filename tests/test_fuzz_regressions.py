@@ -433,6 +433,10 @@ CASES: dict[str, tuple[str | None, str]] = {
         f"df = pd.DataFrame({{'k': ['a'], 'c0': pd.array(['99999999.99'], dtype={DEC}), "
         "'c1': pd.array([None], dtype=pd.ArrowDtype(pa.string()))}).astype({'k': pd.CategoricalDtype(['a', 'd', 'c'], ordered=False)})",
         "df = df.groupby('c1', dropna=False).mean(numeric_only=True)")),
+    # the pandas fallback of DataFrame.count/nunique passed skipna (and numeric_only to nunique)
+    "frame_count_after_merge_left_via_pandas": (None, case(
+        "df = pd.DataFrame({'k': ['a']})\ndf2 = pd.DataFrame({'k': ['b'], 'x1': [126]}).astype({'x1': 'int8'})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.count()")),
     # a float column's isin of mixed ints and floats matched nothing on the CPU engine (no Polars Series of both)
     "float_isin_mixed_int_and_float_values": (None, case(
         "df = pd.DataFrame({'k': [2.0, 1.5]})", "df = df[df['k'].isin([2, 2.0, inf])]")),

@@ -720,10 +720,14 @@ class DataFrame(NumpyProtocols, NDFrame):
     def _reduce(self, fn: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0,
                 **params: Any) -> Any:
         def fallback() -> Any:
-            extra = {"min_count": min_count} if min_count else {}
-            if fn not in ("any", "all"):  # any/all take bool_only, not numeric_only
+            # each pandas method's own keywords: any/all take bool_only, not numeric_only; count takes
+            # no skipna; nunique neither (its dropna is in params)
+            extra: dict[str, Any] = {"min_count": min_count} if min_count else {}
+            if fn not in ("any", "all", "nunique"):
                 extra["numeric_only"] = numeric_only
-            return call_method(self, fn, (), {"axis": axis, "skipna": skipna, **extra, **params})
+            if fn not in ("count", "nunique"):
+                extra["skipna"] = skipna
+            return call_method(self, fn, (), {"axis": axis, **extra, **params})
 
         if axis in (1, "columns"):
             out = self._reduce_rows(fn, skipna, numeric_only, min_count)
