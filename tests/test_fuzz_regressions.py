@@ -362,6 +362,9 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = df.groupby('k').sum(numeric_only=True)")),
     "frame_all_of_arrow_int_is_numpy_bool": (None, arrow_case(
         "df = pd.DataFrame({'k': pd.array([2], dtype=pd.ArrowDtype(pa.int64()))})", "df = df.all()")),
+    "frame_all_of_arrow_int_and_Float64_is_numpy_bool": (None, arrow_case(
+        "df = pd.DataFrame({'k': pd.array([0], dtype=pd.ArrowDtype(pa.int64())), 'c1': pd.array([None], dtype='Float64')})",
+        "df = df.all()")),
     # T: a scalar pandas takes and gframe has no literal for (Decimal) goes to pandas; Arrow isin by pyarrow's is_in
     "decimal_le_Decimal_scalar": (None, arrow_case(
         f"df = pd.DataFrame({{'c2': pd.array(['0', '1.5', None], dtype={DEC})}})", "df = df[(df['c2'] <= Decimal('0.01'))]")),

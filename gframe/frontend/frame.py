@@ -770,6 +770,8 @@ class DataFrame(NumpyProtocols, NDFrame):
             from pandas.core.dtypes.cast import find_common_type
 
             common = find_common_type(dtypes)
+            if fn in ("any", "all") and str(common) != "boolean":
+                common = np.dtype(bool)  # pandas' out_dtype for any/all, unless the blocks agree on boolean
             if isinstance(common, pd.api.extensions.ExtensionDtype):
                 values = [pd.NA if v is pd.NA or v is None or v is pd.NaT
                           or (isinstance(v, (float, np.floating)) and np.isnan(v)) else v for v in values]
@@ -1132,10 +1134,8 @@ def _descending(ascending: Any, n: int) -> tuple[bool, ...]:
 def _reduction_dtype(fn: str, f: Field, kind: np.dtype, schema: Schema) -> Any:
     """The dtype of one column's result in a DataFrame reduction: a nullable or Arrow column's
     result keeps its family (the type the reduction gives, as that family's dtype); a numpy
-    column's is the scalar's. Counts are int64 in every family, and an Arrow column's ``any``/``all``
-    numpy bool (``ArrowExtensionArray._reduce`` gives a Python bool; a masked one's stays boolean)."""
-    numpy_result = ("count", "nunique", "any", "all") if f.family in ARROW_FAMILIES else ("count", "nunique")
-    if f.family in NA_FAMILIES and fn not in numpy_result:
+    column's is the scalar's."""
+    if f.family in NA_FAMILIES and fn not in ("count", "nunique"):
         x: Expr = Col(f.name)
         if f.dtype is not None and pa.types.is_boolean(f.dtype) and fn in ("mean", "std", "var", "median"):
             x = func("cast", x, dtype=pa.float64())
