@@ -235,13 +235,15 @@ def _arrow_cast_native(src: Any, src_family: str, target: Any, family: str) -> b
             return not (floating(src) or boolean(src))
         if integer(target):
             return integer(src) or boolean(src)
-        if floating(target) or boolean(target):
+        if floating(target):
+            return integer(src) or floating(src) or boolean(src) or pa.types.is_decimal(src)
+        if boolean(target):
             return integer(src) or floating(src) or boolean(src)
         return False
     if is_string(target):
         return not boolean(src)
     if floating(target):
-        return integer(src) or floating(src)
+        return integer(src) or floating(src) or pa.types.is_decimal(src)
     same_kind = any(k(src) and k(target) for k in (integer, floating, boolean))
     return same_kind and family != NUMPY
 
