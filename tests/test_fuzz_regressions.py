@@ -40,10 +40,21 @@ NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 NN = "new N: concat with an empty frame drops the index name"
 NP = "new P: set_index of a narrow signed int range gives pandas' RangeIndex (int64)"
 NO = "new O: an object column's None comes back as NaN (the missing marker is not kept)"
+NV = "new V: categoricals of Arrow (or masked) values: pandas' categories keep the ArrowDtype / Int64"
+NY = "new Y: pandas bug: a multi-key sort of double[pyarrow] holding 0.0 and -0.0 raises ValueError"
+ARITH = "arith helper's: date32 +- Timedelta, decimal arithmetic with Python numbers"
 
 
 def case(setup: str, pipeline: str) -> str:
     return f"import pandas as pd\nnan, inf = float('nan'), float('inf')\n{setup}\n{PIPELINE_MARK}\n{pipeline}\nresult = df\n"
+
+
+def arrow_case(setup: str, pipeline: str) -> str:
+    """A repro over ArrowDtype columns (``pa`` types, ``Decimal`` and ``datetime.date`` scalars)."""
+    return ("import datetime\nfrom decimal import Decimal\n\nimport pyarrow as pa\n" + case(setup, pipeline))
+
+
+DEC = "pd.ArrowDtype(pa.decimal128(10, 2))"
 
 
 # id -> (class, snippet); class None = fixed (the test must pass)
@@ -331,6 +342,129 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = df.assign(n=df['c2'] - -0.0)\ndf = pd.concat([df, df2], ignore_index=True)\ndf = df.groupby('c1')['n'].count()")),
     "str_astype_Int64_valueerror_as_pandas_arrowinvalid": (None, case("df = pd.DataFrame({'k': ['ab']})",
                                                                       "df = df.astype({'k': 'Int64'})")),
+    # --- session fuzzarrow: ArrowDtype columns (docs/fuzzing.md, rows S-Z)
+    # S: numeric_only takes pandas' numeric blocks (ArrowDtype._is_numeric: not bool[pyarrow], decimals in)
+    "frame_std_numeric_only_decimal_is_arrow_double": (None, arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array([None], dtype={DEC})}})", "df = df.std(numeric_only=True)")),
+    "frame_min_numeric_only_takes_decimal_not_arrow_bool": (None, arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['99999999.99'], dtype={DEC}), 'c3': pd.array([-2], dtype='Int64'), "
+        "'c4': pd.array([False], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df.min(numeric_only=True)")),
+    "frame_median_numeric_only_after_merge_skips_arrow_bool": (None, arrow_case(
+        "df = pd.DataFrame({'k': [2]}).astype({'k': 'int32'})\n"
+        "df2 = pd.DataFrame({'k': [2], 'x1': pd.array([-1], dtype=pd.ArrowDtype(pa.int64())), "
+        "'c0': pd.array([None], dtype=pd.ArrowDtype(pa.bool_()))}).astype({'k': 'int32'})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.median(numeric_only=True)")),
+    "frame_var_numeric_only_of_arrow_bool_is_empty": (None, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([False], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df.var(numeric_only=True)")),
+    "groupby_sum_numeric_only_skips_arrow_bool": (None, arrow_case(
+        "df = pd.DataFrame({'k': [1, 1], 'c2': pd.array([False, True], dtype=pd.ArrowDtype(pa.bool_())), 'x': [1.0, 2.0]})",
+        "df = df.groupby('k').sum(numeric_only=True)")),
+    "frame_all_of_arrow_int_is_numpy_bool": (None, arrow_case(
+        "df = pd.DataFrame({'k': pd.array([2], dtype=pd.ArrowDtype(pa.int64()))})", "df = df.all()")),
+    "frame_all_of_arrow_int_and_Float64_is_numpy_bool": (None, arrow_case(
+        "df = pd.DataFrame({'k': pd.array([0], dtype=pd.ArrowDtype(pa.int64())), 'c1': pd.array([None], dtype='Float64')})",
+        "df = df.all()")),
+    # T: a scalar pandas takes and gframe has no literal for (Decimal) goes to pandas; Arrow isin by pyarrow's is_in
+    "decimal_le_Decimal_scalar": (None, arrow_case(
+        f"df = pd.DataFrame({{'c2': pd.array(['0', '1.5', None], dtype={DEC})}})", "df = df[(df['c2'] <= Decimal('0.01'))]")),
+    "decimal_not_eq_Decimal_scalar": (None, arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array(['1.50', None], dtype={DEC})}})", "df = df[~((df['c1'] == Decimal('100')))]")),
+    "decimal_isin_int_and_Decimal": (None, arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array(['2.25', '2'], dtype={DEC})}})", "df = df[df['c1'].isin([-2, Decimal('2.25')])]")),
+    "decimal_isin_int_arrowinvalid": (None, arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array(['2.25', '2'], dtype={DEC})}})", "df = df[df['c1'].isin([2])]")),
+    "arrow_string_isin_only_none_arrowtypeerror": (None, arrow_case(
+        "df = pd.DataFrame({'c1': pd.array(['a', None], dtype=pd.ArrowDtype(pa.string()))})",
+        "df = df[df['c1'].isin([None])]")),
+    # U/W: casts from and to ArrowDtype follow pyarrow / to_numpy, not the numpy table
+    "arrow_double_astype_large_string_formats_as_pyarrow": (None, arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([-0.0, 1.0], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.astype({'c2': pd.ArrowDtype(pa.large_string())})")),
+    "bool_astype_arrow_string_is_lowercase": (None, arrow_case(
+        "df = pd.DataFrame({'c2': [True, False]})", "df = df.astype({'c2': pd.ArrowDtype(pa.string())})")),
+    "int_astype_decimal_precision_arrowinvalid": (None, arrow_case(
+        "df = pd.DataFrame({'k': [2]})", "df = df.astype({'k': pd.ArrowDtype(pa.decimal128(10, 2))})")),
+    "arrow_timestamp_astype_float64": (None, arrow_case(
+        "df = pd.DataFrame({'c2': pd.array(['2020-01-01', None], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.astype({'c2': 'float64'})")),
+    "arrow_duration_astype_arrow_double_not_implemented": (None, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([1500], dtype=pd.ArrowDtype(pa.duration('us')))})",
+        "df = df.astype({'c0': pd.ArrowDtype(pa.float64())})")),
+    "arrow_tz_timestamp_astype_boolean_over_no_rows": (None, arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC')))})",
+        "df = df.astype({'c2': 'boolean'})")),
+    "arrow_int_with_na_astype_int64_typeerror": (None, arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([1, None], dtype=pd.ArrowDtype(pa.int64()))})", "df = df.astype({'c2': 'int64'})")),
+    "arrow_date_astype_object_keeps_dates": (None, arrow_case(
+        "df = pd.DataFrame({'c2': pd.array(['2020-01-01', None], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.astype({'c2': 'object'})")),
+    "str_with_missing_astype_Int64_is_NA": (None, case(
+        "df = pd.DataFrame({'x0': [None, '1']}).astype({'x0': 'str'})", "df = df.astype({'x0': 'Int64'})")),
+    # decimals: numeric to pandas, not sorted/rounded by the engines
+    "decimal_nsmallest_n_covers_the_column": (None, arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array(['0.01'], dtype={DEC})}})", "df = df.nsmallest(5, 'c1', keep='all')")),
+    "decimal_nlargest_typeerror_where_pandas_kernels_refuse": (None, arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array(['0.01', '2', '3'], dtype={DEC})}})", "df = df.nlargest(1, 'c1')")),
+    "decimal_round": (None, arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array(['100', '2.25', None], dtype={DEC})}})", "df = df.assign(c1=df['c1'].round(1))")),
+    # R: reductions pyarrow types differently from the engines go to pandas (a duration's mean is one)
+    "arrow_duration_mean_is_timedelta": (None, arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([1, None, 3], dtype=pd.ArrowDtype(pa.duration('us')))})", "df = df['c1'].mean()")),
+    "arrow_date_mean_is_date": (None, arrow_case(
+        "df = pd.DataFrame({'c1': pd.array(['2020-01-01', None, '2020-01-02'], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df['c1'].mean()")),
+    "arrow_bool_std_typeerror": (None, arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([None], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df['c1'].std()")),
+    "groupby_decimal_mean_is_decimal": (None, arrow_case(
+        f"df = pd.DataFrame({{'k': [1, 1, 2], 'v': pd.array(['1', None, '2'], dtype={DEC})}})",
+        "df = df.groupby('k').agg({'v': 'mean'})")),
+    "groupby_arrow_duration_std": (None, arrow_case(
+        "df = pd.DataFrame({'k': [1, 1, 2], 'c1': pd.array([1, 5, 3], dtype=pd.ArrowDtype(pa.duration('us')))})",
+        "df = df.groupby('k', sort=False)['c1'].std()")),
+    "decimal_abs": (None, arrow_case(
+        f"df = pd.DataFrame({{'c3': pd.array(['-99999999.99', None], dtype={DEC})}})", "df = df.assign(c3=df['c3'].abs())")),
+    # astype of a column whose type the data decides (a merge key of categoricals) raised AttributeError
+    "astype_float_of_data_typed_merge_key": (None, case(
+        "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['a'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['a'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='inner')\ndf = df.astype({'k': 'float64'})")),
+    "arrow_int_astype_arrow_double_beyond_2_53_arrowinvalid": (None, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([9223372036854775807, 1], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.astype({'c0': pd.ArrowDtype(pa.float64())})")),
+    "groupby_mean_numeric_only_with_decimal_via_pandas_keeps_numeric_only": (None, arrow_case(
+        f"df = pd.DataFrame({{'k': ['a'], 'c0': pd.array(['99999999.99'], dtype={DEC}), "
+        "'c1': pd.array([None], dtype=pd.ArrowDtype(pa.string()))}).astype({'k': pd.CategoricalDtype(['a', 'd', 'c'], ordered=False)})",
+        "df = df.groupby('c1', dropna=False).mean(numeric_only=True)")),
+    # the pandas fallback of DataFrame.count/nunique passed skipna (and numeric_only to nunique)
+    "frame_count_after_merge_left_via_pandas": (None, case(
+        "df = pd.DataFrame({'k': ['a']})\ndf2 = pd.DataFrame({'k': ['b'], 'x1': [126]}).astype({'x1': 'int8'})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.count()")),
+    # a float column's isin of mixed ints and floats matched nothing on the CPU engine (no Polars Series of both)
+    "float_isin_mixed_int_and_float_values": (None, case(
+        "df = pd.DataFrame({'k': [2.0, 1.5]})", "df = df[df['k'].isin([2, 2.0, inf])]")),
+    # Z: merge sort puts a missing ArrowDtype timestamp key last (numpy NaT first, R16)
+    "merge_outer_sort_arrow_timestamp_null_key_last": (None, arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2020-01-01 12:30:00'], dtype=pd.ArrowDtype(pa.timestamp('us')))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)")),
+    # left as they are
+    "arrow_bool_astype_category_categories_keep_arrow_dtype": (NV, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.bool_()))})",
+        "df = df.astype({'c0': 'category'})\ndf = df.tail(5)")),
+    "Int64_astype_category_value_counts_index_Int64_categories": (NV, case(
+        "df = pd.DataFrame({'c1': pd.array([-1], dtype='Int64')})",
+        "df = df.astype({'c1': 'category'})\ndf = df['c1'].value_counts()")),
+    "pandas_bug_sort_arrow_double_signed_zeros": (NY, arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2020-01-01', '2020-01-01'], dtype=pd.ArrowDtype(pa.timestamp('us'))), "
+        "'c0': pd.array([0.0, -0.0], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.sort_values(['c0', 'k'], ascending=[False, False], na_position='last', kind='stable')")),
+    "date32_minus_timedelta": (ARITH, arrow_case(
+        "df = pd.DataFrame({'c1': pd.array(['1970-01-01'], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.assign(n=df['c1'] - pd.Timedelta(seconds=1))")),
+    "int_minus_decimal": (ARITH, arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array(['2.25'], dtype={DEC})}})", "df = df.assign(m=3 - df['c1'])")),
+    "decimal_truediv_zero": (ARITH, arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['2.25'], dtype={DEC})}})", "df = df.assign(m=df['c0'] / 0)")),
 }
 
 

@@ -29,8 +29,8 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (MASKED, NA_FAMILIES, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
-                                 is_string, pandas_dtype)
+from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NA_FAMILIES, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+                                 is_numeric_for_pandas, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
     if x is None:
@@ -738,10 +738,14 @@ class DataFrame(NumpyProtocols, NDFrame):
     def _reduce(self, fn: str, axis: Any = 0, skipna: bool = True, numeric_only: bool = False, min_count: int = 0,
                 **params: Any) -> Any:
         def fallback() -> Any:
-            extra = {"min_count": min_count} if min_count else {}
-            if fn not in ("any", "all"):  # any/all take bool_only, not numeric_only
+            # each pandas method's own keywords: any/all take bool_only, not numeric_only; count takes
+            # no skipna; nunique neither (its dropna is in params)
+            extra: dict[str, Any] = {"min_count": min_count} if min_count else {}
+            if fn not in ("any", "all", "nunique"):
                 extra["numeric_only"] = numeric_only
-            return call_method(self, fn, (), {"axis": axis, "skipna": skipna, **extra, **params})
+            if fn not in ("count", "nunique"):
+                extra["skipna"] = skipna
+            return call_method(self, fn, (), {"axis": axis, **extra, **params})
 
         if axis in (1, "columns"):
             out = self._reduce_rows(fn, skipna, numeric_only, min_count)
@@ -752,7 +756,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             raise ValueError(f"No axis named {axis} for object type DataFrame")
         if numeric_only and any(f.dtype is None for f in self._schema.columns):
             return fallback()  # a type the data decides (int or float with missing rows, bool or object)
-        cols = [f for f in self._schema.columns if not numeric_only or is_numeric(f.dtype)]
+        cols = [f for f in self._schema.columns if not numeric_only or is_numeric_for_pandas(f.dtype, f.family)]
         if not cols:
             # pandas' index is the frame's columns Index, filtered (a frame with no columns has
             # RangeIndex columns: an int64 result index)
@@ -784,6 +788,8 @@ class DataFrame(NumpyProtocols, NDFrame):
             from pandas.core.dtypes.cast import find_common_type
 
             common = find_common_type(dtypes)
+            if fn in ("any", "all") and str(common) != "boolean":
+                common = np.dtype(bool)  # pandas' out_dtype for any/all, unless the blocks agree on boolean
             if isinstance(common, pd.api.extensions.ExtensionDtype):
                 values = [pd.NA if v is pd.NA or v is None or v is pd.NaT
                           or (isinstance(v, (float, np.floating)) and np.isnan(v)) else v for v in values]
@@ -800,7 +806,7 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def _reduce_rows(self, fn: str, skipna: bool, numeric_only: bool, min_count: int) -> Any:
         """Row-wise (axis=1) sum / mean / count: one expression over the columns; None if not native."""
-        cols = [f for f in self._schema.columns if not numeric_only or is_numeric(f.dtype)]
+        cols = [f for f in self._schema.columns if not numeric_only or is_numeric_for_pandas(f.dtype, f.family)]
         if fn not in ("sum", "mean", "count") or not cols or not all(is_numeric(f.dtype) for f in cols):
             return None
 
@@ -926,10 +932,17 @@ class DataFrame(NumpyProtocols, NDFrame):
             raise ValueError('keep must be either "first", "last" or "all"')
         names = self._names(_listify(columns))
         for name, f in zip(names, (self._col(c) for c in _listify(columns))):
-            if f.dtype is not None and not (is_numeric(f.dtype) or pa.types.is_timestamp(f.dtype)
-                                            or pa.types.is_duration(f.dtype)):
-                raise TypeError(f"Column {f.label!r} has dtype {pandas_dtype(f.dtype)}, cannot use method "
-                                f"{'nlargest' if largest else 'nsmallest'!r} with this dtype")
+            t = f.dtype
+            if f.family in ARROW_FAMILIES:  # pandas' SelectN takes the Arrow numbers (ArrowDtype._is_numeric)
+                ok = t is None or pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
+                if t is not None and pa.types.is_decimal(t):
+                    # it sorts the column when n covers it, else its int/float kernels raise TypeError
+                    return call_method(self, "nlargest" if largest else "nsmallest", (n, columns), {"keep": keep})
+            else:
+                ok = t is None or is_numeric(t) or pa.types.is_timestamp(t) or pa.types.is_duration(t)
+            if not ok:
+                raise TypeError(f"Column {f.label!r} has dtype {pandas_dtype(t, family=f.family)}, cannot use "
+                                f"method {'nlargest' if largest else 'nsmallest'!r} with this dtype")
         desc = (largest,) * len(names)
         if keep == "last" and self._schema.index is None:
             # ties at the cut: the last ones win, in reverse order (positions descending)

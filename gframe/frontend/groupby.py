@@ -15,7 +15,7 @@ from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import is_numeric, is_string
+from gframe.plan.schema import arrow_reduction_native, is_numeric_for_pandas, is_string
 from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
@@ -212,18 +212,22 @@ class _GroupBy:
         return L.CompleteGroups(tuple(keys), plan.keys, fills, plan.sort, plan, plan.child)
 
     def _method(self, fn: str, numeric_only: bool = False, **params: Any) -> Any:
+        if numeric_only:  # pandas' own call, whichever reason sends it there
+            params = {"numeric_only": numeric_only, **params}
         if self._native_keys is None:
-            return self._fallback(fn, **({"numeric_only": numeric_only} if numeric_only else {}), **params)
+            return self._fallback(fn, **params)
         fields = self._value_fields()
         if numeric_only:
-            fields = [f for f in fields if is_numeric(f.dtype)]
+            fields = [f for f in fields if is_numeric_for_pandas(f.dtype, f.family)]
         for f in fields:
             if f.dtype is None or pa.types.is_dictionary(f.dtype):
                 return self._fallback(fn, **params)
             if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
                 return self._fallback(fn, **params)
-            if pa.types.is_timestamp(f.dtype) and fn in ("sum", "prod", "std", "var"):
+            if pa.types.is_timestamp(f.dtype) and fn in ("sum", "prod", "std", "var") \
+                    or not arrow_reduction_native(fn, f.dtype, f.family):
                 return self._fallback(fn, **params)
+        params = {k: v for k, v in params.items() if k != "numeric_only"}
         specs = [(f.label, fn, f, params) for f in fields]
         squeeze = self._selection is not None and not isinstance(self._selection, list)
         return self._aggregate(specs, squeeze=squeeze)
@@ -408,7 +412,7 @@ class _GroupBy:
             return False
         if pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             return False
-        return True
+        return arrow_reduction_native(fn, t, f.family)
 
     def __iter__(self) -> Any:
         gb = self._pandas_groupby(self._obj.to_pandas())

@@ -50,6 +50,7 @@ from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, E
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
     ARROW,
+    ARROW_FAMILIES,
     ARROW_LARGE,
     MASKED,
     NA_FAMILIES,
@@ -57,6 +58,7 @@ from gframe.plan.schema import (
     OBJECT,
     PYOBJECT,
     Field,
+    arrow_reduction_native,
     arrow_type_from_pandas,
     family_dtype,
     family_of_pandas,
@@ -164,8 +166,8 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         target = pa.large_string()
     elif dtype is object or isinstance(dtype, np.dtype) and dtype == object or dtype in ("object", "O"):
         # object: the same values, shown as Python objects (the family says so)
-        if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
-            raise NotImplementedError("astype(object) of this column is not native")
+        if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype) or f.family in ARROW_FAMILIES:
+            raise NotImplementedError("astype(object) of this column is not native")  # (Arrow: pandas' scalars, NA)
         return func("cast", e, dtype=f.dtype, family=OBJECT)
     else:
         try:
@@ -181,6 +183,8 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if target is None:
         raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
     src = f.dtype
+    if not _arrow_cast_native(src, f.family, target, family):
+        raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src, family=f.family)}: pyarrow's cast rules")
     _check_cast_legal(src, target, dtype)
     if pa.types.is_dictionary(target) and src is not None and (pa.types.is_integer(src) or pa.types.is_floating(src)):
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
@@ -191,7 +195,8 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
             or is_string(target) and not (is_numeric(src) or is_string(src)) \
             or is_string(src) and not (is_numeric(target) and not pa.types.is_boolean(target)) and not is_string(target) \
             and not pa.types.is_dictionary(target) \
-            or pa.types.is_timestamp(target) or pa.types.is_duration(target) or pa.types.is_date(target):
+            or pa.types.is_timestamp(target) or pa.types.is_duration(target) or pa.types.is_date(target) \
+            or pa.types.is_decimal(target):
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src)} is not native")
     if plan is not None:
         if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY \
@@ -200,7 +205,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         _check_cast(plan, e, f, src, target, family)
     if family != NUMPY:
         return func("cast", e, dtype=target, family=family)
-    if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
+    if src is not None and (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
         # numpy's int64 view of NaT is the smallest int64, not a missing value
         return func("fillna", func("cast", e, dtype=target), Lit(np.iinfo(np.int64).min))
     return func("cast", e, dtype=target)
@@ -211,6 +216,42 @@ def _pandas_dtype_or_none(dtype: Any) -> Any:
         return pd.api.types.pandas_dtype(dtype)
     except TypeError:
         return None
+
+
+def _arrow_cast_native(src: Any, src_family: str, target: Any, family: str) -> bool:
+    """Whether a cast from or to an Arrow-backed dtype is the engines' cast.
+
+    pandas casts *to* an ArrowDtype by pyarrow's cast of the values (1.0 is "1" and True "true" as
+    strings, no truncating float -> int: ``ArrowInvalid``, no temporal -> number:
+    ``ArrowNotImplementedError``), and *from* one by pyarrow to Arrow targets and through ``to_numpy``
+    to numpy ones (NA into int/bool raises ``TypeError``, a date or decimal column has no number
+    view, ``object`` holds pandas' scalars and NA, categories keep the Arrow dtype). The numpy table
+    (``_check_cast_legal``) does not describe them; what is not native here is pandas' to do."""
+    if src_family not in ARROW_FAMILIES and family not in ARROW_FAMILIES:
+        return True
+    if src is None or target is None:
+        return False
+    if src == target and src_family == family:
+        return True
+    integer, floating, boolean = pa.types.is_integer, pa.types.is_floating, pa.types.is_boolean
+    if integer(src) and integer(target) and _narrower(target, src):
+        return False
+    if family in ARROW_FAMILIES:
+        if is_string(target):
+            return not (floating(src) or boolean(src))
+        if integer(target):
+            return integer(src) or boolean(src)
+        if floating(target):
+            return integer(src) or floating(src) or boolean(src) or pa.types.is_decimal(src)
+        if boolean(target):
+            return integer(src) or floating(src) or boolean(src)
+        return False
+    if is_string(target):
+        return not boolean(src)
+    if floating(target):
+        return integer(src) or floating(src) or pa.types.is_decimal(src)
+    same_kind = any(k(src) and k(target) for k in (integer, floating, boolean))
+    return same_kind and family != NUMPY
 
 
 def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
@@ -256,6 +297,11 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
         info = np.iinfo(target.to_pandas_dtype())
         if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(int(info.min))), BinOp("gt", e, Lit(int(info.max))))):
             raise NotImplementedError("values outside the target integer type: numpy wraps them")
+    if family in ARROW_FAMILIES and pa.types.is_floating(target) and src is not None and pa.types.is_integer(src):
+        # pyarrow's safe cast refuses ints the float cannot hold exactly (ArrowInvalid): pandas' to raise
+        exact = 2 ** (np.finfo(target.to_pandas_dtype()).nmant + 1)
+        if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(-exact)), BinOp("gt", e, Lit(exact)))):
+            raise NotImplementedError("ints a float cannot hold exactly, cast by pyarrow")
     if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
         # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
         raise NotImplementedError("missing floats to bool")
@@ -276,7 +322,8 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
                 f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "
                 "non-finite values or cast to an integer type that supports these values (e.g. 'Int64')")
     if is_string(src) and is_numeric(target):
-        if pa.types.is_integer(target) and _any_true(plan, func("isna", e)):
+        if pa.types.is_integer(target) and family == NUMPY and _any_true(plan, func("isna", e)):
+            # (a nullable or Arrow int holds the missing strings as NA)
             raise ValueError(f"cannot convert float NaN to integer (column {f.label!r} has missing values)")
         failed = BinOp("and", func("notna", e), func("isna", func("cast", e, dtype=target, strict=False)))
         if _any_true(plan, failed):
@@ -590,6 +637,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 raise ValueError(f"Unable to coerce to Series, length must be {len(self)}: given {len(arr)}")
             idx = self.index.to_pandas() if self._plan.schema.index is not None else None
             return self._binary(op, Series(pd.Series(arr, index=idx)), reflected).rename(self._name)
+        elif pd.api.types.is_scalar(other):
+            # a scalar to pandas that gframe has no literal for (``Decimal``, ``Fraction``): pandas' result
+            # (returning NotImplemented would let Python compare the objects themselves: ``==`` False)
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               f"a {type(other).__name__} operand is not native")
         else:
             return NotImplemented  # type: ignore[return-value]
         if PYOBJECT in (expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of)):
@@ -678,7 +730,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     @objects_via_pandas
     def abs(self) -> "Series":
         t = self._dtype_arrow
-        if t is not None and not (is_numeric(t) or pa.types.is_duration(t) or pa.types.is_decimal(t)):
+        native = t is None or is_numeric(t) or pa.types.is_duration(t) or pa.types.is_decimal(t)
+        if not native and self._family in ARROW_FAMILIES:
+            return call_method(self, "abs", (), {}, "abs of this Arrow dtype is not native")  # pyarrow's abs
+        if not native:
             raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")
         return self._with(func("abs", self._expr))
 
@@ -727,6 +782,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 arr = arr.drop_null()  # pandas: a nullable number's NA matches no value of a Series
             if arr is not None:
                 return self._with(func("isin", self._expr, values=Opaque(arr, "isin values")))
+        if self._family in ARROW_FAMILIES and not isinstance(values, (Series, Index)) \
+                and not _arrow_value_set_native(_values_of(values), t):
+            return call_method(self, "isin", (values,), {}, "isin values of another type than the Arrow column")
         vals = tuple(scalar_value(v) for v in _values_of(values))
         if t is not None and pa.types.is_dictionary(t):
             # a categorical's membership is its values' membership (engines cannot test codes against values)
@@ -783,6 +841,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     @objects_via_pandas
     def round(self, decimals: int = 0) -> "Series":
         t = self._dtype_arrow
+        if t is not None and not is_numeric(t) and self._family in ARROW_FAMILIES:
+            # pandas rounds an Arrow column with pyarrow (decimals in their own type; other types as they are)
+            return call_method(self, "round", (decimals,), {}, "round of this Arrow dtype is not native")
         if t is not None and not is_numeric(t):
             raise TypeError(f"Expected numeric dtype, got {pandas_dtype(t)} instead.")
         return self._with(func("round", self._expr, decimals=int(decimals)))
@@ -817,6 +878,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ reductions
     def _reduce(self, fn: str, skipna: bool = True, min_count: int = 0, **params: Any) -> Any:
         t = self._dtype_arrow
+        if not arrow_reduction_native(fn, t, self._family):  # pyarrow's result types (a duration's mean...)
+            return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
+                                              **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn == "sum" and is_string(t):  # pandas concatenates the strings
                 return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
@@ -1089,6 +1153,23 @@ def _align_pair(left: Series, right: Series, join: str) -> tuple[tuple[L.Plan, E
     if both is None:
         return None
     return (both, Col(internal_name(rt))), Col(internal_name(lt))
+
+
+def _arrow_value_set_native(values: Any, t: Any) -> bool:
+    """Whether ``isin(values)`` on an Arrow-backed column of type ``t`` matches the engines' isin.
+    pandas tests an ArrowDtype column with ``pyarrow.compute.is_in`` against the values as pyarrow
+    infers them (``Decimal('2.25')`` is decimal128(3, 2), which cannot rescale to every value of the
+    column: ArrowInvalid; an int is not cast to a date): native where the values are the column's
+    own type, pandas' to do otherwise."""
+    values = list(values)
+    present = [v for v in values if not (is_scalar(v) and pd.isna(v))]
+    if t is None or not present:  # only missing values: pyarrow's null type (is_in with strings raises)
+        return t is not None and not values
+    try:
+        inferred = pa.array(present, from_pandas=True).type
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, TypeError, ValueError):
+        return False
+    return inferred == t or is_string(inferred) and is_string(t)
 
 
 def _isin_array(values: Any, t: Any) -> pa.Array | None:

@@ -71,6 +71,7 @@ ARROW = "arrow"
 ARROW_LARGE = "arrow_large"
 OBJECT = "object"
 NA_FAMILIES = frozenset({MASKED, ARROW, ARROW_LARGE})  # missing is NA, comparisons propagate it
+ARROW_FAMILIES = frozenset({ARROW, ARROW_LARGE})  # pd.ArrowDtype: pandas computes with pyarrow
 
 
 def is_na_family(family: str | None) -> bool:
@@ -330,6 +331,34 @@ def pandas_dtype(t: ArrowType | None, has_nulls: bool = False, family: str = NUM
 
 def is_numeric(t: ArrowType | None) -> bool:
     return t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t))
+
+
+def is_numeric_for_pandas(t: ArrowType | None, family: str) -> bool:
+    """Whether pandas' ``numeric_only=True`` keeps a column (its block's ``is_numeric``): numpy's
+    numbers and bools and the masked ones, but of the Arrow dtypes ints, floats and decimals only -
+    ``ArrowDtype._is_numeric`` leaves ``bool[pyarrow]`` out and takes ``decimal128[pyarrow]`` in."""
+    if family in ARROW_FAMILIES and t is not None:
+        return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
+    return is_numeric(t)
+
+
+# Reductions of Arrow-backed columns that pandas computes with pyarrow to results the engines' do not
+# give: a duration's or a date's mean/median is a duration/date, a decimal's mean a decimal, a date's
+# or duration's std a duration, a bool's median/std/var raise TypeError; these are pandas' to do.
+_ARROW_REDUCTIONS_VIA_PANDAS: tuple[tuple[Any, frozenset[str]], ...] = (
+    (pa.types.is_boolean, frozenset({"median", "std", "var", "sem"})),
+    (pa.types.is_duration, frozenset({"mean", "median", "std", "var", "sem", "any", "all"})),
+    (pa.types.is_date, frozenset({"mean", "median", "std", "var", "sem"})),
+    (pa.types.is_decimal, frozenset({"mean"})),
+)
+
+
+def arrow_reduction_native(fn: str, t: ArrowType | None, family: str) -> bool:
+    """Whether a (group) reduction ``fn`` of a column of type ``t`` in ``family`` is the engines' to
+    compute (see ``_ARROW_REDUCTIONS_VIA_PANDAS``; every non-Arrow family is)."""
+    if family not in ARROW_FAMILIES or t is None:
+        return True
+    return not any(test(t) and fn in fns for test, fns in _ARROW_REDUCTIONS_VIA_PANDAS)
 
 
 def is_string(t: ArrowType | None) -> bool:

@@ -36,6 +36,8 @@ import argparse
 import collections
 import contextlib
 import dataclasses
+import datetime
+import decimal
 import io
 import json
 import math
@@ -78,12 +80,14 @@ class Column:
     ordered: bool = False
 
     def values_code(self) -> str:
+        if self.dtype in ARROW_TYPES:  # built directly: the ArrowDtype of the kind, nulls as nulls
+            return f"pd.array({_lit_list(self.values)}, dtype=pd.ArrowDtype({ARROW_TYPES[self.dtype]}))"
         if self.dtype in NULLABLE:  # built directly: a list with None would pass through float64
             return f"pd.array({_lit_list(self.values)}, dtype={self.dtype!r})"
         return _lit_list(self.values)
 
     def dtype_code(self) -> str | None:
-        if self.dtype in NULLABLE:
+        if self.dtype in NULLABLE or self.dtype in ARROW_TYPES:
             return None
         if self.dtype == "category":
             return f"pd.CategoricalDtype({list(self.categories or ())!r}, ordered={self.ordered})"
@@ -141,11 +145,24 @@ class Case:
 
     def code(self) -> str:
         """A standalone pandas snippet; ``result`` is what is compared."""
-        return ("import numpy as np\nimport pandas as pd\nnan, inf = float('nan'), float('inf')\n"
-                f"{self.setup_code()}\n{PIPELINE_MARK}\n{self.pipeline_code()}\nresult = df\n")
+        body = f"{self.setup_code()}\n{PIPELINE_MARK}\n{self.pipeline_code()}\nresult = df\n"
+        return "import numpy as np\nimport pandas as pd\n" + _extra_imports(body) + "nan, inf = float('nan'), float('inf')\n" + body
 
     def ops(self) -> list[str]:
         return [s.op for s in self.steps]
+
+
+def _extra_imports(code: str) -> str:
+    """The imports a snippet needs beyond numpy/pandas (Arrow types, date and decimal scalars), only
+    where it uses them, so the repros of numpy-only cases read as before."""
+    out = ""
+    if "pa." in code:
+        out += "import pyarrow as pa\n"
+    if "datetime." in code:
+        out += "import datetime\n"
+    if "Decimal(" in code:
+        out += "from decimal import Decimal\n"
+    return out
 
 
 def _has_none(values: Iterable) -> bool:
@@ -172,11 +189,30 @@ INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "u
 FLOAT_DTYPES = ["float32", "float64"]
 DT_DTYPES = ["datetime64[ns]", "datetime64[us]", "datetime64[ms]", "datetime64[s]"]
 NULLABLE = ["Int64", "Float64", "boolean", "string"]
-ALL_KINDS = INT_DTYPES + FLOAT_DTYPES + ["bool", "str"] + DT_DTYPES + ["category"] + NULLABLE
+# pandas' ArrowDtype columns gframe claims: kind name (what ``--exclude`` takes) -> the pyarrow type.
+# Kinds are drawn after the numpy/nullable ones, so ``--exclude arrow`` reproduces the draws of the
+# campaigns before they were added (same seeds, same cases).
+ARROW_TYPES = {
+    "pa_int64": "pa.int64()", "pa_double": "pa.float64()", "pa_bool": "pa.bool_()", "pa_string": "pa.string()",
+    "pa_large_string": "pa.large_string()", "pa_date32": "pa.date32()", "pa_timestamp": "pa.timestamp('us')",
+    "pa_timestamp_tz": "pa.timestamp('us', tz='UTC')", "pa_duration": "pa.duration('us')",
+    "pa_decimal": "pa.decimal128(10, 2)",
+}
+ARROW_KINDS = list(ARROW_TYPES)
+ALL_KINDS = INT_DTYPES + FLOAT_DTYPES + ["bool", "str"] + DT_DTYPES + ["category"] + NULLABLE + ARROW_KINDS
+KIND_GROUPS = {"arrow": ARROW_KINDS, "nullable": NULLABLE}  # names ``--exclude`` expands
 STRS = ["a", "b", "ab", "Ab", "ba", " x ", "", "abc", "B"]
 DATES = ["2020-01-01", "2020-01-01 12:30:00", "2021-06-15 08:00:01", "1999-12-31 23:59:59",
          "1970-01-01", "2024-02-29", "2020-01-02"]
 ROW_CHOICES = [0, 1, 2, 3, 4, 5, 7, 10, 16, 40]
+# Arrow pools: edge values Arrow can hold and numpy cannot (dates far outside datetime64[ns], the
+# microsecond), decimals at the type's bounds, non-ASCII strings (case mapping differs by library)
+ARROW_STRS = STRS + ["\u00e9", "\u00df", "A\u00c9"]
+DATES32 = ["2020-01-01", "2021-06-15", "1999-12-31", "1970-01-01", "2024-02-29", "2020-01-02", "1900-03-01",
+           "9999-12-31", "0001-01-01"]
+ARROW_TS = DATES + ["3000-01-01", "1500-05-05 01:02:03", "2020-01-01 00:00:00.000001"]
+DURATIONS_US = [0, 1, 1_000_000, 86_400_000_000, -3_600_000_000, 10**15, -1, 1_500]
+DECIMALS = ["1.50", "0", "-3", "0.01", "99999999.99", "-99999999.99", "2.25", "100", "-0.01"]
 
 
 def _int_values(rng: random.Random, dtype: str, n: int, pool_small: bool) -> list:
@@ -245,10 +281,27 @@ def _column(rng: random.Random, name: str, kind: str, n: int, key: bool = False)
         return Column(name, kind, tuple(maybe_null(_float_values(rng, n))))
     if kind == "boolean":
         return Column(name, kind, tuple(maybe_null([rng.random() < 0.5 for _ in range(n)])))
+    if kind in ARROW_TYPES:
+        return Column(name, kind, tuple(maybe_null(_arrow_values(rng, kind, n, key))))
     raise ValueError(kind)
 
 
-KEY_KINDS = ["int64", "int64", "int32", "str", "str", "Int64", "category", "float64", "datetime64[ns]", "bool"]
+def _arrow_values(rng: random.Random, kind: str, n: int, key: bool) -> list:
+    """Literal values for an ArrowDtype kind (built by ``pd.array(values, dtype=pd.ArrowDtype(...))``)."""
+    if kind == "pa_int64":
+        return _int_values(rng, "int64", n, key)
+    if kind == "pa_double":  # NaN becomes null on construction (pandas' from_pandas), inf stays
+        return _float_values(rng, n) if not key else [float(rng.choice([1, 2, 3])) for _ in range(n)]
+    if kind == "pa_bool":
+        return [rng.random() < 0.5 for _ in range(n)]
+    pools = {"pa_string": ARROW_STRS, "pa_large_string": ARROW_STRS, "pa_date32": DATES32, "pa_timestamp": ARROW_TS,
+             "pa_timestamp_tz": ARROW_TS, "pa_duration": DURATIONS_US, "pa_decimal": DECIMALS}
+    pool = pools[kind][:3] if key else pools[kind]
+    return [rng.choice(pool) for _ in range(n)]
+
+
+KEY_KINDS = ["int64", "int64", "int32", "str", "str", "Int64", "category", "float64", "datetime64[ns]", "bool",
+             "pa_int64", "pa_string", "pa_date32", "pa_timestamp"]
 
 
 def _frame(rng: random.Random, var: str, n: int, prefix: str, key_kind: str, key_cats: tuple | None,
@@ -303,6 +356,18 @@ def _cls(dtype: Any) -> str:
 
     if isinstance(dtype, pandas.CategoricalDtype):
         return "cat"
+    if isinstance(dtype, pandas.ArrowDtype):  # the Arrow-only classes; Arrow ints/floats/bools/timestamps below
+        import pyarrow as pa
+
+        t = dtype.pyarrow_dtype
+        if pa.types.is_date(t):
+            return "date"
+        if pa.types.is_duration(t):
+            return "td"
+        if pa.types.is_decimal(t):
+            return "dec"
+        if pa.types.is_string(t) or pa.types.is_large_string(t):
+            return "str"
     if isinstance(dtype, pandas.StringDtype) or (dtype == object):
         return "str"
     if t.is_bool_dtype(dtype):
@@ -331,6 +396,10 @@ def _scalar_for(rng: random.Random, s: pandas.Series) -> str:
         v = rng.choice(vals)
         if cls == "dt":
             return f"pd.Timestamp({str(v)!r})"
+        if cls == "td":
+            return f"pd.Timedelta({str(v)!r})"
+        if cls in ("date", "dec"):
+            return repr(v)  # datetime.date(...) / Decimal('...')
         if isinstance(v, (np.generic,)):
             v = v.item()
         if isinstance(v, bool):
@@ -345,7 +414,14 @@ def _scalar_for(rng: random.Random, s: pandas.Series) -> str:
     if cls in ("str", "cat"):
         return repr(rng.choice(STRS[:5] + ["c"]))
     if cls == "dt":
-        return f"pd.Timestamp({rng.choice(DATES)!r})"
+        tz = getattr(getattr(s.dtype, "pyarrow_dtype", s.dtype), "tz", None)
+        return f"pd.Timestamp({rng.choice(DATES)!r}{f', tz={str(tz)!r}' if tz else ''})"
+    if cls == "date":
+        return repr(datetime.date.fromisoformat(rng.choice(DATES32)))
+    if cls == "td":
+        return f"pd.Timedelta(microseconds={rng.choice(DURATIONS_US)})"
+    if cls == "dec":
+        return rng.choice([f"Decimal({rng.choice(DECIMALS)!r})", "1", "0", "-2"])
     return "0"
 
 
@@ -363,7 +439,7 @@ def _any_col(rng: random.Random, df: pandas.DataFrame, *classes: str) -> str | N
 
 
 def s_filter_cmp(rng, df):
-    c = _any_col(rng, df, "int", "float", "bool", "str", "cat", "dt")
+    c = _any_col(rng, df, "int", "float", "bool", "str", "cat", "dt", "date", "td", "dec")
     if c is None:
         return None
     op = rng.choice(CMP)
@@ -387,7 +463,7 @@ def s_filter_cmp(rng, df):
 
 
 def s_filter_isin(rng, df):
-    c = _any_col(rng, df, "int", "float", "str", "cat", "bool", "dt")
+    c = _any_col(rng, df, "int", "float", "str", "cat", "bool", "dt", "date", "td", "dec")
     if c is None:
         return None
     vals = sorted({_scalar_for(rng, df[c]) for _ in range(rng.randint(0, 3))})
@@ -395,7 +471,7 @@ def s_filter_isin(rng, df):
 
 
 def s_filter_between(rng, df):
-    c = _any_col(rng, df, "int", "float", "dt")
+    c = _any_col(rng, df, "int", "float", "dt", "date", "td", "dec")
     if c is None:
         return None
     a, b = _scalar_for(rng, df[c]), _scalar_for(rng, df[c])
@@ -422,11 +498,11 @@ ARITH = ["+", "-", "*", "/", "//", "%", "**"]
 
 
 def s_arith(rng, df):
-    c = _any_col(rng, df, "int", "float", "bool")
+    c = _any_col(rng, df, "int", "float", "bool", "dec")
     if c is None:
         return None
     op = rng.choice(ARITH)
-    others = [o for o in _cols_of(df, "int", "float", "bool")]
+    others = [o for o in _cols_of(df, "int", "float", "bool", "dec")]
     if rng.random() < 0.5 and others:
         rhs = f"df[{rng.choice(others)!r}]"
     elif op == "**":
@@ -439,10 +515,10 @@ def s_arith(rng, df):
 
 
 def s_dt_arith(rng, df):
-    c = _any_col(rng, df, "dt")
+    c = _any_col(rng, df, "dt", "date", "td")
     if c is None:
         return None
-    others = [o for o in _cols_of(df, "dt") if o != c]
+    others = [o for o in _cols_of(df, _cls(df[c].dtype)) if o != c]
     if others and rng.random() < 0.5:
         return "dt_sub", f"df = df.assign(n=df[{c!r}] - df[{rng.choice(others)!r}])"
     td = rng.choice(["pd.Timedelta(days=1)", "pd.Timedelta(hours=-3)", "pd.Timedelta(seconds=1)"])
@@ -450,7 +526,7 @@ def s_dt_arith(rng, df):
 
 
 ASTYPE_TARGETS = ["int64", "int32", "int8", "uint8", "float64", "float32", "bool", "str", "category", "Int64",
-                  "Float64", "boolean", "string", "datetime64[ns]", "datetime64[s]", "object"]
+                  "Float64", "boolean", "string", "datetime64[ns]", "datetime64[s]", "object"] + ARROW_KINDS
 
 
 def s_astype(rng, df):
@@ -458,7 +534,8 @@ def s_astype(rng, df):
     if c is None:
         return None
     t = rng.choice(ASTYPE_TARGETS)
-    return f"astype({t})", f"df = df.astype({{{c!r}: {t!r}}})"
+    code = f"pd.ArrowDtype({ARROW_TYPES[t]})" if t in ARROW_TYPES else repr(t)
+    return f"astype({t})", f"df = df.astype({{{c!r}: {code}}})"
 
 
 def s_fillna(rng, df):
@@ -485,7 +562,7 @@ def s_clip(rng, df):
 
 
 def s_unary(rng, df):
-    c = _any_col(rng, df, "int", "float")
+    c = _any_col(rng, df, "int", "float", "dec")
     if c is None or not c.isidentifier():
         return None
     m = rng.choice(["abs()", "round()", "round(1)", "round(-1)", "round(2)", "__neg__()"])
@@ -513,7 +590,7 @@ def s_headtail(rng, df):
 
 
 def s_nlargest(rng, df):
-    c = _any_col(rng, df, "int", "float")
+    c = _any_col(rng, df, "int", "float", "dec")
     if c is None:
         return None
     m = rng.choice(["nlargest", "nsmallest"])
@@ -534,7 +611,8 @@ AGGS = ["sum", "mean", "min", "max", "count", "size", "std", "var", "first", "la
 
 
 def s_groupby(rng, df):
-    keys = [c for c in df.columns if isinstance(c, str) and _cls(df[c].dtype) in ("int", "str", "cat", "bool", "dt", "float")]
+    keys = [c for c in df.columns if isinstance(c, str)
+            and _cls(df[c].dtype) in ("int", "str", "cat", "bool", "dt", "float", "date", "dec", "td")]
     if not keys:
         return None
     by = rng.sample(keys, 1 if rng.random() < 0.8 or len(keys) < 2 else 2)
@@ -550,7 +628,7 @@ def s_groupby(rng, df):
         opts.append(f"observed={rng.random() < 0.5}")
     g = f"df.groupby({(by[0] if len(by) == 1 else by)!r}{''.join(', ' + o for o in opts)})"
     form = rng.random()
-    num = [c for c in rest if _cls(df[c].dtype) in NUMERIC + ("bool",)]
+    num = [c for c in rest if _cls(df[c].dtype) in NUMERIC + ("bool", "dec")]
     if form < 0.25 or not rest:
         a = rng.choice(AGGS)
         if a in ("size",):
@@ -641,11 +719,16 @@ DT_FIELDS = ["year", "month", "day", "hour", "minute", "second", "dayofweek", "d
              "floor('D')", "normalize()", "is_month_start"]
 
 
+DATE_FIELDS = ["year", "month", "day", "day_of_week", "day_of_year", "quarter", "is_month_start", "strftime('%Y')"]
+TD_FIELDS = ["days", "seconds", "microseconds", "total_seconds()"]
+
+
 def s_dt(rng, df):
-    c = _any_col(rng, df, "dt")
+    c = _any_col(rng, df, "dt", "date", "td")
     if c is None:
         return None
-    f = rng.choice(DT_FIELDS)
+    cls = _cls(df[c].dtype)
+    f = rng.choice(DT_FIELDS if cls == "dt" else DATE_FIELDS if cls == "date" else TD_FIELDS)
     return f"dt.{f.split('(')[0]}", f"df = df.assign(n=df[{c!r}].dt.{f})"
 
 
@@ -710,7 +793,10 @@ STEPS: list[tuple[StepFn, float]] = [
 
 
 def _namespace(module: Any) -> dict:
-    return {"pd": module, "np": np, "nan": float("nan"), "inf": float("inf")}
+    import pyarrow
+
+    return {"pd": module, "np": np, "nan": float("nan"), "inf": float("inf"), "pa": pyarrow, "datetime": datetime,
+            "Decimal": decimal.Decimal}
 
 
 def _build_frames(case: Case) -> dict:
@@ -761,7 +847,7 @@ def generate(seed: int, max_steps: int | None = None, exclude: Iterable[str] = (
     a case only with the same ``exclude``.
     """
     rng = random.Random(seed)
-    exclude = set(exclude)
+    exclude = {k for x in exclude for k in KIND_GROUPS.get(x, [x])}
     global ALL_KINDS, KEY_KINDS, ASTYPE_TARGETS
     saved = ALL_KINDS, KEY_KINDS, ASTYPE_TARGETS
     ALL_KINDS = [k for k in saved[0] if k not in exclude]
@@ -922,10 +1008,11 @@ _BUILTIN_BASES = (KeyError, IndexError, OverflowError, ZeroDivisionError, TypeEr
 
 def _expected_exception(perr: BaseException) -> type[BaseException]:
     """The type gframe must raise where pandas raised ``perr``: pandas' own type, except where pandas
-    lets a pyarrow exception through (``str.astype("Int64")`` raises ``ArrowInvalid``): gframe maps
-    every engine's errors to the builtin type it subclasses (``gframe/errors.py``), so that base is
-    pandas' contract there (``except ValueError`` catches both)."""
-    if type(perr).__module__.split(".")[0] == "pyarrow":
+    lets a pyarrow or numpy exception through (``str.astype("Int64")`` raises ``ArrowInvalid``,
+    ``Float64 > "a"`` numpy's ``UFuncTypeError``): gframe maps every engine's errors to the builtin
+    type it subclasses (``gframe/errors.py``), so that base is pandas' contract there (``except
+    ValueError`` / ``except TypeError`` catch both)."""
+    if type(perr).__module__.split(".")[0] in ("pyarrow", "numpy"):
         return next((b for b in _BUILTIN_BASES if isinstance(perr, b)), type(perr))
     return type(perr)
 
@@ -1093,6 +1180,10 @@ def _simple_value(col: Column, v: Any) -> Any:
         return "2020-01-01"
     if col.dtype == "category":
         return (col.categories or ("a",))[0]
+    if col.dtype in ARROW_TYPES:  # the first value of the kind's pool is its plainest
+        return {"pa_int64": 1, "pa_double": 1.0, "pa_bool": True, "pa_string": "a", "pa_large_string": "a",
+                "pa_date32": DATES32[0], "pa_timestamp": DATES[0], "pa_timestamp_tz": DATES[0],
+                "pa_duration": DURATIONS_US[1], "pa_decimal": DECIMALS[0]}[col.dtype]
     return v
 
 
@@ -1484,7 +1575,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--shrink", type=int, default=200, help="shrink a sample of N failures, grouped by shrunk signature")
     ap.add_argument("--shrink-budget", type=int, default=300, help="candidate runs per shrink")
     ap.add_argument("--case", type=int, help="run one case in-process and print it (shrunk with --shrink)")
-    ap.add_argument("--exclude", default="", help="comma-separated dtypes not to draw, e.g. Int64,Float64,boolean,string")
+    ap.add_argument("--exclude", default="", help="comma-separated kinds not to draw, e.g. Int64,Float64,boolean,string, pa_date32, "
+                    "or a group: arrow (every ArrowDtype kind; reproduces the earlier campaigns), nullable")
     ap.add_argument("--triage", action="store_true", help="only shrink/group the failures of an earlier run in --out")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--seeds", help=argparse.SUPPRESS)

@@ -147,8 +147,10 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         try:
             res = x.is_in(pl.Series(values).cast(polars_type(xt)).implode() if xt is not None and values else values) \
                 if values else pl.lit(False)
-        except (TypeError, pl.exceptions.PolarsError):  # e.g. 1.5 against an int column
-            res = x.cast(pl.Float64).is_in(pl.Series([float(v) for v in values]).implode()) if _is_int(xt) else pl.lit(False)
+        except (TypeError, pl.exceptions.PolarsError):  # 1.5 against an int column; [2, 2.0] (mixed: no Series)
+            floats = pl.Series([float(v) for v in values])
+            res = x.cast(pl.Float64).is_in(floats.implode()) if _is_int(xt) \
+                else x.is_in(floats.cast(polars_type(xt)).implode()) if _is_float(xt) else pl.lit(False)
         res = res.fill_null(False)
     if has_null:
         res = res | x.is_null()
