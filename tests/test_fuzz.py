@@ -23,11 +23,9 @@ SLICE = range(250)
 # seed -> root-cause class (see docs/fuzzing.md and tests/test_fuzz_regressions.py for the shrunk repros)
 KNOWN_FAILING: dict[int, str] = {
     25: 'categoricals: ordered flag of a merge key against an empty side',
-    66: 'arith: date32 +- Timedelta',
     83: 'new A: labels of empty results (column/index Index type)',
     103: 'new V: categoricals of Arrow values (categories keep the ArrowDtype)',
     204: 'categoricals: concat of different orderedness',
-    228: 'arith: date32 +- Timedelta',
     240: 'new Y: pandas bug (multi-key sort of double[pyarrow] with 0.0 and -0.0 raises)',
 }
 

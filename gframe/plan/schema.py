@@ -349,7 +349,7 @@ _ARROW_REDUCTIONS_VIA_PANDAS: tuple[tuple[Any, frozenset[str]], ...] = (
     (pa.types.is_boolean, frozenset({"median", "std", "var", "sem"})),
     (pa.types.is_duration, frozenset({"mean", "median", "std", "var", "sem", "any", "all"})),
     (pa.types.is_date, frozenset({"mean", "median", "std", "var", "sem"})),
-    (pa.types.is_decimal, frozenset({"mean"})),
+    # (a decimal mean is native: the decimal type kept, rounded half away from zero, as pyarrow)
 )
 
 
