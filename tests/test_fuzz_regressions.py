@@ -440,6 +440,11 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': ['a']})\ndf2 = pd.DataFrame({'k': ['b'], 'x1': [126]}).astype({'x1': 'int8'})",
         "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.count()")),
     # a float column's isin of mixed ints and floats matched nothing on the CPU engine (no Polars Series of both)
+    # the optimizer dropped a sort below a float32 group sum: pandas adds in row order (seed 213060, device campaign)
+    "sort_then_float32_group_sum_keeps_row_order": (None, case(
+        "df = pd.DataFrame({'k': [3, 3, 3], 'c2': [0.1, 12.0, 0.1], 'c3': [-7, 100, 5]}).astype({'c2': 'float32', 'c3': 'int8'})",
+        "df = df.sort_values(['c3', 'c2'], ascending=[False, False], na_position='first', kind='stable')\n"
+        "df = df.groupby('k')['c2'].sum()")),
     "float_isin_mixed_int_and_float_values": (None, case(
         "df = pd.DataFrame({'k': [2.0, 1.5]})", "df = df[df['k'].isin([2, 2.0, inf])]")),
     # Z: merge sort puts a missing ArrowDtype timestamp key last (numpy NaT first, R16)
