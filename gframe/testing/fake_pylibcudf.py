@@ -1189,10 +1189,11 @@ def rolling_window(source: Column, preceding_window: Any, following_window: Any,
     rows = np.arange(n)
     start, stop = np.maximum(rows - pre + 1, 0), np.minimum(rows + fol + 1, n)
     acc = np.zeros(n, dtype=x.dtype)
-    for k in range(int((stop - start).max(initial=0))):  # k-th value of every window, in order
-        j = start + k
-        inside = j < stop
-        acc = np.where(inside, acc + x[np.minimum(j, n - 1)], acc)
+    with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf is NaN, as on the device)
+        for k in range(int((stop - start).max(initial=0))):  # k-th value of every window, in order
+            j = start + k
+            inside = j < stop
+            acc = np.where(inside, acc + x[np.minimum(j, n - 1)], acc)
     valid = (stop - start) >= int(min_periods)
     return Column(pa.array(acc, type=out_t, mask=~valid))
 
