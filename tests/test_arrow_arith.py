@@ -20,21 +20,9 @@ import pytest
 import gframe
 from gframe.engines.gpu import placement as lowering
 from gframe.optimizer import optimize
-from gframe.testing import assert_matches_pandas, assert_raises_like_pandas
+from gframe.testing import assert_matches_pandas, assert_native_on_gpu as native_on_gpu, assert_raises_like_pandas
 
 SELFCHECK = os.environ.get("GFRAME_TEST_SELFCHECK") == "1"
-
-
-def native_on_gpu(fn):
-    """``fn(module)`` matches pandas; on the GPU engine nothing of it ran on the CPU engine."""
-    gpu = not SELFCHECK and gframe.options.engine == "gpu"
-    if gpu:
-        gframe.fallback_report(clear=True)
-    got = assert_matches_pandas(fn)
-    if gpu:
-        handed = [e for e in gframe.fallback_report() if e.kind in ("cpu", "pandas")]
-        assert not handed, f"ran off the GPU: {handed}"
-    return got
 
 
 def _table(n: int) -> pa.Table:

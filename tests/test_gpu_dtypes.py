@@ -26,7 +26,7 @@ import pytest
 import gframe
 from gframe.engines.gpu import placement as lowering
 from gframe.optimizer import optimize
-from gframe.testing import assert_matches_pandas, assert_raises_like_pandas
+from gframe.testing import assert_matches_pandas, assert_native_on_gpu as native_on_gpu, assert_raises_like_pandas
 
 SELFCHECK = os.environ.get("GFRAME_TEST_SELFCHECK") == "1"
 
@@ -55,18 +55,6 @@ def path(request, tmp_path):
     p = tmp_path / "dates.parquet"
     pq.write_table(_table(SIZES[request.param]), p)
     return str(p)
-
-
-def native_on_gpu(fn):
-    """``fn(module)`` matches pandas; on the GPU engine nothing of it ran on the CPU engine."""
-    gpu = not SELFCHECK and gframe.options.engine == "gpu"
-    if gpu:
-        gframe.fallback_report(clear=True)
-    got = assert_matches_pandas(fn)
-    if gpu:
-        handed = [e for e in gframe.fallback_report() if e.kind in ("cpu", "pandas")]
-        assert not handed, f"ran off the GPU: {handed}"
-    return got
 
 
 def arrow_frame(pd, path):

@@ -20,7 +20,7 @@ import pandas.testing as pdt
 
 import gframe
 
-__all__ = ["assert_matches_pandas", "assert_raises_like_pandas", "to_pandas", "assert_frame_equal",
+__all__ = ["assert_matches_pandas", "assert_native_on_gpu", "assert_raises_like_pandas", "to_pandas", "assert_frame_equal",
            "assert_series_equal", "assert_index_equal", "assert_extension_array_equal", "accepting_gframe",
            "pandas_testing_accepts_gframe", "patch_pandas_testing"]
 
@@ -96,6 +96,21 @@ def assert_matches_pandas(fn: Callable[[Any], Any], **kw: Any) -> Any:
     result = to_pandas(fn(_gframe_module()))
     _compare(expected, result, **kw)
     return result
+
+
+def assert_native_on_gpu(fn: Callable[[Any], Any], **kw: Any) -> Any:
+    """``assert_matches_pandas(fn)``, and on the GPU engine also that no part of it ran on the CPU
+    engine or in pandas (the fallback report of that call has no ``cpu`` or ``pandas`` row)."""
+    import os
+
+    gpu = os.environ.get("GFRAME_TEST_SELFCHECK") != "1" and gframe.options.engine == "gpu"
+    if gpu:
+        gframe.fallback_report(clear=True)
+    got = assert_matches_pandas(fn, **kw)
+    if gpu:
+        handed = [e for e in gframe.fallback_report() if e.kind in ("cpu", "pandas")]
+        assert not handed, f"ran off the GPU: {handed}"
+    return got
 
 
 def assert_raises_like_pandas(fn: Callable[[Any], Any], match: str | None = None) -> type[BaseException]:
