@@ -649,8 +649,8 @@ class SortedGroups:
     order-deterministic aggregations reduce over (``aggregate``).
 
     Every step is a sort, a gather, an element-wise operation, a stream compaction or an integer
-    scan, each of which gives the same bits every run; float values are only ever combined by
-    ``_pairwise``'s fixed tree. The groups come out in key order (ascending, missing keys last),
+    scan, each of which gives the same bits every run; float values are only ever combined in
+    ``_pairwise``'s fixed order (libcudf's rolling sum over chunks of the rows, one thread each). The groups come out in key order (ascending, missing keys last),
     the order of ``sort_table`` over the hash group-by's keys, so the two line up.
     """
 
@@ -675,8 +675,8 @@ class SortedGroups:
 
     def aggregate(self, ap: AggPlan, ev: E.Evaluator) -> Any:
         """``ap`` (sum, prod, mean, var, std) per group, in float64, the same bits every run:
-        sums and products by ``_pairwise``'s tree; the mean as sum / count; the variance in two
-        passes, the squared deviations from each group's mean summed by the same tree. A group
+        sums and products in ``_pairwise``'s fixed order; the mean as sum / count; the variance in
+        two passes, the squared deviations from each group's mean summed the same way. A group
         without values gives 0 (sum), 1 (prod) or a missing value, as libcudf's aggregations."""
         x = plc.copying.gather(plc.Table([ap.values(ev)]), self.order,
                                plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
