@@ -650,8 +650,9 @@ class SortedGroups:
 
     Every step is a sort, a gather, an element-wise operation, a stream compaction or an integer
     scan, each of which gives the same bits every run; float values are only ever combined in
-    ``_pairwise``'s fixed order (libcudf's rolling sum over chunks of the rows, one thread each). The groups come out in key order (ascending, missing keys last),
-    the order of ``sort_table`` over the hash group-by's keys, so the two line up.
+    ``_pairwise``'s fixed order (libcudf's rolling sum over chunks of the rows, one thread each).
+    The groups come out in key order (ascending, missing keys last), the order of ``sort_table``
+    over the hash group-by's keys, so the two line up.
     """
 
     def __init__(self, keys: Sequence[Any], n: int) -> None:
