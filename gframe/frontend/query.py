@@ -208,10 +208,7 @@ def query(frame: Any, expr: str, inplace: bool, kwargs: dict[str, Any], local_di
                     return frame._inplace(out, inplace)
         except _NotNative:
             pass
-    if inplace:  # pandas deprecates the keyword: pass it only when it is used
-        kwargs = {**kwargs, "inplace": True}
-    return call_method(frame, "query", (expr,), {**kwargs, "local_dict": local_dict, "global_dict": global_dict},
-                       reason="query expression not native")
+    return _through_pandas("query", frame, expr, inplace, kwargs, local_dict, global_dict)
 
 
 def eval_(frame: Any, expr: str, inplace: bool, kwargs: dict[str, Any], local_dict: dict[str, Any],
@@ -226,7 +223,13 @@ def eval_(frame: Any, expr: str, inplace: bool, kwargs: dict[str, Any], local_di
                 return out
         except _NotNative:
             pass
+    return _through_pandas("eval", frame, expr, inplace, kwargs, local_dict, global_dict)
+
+
+def _through_pandas(method: str, frame: Any, expr: str, inplace: bool, kwargs: dict[str, Any],
+                    local_dict: dict[str, Any], global_dict: dict[str, Any]) -> Any:
+    """``frame.query`` / ``frame.eval`` through pandas, recorded, with the caller's scope."""
     if inplace:  # pandas deprecates the keyword: pass it only when it is used
         kwargs = {**kwargs, "inplace": True}
-    return call_method(frame, "eval", (expr,), {**kwargs, "local_dict": local_dict, "global_dict": global_dict},
-                       reason="eval expression not native")
+    return call_method(frame, method, (expr,), {**kwargs, "local_dict": local_dict, "global_dict": global_dict},
+                       reason=f"{method} expression not native")
