@@ -153,7 +153,7 @@ case "$step" in
     echo "tpch-gen sf$sf: $((SECONDS - start)) s, $(du -sh "$data" 2>/dev/null | cut -f1)" | tee -a "$OUT/tpch_gen_sf$sf.log"
     [ "$step" = tpch-gen ] && exit 0
     systems=${*:-gframe-gpu polars-gpu polars duckdb pandas}
-    tag=sf${sf}_${VARIANT:-arrow}_$(echo $systems | tr ' ' '+')
+    tag=sf${sf}_${VARIANT:-arrow}_$(echo $systems | tr ' -' '__')
     # each system in its own process under its own limit; pandas timed once (it takes the longest)
     timeout ${BENCH_TIMEOUT:-560} python3 benchmarks/tpch/run.py --data "$data" --systems $systems \
       --variant ${VARIANT:-arrow} --repeat ${REPEAT:-3} --pandas-repeat 1 --timeout ${SYSTEM_TIMEOUT:-240} \
