@@ -19,6 +19,7 @@ import pyarrow as pa
 from gframe.config import options
 from gframe.engines.evaluate import NodeRun, RunStats
 from gframe.engines.progress import Bar
+from gframe.engines.values import ColumnValues
 from gframe.errors import GPUUnavailableError
 from gframe.interop import arrow_to_pandas
 from gframe.optimizer import optimize as run_passes
@@ -102,6 +103,11 @@ class Result:
 
     def to_arrow(self, offset: int = 0, length: int | None = None) -> pa.Table:
         return self.engine.to_arrow(self.native, offset, length)
+
+
+def column_values(plan: Plan, nulls_match: bool) -> Opaque:
+    """``plan``'s first column, computed now by the engine in effect, as an ``isin`` parameter."""
+    return Opaque(ColumnValues(materialize(plan), nulls_match), "isin values")
 
 
 _results: "weakref.WeakKeyDictionary[Plan, Result]" = weakref.WeakKeyDictionary()

@@ -776,6 +776,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if not _is_listlike(values) and not isinstance(values, dict):
             raise TypeError(f"only list-like objects are allowed to be passed to isin(), you passed a `{type(values).__name__}`")
         t = self._dtype_arrow
+        if isinstance(values, Series) and _same_exact_type(t, values._dtype_arrow):
+            # the value set stays where the engine holds it (on the GPU, in device memory)
+            nulls_match = not (self._family == MASKED and not is_string(t))
+            vals = engines.column_values(values._frame_plan(), nulls_match)
+            return self._with(func("isin", self._expr, values=vals))
         if isinstance(values, (Series, Index)) and t is not None and not pa.types.is_dictionary(t):
             arr = _isin_array(values, t)
             if arr is not None and self._family == MASKED and not is_string(t):
@@ -1175,6 +1180,16 @@ def _arrow_value_set_native(values: Any, t: Any) -> bool:
         info = np.iinfo(t.to_pandas_dtype())
         return all(info.min <= int(v) <= info.max for v in present)
     return inferred == t or is_string(inferred) and is_string(t)
+
+
+def _same_exact_type(t: Any, other: Any) -> bool:
+    """Whether ``isin`` can test a column of type ``t`` against another Series' values of type
+    ``other`` without pandas' value-by-value rules: the same type, one without NaN (floats: NaN and
+    missing are one value in pandas, not in the engines' hash sets) and not a categorical."""
+    if t is None or other is None or not (t == other or is_string(t) and is_string(other)):
+        return False
+    return (pa.types.is_integer(t) or is_string(t) or pa.types.is_temporal(t) or pa.types.is_boolean(t)
+            or pa.types.is_decimal(t))
 
 
 def _isin_array(values: Any, t: Any) -> pa.Array | None:

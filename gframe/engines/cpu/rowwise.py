@@ -8,6 +8,7 @@ import pyarrow as pa
 
 from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, polars_type
 from gframe.engines.cpu.functions import declare
+from gframe.engines.values import ColumnValues
 from gframe.plan.dtypes import holds, is_python_number, replaced_type
 from gframe.plan.expr import Col, Func, Lit
 from gframe.plan.node import Opaque
@@ -131,6 +132,12 @@ def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 @declare("isin")
 def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, xt = args[0], lo.type_of(e.children[0])
+    if isinstance(e.param("values"), Opaque) and isinstance(e.param("values").value, ColumnValues):
+        cv = e.param("values").value  # another Series' values, as an engine holds them
+        native = cv.result.native
+        hay = native.to_series(0) if isinstance(native, pl.DataFrame) else pl.Series(cv.result.to_arrow().column(0))
+        res = x.is_in(hay.drop_nulls().implode()).fill_null(False)
+        return res | x.is_null() if cv.nulls_match and hay.null_count() else res
     if isinstance(e.param("values"), Opaque):  # distinct values as an Arrow array of the column's type
         arr = e.param("values").value
         res = x.is_in(pl.Series(arr.drop_null()).implode()).fill_null(False)

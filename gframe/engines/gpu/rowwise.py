@@ -9,7 +9,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from gframe.engines.gpu.convert import from_host_frame
 from gframe.engines.gpu.functions import declare
+from gframe.engines.gpu.table import GpuTable
+from gframe.engines.values import ColumnValues
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
 from gframe.engines.gpu.lib import plc
@@ -237,6 +240,16 @@ def _isin_reason(e: Func, args: Types, t: Any) -> str | None:
 @declare("isin", reason=_isin_reason)
 def _isin(ev: Any, e: Func) -> Any:
     x, xt = _x(ev, e)
+    if isinstance(e.param("values"), Opaque) and isinstance(e.param("values").value, ColumnValues):
+        cv = e.param("values").value  # another Series' values, in device memory where the GPU engine made them
+        col = E.as_column(x, ev.n)
+        native = cv.result.native
+        hay = (native if isinstance(native, GpuTable) else from_host_frame(native)).columns[0]
+        nulls = hay.null_count()
+        if nulls:
+            hay = plc.stream_compaction.drop_nulls(plc.Table([hay]), [0], 1).columns()[0]
+        res = E.fill_null(plc.search.contains(hay, col), False)
+        return ev.binary("LOGICAL_OR", res, plc.unary.is_null(col), BOOL) if cv.nulls_match and nulls else res
     if isinstance(e.param("values"), Opaque):
         arr = e.param("values").value
         col = E.as_column(x, ev.n)
