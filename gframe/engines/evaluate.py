@@ -59,6 +59,9 @@ class RunStats:
     profile: bool = False
     runs: list[NodeRun] = field(default_factory=list)
     progress: Progress | None = None
+    # the engine's "wait for the device" (profile runs only): a GPU kernel returns before its work is
+    # done, so without it a node's time is its launch time and the next node pays for it
+    sync: Callable[[], None] | None = None
 
 
 def evaluate(plan: Plan, kernel: Callable[[Plan, list[Any]], Any], cache: MutableMapping[Plan, Any],
@@ -88,6 +91,8 @@ def evaluate(plan: Plan, kernel: Callable[[Plan, list[Any]], Any], cache: Mutabl
             if mapped is None:
                 raise
             raise mapped from exc
+        if stats.profile and stats.sync is not None:
+            stats.sync()
         elapsed = time.perf_counter() - t0
         name = type(node).__name__
         stats.seconds[name] = stats.seconds.get(name, 0.0) + elapsed

@@ -48,6 +48,10 @@ class GpuEngine:
             return out
         lowered = placement.lower(plan)
         runner = _Run(lowered)
+        if stats is not None and stats.profile:
+            from gframe.engines.gpu.exchange import synchronize
+
+            stats.sync = synchronize
         out = evaluate(lowered.plan, runner.kernel, {}, stats, self.measure)
         if stats is not None:
             for r in stats.runs:  # where each node ran, and the bytes it moved between host and device
