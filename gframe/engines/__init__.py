@@ -113,6 +113,11 @@ def column_values(plan: Plan, nulls_match: bool) -> Opaque:
 _results: "weakref.WeakKeyDictionary[Plan, Result]" = weakref.WeakKeyDictionary()
 
 
+def held_results() -> list[Result]:
+    """The results kept for plans that are still alive (the GPU engine's spill moves them to host)."""
+    return list(_results.values())
+
+
 def cached(plan: Plan) -> Result | None:
     res = _results.get(plan)
     if res is not None and res.engine is get_engine():

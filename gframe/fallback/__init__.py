@@ -26,7 +26,9 @@ class FallbackEvent:
     reason: str
     rows: int
     seconds: float
-    kind: str = "pandas"  # "pandas" (API fallback) or "cpu" (a GPU subtree run on the CPU engine)
+    # "pandas" (API fallback), "cpu" (a GPU subtree run on the CPU engine) or "spill" (device memory
+    # freed by the GPU engine's spill policy before a node ran again: no fallback, but worth seeing)
+    kind: str = "pandas"
     bytes_moved: int = 0
 
 

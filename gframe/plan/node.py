@@ -7,6 +7,8 @@ optimizer pass) and a readable ``repr``. Modelled on cudf_polars' ``dsl/nodebase
 """
 from __future__ import annotations
 
+import weakref
+from collections import OrderedDict
 from typing import Any, Callable, ClassVar, Iterator, Self, Sequence
 
 
@@ -115,7 +117,13 @@ class Resident:
         hit = store.get(engine)
         if hit is None:
             hit = store[engine] = build()
+        _touch(engine, self)
         return hit
+
+    def release(self, engine: str) -> bool:
+        """Forget the engine's form (the source itself, host data or a file snapshot, stays: the
+        next use builds it again). Whether there was one."""
+        return self._store().pop(engine, None) is not None
 
     def resident_on(self) -> list[str]:
         """The engines that hold a converted form (for ``explain()``)."""
@@ -129,6 +137,33 @@ class Resident:
         return store
 
 
+# per engine, the sources holding a converted form, least recently used first (weak: a source
+# the user dropped leaves with its form)
+_holders: dict[str, "OrderedDict[int, weakref.ref[Resident]]"] = {}
+
+
+def _touch(engine: str, holder: Resident) -> None:
+    order = _holders.setdefault(engine, OrderedDict())
+    key = id(holder)
+    if key in order and order[key]() is holder:
+        order.move_to_end(key)
+    else:
+        order[key] = weakref.ref(holder, lambda _r, k=key, o=order: o.pop(k, None) if o.get(k) is _r else None)
+
+
+def release_resident(engine: str) -> int:
+    """Drop every converted form ``engine`` holds, least recently used first: the spill policy of
+    the GPU engine's device memory (``engines/gpu/memory.spill``), where a source's host data (or
+    its file snapshot) is the copy kept. Returns how many sources let go of one."""
+    order = _holders.pop(engine, OrderedDict())
+    released = 0
+    for ref in order.values():
+        holder = ref()
+        if holder is not None and holder.release(engine):
+            released += 1
+    return released
+
+
 class Opaque(Resident):
     """A value hashed and compared by identity: in-memory data, Python callables.
 
@@ -137,7 +172,7 @@ class Opaque(Resident):
     (``resident``) for as long as a plan holds it (``plan/source.py``).
     """
 
-    __slots__ = ("value", "label", "_resident")
+    __slots__ = ("value", "label", "_resident", "__weakref__")
 
     def __init__(self, value: Any, label: str = "") -> None:
         self.value = value

@@ -16,7 +16,7 @@ import pyarrow as pa
 from gframe.config import options
 from gframe.engines.cpu.kernels import run as cpu_run
 from gframe.engines.evaluate import NodeRun, RunStats, evaluate
-from gframe.engines.gpu import kernels, placement, support
+from gframe.engines.gpu import kernels, memory, placement, support
 from gframe.engines.gpu.placement import DeviceToHost, HostToDevice, Lowered
 from gframe.engines.gpu.table import GpuTable
 from gframe.fallback import FallbackEvent, record
@@ -174,6 +174,21 @@ class _Run:
         _record(type(node).__name__, reason, out.height, time.perf_counter() - t0, moved)
         return out
 
+    def _after_spill(self, node: L.Plan, dev: list[GpuTable], exc: MemoryError) -> Any:
+        """The node once more after the spill policy freed device memory (``memory.spill``), or
+        None when there was nothing to spill or it still does not fit. Recorded as a ``spill``."""
+        t0 = time.perf_counter()
+        released, moved = memory.spill()
+        if not (released or moved):
+            return None
+        record(FallbackEvent(
+            f"{type(node).__name__} (device memory spilled)", f"GPU out of memory ({exc}): {released} resident "
+            f"sources released, {moved} held results moved to host memory", 0, time.perf_counter() - t0, kind="spill"))
+        try:
+            return _typed(kernels.run(node, dev), node)
+        except MemoryError:
+            return None
+
     def on_gpu(self, node: L.Plan, inputs: list[Any]) -> Any:
         from gframe.engines.gpu.convert import NotUploadable, from_host_frame
 
@@ -184,6 +199,11 @@ class _Run:
                 out = from_host_frame(host)
             except NotUploadable:
                 return host
+            except MemoryError as exc:  # (a result the spill policy moved to the host, say)
+                if options.oom == "cpu":
+                    return host
+                raise MemoryError(f"GPU out of memory uploading {node.describe()}: {exc}. GFRAME_OOM=cpu "
+                                  "runs on the CPU engine what does not fit") from None
             out = _typed(out, node)
             self.where[id(node)] = ("gpu", out.nbytes())
             if out.num_rows > support.SMALL_HOST_ROWS:
@@ -198,6 +218,11 @@ class _Run:
                     x = from_host_frame(x)
                 except NotUploadable as exc:
                     return self.on_cpu(node, inputs, str(exc))
+                except MemoryError as exc:
+                    if options.oom == "cpu":
+                        return self.on_cpu(node, inputs, f"GPU out of memory ({exc})")
+                    raise MemoryError(f"GPU out of memory in {node.describe()}: {exc}. GFRAME_OOM=cpu runs such "
+                                      "a node on the CPU engine instead") from None
                 self.where[id(node)] = ("gpu", self.where.get(id(node), ("gpu", 0))[1] + x.nbytes())
             dev.append(x)
         reason = kernels.data_reason(node, dev)
@@ -206,6 +231,9 @@ class _Run:
         try:
             return _typed(kernels.run(node, dev), node)
         except MemoryError as exc:
+            out = self._after_spill(node, dev, exc)
+            if out is not None:
+                return out
             if options.oom == "cpu":
                 return self.on_cpu(node, dev, f"GPU out of memory ({exc})")
             raise MemoryError(

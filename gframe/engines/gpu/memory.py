@@ -8,9 +8,11 @@
 * ``pool``: a pool of device memory (80% of what is free at start, growing to 95% of the device).
 * ``cuda``: plain cudaMalloc / cudaFree.
 
-An allocation that fails raises ``MemoryError`` (libcudf's bad_alloc / RMM's out_of_memory); the
-engine turns it into a ``MemoryError`` naming the plan node, or, with ``GFRAME_OOM=cpu``, runs that
-node on the CPU engine (``engine.py``).
+An allocation that fails raises ``MemoryError`` (libcudf's bad_alloc / RMM's out_of_memory). The
+engine then spills (``spill``): resident device copies of sources are let go (their host data or
+file snapshot is the copy kept; the next use uploads again) and results the user holds move to host
+memory, and the node runs once more. If it still fails, the engine raises a ``MemoryError`` naming the
+plan node, or, with ``GFRAME_OOM=cpu``, runs that node on the CPU engine (``engine.py``).
 """
 from __future__ import annotations
 
@@ -77,3 +79,32 @@ def limit(nbytes: int) -> Iterator[None]:
         yield
     finally:
         rmm.mr.set_current_device_resource(current)
+
+
+def spill() -> tuple[int, int]:
+    """Free device memory that something else can stand for: (sources released, results moved).
+
+    Why this order of things: a resident source has its host data (or its file snapshot) already,
+    so letting go of its device copy costs nothing now and one upload when it is next used; a result
+    the user holds (``x = df.groupby(...).agg(...)``) has no other copy, so it is copied to host
+    memory (a Polars frame, which the GPU engine uploads again when a plan uses it). Tables a running
+    plan still uses stay: they are referenced by the run, not only by the stores."""
+    import gc
+
+    from gframe import engines
+    from gframe.engines.gpu.convert import to_host_frame
+    from gframe.engines.gpu.table import GpuTable
+    from gframe.plan.node import release_resident
+
+    released = release_resident("gpu")
+    moved = 0
+    for res in list(engines.held_results()):
+        if res.engine.name == "gpu" and isinstance(res.native, GpuTable):
+            try:
+                res.native = to_host_frame(res.native)
+            except MemoryError:  # even the copy out needs device memory: keep it where it is
+                continue
+            moved += 1
+    gc.collect()
+    return released, moved
+
