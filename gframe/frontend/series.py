@@ -1224,6 +1224,19 @@ def _isin_array(values: Any, t: Any) -> pa.Array | None:
         return None
 
 
+def _keep_derived(plan: L.Plan) -> None:
+    """Compute and keep a frame made by a join or a group-by before a scalar reduction over it.
+
+    Why: pandas computed such a frame once, when the user made it, and code asks several questions
+    of it - ``promo.sum() / revenue.sum()`` over one merge (TPC-H q14), ``t[t == t.max()]`` over a
+    group-by (q15). Reduced lazily, each question would run the join or group-by again; kept, the
+    later plans start from its result (``engines.prepare`` substitutes it), for as long as the
+    user's frame lives. Plans of scans, filters and column expressions only are reduced directly
+    (their columns pruned to what the reduction reads)."""
+    if engines.cached(plan) is None and any(isinstance(n, (L.Join, L.Aggregate)) for n in plan.walk()):
+        engines.materialize(plan)
+
+
 def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: bool = True, min_count: int = 0,
                    params: dict[str, Any] | None = None) -> list[Any]:
     """pandas' reduction ``fn`` of each (expression, type) over ``plan``, in one aggregation.
@@ -1232,6 +1245,7 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
     column holding a missing value gives NaN; ``min_count``: fewer valid values give NaN.
     """
     params = dict(params or {})
+    _keep_derived(plan)
     if any(t is None and not isinstance(e, Col) for e, t in cols):
         # a dtype the data decides (dt.year over NaT is float64): computed as a column first
         plan = L.Select(tuple((f"__gf_r{i}", e) for i, (e, _) in enumerate(cols)), plan)
