@@ -343,6 +343,38 @@ def test_read_csv_on_the_device(tmp_path, monkeypatch):
 
 
 @needs_gpu
+def test_read_csv_with_dtype_and_header_on_the_device(tmp_path, monkeypatch):
+    """``dtype=`` (numbers narrowed or widened, text kept as text) and ``header=0`` parse on the
+    device: the scan is placed there, and the answers, dtypes and errors are pandas'."""
+    from gframe.io import csv as gcsv
+
+    monkeypatch.setattr(gcsv, "LAZY_CSV_BYTES", 4096)
+    rng = np.random.default_rng(2)
+    n = 3000
+    p = pandas.DataFrame({"a": rng.integers(-50, 100, n), "b": rng.integers(0, 9, n), "z": rng.integers(0, 99, n),
+                          "s": rng.choice(["x", "y"], n)})
+    path = str(tmp_path / "typed.csv")
+    p.to_csv(path, index=False)
+    kw = {"dtype": {"a": "int32", "b": "float64", "z": "str"}, "header": 0}
+    same_on_both(lambda pd: pd.read_csv(path, **kw))
+    same_on_both(lambda pd: pd.read_csv(path, **kw).groupby("z").a.sum())
+    q = gframe.read_csv(path, **kw)
+    with gframe.option_context(engine="gpu"):
+        physical = engines.prepare(q._plan, engines.get_engine())
+        scans = [n for n in physical.walk() if isinstance(n, L.CsvScan)]
+        assert scans and engines.get_engine().placement(physical)[id(scans[0])] == "gpu"
+    # a value past the sample that int32 cannot hold: pandas' ValueError
+    with open(path, "a") as fh:
+        fh.write("3000000000,1,1,x\n")
+    monkeypatch.setattr(gframe.options, "verify_optimizer", False)
+    with pytest.raises(ValueError, match="cannot safely convert passed user dtype of int32"):
+        pandas.read_csv(path, dtype={"a": "int32"})
+    with gframe.option_context(engine="gpu"):
+        with pytest.raises(ValueError, match="cannot safely convert passed user dtype of int32"):
+            gframe.read_csv(path, dtype={"a": "int32"}).a.sum()
+
+
+@needs_gpu
 def test_read_csv_whose_type_changes_after_the_sample_raises_on_the_device(tmp_path, monkeypatch):
     from gframe.io import csv as gcsv
 

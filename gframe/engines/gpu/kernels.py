@@ -213,12 +213,15 @@ def _(node: L.InMemoryScan, inputs: list[GpuTable]) -> GpuTable:
 CSV_TRUE, CSV_FALSE = ["True", "TRUE", "true"], ["False", "FALSE", "false"]
 
 
-# read_csv options the GPU reader takes (others, and parse_dates, parse on the CPU)
-CSV_OPTIONS = frozenset({"sep", "delimiter", "usecols"})
+# read_csv options the GPU reader takes (others, and parse_dates, parse on the CPU); ``dtype``: the
+# plan's types already say it (the sample was parsed with it), and the reader's types are checked
+# against them; ``header``: 0 or "infer" (the only values a lazy scan takes)
+CSV_OPTIONS = frozenset({"sep", "delimiter", "usecols", "dtype", "header"})
 
 
 def _csv_reason(node: L.CsvScan) -> str | None:
-    other = sorted(k for k, _ in node.options if not k.startswith("__gf_") and k not in CSV_OPTIONS)
+    other = sorted(k for k, v in node.options if not k.startswith("__gf_") and k not in CSV_OPTIONS
+                   or k == "header" and v not in (0, "infer"))
     if other:
         return f"read_csv option(s) {other} (parsed on the CPU)"
     for f in node.schema.columns:
@@ -253,17 +256,33 @@ def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
     res = plc.io.csv.read_csv(opts)
     by_label = dict(zip(res.column_names(), res.tbl.columns()))
     cols = []
+    typed = {k for k, _ in dict(node.options)["dtype"][1]} if node.option("dtype") else set()
     for f in fields:
         col = by_label[f.label]
         have, want = col_type(col), f.dtype
         widen = pa.types.is_floating(want) and (pa.types.is_integer(have) or pa.types.is_floating(have))
+        if f.label in typed and pa.types.is_integer(want) and pa.types.is_integer(have) and have != want:
+            _check_fits(col, want, labels.index(f.label))  # dtype={"a": "int32"}: pandas refuses values that do not fit
+            widen = True
         if have != want and not widen or pa.types.is_integer(want) and col.null_count():
+            if f.label in typed and pa.types.is_integer(want) and col.null_count():
+                raise ValueError(f"Integer column has NA values in column {labels.index(f.label)}")
             raise ValueError(
                 f"read_csv({node.path!r}): column {f.label!r} was inferred as {want} from the first "
                 f"{sample_bytes(node) >> 20} MiB of the file but is {'float64' if col.null_count() else have} "
                 f"in the whole file; pass dtype={{{f.label!r}: ...}} to read_csv")
         cols.append(E.cast(col, want) if have != want else col)
     return GpuTable([f.name for f in fields], cols, res.tbl.num_rows())
+
+
+def _check_fits(col: Any, want: pa.DataType, position: int) -> None:
+    """A CSV integer column read as int64 narrowed to ``dtype=``'s width: pandas raises where a value
+    does not fit (one min/max pair read back: a check at the reader, not between operators)."""
+    info = np.iinfo(want.to_pandas_dtype())
+    lo, hi = (plc.reduce.reduce(col, agg, col.type()).to_py() for agg in (plc.aggregation.min(), plc.aggregation.max()))
+    if lo is not None and (lo < info.min or hi > info.max):
+        raise ValueError(f"cannot safely convert passed user dtype of {want.to_pandas_dtype().__name__} for "
+                         f"int64 dtyped data in column {position}")
 
 
 def _parquet_reason(node: L.ParquetScan) -> str | None:
