@@ -94,7 +94,7 @@ case "$step" in
   bench)
     rows=${1:-1e7}; tasks=${2:-groupby join}
     GFRAME_ENGINE=gpu timeout ${BENCH_TIMEOUT:-560} python3 benchmarks/db_benchmark.py --rows $rows --task $tasks \
-      --solutions pandas gframe cudf_pandas --isolate --repeat ${REPEAT:-2} --pandas-repeat 1 --sync cupy \
+      --solutions ${SOLUTIONS:-pandas gframe cudf_pandas} --isolate --repeat ${REPEAT:-2} --pandas-repeat 1 --sync cupy \
       --markdown "$OUT/bench.md" 2>&1 | tee "$OUT/bench.log" | grep -v "^    |" | tail -60
     ;;
   bench-bg)
@@ -116,9 +116,9 @@ case "$step" in
     # on and off, seeds disjoint from the ones used while fixing; each bounded by FUZZ_TIMEOUT seconds
     gpu_n=${1:-5000}; cpu_n=${2:-20000}; limit=${FUZZ_TIMEOUT:-1500}
     [ -d /tmp/pd31 ] && export PYTHONPATH=/tmp/pd31:$PYTHONPATH
-    setsid bash -c "GFRAME_GPU_MEMORY=cuda timeout $limit python3 benchmarks/fuzz_campaign.py --engine gpu --seed 100000 --n $gpu_n \
+    setsid bash -c "GFRAME_GPU_MEMORY=cuda timeout $limit python3 benchmarks/fuzz_campaign.py --engine gpu --seed ${GPU_SEED:-100000} --n $gpu_n \
       --jobs ${GPU_JOBS:-6} --shrink 40 --out /tmp/fuzz-gpu > /tmp/fuzz-gpu.log 2>&1; echo done >> /tmp/fuzz-gpu.log" < /dev/null &
-    setsid bash -c "GFRAME_ENGINE=cpu timeout $limit python3 benchmarks/fuzz_campaign.py --engine cpu --seed 200000 \
+    setsid bash -c "GFRAME_ENGINE=cpu timeout $limit python3 benchmarks/fuzz_campaign.py --engine cpu --seed ${CPU_SEED:-200000} \
       --n $cpu_n --jobs ${CPU_JOBS:-8} --shrink 40 --out /tmp/fuzz-cpu > /tmp/fuzz-cpu.log 2>&1; echo done >> /tmp/fuzz-cpu.log" < /dev/null &
     echo "started: /tmp/fuzz-gpu.log /tmp/fuzz-cpu.log"
     ;;
