@@ -635,12 +635,16 @@ def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], 
     themselves and a sort of its groups. Their results are exact (integer sums, counts, min, max,
     first, nunique, ...), the same as the hash group-by's; "first" / "last" read each run in row
     order, as pandas does."""
-    keys = sg.group_keys(key_cols)  # (in hash order)
     if node.sort:
+        keys = sg.group_keys(key_cols)  # (in hash order)
         out_order = plc.sorting.stable_sorted_order(plc.Table(keys), *ascending(len(keys)))
+        keys = plc.copying.gather(plc.Table(keys), out_order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
     else:  # first rows are distinct: any sort gives the one order
         out_order = plc.sorting.sorted_order(plc.Table([sg.first_rows]), *ascending(1))
-    names, cols = list(_aggregate_keys(node)), list(keys)
+        first = plc.copying.gather(plc.Table([sg.first_rows]), out_order,
+                                   plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        keys = plc.copying.gather(plc.Table(key_cols), first, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    names, cols = [], []
     if requests:
         # each request's values in run order; a group's size counts the run numbers themselves
         sized = [plans[idx[0]].fn == "size" for _, idx in requests]
@@ -660,6 +664,7 @@ def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], 
         names.append(agg_names[i])
         cols.append(plans[i].fix(sg.aggregate(plans[i], ev)))
     tbl = gather(GpuTable(names, cols, sg.groups), out_order)
+    tbl = GpuTable(_aggregate_keys(node) + tbl.names, list(keys) + list(tbl.columns), sg.groups)
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
 
 
@@ -715,12 +720,19 @@ class SortedGroups:
             self.order, is_start, starts = runs
             self.rank = _rank_in_runs(is_start, n)
         self.groups = starts.size()
+        self.starts = starts  # each group's first sorted position
         # each sorted row's group number: an integer scan (exact)
         self.group_of = ev.binary("SUB", plc.reduce.scan(plc.unary.cast(is_start, plc_type(I32)), plc.aggregation.sum(),
                                                          plc.reduce.ScanType.INCLUSIVE), E.Const(1, I32), I32)
         # a stable sort keeps each group's rows in row order: its first sorted row is its first row
         self.first_rows = plc.copying.gather(plc.Table([self.order]), starts,
                                              plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+
+    def sizes(self) -> Any:
+        """Each group's number of rows (INT32): the next group's first position minus its own."""
+        ev = E.Evaluator(GpuTable([], [], self.groups), lambda name: None)
+        following = plc.copying.shift(self.starts, -1, scalar(self.n, I32))
+        return ev.binary("SUB", following, self.starts, I32)
 
     def group_keys(self, keys: Sequence[Any]) -> list[Any]:
         """Each group's key values (at its first row)."""
@@ -738,10 +750,14 @@ class SortedGroups:
         fn = ap.fn
         if fn == "prod":
             return self._pairwise([E.fill_null(x, 1.0)], "MUL")[0]
-        present = plc.unary.cast(plc.unary.is_valid(x), plc_type(I32))
-        total, count = self._pairwise([E.fill_null(x, 0.0), present], "ADD")
         if fn == "sum":
-            return total
+            return self._pairwise([E.fill_null(x, 0.0)], "ADD")[0]
+        if x.null_count():
+            present = plc.unary.cast(plc.unary.is_valid(x), plc_type(I32))
+            total, count = self._pairwise([E.fill_null(x, 0.0), present], "ADD")
+        else:  # every value present: the count is the group's size (no second column to sum)
+            (total,) = self._pairwise([x], "ADD")
+            count = self.sizes()
         count = E.cast(count, F64)
         mean = ev.binary("TRUE_DIV", total, count, F64)  # 0 / 0: NaN, a missing value after ``fix``
         if fn == "mean":
