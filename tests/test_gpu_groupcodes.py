@@ -135,6 +135,7 @@ def test_decimal_and_nullable_int_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     dec = pandas.DataFrame({"k": pandas.array([decimal.Decimal("1.5"), decimal.Decimal("-2.25"), decimal.Decimal("1.5"),
                                                None, decimal.Decimal("-2.25")], dtype="object"),
                             "v": [1.0, 2.0, 3.5, 4.0, 5.0]})
+    monkeypatch.setenv(groupcodes.ENV, "1")
     with gframe.option_context(engine="gpu"):
         got = gframe.DataFrame(dec).groupby("k", dropna=False)["v"].sum().to_pandas()
     assert got.tolist() == [2.0 + 5.0, 1.0 + 3.5, 4.0]
