@@ -313,6 +313,26 @@ def _presorted(plc: Any, d: dict[str, pa.Array]) -> Any:
 case("groupby_keys_are_sorted", ("groupby.GroupBy", "GroupBy.aggregate"))(_presorted)
 
 
+
+
+def _segmented(plc: Any, d: dict[str, pa.Array], fn: str) -> Any:
+    """Each segment of rows sorted on its own (segments: [0, n // 2), [n // 2, n // 2), [n // 2, n))."""
+    n = n_of(d)
+    offsets = C(plc, pa.array([0, n // 2, n // 2, n], pa.int32()))
+    asc, desc = plc.types.Order.ASCENDING, plc.types.Order.DESCENDING
+    after, before = plc.types.NullOrder.AFTER, plc.types.NullOrder.BEFORE
+    sort = getattr(plc.sorting, fn)
+    return [sort(T(plc, d["g"], d["i"]), T(plc, d["g"]), offsets, [asc], [after]),
+            sort(T(plc, d["i"], d["s"]), T(plc, d["i"]), offsets, [desc], [before]),
+            sort(T(plc, d["i32"], d["s"]), T(plc, d["j"], d["i32"]), offsets, [asc, desc], [after, after])]
+
+
+case("segmented_sort_by_key", "sorting.segmented_sort_by_key")(
+    lambda plc, d: [t.columns()[0] for t in _segmented(plc, d, "segmented_sort_by_key")])  # (ties: any order)
+case("stable_segmented_sort_by_key", "sorting.stable_segmented_sort_by_key")(
+    lambda plc, d: _segmented(plc, d, "stable_segmented_sort_by_key"))
+
+
 # libcudf's row hash, bit for bit: XXH64 of each element's bytes, each column seeded with the
 # previous column's hash, a null element 2**64 - 1; NaN made one, -0.0 kept apart from 0.0
 _HASHED = (["i"], ["g"], ["f"], ["s"], ["b"], ["t"], ["dd"], ["i32"], ["i", "s"], ["s", "j", "g"], ["k", "f", "b"])

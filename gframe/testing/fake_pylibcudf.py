@@ -32,6 +32,7 @@ from __future__ import annotations
 import ctypes
 import enum
 import functools
+import itertools
 import math
 import random
 import sys
@@ -1006,6 +1007,37 @@ def stable_sorted_order(source_table: Table, column_order: Sequence[Any], null_p
     return Column(pa.array(idx, type=pa.int32()))
 
 
+def _segmented_sort(fn: str, values: Table, keys: Table, segment_offsets: Column, column_order: Sequence[Any],
+                    null_precedence: Sequence[Any]) -> Table:
+    """``values`` with each segment's rows sorted by ``keys`` (stably; the other segments untouched).
+    Modelled: INT32 offsets without nulls, from 0 to the row count, never decreasing."""
+    _sort_args(fn, keys, column_order, null_precedence)
+    n = keys.num_rows()
+    if values.num_rows() != n:
+        raise ValueError(f"fake pylibcudf: {fn}: values and keys differ in size")
+    offs = segment_offsets.arr.to_pylist()
+    if segment_offsets.arr.type != pa.int32() or None in offs or not offs or offs[0] != 0 or offs[-1] != n \
+            or any(a > b for a, b in itertools.pairwise(offs)):
+        raise _unmodelled(fn, "segment_offsets", offs, "INT32 offsets from 0 to the row count, non-decreasing")
+    cols = [c.arr.to_pylist() for c in keys.columns()]
+    cmp = _cmp_rows(cols, column_order, null_precedence)
+    idx = [i for a, b in itertools.pairwise(offs) for i in sorted(range(a, b), key=cmp)]
+    take = pa.array(idx, type=pa.int64())
+    return Table([Column(c.arr.take(take)) for c in values.columns()], n)
+
+
+def segmented_sort_by_key(values: Table, keys: Table, segment_offsets: Column, column_order: Sequence[Any],
+                          null_precedence: Sequence[Any]) -> Table:
+    """Unstable in libcudf: the stable order is one valid answer."""
+    return _segmented_sort("segmented_sort_by_key", values, keys, segment_offsets, column_order, null_precedence)
+
+
+def stable_segmented_sort_by_key(values: Table, keys: Table, segment_offsets: Column, column_order: Sequence[Any],
+                                 null_precedence: Sequence[Any]) -> Table:
+    return _segmented_sort("stable_segmented_sort_by_key", values, keys, segment_offsets, column_order,
+                           null_precedence)
+
+
 def sorted_order(source_table: Table, column_order: Sequence[Any], null_precedence: Sequence[Any]) -> Column:
     """Unstable in libcudf: the stable order is one valid answer (ties' order must not be relied on)."""
     _sort_args("sorted_order", source_table, column_order, null_precedence)
@@ -1064,7 +1096,9 @@ def rank(input: Column, method: Any, column_order: Any, null_handling: Any, null
 
 
 sorting = types.SimpleNamespace(stable_sorted_order=stable_sorted_order, sorted_order=sorted_order,
-                                sort=sort, stable_sort=stable_sort, rank=rank)
+                                sort=sort, stable_sort=stable_sort, rank=rank,
+                                segmented_sort_by_key=segmented_sort_by_key,
+                                stable_segmented_sort_by_key=stable_segmented_sort_by_key)
 
 
 # ------------------------------------------------------------------------------------- copying

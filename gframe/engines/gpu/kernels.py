@@ -645,6 +645,15 @@ def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], 
                                    plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
         keys = plc.copying.gather(plc.Table(key_cols), first, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
     names, cols = [], []
+    # medians of values without missing ones: each run sorted on its own (a segmented radix sort),
+    # then its middle values - not libcudf's sort by (group, value) over all the rows
+    medians = [(i, v) for v, idx in requests for i in idx
+               if plans[i].fn == "median" and v.null_count() == 0 and kind(col_type(v)) in ("int", "uint", "float")]
+    requests = [(v, [i for i in idx if all(i != j for j, _ in medians)]) for v, idx in requests]
+    requests = [r for r in requests if r[1]]
+    for i, v in medians:
+        names.append(agg_names[i])
+        cols.append(plans[i].fix(sg.median(v)))
     if requests:
         # each request's values in run order; a group's size counts the run numbers themselves
         sized = [plans[idx[0]].fn == "size" for _, idx in requests]
@@ -733,6 +742,25 @@ class SortedGroups:
         ev = E.Evaluator(GpuTable([], [], self.groups), lambda name: None)
         following = plc.copying.shift(self.starts, -1, scalar(self.n, I32))
         return ev.binary("SUB", following, self.starts, I32)
+
+    def median(self, values: Any) -> Any:
+        """Each group's median of ``values`` (numbers, none missing; row order), in float64, as
+        libcudf's group median gives it: each run's values sorted (one segmented sort, runs
+        apart), then the middle value, or (1 - 0.5) * lower + 0.5 * upper of the two middle ones."""
+        x = plc.copying.gather(plc.Table([values]), self.order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        offsets = plc.concatenate.concatenate([self.starts, plc.Column.from_scalar(scalar(self.n, I32), 1)])
+        x = plc.sorting.segmented_sort_by_key(plc.Table([x]), plc.Table([x]), offsets, *ascending(1)).columns()[0]
+        x = E.cast(x, F64)
+        ev = E.Evaluator(GpuTable([], [], self.groups), lambda name: None)
+        sizes = self.sizes()
+        lower = ev.binary("ADD", self.starts, ev.binary("FLOOR_DIV", ev.binary("SUB", sizes, E.Const(1, I32), I32),
+                                                         E.Const(2, I32), I32), I32)
+        upper = ev.binary("ADD", self.starts, ev.binary("FLOOR_DIV", sizes, E.Const(2, I32), I32), I32)
+        lo, hi = (plc.copying.gather(plc.Table([x]), at, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+                  for at in (lower, upper))
+        half = E.Const(0.5, F64)
+        mid = ev.binary("ADD", ev.binary("MUL", half, lo, F64), ev.binary("MUL", half, hi, F64), F64)
+        return plc.copying.copy_if_else(lo, mid, ev.binary("EQUAL", lower, upper, BOOL))
 
     def group_keys(self, keys: Sequence[Any]) -> list[Any]:
         """Each group's key values (at its first row)."""
