@@ -45,7 +45,7 @@ def _frame(n: int = 600, groups: int = 40, seed: int = 0) -> pandas.DataFrame:
 AGGS = {"total": ("v", "sum"), "avg": ("v", "mean"), "sd": ("v", "std"), "var": ("i", "var"),
         "isum": ("i", "sum"), "n": ("v", "count"), "size": ("v", "size"), "lo": ("v", "min"),
         "first": ("i", "first"), "last": ("v", "last"), "uniq": ("i", "nunique"), "med": ("v", "median"),
-        "imed": ("i", "median")}  # (med: v has missing values, libcudf's median; imed: none, the segmented sort)
+        "imed": ("i", "median"), "imean": ("i", "mean")}  # (med: v has missing values, libcudf's median; imed: none, the segmented sort)
 
 
 class Spy:
@@ -74,10 +74,13 @@ def _both_ways(monkeypatch: pytest.MonkeyPatch, query) -> tuple[pandas.DataFrame
 
 
 def _bits(f: pandas.DataFrame | pandas.Series) -> list[Any]:
-    """Each column's and the index's values, numbers as their bytes (equal bits, not just close)."""
+    """Each column's and the index's values, numbers as their bytes (equal bits, not just close).
+    A float key's 0.0 and -0.0 are one group, whose label is either (pandas: the first seen; the
+    hash group-by: any): the index's zeros are compared as numbers."""
     frame = f.to_frame() if isinstance(f, pandas.Series) else f
     arrays = [frame.iloc[:, i].to_numpy() for i in range(frame.shape[1])]
-    arrays += [frame.index.get_level_values(i).to_numpy() for i in range(frame.index.nlevels)]
+    levels = [frame.index.get_level_values(i).to_numpy() for i in range(frame.index.nlevels)]
+    arrays += [a + 0.0 if a.dtype.kind == "f" else a for a in levels]
     return [a.tobytes() if a.dtype.kind in "fiub" else repr(a.tolist()) for a in arrays]
 
 
