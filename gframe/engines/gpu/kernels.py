@@ -645,7 +645,8 @@ def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], 
                                    plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
         keys = plc.copying.gather(plc.Table(key_cols), first, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
     names, cols = [], []
-    # medians of values without missing ones: each run sorted on its own (a segmented radix sort),
+    # medians of values without missing ones: each run sorted on its own (libcudf's segmented sort of
+    # one fixed-width column: radix or in-warp sorts, by segment size),
     # then its middle values - not libcudf's sort by (group, value) over all the rows
     medians = [(i, v) for v, idx in requests for i in idx
                if plans[i].fn == "median" and v.null_count() == 0 and kind(col_type(v)) in ("int", "uint", "float")]
