@@ -10,8 +10,9 @@ their 64-bit hashes, numbered exactly and checked against the keys) run in one n
 rows in row order with pandas' own arithmetic - Kahan sums, Welford variances - so each group gets
 pandas' bits (``engines/cpu/kernels.py`` ``_ordered_aggregate``). GPU: libcudf's hash group-by adds
 with atomics and its sort group-by with ``reduce_by_key`` (timing-dependent look-back), so those
-aggregations reduce over the key-sorted rows in a fixed order (chunks of 32 rows) (``engines/gpu/kernels.py``
-``SortedGroups``).
+aggregations reduce over each group's rows in row order, in a fixed order (chunks of 32 rows): the groups are
+runs of a radix sort by a hash of the keys, checked against the keys (``engines/gpu/groupcodes.py``), or of a
+sort by the keys where two keys share a hash (``engines/gpu/kernels.py`` ``SortedGroups``).
 
 Cost on the CPU (float64 group sum by an int key of 1000 groups, end to end, best of 5, 2 cores
 shared with other jobs - load average 12-20, so +-30%): 1e6 rows 28 ms streaming (before the

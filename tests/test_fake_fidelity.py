@@ -292,6 +292,59 @@ case("groupby_drop_null_keys", ("groupby.GroupBy", "GroupBy.aggregate"), order="
     lambda plc, d: _groupby(plc, d, _GROUP_AGGS[:1], include=False))
 
 
+
+def _presorted(plc: Any, d: dict[str, pa.Array]) -> Any:
+    """libcudf's sort-based group-by over keys already in ascending order (no nulls)."""
+    n = n_of(d)
+    keys = pa.array(sorted(d["i32"].to_pylist()), pa.int32())
+    gb = plc.groupby.GroupBy(T(plc, keys), null_handling=plc.types.NullPolicy.INCLUDE,
+                             keys_are_sorted=plc.types.Sorted.YES)
+    return gb.aggregate([
+        plc.groupby.GroupByRequest(C(plc, d["i"]), [plc.aggregation.sum(), plc.aggregation.min(),
+                                                    plc.aggregation.nth_element(0, plc.types.NullPolicy.EXCLUDE),
+                                                    plc.aggregation.nth_element(-1, plc.types.NullPolicy.EXCLUDE),
+                                                    plc.aggregation.nunique(plc.types.NullPolicy.EXCLUDE)]),
+        plc.groupby.GroupByRequest(C(plc, d["g"]), [plc.aggregation.median(), plc.aggregation.max()]),
+        plc.groupby.GroupByRequest(C(plc, d["s"]), [plc.aggregation.min()]),
+        plc.groupby.GroupByRequest(C(plc, keys), [plc.aggregation.count(plc.types.NullPolicy.INCLUDE)]),
+    ]) if n else gb.aggregate([plc.groupby.GroupByRequest(C(plc, d["i"]), [plc.aggregation.sum()])])
+
+
+case("groupby_keys_are_sorted", ("groupby.GroupBy", "GroupBy.aggregate"))(_presorted)
+
+
+
+
+def _segmented(plc: Any, d: dict[str, pa.Array], fn: str) -> Any:
+    """Each segment of rows sorted on its own (segments: [0, n // 2), [n // 2, n // 2), [n // 2, n))."""
+    n = n_of(d)
+    offsets = C(plc, pa.array([0, n // 2, n // 2, n], pa.int32()))
+    asc, desc = plc.types.Order.ASCENDING, plc.types.Order.DESCENDING
+    after, before = plc.types.NullOrder.AFTER, plc.types.NullOrder.BEFORE
+    sort = getattr(plc.sorting, fn)
+    return [sort(T(plc, d["g"], d["i"]), T(plc, d["g"]), offsets, [asc], [after]),
+            sort(T(plc, d["i"], d["s"]), T(plc, d["i"]), offsets, [desc], [before]),
+            sort(T(plc, d["i32"], d["s"]), T(plc, d["j"], d["i32"]), offsets, [asc, desc], [after, after])]
+
+
+case("segmented_sort_by_key", "sorting.segmented_sort_by_key")(
+    lambda plc, d: [t.columns()[0] for t in _segmented(plc, d, "segmented_sort_by_key")])  # (ties: any order)
+case("stable_segmented_sort_by_key", "sorting.stable_segmented_sort_by_key")(
+    lambda plc, d: _segmented(plc, d, "stable_segmented_sort_by_key"))
+
+
+# libcudf's row hash, bit for bit: XXH64 of each element's bytes, each column seeded with the
+# previous column's hash, a null element 2**64 - 1; NaN made one, -0.0 kept apart from 0.0
+_HASHED = (["i"], ["g"], ["f"], ["s"], ["b"], ["t"], ["dd"], ["i32"], ["i", "s"], ["s", "j", "g"], ["k", "f", "b"])
+case("hashing_xxhash_64", "hashing.xxhash_64")(
+    lambda plc, d: [plc.hashing.xxhash_64(T(plc, *[d[c] for c in cols])) for cols in _HASHED]
+    + [plc.hashing.xxhash_64(T(plc, _dec(d)))]
+    + [plc.hashing.xxhash_64(T(plc, pa.array([0.0, -0.0, NaN, -NaN, 1e300], pa.float64()))),
+       plc.hashing.xxhash_64(T(plc, pa.array([0.0, -0.0, NaN], pa.float32()))),
+       plc.hashing.xxhash_64(T(plc, pa.array(["x" * 40, "abc" * 11, "", "0123456789abcdef" * 4 + "z", None]))),
+       plc.hashing.xxhash_64(T(plc, pa.array([1, 2**40, -1], pa.int64())), 12345)])
+
+
 def _pair_struct(plc: Any, d: dict[str, pa.Array]) -> Any:
     return plc.Column(plc.DataType(plc.TypeId.STRUCT), n_of(d), None, None, 0, 0, [C(plc, d["g"]),
                       plc.unary.cast(C(plc, d["j"]), plc.DataType.from_arrow(pa.float64()))])

@@ -32,6 +32,7 @@ from __future__ import annotations
 import ctypes
 import enum
 import functools
+import itertools
 import math
 import random
 import sys
@@ -846,8 +847,10 @@ class GroupByRequest:
 class GroupBy:
     def __init__(self, keys: Table, null_handling: Any = None, keys_are_sorted: Any = None,
                  column_order: Any = None, null_precedence: Any = None) -> None:
-        if keys_are_sorted is not None:
-            _require("GroupBy", "keys_are_sorted", keys_are_sorted, [Sorted.NO])
+        # keys_are_sorted=YES: libcudf's sort-based group-by over keys already in ascending order
+        # (it skips the sort; keys out of order are undefined there, refused here)
+        self.presorted = keys_are_sorted is not None and _enum_arg(
+            Sorted, "GroupBy", "keys_are_sorted", keys_are_sorted) == Sorted.YES
         if column_order is not None or null_precedence is not None:
             raise _unmodelled("GroupBy", "column_order/null_precedence", (column_order, null_precedence))
         self.keys = keys
@@ -865,7 +868,15 @@ class GroupBy:
                 continue
             groups.setdefault(k, []).append(i)
         order = list(groups)
-        _rng.shuffle(order)  # libcudf's hash group-by: no particular order
+        if self.presorted:  # the sort-based group-by: groups in key order (here, as they come)
+            rows = list(zip(*keys)) if keys else []
+            if any(v is None for r in rows for v in r):
+                raise _unmodelled("GroupBy", "keys", "nulls", "presorted keys modelled without nulls")
+            if any(rows[i] > rows[i + 1] for i in range(len(rows) - 1)):
+                raise _unmodelled("GroupBy", "keys_are_sorted", "YES", "the keys are not in ascending order "
+                                  "(undefined in libcudf)")
+        else:
+            _rng.shuffle(order)  # libcudf's hash group-by: no particular order
         key_cols = [Column(pa.array([g[j] for g in order], type=c.arr.type)) for j, c in enumerate(self.keys.columns())]
         results = []
         for r in requests:
@@ -996,6 +1007,37 @@ def stable_sorted_order(source_table: Table, column_order: Sequence[Any], null_p
     return Column(pa.array(idx, type=pa.int32()))
 
 
+def _segmented_sort(fn: str, values: Table, keys: Table, segment_offsets: Column, column_order: Sequence[Any],
+                    null_precedence: Sequence[Any]) -> Table:
+    """``values`` with each segment's rows sorted by ``keys`` (stably; the other segments untouched).
+    Modelled: INT32 offsets without nulls, from 0 to the row count, never decreasing."""
+    _sort_args(fn, keys, column_order, null_precedence)
+    n = keys.num_rows()
+    if values.num_rows() != n:
+        raise ValueError(f"fake pylibcudf: {fn}: values and keys differ in size")
+    offs = segment_offsets.arr.to_pylist()
+    if segment_offsets.arr.type != pa.int32() or None in offs or not offs or offs[0] != 0 or offs[-1] != n \
+            or any(a > b for a, b in itertools.pairwise(offs)):
+        raise _unmodelled(fn, "segment_offsets", offs, "INT32 offsets from 0 to the row count, non-decreasing")
+    cols = [c.arr.to_pylist() for c in keys.columns()]
+    cmp = _cmp_rows(cols, column_order, null_precedence)
+    idx = [i for a, b in itertools.pairwise(offs) for i in sorted(range(a, b), key=cmp)]
+    take = pa.array(idx, type=pa.int64())
+    return Table([Column(c.arr.take(take)) for c in values.columns()], n)
+
+
+def segmented_sort_by_key(values: Table, keys: Table, segment_offsets: Column, column_order: Sequence[Any],
+                          null_precedence: Sequence[Any]) -> Table:
+    """Unstable in libcudf: the stable order is one valid answer."""
+    return _segmented_sort("segmented_sort_by_key", values, keys, segment_offsets, column_order, null_precedence)
+
+
+def stable_segmented_sort_by_key(values: Table, keys: Table, segment_offsets: Column, column_order: Sequence[Any],
+                                 null_precedence: Sequence[Any]) -> Table:
+    return _segmented_sort("stable_segmented_sort_by_key", values, keys, segment_offsets, column_order,
+                           null_precedence)
+
+
 def sorted_order(source_table: Table, column_order: Sequence[Any], null_precedence: Sequence[Any]) -> Column:
     """Unstable in libcudf: the stable order is one valid answer (ties' order must not be relied on)."""
     _sort_args("sorted_order", source_table, column_order, null_precedence)
@@ -1054,7 +1096,9 @@ def rank(input: Column, method: Any, column_order: Any, null_handling: Any, null
 
 
 sorting = types.SimpleNamespace(stable_sorted_order=stable_sorted_order, sorted_order=sorted_order,
-                                sort=sort, stable_sort=stable_sort, rank=rank)
+                                sort=sort, stable_sort=stable_sort, rank=rank,
+                                segmented_sort_by_key=segmented_sort_by_key,
+                                stable_segmented_sort_by_key=stable_segmented_sort_by_key)
 
 
 # ------------------------------------------------------------------------------------- copying
@@ -1199,6 +1243,94 @@ def rolling_window(source: Column, preceding_window: Any, following_window: Any,
 
 
 rolling = types.SimpleNamespace(rolling_window=rolling_window)
+
+
+# -------------------------------------------------------------------------------------- hashing
+
+_P1, _P2, _P3, _P4, _P5 = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x85EBCA77C2B2AE63,
+                           0x27D4EB2F165667C5)
+_M64 = (1 << 64) - 1
+
+
+def _rotl(x: int, r: int) -> int:
+    return ((x << r) | (x >> (64 - r))) & _M64
+
+
+def _xxh_round(acc: int, lane: int) -> int:
+    return (_rotl((acc + lane * _P2) & _M64, 31) * _P1) & _M64
+
+
+def _xxh64(data: bytes, seed: int) -> int:
+    """XXH64 of ``data`` (the reference algorithm, which cuco's ``xxhash_64`` implements)."""
+    n, p = len(data), 0
+    u64 = lambda i: int.from_bytes(data[i:i + 8], "little")  # noqa: E731
+    if n >= 32:
+        v = [(seed + _P1 + _P2) & _M64, (seed + _P2) & _M64, seed, (seed - _P1) & _M64]
+        while p + 32 <= n:
+            v = [_xxh_round(v[k], u64(p + 8 * k)) for k in range(4)]
+            p += 32
+        h = (_rotl(v[0], 1) + _rotl(v[1], 7) + _rotl(v[2], 12) + _rotl(v[3], 18)) & _M64
+        for x in v:
+            h = ((h ^ _xxh_round(0, x)) * _P1 + _P4) & _M64
+    else:
+        h = (seed + _P5) & _M64
+    h = (h + n) & _M64
+    while p + 8 <= n:
+        h = (_rotl(h ^ _xxh_round(0, u64(p)), 27) * _P1 + _P4) & _M64
+        p += 8
+    if p + 4 <= n:
+        h = (_rotl(h ^ ((int.from_bytes(data[p:p + 4], "little") * _P1) & _M64), 23) * _P2 + _P3) & _M64
+        p += 4
+    while p < n:
+        h = (_rotl(h ^ ((data[p] * _P5) & _M64), 11) * _P1) & _M64
+        p += 1
+    h ^= h >> 33
+    h = (h * _P2) & _M64
+    h ^= h >> 29
+    h = (h * _P3) & _M64
+    return h ^ (h >> 32)
+
+
+def _element_bytes(a: pa.Array) -> list[bytes | None]:
+    """Each value's bytes as libcudf hashes them: fixed-width values as stored (little-endian; a
+    float's NaN as the canonical quiet NaN, -0.0 kept: ``normalize_nans`` only), bools as one
+    byte, strings as their UTF-8 bytes, decimals as their 128-bit unscaled integer."""
+    t = a.type
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return [None if v is None else v.encode() for v in a.to_pylist()]
+    if pa.types.is_boolean(t):
+        return [None if v is None else bytes([int(v)]) for v in a.to_pylist()]
+    if pa.types.is_decimal(t) and t.bit_width == 128:
+        return [None if v is None else v.to_bytes(16, "little", signed=True) for v in _unscaled(a)]
+    if pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date32(t):
+        a = a.view(pa.int32() if pa.types.is_date32(t) else pa.int64())
+        t = a.type
+    if not (pa.types.is_integer(t) or pa.types.is_floating(t)):
+        raise _unmodelled("hashing.xxhash_64", "input", t)
+    dtype = np.dtype(t.to_pandas_dtype()).newbyteorder("<")
+    valid = a.is_valid().to_numpy(zero_copy_only=False)
+    vals = a.fill_null(0).to_numpy(zero_copy_only=False).astype(dtype)
+    if pa.types.is_floating(t):
+        vals = np.where(np.isnan(vals), np.array(np.nan, dtype=dtype), vals)  # (numpy's NaN: the quiet one)
+    return [vals[i].tobytes() if valid[i] else None for i in range(len(vals))]
+
+
+def xxhash_64(input: Table, seed: int = 0) -> Column:
+    """libcudf's row hash (``cudf::hashing::xxhash_64``): each row's columns hashed in turn, each
+    with the previous column's hash as its seed; a null element's hash is 2**64 - 1 (whatever came
+    before), checked only where the table has nulls. UINT64, no nulls."""
+    if not isinstance(input, Table) or not input.num_columns():
+        raise _unmodelled("hashing.xxhash_64", "input", input, "a Table of one or more columns")
+    n = input.num_rows()
+    nullable = any(c.null_count() for c in input.columns())
+    out = [int(seed)] * n
+    for c in input.columns():
+        for i, b in enumerate(_element_bytes(c.arr)):
+            out[i] = _M64 if b is None and nullable else _xxh64(b if b is not None else bytes(0), out[i])
+    return Column(pa.array(out, type=pa.uint64()))
+
+
+hashing = types.SimpleNamespace(xxhash_64=xxhash_64)
 
 
 # ------------------------------------------------------------------------------------- others
@@ -1829,7 +1961,7 @@ io = types.SimpleNamespace(
 
 SUBMODULES = ("types", "binaryop", "unary", "aggregation", "groupby", "reduce", "sorting", "copying", "filling",
               "concatenate", "replace", "round", "search", "transform", "stream_compaction", "join", "strings",
-              "datetime", "expressions", "io", "prefetch", "rolling")
+              "datetime", "expressions", "io", "prefetch", "rolling", "hashing")
 
 
 def module() -> types.ModuleType:
@@ -1840,7 +1972,7 @@ def module() -> types.ModuleType:
         binaryop=binaryop, unary=unary, aggregation=aggregation, groupby=groupby, reduce=reduce_mod,
         sorting=sorting, copying=copying, filling=filling, concatenate=concatenate, replace=replace,
         round=round_mod, search=search, transform=transform, stream_compaction=stream_compaction, join=join,
-        strings=strings, datetime=datetime, expressions=expressions, io=io, rolling=rolling,
+        strings=strings, datetime=datetime, expressions=expressions, io=io, rolling=rolling, hashing=hashing,
         prefetch=types.SimpleNamespace(enable=lambda: None), __host_stand_in__=True)
     return m
 

@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import ops
+from gframe.engines.gpu import groupcodes, ops
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -610,6 +610,8 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     if sg is not None:
         requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
         requests = [r for r in requests if r[1]]
+        if sg.hashed:
+            return _aggregate_runs(node, sg, key_cols, plans, requests, ordered, agg_names, ev)
     elif not node.sort:  # first appearance of each group: the smallest row position in it
         requests.append((sequence(t.num_rows, I32), [-1]))
     key_out = _aggregate_keys(node)
@@ -640,6 +642,61 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
 
 
+def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], plans: list[AggPlan],
+                    requests: list[tuple[Any, list[int]]], ordered: list[int], agg_names: list[str],
+                    ev: E.Evaluator) -> GpuTable:
+    """The group-by over ``sg``'s runs found by hashing (groups in hash order), then put in pandas'
+    order: by key (a sort of the distinct keys only) or by first appearance (an integer sort).
+
+    The order-sensitive aggregations reduce over the runs (``SortedGroups.aggregate``); the rest go
+    to libcudf's sort-based group-by over the run numbers, which are in order already
+    (``keys_are_sorted``: no sort, one segmented pass) - instead of a second group-by on the keys
+    themselves and a sort of its groups. Their results are exact (integer sums, counts, min, max,
+    first, nunique, ...), the same as the hash group-by's; "first" / "last" read each run in row
+    order, as pandas does."""
+    if node.sort:
+        keys = sg.group_keys(key_cols)  # (in hash order)
+        out_order = plc.sorting.stable_sorted_order(plc.Table(keys), *ascending(len(keys)))
+        keys = plc.copying.gather(plc.Table(keys), out_order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    else:  # first rows are distinct: any sort gives the one order
+        out_order = plc.sorting.sorted_order(plc.Table([sg.first_rows]), *ascending(1))
+        first = plc.copying.gather(plc.Table([sg.first_rows]), out_order,
+                                   plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        keys = plc.copying.gather(plc.Table(key_cols), first, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    names, cols = [], []
+    # medians of values without missing ones: each run sorted on its own (libcudf's segmented sort of
+    # one fixed-width column: radix or in-warp sorts, by segment size),
+    # then its middle values - not libcudf's sort by (group, value) over all the rows
+    medians = [(i, v) for v, idx in requests for i in idx
+               if plans[i].fn == "median" and v.null_count() == 0 and kind(col_type(v)) in ("int", "uint", "float")]
+    requests = [(v, [i for i in idx if all(i != j for j, _ in medians)]) for v, idx in requests]
+    requests = [r for r in requests if r[1]]
+    for i, v in medians:
+        names.append(agg_names[i])
+        cols.append(plans[i].fix(sg.median(v)))
+    if requests:
+        # each request's values in run order; a group's size counts the run numbers themselves
+        sized = [plans[idx[0]].fn == "size" for _, idx in requests]
+        moved = [v for (v, _), size in zip(requests, sized) if not size]
+        moved = plc.copying.gather(plc.Table(moved), sg.order,
+                                   plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns() if moved else []
+        values = [sg.group_of if size else moved.pop(0) for size in sized]
+        gb = plc.groupby.GroupBy(plc.Table([sg.group_of]), null_handling=plc.types.NullPolicy.INCLUDE,
+                                 keys_are_sorted=plc.types.Sorted.YES)
+        _, results = gb.aggregate([plc.groupby.GroupByRequest(v, [plans[i].aggregation() for i in idx])
+                                   for v, (_, idx) in zip(values, requests)])
+        for (_, idx), res in zip(requests, results):
+            for i, col in zip(idx, res.columns()):
+                names.append(agg_names[i])
+                cols.append(_narrowed(plans[i].fix(col), group_sum_narrow_type(plans[i].a, node.child.schema.dtype_of)))
+    for i in ordered:
+        names.append(agg_names[i])
+        cols.append(plans[i].fix(sg.aggregate(plans[i], ev)))
+    tbl = gather(GpuTable(names, cols, sg.groups), out_order)
+    tbl = GpuTable(_aggregate_keys(node) + tbl.names, list(keys) + list(tbl.columns), sg.groups)
+    return promote_missing(tbl.select(node.schema.all_names), node.schema)
+
+
 # aggregations whose float result depends on the order values are added in, by the kind of their
 # input: float sums, products and means; variances of any number (their squared deviations are floats)
 _ORDER_SENSITIVE = {"sum": {"float"}, "prod": {"float"}, "mean": {"float"}, "var": NUMERIC, "std": NUMERIC}
@@ -664,29 +721,66 @@ CHUNK = 32
 
 
 class SortedGroups:
-    """The rows stably sorted by the group keys, each group a run of them: the layout the
-    order-deterministic aggregations reduce over (``aggregate``).
+    """The rows in a stable order in which each group is a run: the layout the order-deterministic
+    aggregations reduce over (``aggregate``), each group's rows in row order.
 
-    Every step is a sort, a gather, an element-wise operation, a stream compaction or an integer
-    scan, each of which gives the same bits every run; float values are only ever combined in
-    ``_pairwise``'s fixed order (libcudf's rolling sum over chunks of the rows, one thread each).
-    The groups come out in key order (ascending, missing keys last), the order of ``sort_table``
-    over the hash group-by's keys, so the two line up.
+    The runs come from a hash of the keys (``groupcodes.hash_runs``: a radix sort of one UINT64
+    column, checked against the keys), the groups then in hash order (``hashed``); or, where the
+    hash cannot tell two keys apart or ``GFRAME_GPU_GROUPCODES=0``, from a stable sort by the keys
+    themselves, the groups then in key order (ascending, missing keys last), the order of
+    ``sort_table`` over the hash group-by's keys, so the two line up. Either way each group's rows
+    and their positions in it are the same, so ``aggregate`` gives the same bits.
+
+    Every step is a hash, a sort, a gather, an element-wise operation, a stream compaction or an
+    integer scan, each of which gives the same bits every run; float values are only ever combined
+    in ``_pairwise``'s fixed order (libcudf's rolling sum over chunks of the rows, one thread each).
     """
 
     def __init__(self, keys: Sequence[Any], n: int) -> None:
         self.n = n
-        self.order, self.rank = _group_rank(keys, n)  # sorted position -> row; position in its group
+        runs = groupcodes.hash_runs(keys, n) if n and groupcodes.enabled() else None
+        self.hashed = runs is not None
         ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
-        is_start = ev.binary("EQUAL", self.rank, E.Const(0, I32), BOOL)
-        starts = boolean_mask(GpuTable(["s"], [sequence(n, I32)]), is_start).column("s")
+        if runs is None:
+            self.order, self.rank = _group_rank(keys, n)  # sorted position -> row; position in its group
+            is_start = ev.binary("EQUAL", self.rank, E.Const(0, I32), BOOL)
+            starts = boolean_mask(GpuTable(["s"], [sequence(n, I32)]), is_start).column("s")
+        else:
+            self.order, is_start, starts = runs
+            self.rank = _rank_in_runs(is_start, n)
         self.groups = starts.size()
+        self.starts = starts  # each group's first sorted position
         # each sorted row's group number: an integer scan (exact)
         self.group_of = ev.binary("SUB", plc.reduce.scan(plc.unary.cast(is_start, plc_type(I32)), plc.aggregation.sum(),
                                                          plc.reduce.ScanType.INCLUSIVE), E.Const(1, I32), I32)
         # a stable sort keeps each group's rows in row order: its first sorted row is its first row
         self.first_rows = plc.copying.gather(plc.Table([self.order]), starts,
                                              plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+
+    def sizes(self) -> Any:
+        """Each group's number of rows (INT32): the next group's first position minus its own."""
+        ev = E.Evaluator(GpuTable([], [], self.groups), lambda name: None)
+        following = plc.copying.shift(self.starts, -1, scalar(self.n, I32))
+        return ev.binary("SUB", following, self.starts, I32)
+
+    def median(self, values: Any) -> Any:
+        """Each group's median of ``values`` (numbers, none missing; row order), in float64, as
+        libcudf's group median gives it: each run's values sorted (one segmented sort, runs
+        apart), then the middle value, or (1 - 0.5) * lower + 0.5 * upper of the two middle ones."""
+        x = plc.copying.gather(plc.Table([values]), self.order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        offsets = plc.concatenate.concatenate([self.starts, plc.Column.from_scalar(scalar(self.n, I32), 1)])
+        x = plc.sorting.segmented_sort_by_key(plc.Table([x]), plc.Table([x]), offsets, *ascending(1)).columns()[0]
+        x = E.cast(x, F64)
+        ev = E.Evaluator(GpuTable([], [], self.groups), lambda name: None)
+        sizes = self.sizes()
+        lower = ev.binary("ADD", self.starts, ev.binary("FLOOR_DIV", ev.binary("SUB", sizes, E.Const(1, I32), I32),
+                                                         E.Const(2, I32), I32), I32)
+        upper = ev.binary("ADD", self.starts, ev.binary("FLOOR_DIV", sizes, E.Const(2, I32), I32), I32)
+        lo, hi = (plc.copying.gather(plc.Table([x]), at, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+                  for at in (lower, upper))
+        half = E.Const(0.5, F64)
+        mid = ev.binary("ADD", ev.binary("MUL", half, lo, F64), ev.binary("MUL", half, hi, F64), F64)
+        return plc.copying.copy_if_else(lo, mid, ev.binary("EQUAL", lower, upper, BOOL))
 
     def group_keys(self, keys: Sequence[Any]) -> list[Any]:
         """Each group's key values (at its first row)."""
@@ -704,10 +798,14 @@ class SortedGroups:
         fn = ap.fn
         if fn == "prod":
             return self._pairwise([E.fill_null(x, 1.0)], "MUL")[0]
-        present = plc.unary.cast(plc.unary.is_valid(x), plc_type(I32))
-        total, count = self._pairwise([E.fill_null(x, 0.0), present], "ADD")
         if fn == "sum":
-            return total
+            return self._pairwise([E.fill_null(x, 0.0)], "ADD")[0]
+        if x.null_count():
+            present = plc.unary.cast(plc.unary.is_valid(x), plc_type(I32))
+            total, count = self._pairwise([E.fill_null(x, 0.0), present], "ADD")
+        else:  # every value present: the count is the group's size (no second column to sum)
+            (total,) = self._pairwise([x], "ADD")
+            count = self.sizes()
         count = E.cast(count, F64)
         mean = ev.binary("TRUE_DIV", total, count, F64)  # 0 / 0: NaN, a missing value after ``fix``
         if fn == "mean":
@@ -1293,9 +1391,17 @@ def _group_rank(keys: Sequence[Any], n: int) -> tuple[Any, Any]:
         prev = plc.copying.shift(c, 1, scalar(None, col_type(c)))
         same = ev.binary("NULL_EQUALS", c, prev, BOOL)
         boundary = ev.binary("LOGICAL_OR", boundary, plc.unary.unary_operation(same, plc.unary.UnaryOperator.NOT), BOOL)
-    starts = plc.copying.copy_if_else(pos, scalar(0, I32), boundary)
+    return order, _rank_in_runs(boundary, n)
+
+
+def _rank_in_runs(start: Any, n: int) -> Any:
+    """Each position's distance from the last position at or before it where ``start`` is true
+    (a run's first position: 0, 1, ...): an integer running maximum, exact."""
+    pos = sequence(n, I32)
+    ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
+    starts = plc.copying.copy_if_else(pos, scalar(0, I32), start)
     group_start = plc.reduce.scan(starts, plc.aggregation.max(), plc.reduce.ScanType.INCLUSIVE)
-    return order, ev.binary("SUB", pos, group_start, I32)
+    return ev.binary("SUB", pos, group_start, I32)
 
 
 def _unsort(values: Any, order: Any, n: int) -> Any:
@@ -1339,6 +1445,7 @@ def _(node: L.GroupWindow, inputs: list[GpuTable]) -> GpuTable:
     sizes = None
     ordered = [(i, ap) for i, ap in broadcast if order_sensitive(ap)]  # float sums and moments: see SortedGroups
     broadcast = [(i, ap) for i, ap in broadcast if not order_sensitive(ap)]
+    sg = None
     if ordered:
         sg = SortedGroups(keys, n)
         for i, ap in ordered:
@@ -1365,8 +1472,9 @@ def _(node: L.GroupWindow, inputs: list[GpuTable]) -> GpuTable:
     for i, (_, a) in enumerate(node.outputs):
         if not a.param("cumulative", False):
             continue
-        if rank is None:
-            order, rank = _group_rank(keys, n)
+        if rank is None:  # each row's position in its group, in row order (the runs of ``SortedGroups``)
+            sg = sg or SortedGroups(keys, n)
+            order, rank = sg.order, sg.rank
         r = _unsort(E.cast(rank, I64), order, n)
         if not a.param("ascending", True):
             r = ev.binary("SUB", ev.binary("SUB", sizes, r, I64), E.Const(1, I64), I64)
