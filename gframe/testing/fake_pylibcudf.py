@@ -320,8 +320,9 @@ class Table:
             raise ValueError("fake pylibcudf: Table: columns of different sizes")
         self._n = num_rows if num_rows is not None else (self._cols[0].size() if self._cols else 0)
 
-    def columns(self) -> list[Column]:
-        return list(self._cols)
+    def columns(self) -> tuple[Column, ...]:
+        # a tuple, as pylibcudf 26.10 gives (seen on the device: ``.pop()`` on it failed there)
+        return tuple(self._cols)
 
     def num_columns(self) -> int:
         return len(self._cols)
