@@ -471,6 +471,18 @@ CASES: dict[str, tuple[str | None, str]] = {
         f"df = pd.DataFrame({{'c1': pd.array(['2.25'], dtype={DEC})}})", "df = df.assign(m=3 - df['c1'])")),
     "decimal_truediv_zero": (None, arrow_case(
         f"df = pd.DataFrame({{'c0': pd.array(['2.25'], dtype={DEC})}})", "df = df.assign(m=df['c0'] / 0)")),
+    # fuzznum
+    # nlargest/nsmallest(keep="last"): pandas sorts the whole column stably when n covers it (seed 311259)
+    "nsmallest_keep_last_n_covers_rows_is_stable": (None, case(
+        "df = pd.DataFrame({'k': [0, 0]}).astype({'k': 'int32'})", "df = df.nsmallest(5, 'k', keep='last')")),
+    "nlargest_keep_last_cut_reverses_ties_missing_in_order": (None, case(
+        "df = pd.DataFrame({'k': [nan, 1.0, nan, 1.0, 0.0]}, index=[9, 8, 7, 6, 5])",
+        "df = df.nlargest(4, 'k', keep='last')")),
+    "nlargest_keep_last_uint64_labelled_index": (None, case(
+        "df = pd.DataFrame({'a': [18446744073709551615, 0, 18446744073709551615, 9223372036854775808]}, "
+        "index=['a', 'b', 'c', 'd']).astype({'a': 'uint64'})", "df = df.nlargest(3, 'a', keep='last')")),
+    "nlargest_keep_last_then_head_not_recut": (None, case(
+        "df = pd.DataFrame({'k': [1, 1, 1]})", "df = df.nlargest(5, 'k', keep='last').head(2)")),
 }
 
 

@@ -944,12 +944,11 @@ class DataFrame(NumpyProtocols, NDFrame):
                 raise TypeError(f"Column {f.label!r} has dtype {pandas_dtype(t, family=f.family)}, cannot use "
                                 f"method {'nlargest' if largest else 'nsmallest'!r} with this dtype")
         desc = (largest,) * len(names)
-        if keep == "last" and self._schema.index is None:
-            # ties at the cut: the last ones win, in reverse order (positions descending)
-            names, desc = names + [index_name(0)], desc + (True,)
-        elif keep != "first":
+        if keep == "all" or keep == "last" and len(names) > 1:
+            # keep="last" over several columns: pandas cuts column by column (keep="all" before the
+            # last one), so which rows count as cut is not one rule over the whole key
             return call_method(self, "nlargest" if largest else "nsmallest", (n, columns), {"keep": keep})
-        return DataFrame._from_plan(L.TopK(tuple(names), desc, True, n, _positions(self._plan)))
+        return DataFrame._from_plan(L.TopK(tuple(names), desc, True, n, keep == "last", _positions(self._plan)))
 
     @objects_via_pandas
     def drop_duplicates(self, subset: Any = None, *, keep: Any = "first", inplace: bool = False,

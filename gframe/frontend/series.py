@@ -983,7 +983,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         frame = self._frame()
         f = frame._plan.schema.columns[0]
         base = L.Filter(func("notna", Col(f.name)), _positions(frame._plan))
-        top = DataFrame._from_plan(L.TopK((f.name,), (largest,), True, 1, base))
+        top = DataFrame._from_plan(L.TopK((f.name,), (largest,), True, 1, False, base))
         labels = top.index.to_pandas()
         if not len(labels):
             raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")

@@ -220,7 +220,8 @@ def _(node: L.TopK, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if node.k <= 0:
         return df.head(0)
     by = _sort_keys(node.by, node.child.schema)
-    if len(by) == 1:
+    ties_last = node.ties_last and df.height > node.k
+    if len(by) == 1 and not ties_last:
         fast = _topk_one_key(df, by[0], node.descending[0], node.nulls_last, node.k)
         if fast is not None:
             return fast
@@ -231,7 +232,9 @@ def _(node: L.TopK, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     for b, d in zip(by, node.descending):
         keys += [b.is_null(), b]
         reverse += [not node.nulls_last, d]
-    keys.append(pl.col("__gf_pos"))
+    pos = pl.col("__gf_pos").cast(pl.Int64)
+    # ties_last: ties by position descending, rows with a missing first key in their order (TopK's doc)
+    keys.append(pl.when(by[0].is_null()).then(pos).otherwise(-pos) if ties_last else pos)
     reverse.append(False)
     tmp = df.with_row_index("__gf_pos")
     out = tmp.bottom_k(node.k, by=keys, reverse=reverse)
