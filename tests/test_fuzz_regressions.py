@@ -483,6 +483,14 @@ CASES: dict[str, tuple[str | None, str]] = {
         "index=['a', 'b', 'c', 'd']).astype({'a': 'uint64'})", "df = df.nlargest(3, 'a', keep='last')")),
     "nlargest_keep_last_then_head_not_recut": (None, case(
         "df = pd.DataFrame({'k': [1, 1, 1]})", "df = df.nlargest(5, 'k', keep='last').head(2)")),
+    # round by numpy's algorithm in the column's type; a scalar divisor divided exactly (Polars multiplies
+    # by the reciprocal: last-bit differences); int64 past its range as numpy's cast gives it
+    "float32_round_2_near_tie_in_float32": (None, case(
+        "df = pd.DataFrame({'a': [2.675, 1e20, -1e20]}).astype({'a': 'float32'})", "df = df.assign(a=df['a'].round(2))")),
+    "float_round_overflow_is_inf": (None, case(
+        "df = pd.DataFrame({'a': [1e300, 1.5]})", "df = df.assign(a=df['a'].round(10))")),
+    "int64_round_negative_past_max": (None, case(
+        "df = pd.DataFrame({'a': [9223372036854775807, 15]})", "df = df.assign(a=df['a'].round(-2))")),
 }
 
 
