@@ -198,8 +198,9 @@ class Evaluator:
         if op in ARITHMETIC:
             if "dec" in (lk, rk):
                 return self._decimal(op, e, a, b, lt, rt, t)
-            if op == "truediv":
-                return self.binary("TRUE_DIV", cast(a, F64), cast(b, F64), F64)
+            if op == "truediv":  # in the result's float type, as numpy (float32 / 0.1 divides in float32)
+                ft = t if t is not None and pa.types.is_float32(t) else F64
+                return self.binary("TRUE_DIV", cast(a, ft), cast(b, ft), ft)
             if lk == rk == "bool" and op in ("add", "mul"):
                 return self.binary("LOGICAL_OR" if op == "add" else "LOGICAL_AND", a, b, BOOL)
             if lk == rk == "str":
