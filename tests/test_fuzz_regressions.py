@@ -491,6 +491,15 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'a': [1e300, 1.5]})", "df = df.assign(a=df['a'].round(10))")),
     "int64_round_negative_past_max": (None, case(
         "df = pd.DataFrame({'a': [9223372036854775807, 15]})", "df = df.assign(a=df['a'].round(-2))")),
+    # Int64.clip with a bound it cannot hold: pandas' setitem (TypeError where replaced, else Int64 kept)
+    "Int64_clip_fractional_bound_replacing_typeerror": (None, case(
+        "df = pd.DataFrame({'c2': pd.array([9223372036854775807], dtype='Int64')})",
+        "df = df.assign(c2=df['c2'].clip(lower=0, upper=2.5))")),
+    "Int64_clip_fractional_bound_nothing_replaced_keeps_Int64": (None, case(
+        "df = pd.DataFrame({'c4': pd.array([None, 1], dtype='Int64')})",
+        "df = df.assign(c4=df['c4'].clip(lower=-0.5, upper=3))")),
+    "Int64_frame_clip_fractional_bound": (None, case(
+        "df = pd.DataFrame({'a': pd.array([2, 5, None], dtype='Int64'), 'b': [1.0, 2.0, 3.0]})", "df = df.clip(lower=1.5)")),
 }
 
 

@@ -445,6 +445,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         if not (is_scalar(lower) and is_scalar(upper)):
             return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         lo, hi = scalar_value(lower), scalar_value(upper)
+        if not all(clip_fits(f, lo, hi) for f in self._schema.columns if is_numeric(f.dtype)):
+            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace},
+                               "clip of a nullable column with a bound it cannot hold")
         new = self._map_columns(lambda f, e: func("clip", e, lower=lo, upper=hi) if is_numeric(f.dtype) else None)
         return self._inplace(new, inplace)
 
@@ -1121,6 +1124,15 @@ def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:
     if family == MASKED and dtype is not None and not _masked_holds(dtype, scalar_value(value)):
         return False
     return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
+
+
+def clip_fits(f: Field, lower: Any, upper: Any) -> bool:
+    """Whether ``clip`` of column ``f`` is the column's type. A bound a nullable column cannot hold
+    (``Int64.clip(upper=2.5)``) is pandas' setitem of it where a value is replaced: TypeError where
+    one is, the column as it was where none is - the data decides, so those calls go through pandas
+    (as ``fill_fits``'s ``fillna`` does)."""
+    return f.family != MASKED or f.dtype is None or all(
+        b is None or _masked_holds(f.dtype, b) for b in (lower, upper))
 
 
 def _masked_holds(dtype: Any, value: Any) -> bool:

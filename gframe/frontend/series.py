@@ -32,6 +32,7 @@ from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
     aligned,
+    clip_fits,
     fill_fits,
     _is_listlike,
     _positions,
@@ -834,7 +835,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "Series | None":
-        if not (is_scalar(lower) and is_scalar(upper)):
+        if not (is_scalar(lower) and is_scalar(upper)) or \
+                not clip_fits(Field(self._name, self._dtype_arrow, self._family), scalar_value(lower), scalar_value(upper)):
             return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         return self._inplace(self._with(func("clip", self._expr, lower=scalar_value(lower), upper=scalar_value(upper))), inplace)
 
