@@ -500,6 +500,22 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = df.assign(c4=df['c4'].clip(lower=-0.5, upper=3))")),
     "Int64_frame_clip_fractional_bound": (None, case(
         "df = pd.DataFrame({'a': pd.array([2, 5, None], dtype='Int64'), 'b': [1.0, 2.0, 3.0]})", "df = df.clip(lower=1.5)")),
+    # pandas' masked pow: 1 ** NA and NA ** 0 are 1
+    "Int64_pow_masks_one_and_zero_exponent": (None, case(
+        "df = pd.DataFrame({'a': pd.array([1, None, 0], dtype='Int64'), 'b': pd.array([None, 0, None], dtype='Int64')})",
+        "df = df.assign(c=df['a'] ** df['b'], d=1 ** df['b'], e=df['a'] ** 0)")),
+    # integer power with a 64-bit exponent past 2**32 (Polars' limit), wrapping as numpy (seeds 311311, 312423)
+    "uint64_pow_huge_exponent_wraps": (None, case(
+        "df = pd.DataFrame({'c0': [18446744073709551614, 3]}).astype({'c0': 'uint64'})",
+        "df = df.assign(m=0 ** df['c0'], n=df['c0'] ** df['c0'])")),
+    # numpy's types: bool // uint32 is uint32 where no divisor is 0 (seed 311954), boolean // Int32 Int32
+    # (seed 312440), bool ** 2 int8
+    "bool_floordiv_uint32_is_uint32": (None, case(
+        "df = pd.DataFrame({'k': [True], 'c1': [2]}).astype({'c1': 'uint32'})", "df = df.assign(m=df['k'] // df['c1'])")),
+    "boolean_floordiv_Int32_is_Int32": (None, case(
+        "df = pd.DataFrame({'k': pd.array([2, 3], dtype='Int32'), 'c0': pd.array([True, None], dtype='boolean')})",
+        "df = df.assign(c0=df['c0'] // df['k'])")),
+    "bool_pow_python_int_is_int8": (None, case("df = pd.DataFrame({'k': [True, False]})", "df = df.assign(m=df['k'] ** 2)")),
 }
 
 

@@ -20,7 +20,8 @@ from gframe.engines.cpu.functions import FUNCTIONS
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import MASKED, PYOBJECT, ArrowType
-from gframe.plan.dtypes import aggregate_type, expr_family, expr_type, family_lookup, is_python_number, keeps_missing
+from gframe.plan.dtypes import (aggregate_type, expr_family, expr_type, family_lookup, int_division_type, is_python_number,
+                                 keeps_missing)
 
 BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -137,13 +138,19 @@ class Lowering:
             elif op == "pow" and _is_int(t) and _is_intlike(lt) and _is_intlike(rt):
                 # numpy refuses a negative integer exponent where there are rows to raise (ValueError;
                 # over no rows it gives the empty result): checked on the data where the node has it
-                negative = (right.cast(pl.Int64) < 0) & left.is_not_null()
+                # (an unsigned exponent is never negative: uint64 past int64's range does not cast to it)
+                negative = (right.cast(pl.Int64) < 0) & left.is_not_null() if not _is_unsigned(rt) else pl.lit(False)
                 if self.data is not None and self.data.height and bool(self.data.select(negative.any()).item()):
                     raise ValueError("Integers to negative integer powers are not allowed.")
                 if self.data is not None and isinstance(e.right, Lit) and isinstance(e.right.value, int) and e.right.value < 0:
                     return left.cast(polars_type(t))  # no rows to raise: the (empty or missing) column, typed
                 # both sides in the result's width: Polars types a bare literal base as Int32 (3 ** x overflows)
-                return left.cast(polars_type(t)).pow(right.cast(polars_type(t)))
+                pt = polars_type(t)
+                left, right = left.cast(pt), right.cast(pt)
+                # pandas' nullable ints: 1 ** NA and NA ** 0 are 1 (its pow masks); numpy's ints hold no
+                # missing value, and where gframe's int column does (pandas' float64 NaN), numpy's
+                # NaN ** 0 and 1 ** NaN are 1 too
+                return pl.when((right == 0) | (left == 1)).then(pl.lit(1, dtype=pt)).otherwise(self._int_pow(left, right, pt))
             elif op == "pow" and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
                 # numpy: x ** 0 and 1 ** x are 1 even for NaN (gframe's null in a float column)
                 pt = polars_type(t)
@@ -176,17 +183,32 @@ class Lowering:
             right = right.fill_null(False)
         return BINARY[op](left, right)
 
+    def _int_pow(self, left: pl.Expr, right: pl.Expr, pt: pl.DataType) -> pl.Expr:
+        """numpy's integer power, wrapping. Polars takes exponents up to 2**32 - 1 only: a larger one
+        (64-bit exponents, where the data has one) is split, x ** (h * 2**32 + l) =
+        ((x ** 2**16) ** 2**16) ** h * x ** l, each power wrapping as numpy's repeated squaring does."""
+        if pt not in (pl.Int64, pl.UInt64):
+            return left.pow(right)
+        big = right > 2 ** 32 - 1
+        if self.data is not None and not (self.data.height and bool(self.data.select(big.any()).item())):
+            return left.pow(right)
+        hi, lo = (right // 2 ** 32).cast(pl.UInt32), (right % 2 ** 32).cast(pl.UInt32)
+        return left.pow(2 ** 16).pow(2 ** 16).pow(hi) * left.pow(lo)
+
     def _int_division(self, op: str, e: BinOp, left: pl.Expr, right: pl.Expr, lt: Any, rt: Any) -> pl.Expr:
         """pandas' integer ``//`` and ``%``: x // 0 is +-inf (0 // 0 NaN) and x % 0 NaN, so the
         result is float64 where a divisor is 0 and int64 otherwise (``plan.dtypes`` says None)."""
-        left = left.cast(pl.Int64) if _is_bool(lt) else left
-        right = right.cast(pl.Int64) if _is_bool(rt) else right
+        # where no divisor is 0, numpy's type (bool // uint32 is uint32; a bool takes the other side's)
+        it = int_division_type(lt, rt, e.left, e.right)
+        it = polars_type(it) if pa.types.is_integer(it) else pl.Int64
+        left = left.cast(it) if _is_bool(lt) else left
+        right = right.cast(it) if _is_bool(rt) else right
         res = BINARY[op](left, right)
         if op == "mod" and _is_bool(rt):  # numpy's x % False is 0 (pandas fills NaN only for int divisors)
-            return pl.when(right == 0).then(pl.lit(0, dtype=pl.Int64)).otherwise(res)
+            return pl.when(right == 0).then(pl.lit(0, dtype=it)).otherwise(res)
         if expr_family(e.left, self.family, self.lookup) == MASKED:
             # pandas' nullable ints divide as numpy does: x // 0 and x % 0 are 0, the type stays
-            return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=pl.Int64)).otherwise(res)
+            return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=it)).otherwise(res.cast(it))
         if op == "mod" and isinstance(e.right, Lit) and e.right.value == 0 and _is_float(self.type_of(e)):
             return res.cast(pl.Float64) * None  # x % 0: all missing (NaN), float64 even over no rows
         if self.type_of(e) is not None:  # a nonzero literal divisor (or a nullable int): exact integer result
@@ -197,7 +219,7 @@ class Lowering:
         if self.data is not None:  # pandas converts to float only where a row divides by 0
             has_zero = self.data.height > 0 and bool(self.data.select((right == 0).any()).item())
         if not has_zero:
-            return res
+            return res.cast(it)
         quotient = left.cast(pl.Float64) / right.cast(pl.Float64)  # +-inf, NaN for the zeros
         # 0 // 0 is NaN, which is pandas' missing value in float64: gframe's null (the type is the
         # data's here, so ``lower`` cannot turn it into null itself)
@@ -461,6 +483,10 @@ def _data_lookup(lookup: Callable[[str], ArrowType | None], data: pl.DataFrame) 
 
 def _is_int(t: Any) -> bool:
     return t is not None and pa.types.is_integer(t)
+
+
+def _is_unsigned(t: Any) -> bool:
+    return t is not None and pa.types.is_unsigned_integer(t)
 
 
 def _is_float(t: Any) -> bool:
