@@ -516,6 +516,16 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': pd.array([2, 3], dtype='Int32'), 'c0': pd.array([True, None], dtype='boolean')})",
         "df = df.assign(c0=df['c0'] // df['k'])")),
     "bool_pow_python_int_is_int8": (None, case("df = pd.DataFrame({'k': [True, False]})", "df = df.assign(m=df['k'] ** 2)")),
+    # decimal // and %: pandas' own (pyarrow's floor of a division; NotImplementedError for %; ArrowInvalid
+    # for a zero divisor) - seeds 311671, 311767, 314344
+    "decimal_floordiv_int": (None, arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array([None, '2.25'], dtype={DEC})}})", "df = df.assign(m=df['c0'] // 1)")),
+    "decimal_mod_int_not_implemented": (None, arrow_case(
+        f"df = pd.DataFrame({{'c4': pd.array(['99999999.99'], dtype={DEC})}})", "df = df.assign(m=df['c4'] % -2)")),
+    "decimal_floordiv_decimal_zero_arrowinvalid": (None, arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['0'], dtype={DEC})}})", "df = df.assign(n=df['c0'] // df['c0'])")),
+    "frame_floordiv_decimal": (None, arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['2.25', None], dtype={DEC})}})", "df = df // 2")),
 }
 
 

@@ -522,6 +522,9 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     # ------------------------------------------------------------------ arithmetic
     def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
+        if op in ("floordiv", "mod") and any(f.dtype is not None and pa.types.is_decimal(f.dtype) for f in self._schema.columns):
+            # decimal // and % are pandas' own (Series._binary says why)
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {}, "decimal // and % are not native")
         if is_scalar(other) and not any(f.dtype == PYOBJECT for f in self._schema.columns):
             def apply(f: Field, e: Expr) -> Expr:
                 try:

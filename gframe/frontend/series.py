@@ -648,6 +648,12 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if PYOBJECT in (expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of)):
             # Python objects: pandas applies the operator to each
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
+        if op in ("floordiv", "mod") and any(t is not None and pa.types.is_decimal(t) for t in (
+                expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of))):
+            # pandas' decimal // is pyarrow's floor of its division (the quotient's scale, its errors)
+            # and it has no decimal %: NotImplementedError - pandas' own answers
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               f"decimal {_OP_SYMBOL[op]} is not native")
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         if aligned_logical:
             # pandas' logical_op, not Kleene logic: the right side's missing values count as False,
