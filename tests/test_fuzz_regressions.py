@@ -526,6 +526,15 @@ CASES: dict[str, tuple[str | None, str]] = {
         f"df = pd.DataFrame({{'c0': pd.array(['0'], dtype={DEC})}})", "df = df.assign(n=df['c0'] // df['c0'])")),
     "frame_floordiv_decimal": (None, arrow_case(
         f"df = pd.DataFrame({{'c0': pd.array(['2.25', None], dtype={DEC})}})", "df = df // 2")),
+    # isin on datetime64 compares exactly (a nanosecond Timestamp; finer than the unit: no match; None no match)
+    "datetime_ns_isin_nanosecond_timestamp": (None, case(
+        "df = pd.DataFrame({'c': ['2020-01-01 00:00:00.000000001', '2020-01-01 00:00:00.000000000']}).astype({'c': 'datetime64[ns]'})",
+        "df = df[df['c'].isin([pd.Timestamp('2020-01-01 00:00:00.000000001')])]")),
+    "datetime_us_isin_finer_timestamp_matches_nothing": (None, case(
+        "df = pd.DataFrame({'c': ['2020-01-01', None]}).astype({'c': 'datetime64[us]'})",
+        "df = df[df['c'].isin([pd.Timestamp('2020-01-01 00:00:00.000000001'), None])]")),
+    "datetime_isin_nat_matches_missing": (None, case(
+        "df = pd.DataFrame({'c': ['2020-01-01', None]}).astype({'c': 'datetime64[s]'})", "df = df[df['c'].isin([pd.NaT])]")),
 }
 
 

@@ -792,7 +792,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if self._family in ARROW_FAMILIES and not isinstance(values, (Series, Index)) \
                 and not _arrow_value_set_native(_values_of(values), t):
             return call_method(self, "isin", (values,), {}, "isin values of another type than the Arrow column")
-        vals = tuple(scalar_value(v) for v in _values_of(values))
+        raw = _values_of(values)
+        if t is not None and pa.types.is_timestamp(t) and self._family == NUMPY:
+            raw = [v for v in raw if v is not None]  # pandas: None matches no datetime64 value (NaT does)
+        vals = tuple(scalar_value(v) for v in raw)
         if t is not None and pa.types.is_dictionary(t):
             # a categorical's membership is its values' membership (engines cannot test codes against values)
             return self._with(func("isin", func("cast", self._expr, dtype=t.value_type), values=vals))

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import datetime as _dt
+
 import numpy as np
+import pandas as pd
 import polars as pl
 import pyarrow as pa
 
@@ -156,6 +159,8 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         res = x.is_in(pl.Series(arr.drop_null()).implode()).fill_null(False)
         return res | x.is_null() if arr.null_count else res
     values = list(e.param("values"))
+    if xt is not None and pa.types.is_timestamp(xt):
+        return _isin_timestamps(x, xt, values)
     has_null = any(v is None or (isinstance(v, float) and v != v) for v in values)
     values = [v for v in values if not (v is None or (isinstance(v, float) and v != v))]
     if not values:
@@ -175,6 +180,36 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if has_null:
         res = res | x.is_null()
     return res
+
+
+_EXP10 = {"s": 0, "ms": 3, "us": 6, "ns": 9}
+
+
+def _isin_timestamps(x: pl.Expr, xt: Any, values: list) -> pl.Expr:
+    """pandas compares a datetime column with the values exactly: a value finer than the column's
+    unit (a nanosecond on ``[us]``), of the other tz-awareness, or not a timestamp (a string, None)
+    matches nothing; NaT matches the missing rows. Compared as integers in the unit the engine holds
+    the column in (Polars has no ``[s]``: ``[ms]``), so nothing is rounded through ``datetime``."""
+    unit = polars_type(xt).time_unit
+    ints, has_nat = [], False
+    for v in values:
+        if v is None or v is pd.NaT or isinstance(v, np.datetime64) and np.isnat(v):  # NaT (None in the plan)
+            has_nat = True
+            continue
+        if not isinstance(v, (_dt.datetime, np.datetime64)):
+            continue
+        ts = pd.Timestamp(v)
+        if (ts.tz is None) != (xt.tz is None):
+            continue
+        shift = _EXP10[unit] - _EXP10[ts.unit]
+        raw = ts._value  # in ts.unit (UTC for a tz-aware one, as the column holds it)
+        if shift >= 0:
+            ints.append(raw * 10 ** shift)
+        elif raw % 10 ** -shift == 0:
+            ints.append(raw // 10 ** -shift)
+    ints = [i for i in ints if -2 ** 63 <= i < 2 ** 63]
+    res = x.cast(pl.Int64).is_in(pl.Series(ints, dtype=pl.Int64).implode()).fill_null(False) if ints else pl.lit(False)
+    return res | x.is_null() if has_nat else res
 
 
 def _same_kind(v: Any, t: Any) -> bool:
