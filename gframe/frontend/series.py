@@ -7,6 +7,7 @@ are aligned on their index (an ``HConcat``), as pandas aligns them.
 """
 from __future__ import annotations
 
+import datetime
 from typing import Any, Callable, Hashable, Iterator
 
 import numpy as np
@@ -793,8 +794,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 and not _arrow_value_set_native(_values_of(values), t):
             return call_method(self, "isin", (values,), {}, "isin values of another type than the Arrow column")
         raw = _values_of(values)
-        if t is not None and pa.types.is_timestamp(t) and self._family == NUMPY:
-            raw = [v for v in raw if v is not None]  # pandas: None matches no datetime64 value (NaT does)
+        if t is not None and pa.types.is_timestamp(t) and self._family == NUMPY \
+                and not any(isinstance(v, (datetime.datetime, np.datetime64)) for v in raw):
+            # pandas: values with no timestamp among them are objects, and None matches no datetime64
+            # value (NaT does; beside a timestamp None is NaT too)
+            raw = [v for v in raw if v is not None]
         vals = tuple(scalar_value(v) for v in raw)
         if t is not None and pa.types.is_dictionary(t):
             # a categorical's membership is its values' membership (engines cannot test codes against values)
