@@ -535,6 +535,22 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = df[df['c'].isin([pd.Timestamp('2020-01-01 00:00:00.000000001'), None])]")),
     "datetime_isin_nat_matches_missing": (None, case(
         "df = pd.DataFrame({'c': ['2020-01-01', None]}).astype({'c': 'datetime64[s]'})", "df = df[df['c'].isin([pd.NaT])]")),
+    # which missing marker in isin's values matches the missing rows: NaN for numpy floats (not None), pd.NA
+    # for nullable columns (not NaN/None), any for strings
+    "float_isin_none_matches_no_nan": (None, case("df = pd.DataFrame({'c': [1.0, nan]})", "df = df[df['c'].isin([1, None])]")),
+    "Int64_isin_nan_matches_no_na": (None, case(
+        "df = pd.DataFrame({'c': pd.array([1, None], dtype='Int64')})", "df = df[df['c'].isin([1, nan])]")),
+    "Float64_isin_pd_NA_matches_na": (None, case(
+        "df = pd.DataFrame({'c': pd.array([1.5, None], dtype='Float64')})", "df = df[df['c'].isin([pd.NA])]")),
+    "str_isin_pd_NA_matches_missing": (None, case(
+        "df = pd.DataFrame({'c': ['a', None]}).astype({'c': 'str'})", "df = df[df['c'].isin([pd.NA])]")),
+}
+
+# fuzznum: -0.0 isin([0.0]) matched nothing on the GPU engine (the stand-in's search hashes the bits)
+GPU_CASES_FUZZNUM: dict[str, tuple[str | None, str]] = {
+    "gpu_Float64_negative_zero_isin_zero": (None, case(
+        "df = pd.DataFrame({'c': pd.array([-0.0, 0.0, None], dtype='Float64'), 'd': [-0.0, 1.0, 0.0]})",
+        "df = df[df['c'].isin([0.0]) | df['d'].isin([0.0])]")),
 }
 
 
@@ -550,7 +566,7 @@ GPU_CASES: dict[str, tuple[str | None, str]] = {
 @pytest.mark.parametrize(
     "code",
     [pytest.param(code, id=name, marks=[pytest.mark.xfail(strict=True, reason=cls)] if cls else [])
-     for name, (cls, code) in GPU_CASES.items()],
+     for name, (cls, code) in {**GPU_CASES, **GPU_CASES_FUZZNUM}.items()],
 )
 def test_fuzz_regression_gpu(code: str) -> None:
     import os

@@ -104,6 +104,33 @@ def _np_dtype(t: Any) -> Any:
     return np.dtype(t.to_pandas_dtype())
 
 
+def _is_na_like(v: Any) -> bool:
+    return v is None or v is pd.NA or v is pd.NaT or isinstance(v, (float, np.floating)) and v != v \
+        or isinstance(v, np.datetime64) and bool(np.isnat(v))
+
+
+def _isin_missing(values: list, t: Any, family: str) -> list:
+    """``isin``'s values with their missing markers as pandas matches them against the column's
+    missing rows: one None where they match, none where not. Which marker matches depends on the
+    dtype: a numpy float's NaN only (not None), a nullable column's ``pd.NA`` only, a datetime64's NaT
+    (None too beside a timestamp, as the values then infer as datetimes); any of them for the
+    string, categorical and Arrow dtypes. Object columns keep theirs as given."""
+    missing = [v for v in values if _is_na_like(v)]
+    if not missing or t is None or t == PYOBJECT:
+        return list(values)
+    rest = [v for v in values if not _is_na_like(v)]
+    if family == MASKED and not is_string(t):
+        match = any(v is pd.NA for v in missing)
+    elif family == NUMPY and pa.types.is_floating(t):
+        match = any(isinstance(v, (float, np.floating)) for v in missing)
+    elif family == NUMPY and pa.types.is_timestamp(t):
+        match = any(v is pd.NaT or isinstance(v, np.datetime64) for v in missing) or any(v is None for v in missing) \
+            and any(isinstance(v, (datetime.datetime, np.datetime64)) for v in rest)
+    else:
+        match = True
+    return rest + [None] if match else rest
+
+
 def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> None:
     """pandas raises TypeError at the call for operations its dtypes don't support: so do we.
 
@@ -793,13 +820,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if self._family in ARROW_FAMILIES and not isinstance(values, (Series, Index)) \
                 and not _arrow_value_set_native(_values_of(values), t):
             return call_method(self, "isin", (values,), {}, "isin values of another type than the Arrow column")
-        raw = _values_of(values)
-        if t is not None and pa.types.is_timestamp(t) and self._family == NUMPY \
-                and not any(isinstance(v, (datetime.datetime, np.datetime64)) for v in raw):
-            # pandas: values with no timestamp among them are objects, and None matches no datetime64
-            # value (NaT does; beside a timestamp None is NaT too)
-            raw = [v for v in raw if v is not None]
-        vals = tuple(scalar_value(v) for v in raw)
+        vals = tuple(scalar_value(v) for v in _isin_missing(_values_of(values), t, self._family))
         if t is not None and pa.types.is_dictionary(t):
             # a categorical's membership is its values' membership (engines cannot test codes against values)
             return self._with(func("isin", func("cast", self._expr, dtype=t.value_type), values=vals))
