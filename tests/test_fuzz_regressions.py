@@ -544,6 +544,16 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'c': pd.array([1.5, None], dtype='Float64')})", "df = df[df['c'].isin([pd.NA])]")),
     "str_isin_pd_NA_matches_missing": (None, case(
         "df = pd.DataFrame({'c': ['a', None]}).astype({'c': 'str'})", "df = df[df['c'].isin([pd.NA])]")),
+    # pandas' mask_zero_div_zero: float32 // 0 of a number is float64 (seeds 311853, 312904); int64 // uint64
+    # is float division (3 // 0 inf, seed 314914)
+    "float32_floordiv_zero_is_float64": (None, case(
+        "df = pd.DataFrame({'c0': [0.0, 1.0]}).astype({'c0': 'float32'})", "df = df.assign(n=df['c0'] // df['c0'])")),
+    "float32_floordiv_nonzero_stays_float32": (None, case(
+        "df = pd.DataFrame({'c0': [2.0, 1.0]}).astype({'c0': 'float32'})", "df = df.assign(n=df['c0'] // df['c0'])")),
+    "Float32_floordiv_zero_is_Float64": (None, case(
+        "df = pd.DataFrame({'c0': pd.array([2.0, None], dtype='Float32')})", "df = df.assign(n=df['c0'] // 0)")),
+    "int64_floordiv_uint64_zero_is_inf": (None, case(
+        "df = pd.DataFrame({'k': [3], 'c2': [0]}).astype({'c2': 'uint64'})", "df = df.assign(n=df['k'] // df['c2'])")),
 }
 
 # fuzznum: -0.0 isin([0.0]) matched nothing on the GPU engine (the stand-in's search hashes the bits)

@@ -80,6 +80,10 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
     if op in ("floordiv", "mod") and res.kind in "iu" and not (isinstance(right, Lit) and right.value not in (0, None)):
         # x // 0 is inf and x % 0 NaN in pandas: float64 where a divisor is 0, decided by the data
         return None
+    if op == "floordiv" and res == np.float32 and not (isinstance(right, Lit) and right.value not in (0, None)):
+        # pandas' mask_zero_div_zero: float32 // 0 of a number is float64 (its inf/NaN filled in a
+        # float64 copy), decided by the data; with no such row it stays float32
+        return None
     return pa.from_numpy_dtype(res)
 
 

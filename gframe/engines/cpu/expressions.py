@@ -131,8 +131,16 @@ class Lowering:
                 left, right = left.cast(ft), right.cast(ft)
                 if isinstance(e.right, Lit) and is_python_number(e.right.value):
                     right = exact_divisor(e.right.value, ft)
-            elif op in ("floordiv", "mod") and _is_intlike(lt) and _is_intlike(rt):
-                return self._int_division(op, e, left, right, lt, rt)
+            elif op in ("floordiv", "mod") and _is_intlike(lt) and _is_intlike(rt) \
+                    and not pa.types.is_floating(int_division_type(lt, rt, e.left, e.right)):
+                return self._int_division(op, e, left, right, lt, rt)  # (int64 with uint64: numpy's float64, below)
+            elif op == "floordiv" and t is None and pa.float32() in (lt, rt) and _is_numeric(lt) and _is_numeric(rt):
+                # float32 // 0 of a number: pandas' float64 (plan.dtypes.numeric_result), decided by the data
+                res = _numpy_binary(op, left.cast(pl.Float32), right.cast(pl.Float32), pl.Float32)
+                zero = (right == 0) & left.is_not_null() & ~left.cast(pl.Float32).is_nan()
+                if self.data is None or self.data.height and bool(self.data.select(zero.any()).item()):
+                    return res.cast(pl.Float64)
+                return res
             elif op in ("floordiv", "mod") and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
                 return _numpy_binary(op, left.cast(polars_type(t)), right.cast(polars_type(t)), polars_type(t))
             elif op == "pow" and _is_int(t) and _is_intlike(lt) and _is_intlike(rt):
