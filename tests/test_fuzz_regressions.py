@@ -516,6 +516,7 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': pd.array([2, 3], dtype='Int32'), 'c0': pd.array([True, None], dtype='boolean')})",
         "df = df.assign(c0=df['c0'] // df['k'])")),
     "bool_pow_python_int_is_int8": (None, case("df = pd.DataFrame({'k': [True, False]})", "df = df.assign(m=df['k'] ** 2)")),
+    "bool_pow_zero_is_int64": (None, case("df = pd.DataFrame({'c3': [True]})", "df = df.assign(m=df['c3'] ** 0, n=df['c3'] ** 3)")),
     # decimal // and %: pandas' own (pyarrow's floor of a division; NotImplementedError for %; ArrowInvalid
     # for a zero divisor) - seeds 311671, 311767, 314344
     "decimal_floordiv_int": (None, arrow_case(

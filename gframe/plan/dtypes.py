@@ -94,8 +94,9 @@ def int_division_type(lt: ArrowType, rt: ArrowType, left: Expr, right: Expr) -> 
 
 
 def _numpy_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Expr) -> np.dtype:
-    if op == "pow" and pa.types.is_boolean(lt) and _is_python_scalar(right) and type(right.value) is int:
-        return np.dtype("int8")  # numpy's power has no bool loop: a weak int takes int8's (bool ** 2 is int8)
+    if op == "pow" and pa.types.is_boolean(lt) and _is_python_scalar(right) and type(right.value) is int \
+            and right.value == 2:
+        return np.dtype("int8")  # numpy takes x ** 2 as np.square, whose bool loop is int8's (** 3 is int64)
     if _is_python_scalar(right) and not _is_python_scalar(left):
         rdt = np.result_type(_np(lt), type(right.value)(right.value)) if not isinstance(right.value, bool) else _np(lt)
         ldt = _np(lt)
