@@ -5,6 +5,7 @@ many rows, one row and none.
 """
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -196,3 +197,108 @@ def test_float32_group_aggregations(fn: str, order: str) -> None:
         pdf.loc[3, "v"] = np.nan
     both(pdf, lambda d: getattr(d.groupby("k")["v"], fn)())
     both(pdf, lambda d: getattr(d.groupby("k", sort=False)["v"], fn)())
+
+
+# --- fuzznum: float op semantics bit for bit, row order of nlargest ties -------------------------------
+
+
+def _bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
+    """The same floats bit for bit (NaN payloads and signs aside): values, signs of zeros, NaN positions."""
+    nan = np.isnan(a)
+    return bool(np.array_equal(nan, np.isnan(b)) and np.array_equal(np.signbit(a[~nan]), np.signbit(b[~nan]))
+                and np.array_equal(a[~nan], b[~nan]))
+
+
+def _floats(dt: str) -> pandas.DataFrame:
+    v = np.round(np.random.default_rng(5).uniform(-1e3, 1e3, 4000), 3)
+    v[:7] = [0.0, -0.0, np.inf, -np.inf, np.nan, 2.675, 1e20]
+    return pandas.DataFrame({"a": v.astype(dt), "b": v[::-1].astype(dt)})
+
+
+@pytest.mark.parametrize("dt", ["float64", "float32"])
+@pytest.mark.parametrize("decimals", [-1, 0, 1, 2, 3])
+def test_float_round_is_numpys_bit_for_bit(dt: str, decimals: int) -> None:
+    """numpy's around (scale, rint, unscale) in the column's type: Polars' own round gave float32 2.675 ->
+    2.67 (numpy 2.68), and its division by a scalar (a reciprocal multiply) was off by one bit."""
+    pdf = _floats(dt)
+    got = gpd.DataFrame(pdf)["a"].round(decimals).to_pandas()
+    expected = pdf["a"].round(decimals)
+    assert got.dtype == expected.dtype
+    assert _bits_equal(got.to_numpy(), expected.to_numpy())
+
+
+@pytest.mark.parametrize("dt", ["float64", "float32"])
+@pytest.mark.parametrize("divisor", [3, 0, -0.0, 0.1, float("inf")])
+def test_true_division_by_a_scalar_is_ieee(dt: str, divisor: float) -> None:
+    pdf = _floats(dt)
+    got = (gpd.DataFrame(pdf)["a"] / divisor).to_pandas()
+    expected = pdf["a"] / divisor
+    assert got.dtype == expected.dtype
+    assert _bits_equal(got.to_numpy(), expected.to_numpy())
+
+
+def test_round_of_ints_past_the_range_as_numpys_cast() -> None:
+    pdf = pandas.DataFrame({"a": [9223372036854775807, -15, 25], "u": np.array([2**64 - 1, 5, 15], dtype="uint64"),
+                            "s": np.array([127, -128, 15], dtype="int8")})
+    both(pdf, lambda df: df.assign(a=df["a"].round(-2), u=df["u"].round(-1), s=df["s"].round(-1)))
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 6, 9])
+@pytest.mark.parametrize("method", ["nlargest", "nsmallest"])
+def test_nlargest_keep_last_ties(n: int, method: str) -> None:
+    """keep="last": ties reversed where n cuts the rows, a stable sort where n covers them (pandas'
+    SelectN); missing values after, in their order."""
+    pdf = pandas.DataFrame({"k": [3.0, 1.0, np.nan, 3.0, 1.0, np.nan, 3.0, 0.0]}, index=list("abcdefgh"))
+    both(pdf, lambda df: getattr(df, method)(n, "k", keep="last"))
+    both(pdf.reset_index(drop=True), lambda df: getattr(df["k"], method)(n, keep="last"))
+
+
+# --- fuzznum: determinism of corr/cov and float32 group reductions (bits, run to run; no timing) --------
+
+
+def _determinism_frame(n: int = 60_000) -> pandas.DataFrame:
+    rng = np.random.default_rng(11)
+    return pandas.DataFrame({"k": rng.integers(0, 40, n), "a": rng.normal(size=n) * 1e3, "b": rng.normal(size=n),
+                             "f": (rng.normal(size=n) * 1e3).astype("float32"), "g": rng.normal(size=n).astype("float32")})
+
+
+def _bits(obj: object) -> bytes:
+    obj = obj.to_pandas() if hasattr(obj, "to_pandas") else obj
+    return np.asarray(obj.to_numpy(dtype=np.float64) if hasattr(obj, "to_numpy") else obj, dtype=np.float64).tobytes()
+
+
+DETERMINISM = {
+    "groupby_frame_corr": lambda g: g.groupby("k")[["a", "b", "f"]].corr(),
+    "groupby_frame_cov": lambda g: g.groupby("k")[["a", "b", "f"]].cov(),
+    "groupby_series_corr": lambda g: g.groupby("k")["a"].corr(g["b"]),
+    "frame_corr": lambda g: g[["a", "b", "f", "g"]].corr(),
+    "frame_cov": lambda g: g[["a", "b", "f", "g"]].cov(),
+    "series_corr": lambda g: g["a"].corr(g["b"]),
+    "series_cov": lambda g: g["f"].cov(g["g"]),
+    "float32_group_moments": lambda g: g.groupby("k").agg({"f": ["sum", "mean", "var", "std"], "g": ["sum", "mean"]}),
+    "float32_group_sums_first_appearance": lambda g: g.groupby("k", sort=False)[["f", "g"]].sum(),
+    "float32_group_means_sorted_rows": lambda g: g.sort_values("k", kind="stable").groupby("k")[["f", "g"]].mean(),
+    "float32_group_mean_with_missing": lambda g: g.assign(f=g["f"].where(g["a"] > 0)).groupby("k")["f"].mean(),
+}
+
+
+@pytest.mark.parametrize("name", list(DETERMINISM))
+def test_cpu_results_bit_identical_run_to_run(name: str) -> None:
+    """The same bits every run on the CPU engine (Polars' threads may add partial sums in any order:
+    corr/cov and float32 group reductions must not depend on it), and pandas' values."""
+    if os.environ.get("GFRAME_ENGINE", "").lower() == "gpu":
+        pytest.skip("CPU-engine determinism (the GPU engine's is tests/test_determinism.py's)")
+    pdf = _determinism_frame()
+    g = gpd.DataFrame(pdf)
+    f = DETERMINISM[name]
+    first = _bits(f(g))
+    for _ in range(15):
+        assert _bits(f(g)) == first
+    expected, got = f(pdf), f(g)
+    got = got.to_pandas() if hasattr(got, "to_pandas") else got
+    if isinstance(expected, pandas.DataFrame):
+        pandas.testing.assert_frame_equal(got, expected, check_exact=False, rtol=1e-6 if "float32" in name else 1e-9, atol=0)
+    elif isinstance(expected, pandas.Series):
+        pandas.testing.assert_series_equal(got, expected, check_exact=False, rtol=1e-6 if "float32" in name else 1e-9, atol=0)
+    else:
+        assert got == pytest.approx(expected, rel=1e-9)

@@ -149,7 +149,7 @@ def test_filter_does_not_cross_barriers(barrier):
     below = {
         "rowindex": lambda: L.RowIndex(scan),
         "slice": lambda: L.Slice(0, 2, scan),
-        "topk": lambda: L.TopK(("a",), (False,), True, 2, scan),
+        "topk": lambda: L.TopK(("a",), (False,), True, 2, False, scan),
         "distinct_other": lambda: L.Distinct(("b",), "first", scan),
         "window": lambda: L.Select((("a", func("shift", Col("a"), periods=1)), ("b", Col("b"))), scan),
     }[barrier]()
@@ -303,8 +303,8 @@ def test_head_of_head_and_head_through_rowindex():
 
 def test_head_of_topk_narrows_it():
     scan = mem(a=[1, 2, 3])
-    out = limit_pushdown(L.Slice(0, 1, L.TopK(("a",), (False,), True, 3, scan)))
-    assert out == L.TopK(("a",), (False,), True, 1, scan)
+    out = limit_pushdown(L.Slice(0, 1, L.TopK(("a",), (False,), True, 3, False, scan)))
+    assert out == L.TopK(("a",), (False,), True, 1, False, scan)
 
 
 # ------------------------------------------------------------------------------ cse, groupby

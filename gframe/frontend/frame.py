@@ -445,6 +445,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         if not (is_scalar(lower) and is_scalar(upper)):
             return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         lo, hi = scalar_value(lower), scalar_value(upper)
+        if not all(clip_fits(f, lo, hi) for f in self._schema.columns if is_numeric(f.dtype)):
+            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace},
+                               "clip of a nullable column with a bound it cannot hold")
         new = self._map_columns(lambda f, e: func("clip", e, lower=lo, upper=hi) if is_numeric(f.dtype) else None)
         return self._inplace(new, inplace)
 
@@ -519,6 +522,9 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     # ------------------------------------------------------------------ arithmetic
     def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
+        if op in ("floordiv", "mod") and any(f.dtype is not None and pa.types.is_decimal(f.dtype) for f in self._schema.columns):
+            # decimal // and % are pandas' own (Series._binary says why)
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {}, "decimal // and % are not native")
         if is_scalar(other) and not any(f.dtype == PYOBJECT for f in self._schema.columns):
             def apply(f: Field, e: Expr) -> Expr:
                 try:
@@ -944,12 +950,11 @@ class DataFrame(NumpyProtocols, NDFrame):
                 raise TypeError(f"Column {f.label!r} has dtype {pandas_dtype(t, family=f.family)}, cannot use "
                                 f"method {'nlargest' if largest else 'nsmallest'!r} with this dtype")
         desc = (largest,) * len(names)
-        if keep == "last" and self._schema.index is None:
-            # ties at the cut: the last ones win, in reverse order (positions descending)
-            names, desc = names + [index_name(0)], desc + (True,)
-        elif keep != "first":
+        if keep == "all" or keep == "last" and len(names) > 1:
+            # keep="last" over several columns: pandas cuts column by column (keep="all" before the
+            # last one), so which rows count as cut is not one rule over the whole key
             return call_method(self, "nlargest" if largest else "nsmallest", (n, columns), {"keep": keep})
-        return DataFrame._from_plan(L.TopK(tuple(names), desc, True, n, _positions(self._plan)))
+        return DataFrame._from_plan(L.TopK(tuple(names), desc, True, n, keep == "last", _positions(self._plan)))
 
     @objects_via_pandas
     def drop_duplicates(self, subset: Any = None, *, keep: Any = "first", inplace: bool = False,
@@ -1122,6 +1127,15 @@ def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:
     if family == MASKED and dtype is not None and not _masked_holds(dtype, scalar_value(value)):
         return False
     return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
+
+
+def clip_fits(f: Field, lower: Any, upper: Any) -> bool:
+    """Whether ``clip`` of column ``f`` is the column's type. A bound a nullable column cannot hold
+    (``Int64.clip(upper=2.5)``) is pandas' setitem of it where a value is replaced: TypeError where
+    one is, the column as it was where none is - the data decides, so those calls go through pandas
+    (as ``fill_fits``'s ``fillna`` does)."""
+    return f.family != MASKED or f.dtype is None or all(
+        b is None or _masked_holds(f.dtype, b) for b in (lower, upper))
 
 
 def _masked_holds(dtype: Any, value: Any) -> bool:

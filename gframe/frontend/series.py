@@ -7,6 +7,7 @@ are aligned on their index (an ``HConcat``), as pandas aligns them.
 """
 from __future__ import annotations
 
+import datetime
 from typing import Any, Callable, Hashable, Iterator
 
 import numpy as np
@@ -32,6 +33,7 @@ from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
     aligned,
+    clip_fits,
     fill_fits,
     _is_listlike,
     _positions,
@@ -100,6 +102,33 @@ def cross_kind_equality(expr: BinOp, lookup: Any) -> Expr | None:
 
 def _np_dtype(t: Any) -> Any:
     return np.dtype(t.to_pandas_dtype())
+
+
+def _is_na_like(v: Any) -> bool:
+    return v is None or v is pd.NA or v is pd.NaT or isinstance(v, (float, np.floating)) and v != v \
+        or isinstance(v, np.datetime64) and bool(np.isnat(v))
+
+
+def _isin_missing(values: list, t: Any, family: str) -> list:
+    """``isin``'s values with their missing markers as pandas matches them against the column's
+    missing rows: one None where they match, none where not. Which marker matches depends on the
+    dtype: a numpy float's NaN only (not None), a nullable column's ``pd.NA`` only, a datetime64's NaT
+    (None too beside a timestamp, as the values then infer as datetimes); any of them for the
+    string, categorical and Arrow dtypes. Object columns keep theirs as given."""
+    missing = [v for v in values if _is_na_like(v)]
+    if not missing or t is None or t == PYOBJECT:
+        return list(values)
+    rest = [v for v in values if not _is_na_like(v)]
+    if family == MASKED and not is_string(t):
+        match = any(v is pd.NA for v in missing)
+    elif family == NUMPY and pa.types.is_floating(t):
+        match = any(isinstance(v, (float, np.floating)) for v in missing)
+    elif family == NUMPY and pa.types.is_timestamp(t):
+        match = any(v is pd.NaT or isinstance(v, np.datetime64) for v in missing) or any(v is None for v in missing) \
+            and any(isinstance(v, (datetime.datetime, np.datetime64)) for v in rest)
+    else:
+        match = True
+    return rest + [None] if match else rest
 
 
 def check_binop(expr: BinOp, lookup: Any, op: str, other: Any, dtype: Any) -> None:
@@ -647,6 +676,12 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if PYOBJECT in (expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of)):
             # Python objects: pandas applies the operator to each
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
+        if op in ("floordiv", "mod") and any(t is not None and pa.types.is_decimal(t) for t in (
+                expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of))):
+            # pandas' decimal // is pyarrow's floor of its division (the quotient's scale, its errors)
+            # and it has no decimal %: NotImplementedError - pandas' own answers
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               f"decimal {_OP_SYMBOL[op]} is not native")
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         if aligned_logical:
             # pandas' logical_op, not Kleene logic: the right side's missing values count as False,
@@ -790,7 +825,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if self._family in ARROW_FAMILIES and not isinstance(values, (Series, Index)) \
                 and not _arrow_value_set_native(_values_of(values), t):
             return call_method(self, "isin", (values,), {}, "isin values of another type than the Arrow column")
-        vals = tuple(scalar_value(v) for v in _values_of(values))
+        vals = tuple(scalar_value(v) for v in _isin_missing(_values_of(values), t, self._family))
         if t is not None and pa.types.is_dictionary(t):
             # a categorical's membership is its values' membership (engines cannot test codes against values)
             return self._with(func("isin", func("cast", self._expr, dtype=t.value_type), values=vals))
@@ -839,7 +874,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "Series | None":
-        if not (is_scalar(lower) and is_scalar(upper)):
+        if not (is_scalar(lower) and is_scalar(upper)) or \
+                not clip_fits(Field(self._name, self._dtype_arrow, self._family), scalar_value(lower), scalar_value(upper)):
             return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         return self._inplace(self._with(func("clip", self._expr, lower=scalar_value(lower), upper=scalar_value(upper))), inplace)
 
@@ -988,7 +1024,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         frame = self._frame()
         f = frame._plan.schema.columns[0]
         base = L.Filter(func("notna", Col(f.name)), _positions(frame._plan))
-        top = DataFrame._from_plan(L.TopK((f.name,), (largest,), True, 1, base))
+        top = DataFrame._from_plan(L.TopK((f.name,), (largest,), True, 1, False, base))
         labels = top.index.to_pandas()
         if not len(labels):
             raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")

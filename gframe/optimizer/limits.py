@@ -43,15 +43,15 @@ def _(child: L.Slice, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
 def _(child: L.Sort, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
     if node.offset < 0 or node.length is None or ctx.shared(child):
         return None
-    topk = L.TopK(child.by, child.descending, child.nulls_last, node.offset + node.length, child.child)
+    topk = L.TopK(child.by, child.descending, child.nulls_last, node.offset + node.length, False, child.child)
     return topk if node.offset == 0 else L.Slice(node.offset, node.length, topk)
 
 
 @_below.register
 def _(child: L.TopK, node: L.Slice, ctx: SharedCtx) -> L.Plan | None:
-    if node.offset < 0 or node.length is None or node.offset + node.length >= child.k:
-        return None
-    topk = L.TopK(child.by, child.descending, child.nulls_last, node.offset + node.length, child.child)
+    if node.offset < 0 or node.length is None or node.offset + node.length >= child.k or child.ties_last:
+        return None  # ties_last: a smaller k may cut rows the larger one covered (another tie order)
+    topk = L.TopK(child.by, child.descending, child.nulls_last, node.offset + node.length, False, child.child)
     return topk if node.offset == 0 else L.Slice(node.offset, node.length, topk)
 
 

@@ -71,6 +71,32 @@ def _is_python_scalar(e: Expr) -> bool:
 
 def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Expr) -> ArrowType:
     """numpy's result type for an arithmetic op (NEP 50: Python scalars take the array's kind)."""
+    res = _numpy_result(op, lt, rt, left, right)
+    if op == "mod" and pa.types.is_boolean(rt):
+        # pandas fills x % 0 with NaN only for an integer divisor: a bool one leaves numpy's x % False, 0
+        return pa.from_numpy_dtype(res)
+    if op == "mod" and res.kind in "iu" and isinstance(right, Lit) and right.value == 0:
+        return pa.float64()  # x % 0 is NaN: pandas converts for a zero divisor even over no rows
+    if op in ("floordiv", "mod") and res.kind in "iu" and not (isinstance(right, Lit) and right.value not in (0, None)):
+        # x // 0 is inf and x % 0 NaN in pandas: float64 where a divisor is 0, decided by the data
+        return None
+    if op == "floordiv" and res == np.float32 and not (isinstance(right, Lit) and right.value not in (0, None)):
+        # pandas' mask_zero_div_zero: float32 // 0 of a number is float64 (its inf/NaN filled in a
+        # float64 copy), decided by the data; with no such row it stays float32
+        return None
+    return pa.from_numpy_dtype(res)
+
+
+def int_division_type(lt: ArrowType, rt: ArrowType, left: Expr, right: Expr) -> ArrowType:
+    """The type of an integer ``//`` or ``%`` where no divisor is 0 (numpy's: ``bool // uint32`` is
+    uint32), which ``numeric_result`` leaves to the data (None) for a divisor that may be 0."""
+    return pa.from_numpy_dtype(_numpy_result("floordiv", lt, rt, left, right))
+
+
+def _numpy_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Expr) -> np.dtype:
+    if op == "pow" and pa.types.is_boolean(lt) and _is_python_scalar(right) and type(right.value) is int \
+            and right.value == 2:
+        return np.dtype("int8")  # numpy takes x ** 2 as np.square, whose bool loop is int8's (** 3 is int64)
     if _is_python_scalar(right) and not _is_python_scalar(left):
         rdt = np.result_type(_np(lt), type(right.value)(right.value)) if not isinstance(right.value, bool) else _np(lt)
         ldt = _np(lt)
@@ -82,22 +108,14 @@ def numeric_result(op: str, lt: ArrowType, rt: ArrowType, left: Expr, right: Exp
     else:
         res = np.result_type(_np(lt), _np(rt))
     if res == np.bool_ and op == "mod":
-        return pa.int8()  # numpy's bool % bool (x % False is 0 there, no float division by zero)
+        return np.dtype("int8")  # numpy's bool % bool (x % False is 0 there, no float division by zero)
     if res == np.bool_ and op in ("add", "sub", "mul", "pow", "floordiv"):
         res = np.dtype("int64") if op not in ("add", "mul") else np.dtype("bool")
     if op == "truediv":
         res = np.result_type(res, np.float64) if res.kind in "iub" else res
         if res.kind in "iub":
             res = np.dtype("float64")
-    if op == "mod" and pa.types.is_boolean(rt):
-        # pandas fills x % 0 with NaN only for an integer divisor: a bool one leaves numpy's x % False, 0
-        return pa.from_numpy_dtype(res)
-    if op == "mod" and res.kind in "iu" and isinstance(right, Lit) and right.value == 0:
-        return pa.float64()  # x % 0 is NaN: pandas converts for a zero divisor even over no rows
-    if op in ("floordiv", "mod") and res.kind in "iu" and not (isinstance(right, Lit) and right.value not in (0, None)):
-        # x // 0 is inf and x % 0 NaN in pandas: float64 where a divisor is 0, decided by the data
-        return None
-    return pa.from_numpy_dtype(res)
+    return res
 
 
 # digits of each integer type as Arrow casts it to a decimal (int64 -> decimal128(19, 0))
@@ -568,8 +586,11 @@ def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> Ar
             return expr_type(expr.children[0], lookup)
     if isinstance(expr, BinOp) and expr.op in ("floordiv", "mod") and (t is None or pa.types.is_floating(t)):
         lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
-        if lt is not None and rt is not None and pa.types.is_integer(lt) and pa.types.is_integer(rt):
-            return pa.from_numpy_dtype(np.result_type(_np(lt), _np(rt)))  # pandas: Int64 // 0 is 0, NA-typed ints
+        intlike = (pa.types.is_integer, pa.types.is_boolean)
+        if lt is not None and rt is not None and any(f(lt) for f in intlike) and any(f(rt) for f in intlike) \
+                and not (pa.types.is_boolean(lt) and pa.types.is_boolean(rt)):
+            # pandas: Int64 // 0 is 0, NA-typed ints (boolean // Int32 is Int32)
+            return int_division_type(lt, rt, expr.left, expr.right)
     return t
 
 

@@ -253,20 +253,28 @@ class Take(Plan):
 
 
 class TopK(Plan):
-    """The first ``k`` rows of a stable sort: what ``sort_values(...).head(k)`` and ``nlargest`` mean."""
+    """The first ``k`` rows of a stable sort: what ``sort_values(...).head(k)`` and ``nlargest`` mean.
 
-    __slots__ = ("by", "descending", "nulls_last", "k")
-    _non_child = ("by", "descending", "nulls_last", "k")
+    ``ties_last``: pandas' ``nlargest/nsmallest(keep="last")``. Where ``k`` cuts the rows, rows equal
+    on every key come in reverse row order (pandas reverses the column, then sorts stably); where
+    ``k`` covers every row the sort is stable, as pandas then sorts the whole column. Rows with a
+    missing first key keep their order either way (pandas appends them as they were). The row count
+    decides, so a ``TopK`` with it is not to be re-cut to a smaller ``k`` (``optimizer/limits.py``).
+    """
 
-    def __init__(self, by: tuple[str, ...], descending: tuple[bool, ...], nulls_last: bool, k: int, child: Plan) -> None:
-        self._init((child,), tuple(by), tuple(descending), nulls_last, k)
+    __slots__ = ("by", "descending", "nulls_last", "k", "ties_last")
+    _non_child = ("by", "descending", "nulls_last", "k", "ties_last")
+
+    def __init__(self, by: tuple[str, ...], descending: tuple[bool, ...], nulls_last: bool, k: int,
+                 ties_last: bool, child: Plan) -> None:
+        self._init((child,), tuple(by), tuple(descending), nulls_last, k, bool(ties_last))
 
     def _compute_schema(self) -> Schema:
         return self.child.schema
 
     def describe(self) -> str:
         keys = ", ".join(f"{b}{' desc' if d else ''}" for b, d in zip(self.by, self.descending))
-        return f"TopK k={self.k} [{keys}]"
+        return f"TopK k={self.k} [{keys}]{' ties last' if self.ties_last else ''}"
 
 
 class Distinct(Plan):

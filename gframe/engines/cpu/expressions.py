@@ -7,6 +7,7 @@ are cast to the type ``plan.dtypes`` inferred, and a NaN computed by float arith
 """
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -19,7 +20,8 @@ from gframe.engines.cpu.functions import FUNCTIONS
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import MASKED, PYOBJECT, ArrowType
-from gframe.plan.dtypes import aggregate_type, expr_family, expr_type, family_lookup, keeps_missing
+from gframe.plan.dtypes import (aggregate_type, expr_family, expr_type, family_lookup, int_division_type, is_python_number,
+                                 keeps_missing)
 
 BINARY: dict[str, Callable[[pl.Expr, pl.Expr], pl.Expr]] = {
     "add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -38,6 +40,18 @@ def polars_type(t: ArrowType) -> pl.DataType:
     if pa.types.is_dictionary(t):
         return pl.Categorical()
     return pl.from_arrow(pa.array([], type=t)).dtype  # type: ignore[union-attr]
+
+
+def exact_divisor(value: float, t: pl.DataType) -> pl.Expr:
+    """A scalar divisor as a column of type ``t``, so the division is IEEE's, as numpy's.
+
+    Polars divides a float column by a scalar as a multiplication by its reciprocal: ``x / 3`` is off
+    by one bit from numpy's in about a third of the rows (float32 ``round(2)``: 2.675 gave 2.6799998,
+    numpy 2.68). By a column it divides exactly. The column is a zero of the value's sign plus the
+    value (Polars takes ``z + 0.0`` as ``z``, so the zero carries the sign of a zero divisor)."""
+    value = float(value)
+    zero = -0.0 if math.copysign(1.0, value) < 0 else 0.0
+    return pl.int_range(pl.len()).cast(t) * pl.lit(zero, dtype=t) + pl.lit(value, dtype=t)
 
 
 class Lowering:
@@ -112,21 +126,39 @@ class Lowering:
             if _is_decimal(lt) or _is_decimal(rt):  # with a float: in float64, as Arrow casts
                 left, right = left.cast(pl.Float64), right.cast(pl.Float64)
             if op in ("truediv",):
-                left, right = left.cast(pl.Float64), right.cast(pl.Float64)
-            elif op in ("floordiv", "mod") and _is_intlike(lt) and _is_intlike(rt):
-                return self._int_division(op, e, left, right, lt, rt)
+                # in the result's float type, as numpy (float32 / 0.1 divides in float32)
+                ft = pl.Float32 if t is not None and pa.types.is_float32(t) else pl.Float64
+                left, right = left.cast(ft), right.cast(ft)
+                if isinstance(e.right, Lit) and is_python_number(e.right.value):
+                    right = exact_divisor(e.right.value, ft)
+            elif op in ("floordiv", "mod") and _is_intlike(lt) and _is_intlike(rt) \
+                    and not pa.types.is_floating(int_division_type(lt, rt, e.left, e.right)):
+                return self._int_division(op, e, left, right, lt, rt)  # (int64 with uint64: numpy's float64, below)
+            elif op == "floordiv" and t is None and pa.float32() in (lt, rt) and _is_numeric(lt) and _is_numeric(rt):
+                # float32 // 0 of a number: pandas' float64 (plan.dtypes.numeric_result), decided by the data
+                res = _numpy_binary(op, left.cast(pl.Float32), right.cast(pl.Float32), pl.Float32)
+                zero = (right == 0) & left.is_not_null() & ~left.cast(pl.Float32).is_nan()
+                if self.data is None or self.data.height and bool(self.data.select(zero.any()).item()):
+                    return res.cast(pl.Float64)
+                return res
             elif op in ("floordiv", "mod") and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
                 return _numpy_binary(op, left.cast(polars_type(t)), right.cast(polars_type(t)), polars_type(t))
             elif op == "pow" and _is_int(t) and _is_intlike(lt) and _is_intlike(rt):
                 # numpy refuses a negative integer exponent where there are rows to raise (ValueError;
                 # over no rows it gives the empty result): checked on the data where the node has it
-                negative = (right.cast(pl.Int64) < 0) & left.is_not_null()
+                # (an unsigned exponent is never negative: uint64 past int64's range does not cast to it)
+                negative = (right.cast(pl.Int64) < 0) & left.is_not_null() if not _is_unsigned(rt) else pl.lit(False)
                 if self.data is not None and self.data.height and bool(self.data.select(negative.any()).item()):
                     raise ValueError("Integers to negative integer powers are not allowed.")
                 if self.data is not None and isinstance(e.right, Lit) and isinstance(e.right.value, int) and e.right.value < 0:
                     return left.cast(polars_type(t))  # no rows to raise: the (empty or missing) column, typed
                 # both sides in the result's width: Polars types a bare literal base as Int32 (3 ** x overflows)
-                return left.cast(polars_type(t)).pow(right.cast(polars_type(t)))
+                pt = polars_type(t)
+                left, right = left.cast(pt), right.cast(pt)
+                # pandas' nullable ints: 1 ** NA and NA ** 0 are 1 (its pow masks); numpy's ints hold no
+                # missing value, and where gframe's int column does (pandas' float64 NaN), numpy's
+                # NaN ** 0 and 1 ** NaN are 1 too
+                return pl.when((right == 0) | (left == 1)).then(pl.lit(1, dtype=pt)).otherwise(self._int_pow(left, right, pt))
             elif op == "pow" and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
                 # numpy: x ** 0 and 1 ** x are 1 even for NaN (gframe's null in a float column)
                 pt = polars_type(t)
@@ -159,17 +191,32 @@ class Lowering:
             right = right.fill_null(False)
         return BINARY[op](left, right)
 
+    def _int_pow(self, left: pl.Expr, right: pl.Expr, pt: pl.DataType) -> pl.Expr:
+        """numpy's integer power, wrapping. Polars takes exponents up to 2**32 - 1 only: a larger one
+        (64-bit exponents, where the data has one) is split, x ** (h * 2**32 + l) =
+        ((x ** 2**16) ** 2**16) ** h * x ** l, each power wrapping as numpy's repeated squaring does."""
+        if pt not in (pl.Int64, pl.UInt64):
+            return left.pow(right)
+        big = right > 2 ** 32 - 1
+        if self.data is not None and not (self.data.height and bool(self.data.select(big.any()).item())):
+            return left.pow(right)
+        hi, lo = (right // 2 ** 32).cast(pl.UInt32), (right % 2 ** 32).cast(pl.UInt32)
+        return left.pow(2 ** 16).pow(2 ** 16).pow(hi) * left.pow(lo)
+
     def _int_division(self, op: str, e: BinOp, left: pl.Expr, right: pl.Expr, lt: Any, rt: Any) -> pl.Expr:
         """pandas' integer ``//`` and ``%``: x // 0 is +-inf (0 // 0 NaN) and x % 0 NaN, so the
         result is float64 where a divisor is 0 and int64 otherwise (``plan.dtypes`` says None)."""
-        left = left.cast(pl.Int64) if _is_bool(lt) else left
-        right = right.cast(pl.Int64) if _is_bool(rt) else right
+        # where no divisor is 0, numpy's type (bool // uint32 is uint32; a bool takes the other side's)
+        it = int_division_type(lt, rt, e.left, e.right)
+        it = polars_type(it) if pa.types.is_integer(it) else pl.Int64
+        left = left.cast(it) if _is_bool(lt) else left
+        right = right.cast(it) if _is_bool(rt) else right
         res = BINARY[op](left, right)
         if op == "mod" and _is_bool(rt):  # numpy's x % False is 0 (pandas fills NaN only for int divisors)
-            return pl.when(right == 0).then(pl.lit(0, dtype=pl.Int64)).otherwise(res)
+            return pl.when(right == 0).then(pl.lit(0, dtype=it)).otherwise(res)
         if expr_family(e.left, self.family, self.lookup) == MASKED:
             # pandas' nullable ints divide as numpy does: x // 0 and x % 0 are 0, the type stays
-            return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=pl.Int64)).otherwise(res)
+            return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=it)).otherwise(res.cast(it))
         if op == "mod" and isinstance(e.right, Lit) and e.right.value == 0 and _is_float(self.type_of(e)):
             return res.cast(pl.Float64) * None  # x % 0: all missing (NaN), float64 even over no rows
         if self.type_of(e) is not None:  # a nonzero literal divisor (or a nullable int): exact integer result
@@ -180,7 +227,7 @@ class Lowering:
         if self.data is not None:  # pandas converts to float only where a row divides by 0
             has_zero = self.data.height > 0 and bool(self.data.select((right == 0).any()).item())
         if not has_zero:
-            return res
+            return res.cast(it)
         quotient = left.cast(pl.Float64) / right.cast(pl.Float64)  # +-inf, NaN for the zeros
         # 0 // 0 is NaN, which is pandas' missing value in float64: gframe's null (the type is the
         # data's here, so ``lower`` cannot turn it into null itself)
@@ -444,6 +491,10 @@ def _data_lookup(lookup: Callable[[str], ArrowType | None], data: pl.DataFrame) 
 
 def _is_int(t: Any) -> bool:
     return t is not None and pa.types.is_integer(t)
+
+
+def _is_unsigned(t: Any) -> bool:
+    return t is not None and pa.types.is_unsigned_integer(t)
 
 
 def _is_float(t: Any) -> bool:

@@ -220,7 +220,8 @@ def _(node: L.TopK, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if node.k <= 0:
         return df.head(0)
     by = _sort_keys(node.by, node.child.schema)
-    if len(by) == 1:
+    ties_last = node.ties_last and df.height > node.k
+    if len(by) == 1 and not ties_last:
         fast = _topk_one_key(df, by[0], node.descending[0], node.nulls_last, node.k)
         if fast is not None:
             return fast
@@ -231,7 +232,9 @@ def _(node: L.TopK, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     for b, d in zip(by, node.descending):
         keys += [b.is_null(), b]
         reverse += [not node.nulls_last, d]
-    keys.append(pl.col("__gf_pos"))
+    pos = pl.col("__gf_pos").cast(pl.Int64)
+    # ties_last: ties by position descending, rows with a missing first key in their order (TopK's doc)
+    keys.append(pl.when(by[0].is_null()).then(pos).otherwise(-pos) if ties_last else pos)
     reverse.append(False)
     tmp = df.with_row_index("__gf_pos")
     out = tmp.bottom_k(node.k, by=keys, reverse=reverse)
@@ -312,14 +315,14 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         # groups of 1e4 rows: 11 different results); the others, where there are any, to Polars,
         # joined on the keys
         sens = [i for i, (_, a) in enumerate(plain) if _order_sensitive(a, low)]
-        done = _ordered_aggregate(src, keys, key_out, plain, node.sort)  # all in one pass, where it can
+        done = _ordered_aggregate(src, keys, key_out, plain, node.sort, low.sorted_groups)  # all in one pass, where it can
         if done is not None:
             out, in_key_order = done
             if node.sort and not in_key_order and out.height > 1:
                 out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True,
                                maintain_order=True)
         elif sens and len(sens) < len(plain):
-            done = _ordered_aggregate(src, keys, key_out, [plain[i] for i in sens], False)
+            done = _ordered_aggregate(src, keys, key_out, [plain[i] for i in sens], False, low.sorted_groups)
             if done is not None:
                 part = done[0]
                 aggs = [x for i, x in enumerate(aggs) if i not in sens]
@@ -367,8 +370,9 @@ _IN_MEMORY_AGGS = frozenset({"median", "quantile", "first", "last"})
 
 def _order_sensitive(a: Agg, low: Lowering) -> bool:
     """Whether a group aggregation's float result depends on the order its values are added in
-    (``_engine``'s rule), leaving out the float32 sums, means and variances ``_float32_group``
-    computes group by group in one fixed order."""
+    (``_engine``'s rule), leaving out the float32 sums, means and variances: ``_ordered_aggregate``
+    computes them in pandas' float32 kernels (``ordered.group_pass32``), and where its keys do not
+    qualify ``_float32_group`` does, group by group in one fixed order."""
     if a.fn not in FLOAT64_ACCUMULATED:
         return False
     t = low.type_of(a.child)
@@ -551,7 +555,7 @@ _ORDERED_VALUES = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, p
 
 
 def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], named: list[tuple[str, Agg]],
-                       sort: bool) -> tuple[pl.DataFrame, bool] | None:
+                       sort: bool, reduceat: frozenset[str] = frozenset()) -> tuple[pl.DataFrame, bool] | None:
     """Counts, sums, means and variances by integer keys in one pass over the rows in row order
     (numba, ``_group_pass``): the same bits every run, and pandas' own arithmetic - its Kahan sum,
     its mean (that sum / count) and its Welford variance, row by row in row order - so each group
@@ -563,7 +567,12 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     first appearance by an exact hash table (the ``factorize`` kernel). Returns (the result in
     first-appearance order, or in key order where ``sort`` and the codes follow the keys; whether
     it is in key order), or None where the keys or an aggregation do not qualify (nested keys,
-    float32 sums/means/variances, other aggregations, a hash collision).
+    other aggregations, a float32 column asked for std/prod beside sum/mean/var, a hash collision).
+
+    float32 sums, means and variances are pandas' float32 kernels (``group_pass32``): Kahan and
+    Welford in float32 accumulators; for the columns in ``reduceat`` (the rows in group order, no
+    NaN: ``_rows_in_group_order``) numpy's ``add.reduceat`` over each group's run, as pandas 3.1
+    then calls it, the mean from a float64 reduceat.
     """
     n = src.height
     if n == 0:
@@ -581,8 +590,12 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
             col = col.cast(pl.Float64)
         elif col.dtype == pl.Boolean:  # pandas adds bools as ints
             col = col.cast(pl.Int64)
+        elif col.dtype == pl.Float32 and a.fn in ("count", "sum", "mean", "var"):
+            pass  # pandas' float32 kernels (group_pass32)
         elif col.dtype not in _ORDERED_VALUES or a.fn == "prod" and col.dtype != pl.Float64:
             return None
+        if a.child.name in values and values[a.child.name].dtype != col.dtype:
+            return None  # float32 wanted both in float32 (sum) and in float64 (std)
         values[a.child.name] = col
     codes = _group_codes(src, keys, key_out)
     if codes is None:
@@ -612,6 +625,19 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         int_sum = moments_of = None
         if name in int_sums:  # exact int64 sums
             int_sum = _kernel("int_sum")(code, groups, col.fill_null(0).to_numpy().astype(np.int64, copy=False))
+        if name in moments and col.dtype == pl.Float32:  # (nobs, sum, m2, prod): float32 accumulators
+            x = col.to_numpy()
+            nobs, total, m2 = _kernel("pass32")(code, groups, x)
+            if name in reduceat:  # numpy's reduceat over each group's run of rows (no NaN among them)
+                starts = np.flatnonzero(np.diff(code)) + 1 if len(code) > 1 else np.zeros(0, np.int64)
+                starts = np.concatenate([[0], starts]).astype(np.int64)
+                run_code = code[starts]
+                total = np.zeros(groups, np.float32)
+                total[run_code] = np.add.reduceat(x, starts)
+                total64 = np.zeros(groups)
+                total64[run_code] = np.add.reduceat(x.astype(np.float64), starts)
+                return (None, nobs, (total, total64), m2, None)
+            return (None, nobs, (total, None), m2, None)
         if name in moments:  # floats, missing values as NaN
             moments_of = _kernel("pass")(code, groups, col.cast(pl.Float64).to_numpy() if col.dtype.is_integer()
                                          else col.to_numpy())
@@ -626,7 +652,22 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
             if a.fn == "size":
                 cols[name] = pl.Series(pick(size))
                 continue
-            int_sum, nobs, total, m2, prod = (pick(x) if x is not None else None for x in stats[a.child.name])
+            raw = stats[a.child.name]
+            if isinstance(raw[2], tuple):  # float32 (group_pass32): (sum in float32, float64 sum of reduceat)
+                nobs, m2 = pick(raw[1]), pick(raw[3])
+                total32, total64 = (pick(x) if x is not None else None for x in raw[2])
+                f32 = np.float32
+                if a.fn == "count":
+                    cols[name] = pl.Series(nobs)
+                elif a.fn == "sum":
+                    cols[name] = pl.Series(total32)
+                elif a.fn == "mean":
+                    cols[name] = pl.Series(total64 / nobs if total64 is not None else (total32 / nobs.astype(f32)).astype(f32))
+                else:
+                    ddof = int(a.param("ddof", 1))
+                    cols[name] = pl.Series(np.where(nobs > ddof, (m2 / (nobs - ddof).astype(f32)).astype(f32), f32(np.nan)))
+                continue
+            int_sum, nobs, total, m2, prod = (pick(x) if x is not None else None for x in raw)
             if a.fn == "prod":
                 cols[name] = pl.Series(prod)
             elif a.fn == "count":
@@ -702,8 +743,8 @@ def _kernel(name: str) -> Any:
     """A numba kernel of ``_ordered_aggregate`` (``ordered.py``, imported at the first use)."""
     from gframe.engines.cpu import ordered
 
-    return {"first": ordered.first_and_size, "pass": ordered.group_pass, "int_sum": ordered.int_sum,
-            "factorize": ordered.factorize}[name]
+    return {"first": ordered.first_and_size, "pass": ordered.group_pass, "pass32": ordered.group_pass32,
+            "int_sum": ordered.int_sum, "factorize": ordered.factorize}[name]
 
 
 # (prefix rows, at least this many of them per distinct key seen, at least this many times more

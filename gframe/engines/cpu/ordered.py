@@ -102,3 +102,29 @@ def factorize(k: Any) -> Any:
                 break
             j = (j + 1) & (cap - 1)
     return out, groups
+
+
+@numba.njit(nogil=True, cache=True)
+def group_pass32(code: Any, groups: int, x: Any) -> Any:
+    # pandas' float32 group_sum (Kahan) and group_var (Welford) in float32 accumulators, row order;
+    # the mean is that sum / count in float32 (``kernels._ordered_aggregate``)
+    f32 = np.float32
+    nobs = np.zeros(groups, dtype=np.int64)
+    total = np.zeros(groups, dtype=np.float32)
+    comp = np.zeros(groups, dtype=np.float32)
+    mean = np.zeros(groups, dtype=np.float32)
+    m2 = np.zeros(groups, dtype=np.float32)
+    for i in range(len(code)):
+        v = x[i]
+        if v == v:
+            g = code[i]
+            nobs[g] += 1
+            y = f32(v - comp[g])
+            t = f32(total[g] + y)
+            c = f32(f32(t - total[g]) - y)
+            comp[g] = c if c == c else f32(0.0)  # an infinite value: no compensation (pandas)
+            total[g] = t
+            old = mean[g]
+            mean[g] = f32(old + f32(f32(v - old) / f32(nobs[g])))
+            m2[g] = f32(m2[g] + f32(f32(v - mean[g]) * f32(v - old)))
+    return nobs, total, m2

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import datetime as _dt
+
+import numpy as np
+import pandas as pd
 import polars as pl
 import pyarrow as pa
 
-from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, polars_type
+from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, exact_divisor, polars_type
 from gframe.engines.cpu.functions import declare
 from gframe.engines.values import ColumnValues
 from gframe.plan.dtypes import holds, is_python_number, replaced_type
@@ -116,17 +120,36 @@ def _clip(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 @declare("round")
 def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, xt, d = args[0], lo.type_of(e.children[0]), e.param("decimals", 0)
-    if d < 0:
-        # numpy's around: rint(x / 10**-d) * 10**-d in float64 (Polars takes no negative decimals);
-        # ints go back to their type, wrapping as numpy's cast does (int8 127 -> 130 -> -126)
-        scale = 10.0 ** -d
-        out = (x.cast(pl.Float64) / scale).round(0, mode="half_to_even") * scale
-        if _is_int(xt):
-            return out.cast(pl.Int64, strict=False).cast(polars_type(xt), wrap_numerical=True)
-        return out.cast(polars_type(xt)) if xt is not None else out
-    if _is_int(xt):
+    if _is_int(xt) and d >= 0:
         return x
-    return x.round(d, mode="half_to_even")
+    # numpy's around, which pandas calls: scale by 10**|d|, rint (half to even), scale back - in the
+    # column's float type (float32 stays float32: 2.675 -> 2.68, where Polars' round gives 2.67),
+    # ints in float64; a scaled value past the type's range is inf, as numpy's is
+    ft = pl.Float64 if _is_int(xt) or xt is None else polars_type(xt)
+    f = 10.0 ** abs(d)
+    y = x.cast(ft)
+    out = ((y * pl.lit(f, dtype=ft)).round(0, mode="half_to_even") / exact_divisor(f, ft)) if d >= 0 \
+        else ((y / exact_divisor(f, ft)).round(0, mode="half_to_even") * pl.lit(f, dtype=ft))
+    if not _is_int(xt):
+        return out
+    # back to the int type as numpy's cast does: wrapping in narrow types (int8 127 -> 130 -> -126),
+    # and a value past int64/uint64 (2**63 from int64's max) as this platform's conversion gives it
+    t = polars_type(xt)
+    if t == pl.UInt64:
+        return pl.when(out >= 2.0 ** 64).then(pl.lit(_F2U64_PAST, pl.UInt64)).otherwise(out.cast(pl.UInt64, strict=False))
+    wide = pl.when(out >= 2.0 ** 63).then(pl.lit(_F2I64_PAST, pl.Int64)).otherwise(out.cast(pl.Int64, strict=False))
+    return wide if t == pl.Int64 else wide.cast(t, wrap_numerical=True)
+
+
+def _numpy_cast_past(value: float, dtype: Any) -> int:
+    """What numpy's float -> int cast gives for a value past the int type (C leaves it undefined; the
+    platform decides: x86-64 gives int64's min for 2**63 and 0 for 2**64)."""
+    with np.errstate(invalid="ignore"):
+        return int(np.array([value]).astype(dtype)[0])
+
+
+_F2I64_PAST = _numpy_cast_past(2.0 ** 63, np.int64)
+_F2U64_PAST = _numpy_cast_past(2.0 ** 64, np.uint64)
 
 
 @declare("isin")
@@ -143,6 +166,8 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         res = x.is_in(pl.Series(arr.drop_null()).implode()).fill_null(False)
         return res | x.is_null() if arr.null_count else res
     values = list(e.param("values"))
+    if xt is not None and pa.types.is_timestamp(xt):
+        return _isin_timestamps(x, xt, values)
     has_null = any(v is None or (isinstance(v, float) and v != v) for v in values)
     values = [v for v in values if not (v is None or (isinstance(v, float) and v != v))]
     if not values:
@@ -162,6 +187,36 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if has_null:
         res = res | x.is_null()
     return res
+
+
+_EXP10 = {"s": 0, "ms": 3, "us": 6, "ns": 9}
+
+
+def _isin_timestamps(x: pl.Expr, xt: Any, values: list) -> pl.Expr:
+    """pandas compares a datetime column with the values exactly: a value finer than the column's
+    unit (a nanosecond on ``[us]``), of the other tz-awareness, or not a timestamp (a string, None)
+    matches nothing; NaT matches the missing rows. Compared as integers in the unit the engine holds
+    the column in (Polars has no ``[s]``: ``[ms]``), so nothing is rounded through ``datetime``."""
+    unit = polars_type(xt).time_unit
+    ints, has_nat = [], False
+    for v in values:
+        if v is None or v is pd.NaT or isinstance(v, np.datetime64) and np.isnat(v):  # NaT (None in the plan)
+            has_nat = True
+            continue
+        if not isinstance(v, (_dt.datetime, np.datetime64)):
+            continue
+        ts = pd.Timestamp(v)
+        if (ts.tz is None) != (xt.tz is None):
+            continue
+        shift = _EXP10[unit] - _EXP10[ts.unit]
+        raw = ts._value  # in ts.unit (UTC for a tz-aware one, as the column holds it)
+        if shift >= 0:
+            ints.append(raw * 10 ** shift)
+        elif raw % 10 ** -shift == 0:
+            ints.append(raw // 10 ** -shift)
+    ints = [i for i in ints if -2 ** 63 <= i < 2 ** 63]
+    res = x.cast(pl.Int64).is_in(pl.Series(ints, dtype=pl.Int64).implode()).fill_null(False) if ints else pl.lit(False)
+    return res | x.is_null() if has_nat else res
 
 
 def _same_kind(v: Any, t: Any) -> bool:

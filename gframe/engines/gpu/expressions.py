@@ -198,8 +198,9 @@ class Evaluator:
         if op in ARITHMETIC:
             if "dec" in (lk, rk):
                 return self._decimal(op, e, a, b, lt, rt, t)
-            if op == "truediv":
-                return self.binary("TRUE_DIV", cast(a, F64), cast(b, F64), F64)
+            if op == "truediv":  # in the result's float type, as numpy (float32 / 0.1 divides in float32)
+                ft = t if t is not None and pa.types.is_float32(t) else F64
+                return self.binary("TRUE_DIV", cast(a, ft), cast(b, ft), ft)
             if lk == rk == "bool" and op in ("add", "mul"):
                 return self.binary("LOGICAL_OR" if op == "add" else "LOGICAL_AND", a, b, BOOL)
             if lk == rk == "str":
@@ -212,7 +213,7 @@ class Evaluator:
                 return self.binary(ops.ARITHMETIC[op], a, b, t)
             if t is None:
                 raise UnsupportedError(f"{op} of {lt} and {rt}")
-            if op == "pow" and pa.types.is_floating(t):
+            if op == "pow" and (pa.types.is_floating(t) or pa.types.is_integer(t)):
                 return self._float_pow(cast(a, t), cast(b, t), t)
             return self.binary(ops.ARITHMETIC[op], cast(a, t), cast(b, t), t)
         na = keeps_missing(e, self.family, self.look)  # nullable / Arrow dtypes: NA stays NA
@@ -250,12 +251,14 @@ class Evaluator:
 
     def _float_pow(self, a: Value, b: Value, t: pa.DataType) -> Any:
         """numpy's float power: ``x ** 0`` and ``1 ** x`` are 1 even for NaN, which is gframe's
-        missing value here (libcudf's POW of a missing value is missing)."""
+        missing value here (libcudf's POW of a missing value is missing); pandas' nullable ints mask
+        ``1 ** NA`` and ``NA ** 0`` as 1 the same way."""
+        z, o = (0.0, 1.0) if pa.types.is_floating(t) else (0, 1)
         res = self.binary("POW", a, b, t)
-        zero = fill_null(self.binary("EQUAL", b, Const(0.0, t), BOOL), False)
-        one = fill_null(self.binary("EQUAL", a, Const(1.0, t), BOOL), False)
+        zero = fill_null(self.binary("EQUAL", b, Const(z, t), BOOL), False)
+        one = fill_null(self.binary("EQUAL", a, Const(o, t), BOOL), False)
         either = self.binary("LOGICAL_OR", zero, one, BOOL)
-        return plc.copying.copy_if_else(operand(Const(1.0, t)), as_column(res, self.n), either)
+        return plc.copying.copy_if_else(operand(Const(o, t)), as_column(res, self.n), either)
 
     def _concat(self, a: Value, b: Value) -> Any:
         cols = [as_column(a, self.n), as_column(b, self.n)]

@@ -428,7 +428,17 @@ def _(node: L.TopK, inputs: list[GpuTable]) -> GpuTable:
     (t,) = inputs
     if node.k <= 0:
         return slice_rows(t, 0, 0)
-    return slice_rows(sort_table(t, [t.column(b) for b in node.by], node.descending, node.nulls_last), 0, node.k)
+    keys, desc = [t.column(b) for b in node.by], list(node.descending)
+    if node.ties_last and t.num_rows > node.k:
+        # ties by position descending, rows with a missing first key in their order (TopK's doc):
+        # one more key, n - position where the first key is valid, else the position
+        n = t.num_rows
+        pos = sequence(n, I64)
+        back = plc.binaryop.binary_operation(scalar(n, I64), pos, plc.binaryop.BinaryOperator.SUB, plc_type(I64))
+        valid = plc.unary.is_valid(keys[0])
+        keys.append(plc.copying.copy_if_else(back, pos, valid))
+        desc.append(False)
+    return slice_rows(sort_table(t, keys, desc, node.nulls_last), 0, node.k)
 
 
 @kernel(L.Slice)

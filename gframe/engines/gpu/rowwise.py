@@ -261,6 +261,11 @@ def _isin(ev: Any, e: Func) -> Any:
     values = [v.item() if isinstance(v, np.generic) else v for v in values
               if not (v is None or isinstance(v, float) and v != v)]
     col = E.as_column(x, ev.n)
+    if kind(xt) == "float":
+        # -0.0 equals 0.0 (pandas compares values): both sides plus 0.0 (IEEE: -0.0 + 0.0 is 0.0), so no
+        # search that hashes or orders the bits (pyarrow's is_in, the stand-in's) tells them apart
+        col = ev.binary("ADD", col, E.Const(0.0, xt), xt)
+        values = [float(v) + 0.0 for v in values]
     if values:
         hay = plc.Column.from_arrow(pa.array(values, type=xt if xt != STRING else pa.string()))
         res = E.fill_null(plc.search.contains(hay, col), False)
