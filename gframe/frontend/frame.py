@@ -633,8 +633,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         if index is not None:
             rows = _drop_rows(plan, index, errors) if level is None else None
             if rows is None:
+                # inplace only where given: pandas 3.1 warns (Pandas4Warning) whenever it is passed
                 return call_method(self, "drop", (), {"index": index, "columns": columns, "level": level,
-                                                         "inplace": inplace, "errors": errors})
+                                                         **({"inplace": True} if inplace else {}), "errors": errors})
             plan = rows
         drop = set(internal_name(c) for c in cols)
         keep = tuple((f.label, Col(f.name)) for f in self._schema.columns if f.name not in drop)
@@ -1184,16 +1185,33 @@ def _drop_rows(plan: L.Plan, labels: Any, errors: str) -> L.Plan | None:
     if not all(isinstance(v, (int, float, str, bool)) and not isinstance(v, bool) or isinstance(v, pd.Timestamp)
                for v in values):
         return None
+    looked_up = values
+    t = plan.schema.index[0].dtype if plan.schema.index else None
+    if any(isinstance(v, str) for v in values) and not is_string(t):
+        # pandas' drop looks labels up as the index does: strings against naive timestamps are parsed
+        # (one that is no date is a missing label); anything else through pandas
+        if not (isinstance(t, pa.TimestampType) and t.tz is None):
+            return None
+        looked_up = [_date_label(v) if isinstance(v, str) else v for v in values]
     base = _positions(plan)
     key = Col(index_name(0))
-    hit = func("isin", key, values=tuple(values))
+    hit = func("isin", key, values=tuple(looked_up))
     if errors == "raise" and values:
         found = L.Distinct((index_name(0),), "first", L.Filter(hit, base))
         seen = set(DataFrame._from_plan(found).index.to_pandas().tolist())
-        missing = [v for v in values if v not in seen]
+        missing = [v for v, u in zip(values, looked_up) if u not in seen]
         if missing:
             raise KeyError(f"{missing} not found in axis")
     return L.Filter(func("invert", hit), base)
+
+
+def _date_label(label: str) -> Any:
+    """A string label as the timestamp a DatetimeIndex looks it up as (unparseable: the string, which
+    matches no timestamp)."""
+    try:
+        return pd.Timestamp(label)
+    except ValueError:
+        return label
 
 
 def _all_but_last(plan: L.Plan, k: int) -> L.Plan:
