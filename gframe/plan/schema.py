@@ -95,6 +95,11 @@ class IndexField:
     dtype: ArrowType | None
     level: int
     family: str = NUMPY
+    # a DatetimeIndex's/TimedeltaIndex's ``freq`` (a pandas offset) as the rows were when it was set:
+    # pandas keeps it through every operation that keeps a regular run of the rows (a filter, a slice
+    # with a step, a sort give ``step * freq`` when the rows left are evenly spaced), so the plan carries
+    # it and the values decide at output (``interop.index_freq``)
+    freq: Any = None
 
     @property
     def name(self) -> str:
