@@ -432,13 +432,16 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def rank(self, axis: Any = 0, method: str = "average", numeric_only: bool = False, na_option: str = "keep",
              ascending: bool = True, pct: bool = False) -> "DataFrame":
-        """Ranks per column (float64, as pandas); other arguments or column types run through pandas."""
+        """Ranks per column (numpy float64, as pandas); other arguments or column types run through pandas."""
         kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
                   "ascending": ascending, "pct": pct}
         exprs = {f.name: _rank_expr(Col(f.name), f.dtype, kwargs) for f in self._schema.columns}
         if any(e is None for e in exprs.values()):
             return call_method(self, "rank", (), kwargs)
-        return self._map_columns(lambda f, e: exprs[f.name])
+        # pandas ranks a frame's columns as numpy float64 whatever their dtype (Int64, Arrow, string),
+        # where a Series keeps its family
+        return self._map_columns(lambda f, e: exprs[f.name] if f.family == NUMPY
+                                 else func("cast", exprs[f.name], dtype=pa.float64(), family=NUMPY))
 
     @objects_via_pandas
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "DataFrame | None":
@@ -1311,9 +1314,13 @@ def _selects_keep(plan: L.Plan, base: L.Plan, names: set[str]) -> bool:
 _RANK_METHODS = frozenset({"average", "min", "max", "first", "dense"})
 
 
-def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any]) -> Expr | None:
+def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any], family: str = NUMPY) -> Expr | None:
     """pandas' ``rank`` of ``e`` as a native expression, or None where pandas must run it (other
-    arguments, invalid ones - pandas raises its own errors - and columns of other types)."""
+    arguments, invalid ones - pandas raises its own errors - and columns of other types).
+
+    Ranks are float64 in the column's family, except that pandas gives whole ranks (every method
+    but ``average``, without ``pct``) of nullable and Arrow numbers as unsigned ints (``UInt64``,
+    ``uint64[pyarrow]``); ``string`` ranks stay ``Float64``."""
     k = kwargs
     if k["axis"] not in (0, "index") or k["numeric_only"] is not False or k["method"] not in _RANK_METHODS \
             or k["na_option"] not in ("keep", "top", "bottom") or not isinstance(k["ascending"], bool) \
@@ -1321,7 +1328,10 @@ def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any]) -> Expr | None:
         return None
     if not (dtype is None or is_numeric(dtype) or pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)):
         return None
-    return func("rank", e, method=k["method"], ascending=k["ascending"], na_option=k["na_option"], pct=k["pct"])
+    rank = func("rank", e, method=k["method"], ascending=k["ascending"], na_option=k["na_option"], pct=k["pct"])
+    if family in NA_FAMILIES and k["method"] != "average" and not k["pct"] and dtype is not None and is_numeric(dtype):
+        return func("cast", rank, dtype=pa.uint64(), family=family)
+    return rank
 
 
 def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:

@@ -1056,7 +1056,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         """Ranks (float64, as pandas); other arguments or value types run through pandas."""
         kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
                   "ascending": ascending, "pct": pct}
-        expr = _rank_expr(self._expr, self._dtype_arrow, kwargs)
+        expr = _rank_expr(self._expr, self._dtype_arrow, kwargs, self._frame()._plan.schema.columns[0].family)
         if expr is None:
             return call_method(self, "rank", (), kwargs)
         return self._with(expr)
