@@ -21,6 +21,7 @@ from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
     MASKED,
+    DeletedFreq,
     NA_FAMILIES,
     OBJECT_DATE,
     OBJECT_STRING,
@@ -108,7 +109,7 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
             arrays.append(arr)
             names.append(index_name(lvl))
             index.append(IndexField(values.name, arr.type, lvl, _stored_family(values.dtype, arr, values),
-                                    _freq_of(idx) if idx.nlevels == 1 else None))
+                                    _freq_of(idx) if idx.nlevels == 1 else None, _tz_of(values)))
         index = tuple(index)
     table = pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
     if not arrays and len(df):
@@ -180,7 +181,7 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
     t = _direct_type(idx.dtype)
     if t is None:
         return None
-    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype), _freq_of(idx)),))
+    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype), _freq_of(idx), _tz_of(idx)),))
 
 
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
@@ -276,6 +277,27 @@ def _freq_of(idx: pd.Index) -> Any:
     return idx.freq if isinstance(idx, (pd.DatetimeIndex, pd.TimedeltaIndex)) else None
 
 
+def _tz_of(idx: pd.Index) -> Any:
+    """The time zone of a tz-aware DatetimeIndex as a hashable holder of the tz object (dateutil's
+    zones are unhashable): pandas' ``DatetimeTZDtype`` of it; None for other indexes."""
+    tz = getattr(idx, "tz", None) if isinstance(idx, pd.DatetimeIndex) else None
+    return None if tz is None else pd.DatetimeTZDtype("ns", tz)
+
+
+def index_tz(index: pd.Index, tz: Any) -> pd.Index:
+    """``index`` in the time zone object ``tz`` where its zone is the one of that name (Arrow's
+    name for it): a dateutil or pytz zone comes back as itself, not as the zoneinfo pandas makes of
+    the name (another dtype to pandas). A zone the plan changed (``tz_convert``) is left alone."""
+    tz = getattr(tz, "tz", None)
+    if tz is None or not isinstance(index, pd.DatetimeIndex) or index.tz is None or index.tz is tz:
+        return index
+    try:
+        same = pa.lib.tzinfo_to_string(tz) == pa.lib.tzinfo_to_string(index.tz)
+    except (TypeError, ValueError, pa.ArrowException):
+        return index
+    return index.tz_convert(tz) if same else index
+
+
 def index_freq(index: pd.Index, freq: Any) -> pd.Index:
     """``index`` with the ``freq`` pandas gives it, where the plan says its rows came from an index
     of frequency ``freq``.
@@ -286,11 +308,15 @@ def index_freq(index: pd.Index, freq: Any) -> pd.Index:
     the values decide here, and pandas' constructor checks them."""
     if freq is None or not isinstance(index, (pd.DatetimeIndex, pd.TimedeltaIndex)) or index.freq is not None:
         return index
+    run_only = isinstance(freq, DeletedFreq)
+    freq = freq.freq if run_only else freq
     if len(index) < 2:
         return type(index)(index, freq=freq)
     step = index[1] - index[0]
     if index[0] + freq == index[1]:
         want = freq
+    elif run_only:
+        return index
     elif index[0] - freq == index[1]:
         want = -freq
     else:
@@ -318,7 +344,7 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     else:
         arrays = [_pandas_column(table.column(f.name), f.dtype, f.family) for f in schema.index]
         if len(arrays) == 1:
-            index = index_freq(pd.Index(arrays[0]), schema.index[0].freq)
+            index = index_freq(index_tz(pd.Index(arrays[0]), schema.index[0].tz), schema.index[0].freq)
             index.name = schema.index[0].label
         else:
             index = pd.MultiIndex.from_arrays([pd.Index(a) for a in arrays], names=[f.label for f in schema.index])

@@ -80,3 +80,24 @@ def test_freq_through_optimizer_and_join():
         return df.join(other)[lambda d: d.b >= 2]
 
     assert_matches_pandas(run)
+
+
+@pytest.mark.parametrize("labels", [["2020-01-01 00:00"], ["2020-01-01 09:00"], ["2020-01-01 03:00"],
+                                    ["2020-01-01 01:00", "2020-01-01 03:00"]])
+def test_drop_keeps_freq_only_at_the_ends(labels):
+    """pandas' drop deletes rows (``Index.delete``): the frequency stays where the first or last rows
+    went, and is lost otherwise, even where the rows left are evenly spaced."""
+    assert_matches_pandas(lambda pd: hourly(pd).drop(pandas.to_datetime(labels)).drop(pandas.to_datetime(labels[:0])))
+    assert_matches_pandas(lambda pd: hourly(pd).drop(labels))
+
+
+@pytest.mark.parametrize("tz", ["dateutil/US/Pacific", "US/Pacific", "UTC", "dateutil/Asia/Singapore"])
+def test_index_keeps_its_tz_object(tz):
+    """Arrow keeps a zone's name only; the index comes back with the tz object it came in with
+    (dateutil's ``tzfile`` is another dtype to pandas than the zoneinfo of the same name)."""
+    def run(pd):
+        s = pd.Series(np.arange(4.0), pd.date_range("2000-01-01", periods=4, freq="h", tz=tz))
+        return (s + 1)[lambda x: x > 1]
+
+    got = assert_matches_pandas(run)
+    assert type(got.index.tz) is type(pandas.date_range("2000", periods=1, tz=tz).tz)

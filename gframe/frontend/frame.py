@@ -29,7 +29,7 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NA_FAMILIES, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
                                  is_numeric_for_pandas, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
@@ -1205,7 +1205,11 @@ def _drop_rows(plan: L.Plan, labels: Any, errors: str) -> L.Plan | None:
         missing = [v for v, u in zip(values, looked_up) if u not in seen]
         if missing:
             raise KeyError(f"{missing} not found in axis")
-    return L.Filter(func("invert", hit), base)
+    kept = L.Filter(func("invert", hit), base)
+    freq = kept.schema.index[0].freq if kept.schema.index else None
+    if freq is not None:  # pandas deletes the rows (Index.delete): the frequency stays only as it was
+        kept = L.IndexFreq((kept.schema.index[0].label,), (freq if isinstance(freq, DeletedFreq) else DeletedFreq(freq),), kept)
+    return kept
 
 
 def _date_label(label: str) -> Any:

@@ -494,7 +494,7 @@ class Join(Plan):
             index = None
         elif self.index_from == "both":  # the two indexes coalesced
             index = tuple(IndexField(a.label, a.dtype if a.dtype == b.dtype else None, a.level, a.family,
-                                     a.freq if a.freq == b.freq else None)
+                                     a.freq if a.freq == b.freq else None, a.tz if a.tz == b.tz else None)
                           for a, b in zip(lt.index or (), rt.index or ()))
         else:
             src = lt if self.index_from == "left" else rt
@@ -692,7 +692,7 @@ class HConcat(Plan):
                                 or pa.types.is_integer(f.dtype) or pa.types.is_boolean(f.dtype) else f.dtype, f.family)
                           for f in c.schema.columns)
         first = self.children[0].schema.index
-        index = None if first is None else tuple(IndexField(f.label, f.dtype, f.level, f.family, f.freq) for f in first)
+        index = None if first is None else tuple(first)
         return Schema(tuple(fields), index)
 
 
@@ -754,7 +754,7 @@ class RenameIndex(Plan):
     def _compute_schema(self) -> Schema:
         s = self.child.schema
         assert s.index is not None
-        return s.with_index(tuple(IndexField(lab, f.dtype, f.level, f.family, f.freq) for lab, f in zip(self.labels, s.index)))
+        return s.with_index(tuple(replace(f, label=lab) for lab, f in zip(self.labels, s.index)))
 
 
 class IndexFreq(RenameIndex):
