@@ -21,6 +21,7 @@ from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
     MASKED,
+    DeletedFreq,
     NA_FAMILIES,
     OBJECT_DATE,
     OBJECT_STRING,
@@ -66,12 +67,19 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
     return arr
 
 
-def _stored_family(dtype: Any, arr: pa.Array) -> str:
+def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
     """The family of a pandas column stored as ``arr``: an object column whose values Arrow stores as
     a type pandas shows otherwise (all numbers: float64; no values at all, or only None/NaN: float64
     nulls) stays object (the family) when it comes back - an empty ``pd.Index([])`` is object, and so
-    is pandas' ``datetime.fillna(1.5)`` of a column with no dates left."""
+    is pandas' ``datetime.fillna(1.5)`` of a column with no dates left.
+
+    Bools with missing values are object in pandas either way; the missing value says which:
+    ``None`` (a file's or Arrow's nulls) is the numpy rule for a typed bool column, NaN (what pandas'
+    reindex, join and shift put in a bool column) is the object family, which shows NaN."""
     if dtype == object and pandas_dtype(arr.type, arr.null_count > 0) != object:
+        return OBJECT
+    if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None \
+            and not any(v is None for v in np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]):
         return OBJECT
     return family_of_pandas(dtype)
 
@@ -88,7 +96,7 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
         arr = _array_from_pandas(df.iloc[:, i], label)
         arrays.append(arr)
         names.append(internal_name(label))
-        fields.append(Field(label, arr.type, _stored_family(df.dtypes.iloc[i], arr)))
+        fields.append(Field(label, arr.type, _stored_family(df.dtypes.iloc[i], arr, df.iloc[:, i])))
     index: tuple[IndexField, ...] | None
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
@@ -100,7 +108,8 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
             arr = _array_from_pandas(values, values.name)
             arrays.append(arr)
             names.append(index_name(lvl))
-            index.append(IndexField(values.name, arr.type, lvl, _stored_family(values.dtype, arr)))
+            index.append(IndexField(values.name, arr.type, lvl, _stored_family(values.dtype, arr, values),
+                                    _freq_of(idx) if idx.nlevels == 1 else None, _tz_of(values)))
         index = tuple(index)
     table = pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
     if not arrays and len(df):
@@ -172,7 +181,7 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
     t = _direct_type(idx.dtype)
     if t is None:
         return None
-    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype)),))
+    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype), _freq_of(idx), _tz_of(idx)),))
 
 
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
@@ -203,7 +212,7 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         return None
     if family == OBJECT:
         values = _pandas_column(col, dtype, NUMPY)
-        return pd.Series(values.astype(object), dtype=object).where(values.notna(), None if dtype is not None and pa.types.is_boolean(dtype) else np.nan)
+        return pd.Series(values.astype(object), dtype=object).where(values.notna(), np.nan)
     if dtype is not None and col.type != dtype and not pa.types.is_dictionary(col.type):
         col = col.cast(dtype)  # an engine without the exact type (Polars' large strings, units) widened it
     if isinstance(target, pd.ArrowDtype):
@@ -263,6 +272,64 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
     return values
 
 
+def _freq_of(idx: pd.Index) -> Any:
+    """A DatetimeIndex's or TimedeltaIndex's ``freq`` (None for other indexes)."""
+    return idx.freq if isinstance(idx, (pd.DatetimeIndex, pd.TimedeltaIndex)) else None
+
+
+def _tz_of(idx: pd.Index) -> Any:
+    """The time zone of a tz-aware DatetimeIndex as a hashable holder of the tz object (dateutil's
+    zones are unhashable): pandas' ``DatetimeTZDtype`` of it; None for other indexes."""
+    tz = getattr(idx, "tz", None) if isinstance(idx, pd.DatetimeIndex) else None
+    return None if tz is None else pd.DatetimeTZDtype("ns", tz)
+
+
+def index_tz(index: pd.Index, tz: Any) -> pd.Index:
+    """``index`` in the time zone object ``tz`` where its zone is the one of that name (Arrow's
+    name for it): a dateutil or pytz zone comes back as itself, not as the zoneinfo pandas makes of
+    the name (another dtype to pandas). A zone the plan changed (``tz_convert``) is left alone."""
+    tz = getattr(tz, "tz", None)
+    if tz is None or not isinstance(index, pd.DatetimeIndex) or index.tz is None or index.tz is tz:
+        return index
+    try:
+        same = pa.lib.tzinfo_to_string(tz) == pa.lib.tzinfo_to_string(index.tz)
+    except (TypeError, ValueError, pa.ArrowException):
+        return index
+    return index.tz_convert(tz) if same else index
+
+
+def index_freq(index: pd.Index, freq: Any) -> pd.Index:
+    """``index`` with the ``freq`` pandas gives it, where the plan says its rows came from an index
+    of frequency ``freq``.
+
+    pandas keeps a frequency through a take of rows only where the positions taken form a slice
+    (``DatetimeIndex.take``: a filter, a sort, ``iloc[::k]``): the rows left are then evenly spaced,
+    ``k * freq`` apart (one row or none: ``freq``). Evenly spaced values are what that gives, so
+    the values decide here, and pandas' constructor checks them."""
+    if freq is None or not isinstance(index, (pd.DatetimeIndex, pd.TimedeltaIndex)) or index.freq is not None:
+        return index
+    run_only = isinstance(freq, DeletedFreq)
+    freq = freq.freq if run_only else freq
+    if len(index) < 2:
+        return type(index)(index, freq=freq)
+    step = index[1] - index[0]
+    if index[0] + freq == index[1]:
+        want = freq
+    elif run_only:
+        return index
+    elif index[0] - freq == index[1]:
+        want = -freq
+    else:
+        nanos = getattr(freq, "nanos", None) if isinstance(freq, pd.offsets.Tick) else None
+        if not nanos or step.value % nanos:
+            return index
+        want = freq * (step.value // nanos)
+    try:
+        return type(index)(index, freq=want)
+    except ValueError:  # not evenly spaced: pandas' take gave no frequency
+        return index
+
+
 def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.DataFrame:
     """Arrow table (internal names) -> pandas DataFrame with the schema's labels and index.
 
@@ -277,7 +344,7 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     else:
         arrays = [_pandas_column(table.column(f.name), f.dtype, f.family) for f in schema.index]
         if len(arrays) == 1:
-            index = pd.Index(arrays[0])
+            index = index_freq(index_tz(pd.Index(arrays[0]), schema.index[0].tz), schema.index[0].freq)
             index.name = schema.index[0].label
         else:
             index = pd.MultiIndex.from_arrays([pd.Index(a) for a in arrays], names=[f.label for f in schema.index])

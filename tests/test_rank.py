@@ -132,3 +132,14 @@ def test_rank_gpu_declaration_says_where_it_runs():
 def test_series_rank_durations(method):
     assert_matches_pandas(lambda pd: pd.Series(pd.to_timedelta([2, None, 0, 2], unit="D")).rank(
         method=method, na_option="bottom", pct=True))
+
+
+@pytest.mark.parametrize("dtype", ["Float64", "Int64", "int64[pyarrow]", "float64[pyarrow]", "string[pyarrow]"])
+@pytest.mark.parametrize("method", ["average", "min", "max", "first", "dense"])
+@pytest.mark.parametrize("pct", [False, True])
+def test_rank_nullable_and_arrow_dtypes(dtype, method, pct):
+    """pandas: whole ranks of nullable/Arrow numbers are UInt64 / uint64[pyarrow]; averages, pct and
+    ``string`` ranks are Float64 / double[pyarrow]."""
+    values = ["1", "2", "2", None, "5"] if dtype.startswith("string") else [1, 2, 2, None, 5]
+    assert_matches_pandas(lambda pd: pd.Series(values).astype(dtype).rank(method=method, pct=pct))
+    assert_matches_pandas(lambda pd: pd.DataFrame({"a": pd.Series(values).astype(dtype)}).rank(method=method, pct=pct))

@@ -29,7 +29,7 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NA_FAMILIES, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
                                  is_numeric_for_pandas, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
@@ -432,13 +432,16 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def rank(self, axis: Any = 0, method: str = "average", numeric_only: bool = False, na_option: str = "keep",
              ascending: bool = True, pct: bool = False) -> "DataFrame":
-        """Ranks per column (float64, as pandas); other arguments or column types run through pandas."""
+        """Ranks per column (numpy float64, as pandas); other arguments or column types run through pandas."""
         kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
                   "ascending": ascending, "pct": pct}
         exprs = {f.name: _rank_expr(Col(f.name), f.dtype, kwargs) for f in self._schema.columns}
         if any(e is None for e in exprs.values()):
             return call_method(self, "rank", (), kwargs)
-        return self._map_columns(lambda f, e: exprs[f.name])
+        # pandas ranks a frame's columns as numpy float64 whatever their dtype (Int64, Arrow, string),
+        # where a Series keeps its family
+        return self._map_columns(lambda f, e: exprs[f.name] if f.family == NUMPY
+                                 else func("cast", exprs[f.name], dtype=pa.float64(), family=NUMPY))
 
     @objects_via_pandas
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "DataFrame | None":
@@ -639,8 +642,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         if index is not None:
             rows = _drop_rows(plan, index, errors) if level is None else None
             if rows is None:
+                # inplace only where given: pandas 3.1 warns (Pandas4Warning) whenever it is passed
                 return call_method(self, "drop", (), {"index": index, "columns": columns, "level": level,
-                                                         "inplace": inplace, "errors": errors})
+                                                         **({"inplace": True} if inplace else {}), "errors": errors})
             plan = rows
         drop = set(internal_name(c) for c in cols)
         keep = tuple((f.label, Col(f.name)) for f in self._schema.columns if f.name not in drop)
@@ -1198,16 +1202,37 @@ def _drop_rows(plan: L.Plan, labels: Any, errors: str) -> L.Plan | None:
     if not all(isinstance(v, (int, float, str, bool)) and not isinstance(v, bool) or isinstance(v, pd.Timestamp)
                for v in values):
         return None
+    looked_up = values
+    t = plan.schema.index[0].dtype if plan.schema.index else None
+    if any(isinstance(v, str) for v in values) and not is_string(t):
+        # pandas' drop looks labels up as the index does: strings against naive timestamps are parsed
+        # (one that is no date is a missing label); anything else through pandas
+        if not (isinstance(t, pa.TimestampType) and t.tz is None):
+            return None
+        looked_up = [_date_label(v) if isinstance(v, str) else v for v in values]
     base = _positions(plan)
     key = Col(index_name(0))
-    hit = func("isin", key, values=tuple(values))
+    hit = func("isin", key, values=tuple(looked_up))
     if errors == "raise" and values:
         found = L.Distinct((index_name(0),), "first", L.Filter(hit, base))
         seen = set(DataFrame._from_plan(found).index.to_pandas().tolist())
-        missing = [v for v in values if v not in seen]
+        missing = [v for v, u in zip(values, looked_up) if u not in seen]
         if missing:
             raise KeyError(f"{missing} not found in axis")
-    return L.Filter(func("invert", hit), base)
+    kept = L.Filter(func("invert", hit), base)
+    freq = kept.schema.index[0].freq if kept.schema.index else None
+    if freq is not None:  # pandas deletes the rows (Index.delete): the frequency stays only as it was
+        kept = L.IndexFreq((kept.schema.index[0].label,), (freq if isinstance(freq, DeletedFreq) else DeletedFreq(freq),), kept)
+    return kept
+
+
+def _date_label(label: str) -> Any:
+    """A string label as the timestamp a DatetimeIndex looks it up as (unparseable: the string, which
+    matches no timestamp)."""
+    try:
+        return pd.Timestamp(label)
+    except ValueError:
+        return label
 
 
 def _all_but_last(plan: L.Plan, k: int) -> L.Plan:
@@ -1307,9 +1332,13 @@ def _selects_keep(plan: L.Plan, base: L.Plan, names: set[str]) -> bool:
 _RANK_METHODS = frozenset({"average", "min", "max", "first", "dense"})
 
 
-def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any]) -> Expr | None:
+def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any], family: str = NUMPY) -> Expr | None:
     """pandas' ``rank`` of ``e`` as a native expression, or None where pandas must run it (other
-    arguments, invalid ones - pandas raises its own errors - and columns of other types)."""
+    arguments, invalid ones - pandas raises its own errors - and columns of other types).
+
+    Ranks are float64 in the column's family, except that pandas gives whole ranks (every method
+    but ``average``, without ``pct``) of nullable and Arrow numbers as unsigned ints (``UInt64``,
+    ``uint64[pyarrow]``); ``string`` ranks stay ``Float64``."""
     k = kwargs
     if k["axis"] not in (0, "index") or k["numeric_only"] is not False or k["method"] not in _RANK_METHODS \
             or k["na_option"] not in ("keep", "top", "bottom") or not isinstance(k["ascending"], bool) \
@@ -1317,7 +1346,10 @@ def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any]) -> Expr | None:
         return None
     if not (dtype is None or is_numeric(dtype) or pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)):
         return None
-    return func("rank", e, method=k["method"], ascending=k["ascending"], na_option=k["na_option"], pct=k["pct"])
+    rank = func("rank", e, method=k["method"], ascending=k["ascending"], na_option=k["na_option"], pct=k["pct"])
+    if family in NA_FAMILIES and k["method"] != "average" and not k["pct"] and dtype is not None and is_numeric(dtype):
+        return func("cast", rank, dtype=pa.uint64(), family=family)
+    return rank
 
 
 def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:

@@ -106,6 +106,32 @@ class Index(ArrowInterop):
                 owner._set(plan, owner._expr, owner._name)
 
     @property
+    def freq(self) -> Any:
+        pidx = self.to_pandas()
+        if not hasattr(pidx, "freq"):
+            raise AttributeError(f"{type(pidx).__name__!r} object has no attribute 'freq'")
+        return pidx.freq
+
+    @freq.setter
+    def freq(self, value: Any) -> None:
+        """pandas' ``idx.freq = ...`` (checked by pandas against the values): metadata of the plan's
+        index (and of the frame or series it was read from), as a name is."""
+        pidx = self.to_pandas().copy()
+        pidx.freq = value  # pandas' ValueError where the values do not conform; AttributeError elsewhere
+        if self._plan is None:
+            object.__setattr__(self, "_pandas", pidx)
+            return
+        object.__setattr__(self, "_plan", _with_freq(self._plan, pidx.freq))
+        object.__setattr__(self, "_pandas", pidx)
+        owner = self._owner
+        if owner is not None and owner._plan.schema.index is not None and len(owner._plan.schema.index) == 1:
+            plan = _with_freq(owner._plan, pidx.freq)
+            if owner.ndim == 2:
+                owner._replace(plan)
+            else:
+                owner._set(plan, owner._expr, owner._name)
+
+    @property
     def nlevels(self) -> int:
         return len(self.names)
 
@@ -232,6 +258,13 @@ def _renamed(plan: Plan, names: tuple[Hashable, ...]) -> Plan:
     from gframe.plan.logical import RenameIndex, RowIndex
 
     return RenameIndex(names, RowIndex(plan) if plan.schema.index is None else plan)
+
+
+def _with_freq(plan: Plan, freq: Any) -> Plan:
+    """``plan`` with its one index level's frequency set (metadata: ``IndexFreq``)."""
+    from gframe.plan.logical import IndexFreq
+
+    return IndexFreq(tuple(f.label for f in plan.schema.index), (freq,), plan)  # type: ignore[union-attr]
 
 
 MultiIndex = pd.MultiIndex

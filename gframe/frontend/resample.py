@@ -34,8 +34,8 @@ from gframe.plan.expr import Agg, Col, Expr, Lit, func
 from gframe.plan.schema import index_name
 
 _DAY_NS = 86_400_000_000_000
-# aggregations an empty bin gives a value to (pandas: 0); the others leave it missing
-_EMPTY_BIN = {"sum": 0, "count": 0, "size": 0, "nunique": 0}
+# aggregations an empty bin gives a value to (pandas: 0, a product 1); the others leave it missing
+_EMPTY_BIN = {"sum": 0, "count": 0, "size": 0, "nunique": 0, "prod": 1}
 
 
 @dataclass(frozen=True)
@@ -113,15 +113,22 @@ def complete_bins(plan: L.Aggregate, binned: Binned) -> L.Plan:
     would lose precision there."""
     x = Col(binned.key)
     ends = L.Aggregate((), (), (("lo", Agg("min", (), x)), ("hi", Agg("max", (), x)),
-                                ("n", Agg("nunique", (("dropna", True),), x))), False, True, False, binned.frame._plan)
+                                ("n", Agg("nunique", (("dropna", True),), x)), ("valid", Agg("count", (), x)),
+                                ("rows", Agg("size", (), Lit(1)))), False, True, False, binned.frame._plan)
     table = engines.materialize(ends).to_arrow()
-    row = [table.column(i)[0].as_py() if table.num_rows else None for i in range(3)]
-    lo, hi, n = row
+    row = [table.column(i)[0].as_py() if table.num_rows else None for i in range(5)]
+    lo, hi, n, valid, rows = row
+
+    def with_freq(p: L.Plan) -> L.Plan:
+        """pandas labels the bins with a DatetimeIndex of the rule's frequency; with NaT among the
+        timestamps its labels get a NaT bin inserted and dropped again, which loses the frequency."""
+        return L.IndexFreq(tuple(f.label for f in p.schema.index), (binned.offset if valid == rows else None,), p)
+
     if lo is None or hi is None:
-        return plan  # no bins at all
+        return with_freq(plan)  # no bins at all
     labels = pd.date_range(pd.Timestamp(lo), pd.Timestamp(hi), freq=binned.offset, unit=binned.unit, name=binned.label)
     if len(labels) == (n or 0):
-        return plan  # no empty bin: the sorted aggregation is complete
+        return with_freq(plan)  # no empty bin: the sorted aggregation is complete
     agg_fields = plan.schema.columns
     fills = {f.name: (a.fn, f.dtype) for f, (_, a) in zip(agg_fields, plan.aggs)}
 
@@ -143,7 +150,7 @@ def complete_bins(plan: L.Aggregate, binned: Binned) -> L.Plan:
             if crosses_as_float(agg_f.name):
                 e = func("cast", e, dtype=t)
         cols.append((f.label, e))
-    return L.Select(tuple(cols), joined)
+    return with_freq(L.Select(tuple(cols), joined))
 
 
 # ------------------------------------------------------------------ Resampler

@@ -1097,7 +1097,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         """Ranks (float64, as pandas); other arguments or value types run through pandas."""
         kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
                   "ascending": ascending, "pct": pct}
-        expr = _rank_expr(self._expr, self._dtype_arrow, kwargs)
+        expr = _rank_expr(self._expr, self._dtype_arrow, kwargs, self._frame()._plan.schema.columns[0].family)
         if expr is None:
             return call_method(self, "rank", (), kwargs)
         return self._with(expr)
@@ -1129,7 +1129,16 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         key = frame._plan.schema.columns[0].name
         # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
         fam = (("family", ARROW),) if frame._plan.schema.columns[0].family == MASKED and t is not None and is_string(t) else ()
-        agg = L.Aggregate((key,), (label,), ((name, Agg("size", fam, Col(key))),), False, dropna, True, frame._plan)
+        count = ((name, Agg("size", fam, Col(key))),)
+        if frame._plan.schema.columns[0].family == OBJECT and label != name:
+            # group keys are inferred (``Aggregate``), but pandas' value_counts keeps an object column's
+            # dtype for its index: the keys as a column, cast back to the object family, then the index
+            flat = L.Aggregate((key,), (label,), count, False, dropna, False, frame._plan)
+            k, c = flat.schema.columns
+            agg = L.SetIndex((k.name,), True, False, L.Select(
+                ((label, func("cast", Col(k.name), dtype=k.dtype, family=OBJECT)), (name, Col(c.name))), flat))
+        else:
+            agg = L.Aggregate((key,), (label,), count, False, dropna, True, frame._plan)
         out = Series._from_frame_plan(agg)
         if normalize:
             out = (out / out.sum()).rename(name)

@@ -198,6 +198,11 @@ def _(node: L.RenameIndex, ctx: SharedCtx) -> L.Plan:
 
 
 @simplify_node.register
+def _(node: L.IndexFreq, ctx: SharedCtx) -> L.Plan:
+    return node.child if node.schema == node.child.schema else node  # names and frequencies already so
+
+
+@simplify_node.register
 def _(node: L.ResetIndex, ctx: SharedCtx) -> L.Plan:
     if node.drop and node.child.schema.index is None:
         return node.child

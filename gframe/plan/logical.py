@@ -10,13 +10,14 @@ Operations that reorder or drop rows need the original positions, so the fronten
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Hashable, Sequence
 
 import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import NUMPY, STRING, Field, IndexField, Schema
+from gframe.plan.schema import NUMPY, OBJECT, STRING, Field, IndexField, Schema
 from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
@@ -316,6 +317,11 @@ class Repeat(Plan):
 
 # ------------------------------------------------------------------------------------ relational
 
+def _inferred_family(family: str) -> str:
+    """The family of a group key in the result: object columns' keys are inferred (numpy)."""
+    return NUMPY if family == OBJECT else family
+
+
 class Aggregate(Plan):
     """Group by ``keys`` (internal names) and aggregate; no keys: one row.
 
@@ -334,7 +340,10 @@ class Aggregate(Plan):
     def _compute_schema(self) -> Schema:
         look = self._lookup()
         s = self.child.schema
-        keyf = [(lab, look(k), s.family_of(k)) for k, lab in zip(self.keys, self.key_labels)]
+        # pandas builds the group keys' index from their unique values, inferring its dtype: an object
+        # column's keys come back as what they hold (strings ``str``, ints int64); ``Series.value_counts``
+        # alone keeps object, and says so itself
+        keyf = [(lab, look(k), _inferred_family(s.family_of(k))) for k, lab in zip(self.keys, self.key_labels)]
         # the family (numpy / masked / arrow) from the expression; numpy results take pandas' numpy
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
         aggf = [f if f.family != NUMPY else Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY)
@@ -492,7 +501,8 @@ class Join(Plan):
         if self.index_from == "none":
             index = None
         elif self.index_from == "both":  # the two indexes coalesced
-            index = tuple(IndexField(a.label, a.dtype if a.dtype == b.dtype else None, a.level, a.family)
+            index = tuple(IndexField(a.label, a.dtype if a.dtype == b.dtype else None, a.level, a.family,
+                                     a.freq if a.freq == b.freq else None, a.tz if a.tz == b.tz else None)
                           for a, b in zip(lt.index or (), rt.index or ()))
         else:
             src = lt if self.index_from == "left" else rt
@@ -690,7 +700,7 @@ class HConcat(Plan):
                                 or pa.types.is_integer(f.dtype) or pa.types.is_boolean(f.dtype) else f.dtype, f.family)
                           for f in c.schema.columns)
         first = self.children[0].schema.index
-        index = None if first is None else tuple(IndexField(f.label, f.dtype, f.level, f.family) for f in first)
+        index = None if first is None else tuple(first)
         return Schema(tuple(fields), index)
 
 
@@ -752,7 +762,30 @@ class RenameIndex(Plan):
     def _compute_schema(self) -> Schema:
         s = self.child.schema
         assert s.index is not None
-        return s.with_index(tuple(IndexField(lab, f.dtype, f.level, f.family) for lab, f in zip(self.labels, s.index)))
+        return s.with_index(tuple(replace(f, label=lab) for lab, f in zip(self.labels, s.index)))
+
+
+class IndexFreq(RenameIndex):
+    """Set the index levels' ``freq`` (pandas' DatetimeIndex metadata; no data moves), with the names.
+
+    A ``RenameIndex`` that also sets the frequency a result's index has in pandas where the plan's
+    own rules cannot know it (a resample's bins are labelled by the rule's offset): every pass and
+    engine treats it as the rename it also is (``optimizer/simplify.py`` keeps it where the frequency
+    changes)."""
+
+    __slots__ = ("freqs",)
+    _non_child = ("labels", "freqs")
+
+    def __init__(self, labels: tuple[Hashable, ...], freqs: tuple[Any, ...], child: Plan) -> None:
+        self._init((child,), tuple(labels), tuple(freqs))
+
+    def _compute_schema(self) -> Schema:
+        s = super()._compute_schema()
+        assert s.index is not None
+        return s.with_index(tuple(replace(f, freq=q) for f, q in zip(s.index, self.freqs)))
+
+    def describe(self) -> str:
+        return f"IndexFreq {list(self.freqs)}"
 
 
 class Cache(Plan):

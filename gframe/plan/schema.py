@@ -90,11 +90,29 @@ class Field:
 
 
 @dataclass(frozen=True)
+class DeletedFreq:
+    """The ``freq`` of an index that rows were deleted from (pandas' ``Index.delete``, used by
+    ``drop``): kept only where the rows left are still one run of it, never a multiple."""
+
+    freq: Any
+
+
+@dataclass(frozen=True)
 class IndexField:
     label: Hashable  # the index level's name (None by default)
     dtype: ArrowType | None
     level: int
     family: str = NUMPY
+    # a DatetimeIndex's/TimedeltaIndex's ``freq`` (a pandas offset) as the rows were when it was set:
+    # pandas keeps it through every operation that keeps a regular run of the rows (a filter, a slice
+    # with a step, a sort give ``step * freq`` when the rows left are evenly spaced), so the plan carries
+    # it and the values decide at output (``interop.index_freq``)
+    freq: Any = None
+    # the pandas time zone object of a tz-aware index as it came in (a dateutil or pytz zone, held by a
+    # ``DatetimeTZDtype``: dateutil's zones are unhashable): Arrow
+    # keeps only its name, which pandas reads back as another tz object (another dtype); used at
+    # output where the index still has that zone (``interop.index_tz``)
+    tz: Any = None
 
     @property
     def name(self) -> str:

@@ -1293,7 +1293,8 @@ def _(node: L.ResetIndex, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     return df.select(front + [pl.col(n) for n in child.names])
 
 
-@run.register
+@run.register(L.RenameIndex)
+@run.register(L.IndexFreq)
 def _(node: L.RenameIndex, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     return inputs[0]
 

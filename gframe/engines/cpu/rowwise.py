@@ -221,6 +221,8 @@ def _isin_timestamps(x: pl.Expr, xt: Any, values: list) -> pl.Expr:
 
 def _same_kind(v: Any, t: Any) -> bool:
     """Whether a Python value can equal values of Arrow type ``t`` (pandas' isin semantics)."""
+    if isinstance(v, str) and pa.types.is_temporal(t):
+        return False  # pandas' isin does not parse strings against dates ("2012-01-01" matches nothing)
     if pa.types.is_integer(t) or pa.types.is_floating(t):
         return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool) and pa.types.is_integer(t)
     if pa.types.is_boolean(t):

@@ -1270,6 +1270,7 @@ def _(node: L.ResetIndex, inputs: list[GpuTable]) -> GpuTable:
 
 
 @kernel(L.RenameIndex)
+@kernel(L.IndexFreq)
 def _(node: L.RenameIndex, inputs: list[GpuTable]) -> GpuTable:
     return inputs[0]
 
