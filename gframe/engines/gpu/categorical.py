@@ -124,7 +124,8 @@ def _moves_rows(node: L.Plan) -> str | None:
 def _select(node: L.Select) -> str | None:
     for f, (_, e) in zip(node.schema.columns, node.outputs):
         if is_cat(f.dtype) and not isinstance(e, Col):
-            return f"a categorical made by {type(e).__name__} (its categories are computed on the host)"
+            how = e.fn if isinstance(e, Func) else type(e).__name__
+            return f"a categorical made by {how} (its categories are computed on the host)"
     return None
 
 
@@ -342,7 +343,9 @@ def lower(ev: Any, e: Expr) -> Any:
         cat, lit, op = (e.left, e.right, e.op) if is_cat(lt) else (e.right, e.left, _FLIP[e.op])
         codes = E.as_column(ev.eval(cat), ev.n)
         code = code_of(ev.categories(cat), lit.value)  # type: ignore[union-attr]
-        if code is None:  # not a category: never equal (the frontend raised for orderings)
+        if code is None:  # not a category: never equal; an ordering is pandas' TypeError
+            if op in _ORDER:
+                raise TypeError(f"Cannot compare a Categorical for op __{op}__ with a scalar, which is not a category.")
             return E.as_column(E.Const(op == "ne", BOOL), ev.n)
         res = ev.binary(_BINOPS[op], codes, E.Const(code, CODES), BOOL)
         return E.fill_null(res, op == "ne")  # pandas: a missing category compares False (!= True)
