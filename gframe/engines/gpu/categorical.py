@@ -34,7 +34,8 @@ from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import STRING, Schema, internal_name
 
-CODES = pa.int32()
+CODES = pa.int32()  # the device's type of a categorical column (its codes)
+
 
 def is_cat(t: pa.DataType | None) -> bool:
     return t is not None and pa.types.is_dictionary(t)
