@@ -11,6 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from gframe.engines.gpu import categorical
 from gframe.engines.gpu.kinds import storable
 from gframe.engines.gpu.lib import plc
 from gframe.engines.gpu.table import GpuTable
@@ -42,6 +43,8 @@ def device_type(t: pa.DataType) -> pa.DataType:
         return pa.timestamp(t.unit)
     if pa.types.is_decimal(t):  # every decimal as DECIMAL128 of its scale (the precision is the plan's)
         return pa.decimal128(38, t.scale)
+    if pa.types.is_dictionary(t):  # a categorical: its codes (the categories: ``GpuTable.categories``)
+        return pa.int32()
     return t
 
 
@@ -97,10 +100,13 @@ class NotUploadable(TypeError):
     """A host table holds a column the device cannot store (the node then runs on the CPU)."""
 
 
-def _uploadable(table: pa.Table) -> pa.Table:
+def _uploadable(table: pa.Table, categories: dict[str, pa.Array]) -> pa.Table:
     for i, f in enumerate(table.schema):
         t = f.type
-        if pa.types.is_string(t) or pa.types.is_string_view(t) or pa.types.is_large_string(t):
+        if pa.types.is_dictionary(t) and storable(t):  # its codes; the categories into ``categories``
+            codes, categories[f.name] = categorical.split(table.column(i))
+            table = table.set_column(i, f.name, codes)
+        elif pa.types.is_string(t) or pa.types.is_string_view(t) or pa.types.is_large_string(t):
             # 32-bit offsets where they suffice (libcudf's usual string layout), 64-bit beyond 2 GB
             col = table.column(i)
             want = pa.string() if col.nbytes < 2**31 - 2**24 else STRING
@@ -117,12 +123,13 @@ def upload(table: pa.Table) -> GpuTable:
     """An Arrow table (host) as a device table; column names kept (and the types their device
     columns cannot say: ``GpuTable.logical``)."""
     logical = {f.name: f.type for f in table.schema if device_type(f.type) != f.type}
-    table = _uploadable(table)
+    categories: dict[str, pa.Array] = {}
+    table = _uploadable(table, categories)
     n = table.num_rows
     if table.num_columns == 0:
         return GpuTable([], [], n)
     dev = plc.Table.from_arrow(table)
-    return GpuTable(table.column_names, dev.columns(), n).typed(logical)
+    return GpuTable(table.column_names, dev.columns(), n).typed(logical).with_categories(categories)
 
 
 def download(t: GpuTable, offset: int = 0, length: int | None = None) -> pa.Table:
@@ -140,7 +147,13 @@ def download(t: GpuTable, offset: int = 0, length: int | None = None) -> pa.Tabl
     for name, col in zip(t.names, cols):
         a = out.column(name)
         want = t.logical.get(name) or col_type(col)
-        if a.type != want:
+        if pa.types.is_dictionary(want):  # pandas' categorical: the codes and every category
+            if name not in t.categories:  # values from a host frame that held them so: as they came
+                arrays.append(a)
+                continue
+            a = categorical.join(a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a,
+                                 t.categories[name], want)
+        elif a.type != want:
             a = a.cast(want)
         arrays.append(a)
     return pa.Table.from_arrays(arrays, names=list(t.names))
@@ -148,9 +161,9 @@ def download(t: GpuTable, offset: int = 0, length: int | None = None) -> pa.Tabl
 
 def to_host_frame(t: GpuTable) -> Any:
     """A device table as a CPU-engine frame (Polars), for a subtree the CPU engine runs."""
-    import polars as pl
+    from gframe.engines.cpu.kernels import _from_table
 
-    return pl.from_arrow(download(t), rechunk=False)
+    return _from_table(download(t))  # (string categoricals as the CPU engine's Enums)
 
 
 def from_host_frame(frame: Any) -> GpuTable:

@@ -16,7 +16,7 @@ import pyarrow as pa
 from gframe.config import options
 from gframe.engines.cpu.kernels import run as cpu_run
 from gframe.engines.evaluate import NodeRun, RunStats, evaluate
-from gframe.engines.gpu import kernels, memory, placement, support
+from gframe.engines.gpu import categorical, kernels, memory, placement, support
 from gframe.engines.gpu.placement import DeviceToHost, HostToDevice, Lowered
 from gframe.engines.gpu.table import GpuTable
 from gframe.fallback import FallbackEvent, record
@@ -185,7 +185,7 @@ class _Run:
             f"{type(node).__name__} (device memory spilled)", f"GPU out of memory ({exc}): {released} resident "
             f"sources released, {moved} held results moved to host memory", 0, time.perf_counter() - t0, kind="spill"))
         try:
-            return _typed(kernels.run(node, dev), node)
+            return _typed(categorical.carry(node, dev, kernels.run(node, dev)), node)
         except MemoryError:
             return None
 
@@ -229,7 +229,7 @@ class _Run:
         if reason is not None:
             return self.on_cpu(node, dev, reason)
         try:
-            return _typed(kernels.run(node, dev), node)
+            return _typed(categorical.carry(node, dev, kernels.run(node, dev)), node)
         except MemoryError as exc:
             out = self._after_spill(node, dev, exc)
             if out is not None:

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import ops
+from gframe.engines.gpu import categorical, ops
 from gframe.engines.gpu.lib import plc
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar
 from gframe.engines.gpu.functions import FUNCTIONS
@@ -176,6 +176,8 @@ class Evaluator:
             if isinstance(value, np.generic):
                 value = value.item()
             return Const(value, t)
+        if categorical.reads_categorical(e, self.look):
+            return categorical.lower(self, e)
         if isinstance(e, BinOp):
             return self._binop(e)
         if isinstance(e, Func):
@@ -183,6 +185,12 @@ class Evaluator:
         if isinstance(e, Agg):
             raise UnsupportedError("an aggregation inside an element-wise expression")
         raise UnsupportedError(f"gpu engine cannot evaluate {type(e).__name__}")
+
+    def categories(self, e: Expr) -> pa.Array:
+        """The categories of a categorical column ``e`` (its device column holds the codes)."""
+        if not isinstance(e, Col):
+            raise UnsupportedError("a categorical that is not a column")
+        return self.table.categories[e.name]
 
     def binary(self, op: str, a: Value, b: Value, out: pa.DataType) -> Any:
         if isinstance(a, Const) and isinstance(b, Const):

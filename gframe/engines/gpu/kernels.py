@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import groupcodes, ops
+from gframe.engines.gpu import categorical, groupcodes, ops
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -93,6 +93,9 @@ def kernel(node_type: type, reason: Check = always, data_reason: DataCheck | Non
 def data_reason(node: L.Plan, inputs: list[GpuTable]) -> str | None:
     """What the plan could not know: None where the node's kernel runs on these device inputs, else
     why the CPU engine runs it (asked by the engine once the inputs are on the device)."""
+    r = categorical.data_reason(node, inputs)
+    if r is not None:
+        return r
     check = DATA_CHECKS.get(type(node))
     return None if check is None else check(node, inputs)
 

@@ -34,12 +34,22 @@ def storable(t: pa.DataType | None) -> bool:
         return True  # TIMESTAMP_DAYS (date64 is gframe's object column of dates: on the CPU)
     if pa.types.is_decimal(t):
         return t.bit_width <= 128  # DECIMAL128 of its scale (``convert.device_type``); not decimal256
+    if pa.types.is_dictionary(t):
+        # a categorical: its int32 codes, the categories on the host (``categorical.py``); of values
+        # ``astype`` can gather on the device
+        v = STRING if pa.types.is_string(t.value_type) else t.value_type
+        return kind(v) in CATEGORY_VALUES and storable(v)
     return False
+
+
+# kinds of the categories of a categorical the device holds
+CATEGORY_VALUES = frozenset({"str", "int", "uint", "float", "bool", "ts", "dur", "date"})
 
 
 def kind(t: pa.DataType | None) -> str:
     """A coarse class of a type: int, uint, float, bool, str, ts (with or without a time zone: see
-    ``local_time``), dur, date (date32), dec (decimal), num? (unknown) or other."""
+    ``local_time``), dur, date (date32), dec (decimal), cat (a categorical: its codes on the device),
+    num? (unknown) or other."""
     if t is None:
         return "num?"
     if pa.types.is_unsigned_integer(t):
@@ -60,6 +70,8 @@ def kind(t: pa.DataType | None) -> str:
         return "date"
     if pa.types.is_decimal(t) and t.bit_width <= 128:
         return "dec"
+    if pa.types.is_dictionary(t):
+        return "cat"
     return "other"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gframe.engines.gpu import categorical
 from gframe.engines.gpu.kernels import HOST_ONLY_NODES, NODES
 from gframe.engines.gpu.support import schema_reason
 from gframe.plan import logical as L
@@ -27,7 +28,8 @@ def node_reason(node: L.Plan) -> str | None:
         r = schema_reason(s)
         if r is not None:
             return r
-    return check(node)
+    r = categorical.node_reason(node)  # (a categorical is its codes: where those are right)
+    return r if r is not None else check(node)
 
 
 class DeviceToHost(L.Plan):

@@ -24,7 +24,7 @@ import pyarrow as pa
 
 # the function declarations, by family (each registers its lowering and its check in FUNCTIONS)
 from gframe.engines.gpu import datetimes, rowwise, strings, window  # noqa: F401
-from gframe.engines.gpu import ops
+from gframe.engines.gpu import categorical, ops
 from gframe.engines.gpu.functions import FUNCTIONS, HOST_ONLY
 from gframe.engines.gpu.kinds import INTLIKE, NUMERIC, kind, literal_ok, regex_ok, storable  # noqa: F401
 from gframe.plan import logical as L
@@ -58,6 +58,8 @@ def expr_reason(e: Expr, look: Lookup) -> str | None:
         r = expr_reason(c, look)  # type: ignore[arg-type]
         if r is not None:
             return r
+    if categorical.reads_categorical(e, look):  # codes, compared by the codes of values
+        return categorical.expr_reason(e, look)
     if isinstance(e, BinOp):
         return _binop_reason(e, look)
     if isinstance(e, Func):
@@ -195,4 +197,4 @@ SMALL_HOST_ROWS = 1024
 
 def stays_on_host(plan: L.Plan) -> bool:
     return isinstance(plan, L.InMemoryScan) and isinstance(plan.table.value, pa.Table) \
-        and plan.table.value.num_rows <= SMALL_HOST_ROWS
+        and plan.table.value.num_rows <= SMALL_HOST_ROWS and not categorical.values_lost_on_host(plan.table.value.schema)

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Sequence
 class GpuTable:
     """Device columns (``pylibcudf.Column``) with their internal names, in order."""
 
-    __slots__ = ("names", "columns", "num_rows", "_pos", "logical", "__weakref__")
+    __slots__ = ("names", "columns", "num_rows", "_pos", "logical", "categories", "__weakref__")
 
     def __init__(self, names: Sequence[str], columns: Sequence[Any], num_rows: int | None = None) -> None:
         # name -> the Arrow type a column stands for where its libcudf type cannot say it (a
@@ -21,6 +21,10 @@ class GpuTable:
         # from the plan's schema, on every node's result; ``upload``, from the host table) and read
         # where a column leaves the device (``convert.download``).
         self.logical: dict[str, Any] = {}
+        # name -> the categories (a host Arrow array) of a categorical column, whose device column
+        # holds the int32 codes (``categorical.py``). Data, not plan: set by ``upload`` and, on every
+        # node's result, from the node's inputs (``categorical.carry``).
+        self.categories: dict[str, Any] = {}
         self.names = list(names)
         self.columns = list(columns)
         if len(self.names) != len(self.columns):
@@ -40,17 +44,35 @@ class GpuTable:
 
     def select(self, names: Iterable[str], rename: Iterable[str] | None = None) -> "GpuTable":
         names = list(names)
-        return GpuTable(list(rename) if rename is not None else names, [self.column(n) for n in names], self.num_rows)
+        out = GpuTable(list(rename) if rename is not None else names, [self.column(n) for n in names], self.num_rows)
+        if self.categories and rename is None:
+            out.categories = {n: c for n, c in self.categories.items() if n in out._pos}
+        return out
 
     def with_columns(self, pairs: Iterable[tuple[str, Any]]) -> "GpuTable":
         names, cols = list(self.names), list(self.columns)
+        pairs = list(pairs)
         for name, col in pairs:
             if name in self._pos:
                 cols[self._pos[name]] = col
             else:
                 names.append(name)
                 cols.append(col)
-        return GpuTable(names, cols, self.num_rows)
+        out = GpuTable(names, cols, self.num_rows)
+        if self.categories:
+            replaced = {name for name, _ in pairs}
+            out.categories = {n: c for n, c in self.categories.items() if n not in replaced}
+        return out
+
+    def with_categories(self, categories: dict[str, Any]) -> "GpuTable":
+        """This table, the named categorical columns with these categories (a new table when that
+        changes anything)."""
+        if all(self.categories.get(n) is c for n, c in categories.items()):
+            return self
+        out = GpuTable(self.names, self.columns, self.num_rows)
+        out.logical = self.logical
+        out.categories = {**self.categories, **categories}
+        return out
 
     def typed(self, types: dict[str, Any]) -> "GpuTable":
         """This table, its columns standing for ``types`` (name -> Arrow type; see ``logical``); a
@@ -60,6 +82,7 @@ class GpuTable:
             return self
         out = GpuTable(self.names, self.columns, self.num_rows)
         out.logical = logical
+        out.categories = self.categories
         return out
 
     def nbytes(self) -> int:
