@@ -30,6 +30,7 @@ from gframe.plan.schema import (
     Schema,
     is_numeric,
     is_string,
+    pandas_dtype,
 )
 
 Lookup = Callable[[str], "ArrowType | None"]
@@ -571,6 +572,39 @@ def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> Ar
         if lt is not None and rt is not None and pa.types.is_integer(lt) and pa.types.is_integer(rt):
             return pa.from_numpy_dtype(np.result_type(_np(lt), _np(rt)))  # pandas: Int64 // 0 is 0, NA-typed ints
     return t
+
+
+def field_pandas_dtype(f: Field) -> object | None:
+    """The pandas dtype a column of this field shows, where the schema alone decides it (None: the
+    data does - an unknown type, or a categorical, whose categories only the data holds)."""
+    if f.dtype is None or pa.types.is_dictionary(f.dtype):
+        return None
+    return pandas_dtype(f.dtype, False, f.family)
+
+
+def common_pandas_dtype(fields: list[Field]) -> object | None:
+    """pandas' ``find_common_type`` over columns being combined (the rows of a concat): the dtype
+    each of them is cast to first. None where the schemas cannot say (a type left to the data, or
+    categoricals of one Arrow type, which pandas keeps only where their categories match).
+
+    Categoricals of different types (ordered with unordered, other categories' types) never share
+    a dtype, so pandas combines their categories' dtypes (``CategoricalDtype._get_common_dtype``).
+    """
+    from pandas.core.dtypes.cast import find_common_type
+
+    dicts = [f.dtype for f in fields if f.dtype is not None and pa.types.is_dictionary(f.dtype)]
+    if dicts and len(dicts) == len(fields) and all(t == dicts[0] for t in dicts):
+        return None
+    dtypes = []
+    for f in fields:
+        if f.dtype is not None and pa.types.is_dictionary(f.dtype):
+            dtypes.append(pandas_dtype(f.dtype.value_type))  # the categories' dtype (always numpy's here)
+        else:
+            d = field_pandas_dtype(f)
+            if d is None:
+                return None
+            dtypes.append(d)
+    return find_common_type(dtypes)
 
 
 def keeps_type_when_missing(fam: str) -> bool:
