@@ -14,7 +14,7 @@ from gframe.frontend.bridge import via_pandas
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
-from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype
+from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype, merge_keys_native
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
 from gframe.plan.schema import (
     internal_name,
@@ -147,6 +147,9 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
         lnames = tuple(ls.field(k).name for k in lkeys)
         rnames = tuple(rs.field(k).name for k in rkeys)
         idx_from = "none"
+    if not all(merge_keys_native((ls.dtype_of(a), ls.family_of(a)), (rs.dtype_of(b), rs.family_of(b)), how)
+               for a, b in zip(lnames, rnames)):
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "keys of different dtypes (pandas reads the data)")
     _check_key_types(ls, rs, lnames, rnames)
     outputs = _outputs(ls, rs, [], [], coalesced, suffixes)
     if outputs is None:

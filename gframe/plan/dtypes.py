@@ -607,6 +607,31 @@ def common_pandas_dtype(fields: list[Field]) -> object | None:
     return find_common_type(dtypes)
 
 
+def merge_keys_native(a: tuple[ArrowType | None, str], b: tuple[ArrowType | None, str], how: str) -> bool:
+    """Whether a merge on a left key of (type, family) ``a`` and a right key ``b`` is the engines' to do.
+
+    Keys of one pandas dtype are; so are numpy ints of any widths and numpy floats of any widths in
+    an inner or left merge (no left row is missing: pandas keeps the left key's dtype, as the engines
+    do; in a right or outer merge the dtype depends on which rows are missing). For other pairs pandas'
+    ``_maybe_coerce_merge_keys`` reads the data: a side with no rows is not checked, object keys by
+    their inferred kind, ints with floats warn where values differ, some pairs go to ``object``, and
+    the coalesced key's dtype depends on which rows are missing - pandas' to decide. A key whose type
+    the data decides (None) keeps the engines' rule.
+    """
+    (ta, fa), (tb, fb) = a, b
+    if ta is None or tb is None:
+        return True
+    if pa.types.is_dictionary(ta) and pa.types.is_dictionary(tb):
+        return ta == tb  # one categorical type: the categories (data) decide, as the Join's schema says
+    da, db = field_pandas_dtype(Field(None, ta, fa)), field_pandas_dtype(Field(None, tb, fb))
+    if da is not None and db is not None and da == db:  # (numpy: float64 == None)
+        return True
+    if fa == NUMPY and fb == NUMPY and how in ("inner", "left"):
+        return (pa.types.is_integer(ta) and pa.types.is_integer(tb)) or (
+            pa.types.is_floating(ta) and pa.types.is_floating(tb))
+    return False
+
+
 def keeps_type_when_missing(fam: str) -> bool:
     """Whether a column of this family keeps its type when rows go missing (a join's or concat's
     missing side): nullable and Arrow dtypes hold NA; numpy ints and bools do not."""
