@@ -17,6 +17,7 @@ from gframe.plan import logical as L
 from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype, merge_keys_native
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
 from gframe.plan.schema import (
+    Field,
     internal_name,
     is_numeric,
     is_string,
@@ -318,6 +319,8 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             plans = [o._plan if ignore_index or o._plan.schema.index is not None else L.RowIndex(o._plan) for o in wrapped]
             if not ignore_index and len({len(p.schema.index or ()) for p in plans}) > 1:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
+            if not ignore_index and _object_index(plans):
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index values of different kinds (pandas: object)")
             labels = _concat_labels([p.schema for p in plans], join, sort)
             if labels is None:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "column labels not sortable")
@@ -388,6 +391,19 @@ def _check_column_levels(frames: list[Any]) -> None:
             raise NotImplementedError("Can only union MultiIndex with MultiIndex or Index of tuples, try "
                                       "mi.to_flat_index().union(other) instead.")
         multi = tuples if multi is None else multi and tuples
+
+
+def _object_index(plans: list[L.Plan]) -> bool:
+    """Whether pandas' appended index has a level of ``object`` dtype made from levels of other
+    dtypes (strings with ints, timestamps with positions): values of different kinds, which the
+    engines' typed columns cannot hold side by side."""
+    levels = [p.schema.index or () for p in plans]
+    for i in range(len(levels[0])):
+        fields = [Field(None, idx[i].dtype, idx[i].family) for idx in levels]
+        common = common_pandas_dtype(fields)
+        if common is not None and common == np.dtype(object) and not all(field_pandas_dtype(f) == common for f in fields):
+            return True
+    return False
 
 
 def _common_dtype_casts(frames: list[Any], join: str) -> list[dict[Hashable, Any]] | None:

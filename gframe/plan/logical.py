@@ -591,6 +591,12 @@ class Union(Plan):
                                      ts[0] if all(t == ts[0] for t in ts) else None, f.level, f.family))
         return Schema(tuple(fields), tuple(levels))
 
+    def widened(self, label: Hashable) -> bool:
+        """Whether a child with columns lacks column ``label``: pandas then casts the column to a
+        dtype that holds NA (ints to float64) whether or not the child has rows - where the type is
+        the data's (None), the engines apply this to the ints they find."""
+        return any(c.schema.columns and not c.schema.has(label) for c in self.children)
+
     def describe(self) -> str:
         return f"Union{' ignore_index' if self.ignore_index else ''}"
 

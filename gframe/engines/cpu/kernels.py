@@ -29,7 +29,7 @@ from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import ARROW_FAMILIES, Schema, index_name
+from gframe.plan.schema import ARROW_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -1179,6 +1179,8 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     for f in list(node.schema.columns) + list(node.schema.index or ()):
         if f.dtype is not None and out.schema[f.name] != polars_type(f.dtype) and not pa.types.is_dictionary(f.dtype):
             casts.append(pl.col(f.name).cast(polars_type(f.dtype)))
+        elif f.dtype is None and isinstance(f, Field) and out.schema[f.name].is_integer() and node.widened(f.label):
+            casts.append(pl.col(f.name).cast(pl.Float64))
     if casts:
         out = out.with_columns(casts)
     return promote_missing(out, node.schema)

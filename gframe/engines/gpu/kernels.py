@@ -1076,6 +1076,8 @@ def _(node: L.Union, inputs: list[GpuTable]) -> GpuTable:
                 target = pa.from_numpy_dtype(np.result_type(*[t.to_pandas_dtype() for t in types]))
             else:
                 target = F64
+            if f in schema.columns and pa.types.is_integer(target) and node.widened(f.label):
+                target = F64
         for t, c in zip(inputs, node.children):
             if t.has(f.name) and f.name in c.schema.all_names:
                 parts.append(E.cast(t.column(f.name), target))
