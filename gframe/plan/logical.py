@@ -579,8 +579,11 @@ class Union(Plan):
                 fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
             else:
                 fields.append(Field(label, _union_type(ts), fam))
+        # no columns: pandas' union of the column Indexes keeps a typed empty one (str) over a RangeIndex
+        empty = None if fields else next((c.schema.empty_columns_dtype for c in self.children
+                                          if c.schema.empty_columns_dtype), None)
         if self.ignore_index:
-            return Schema(tuple(fields), None)
+            return Schema(tuple(fields), None, empty)
         idx = [c.schema.index for c in self.children]
         first = idx[0]
         assert first is not None
@@ -589,7 +592,7 @@ class Union(Plan):
             ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
                                      ts[0] if all(t == ts[0] for t in ts) else None, f.level, f.family))
-        return Schema(tuple(fields), tuple(levels))
+        return Schema(tuple(fields), tuple(levels), empty)
 
     def widened(self, label: Hashable) -> bool:
         """Whether a child with columns lacks column ``label``: pandas then casts the column to a
