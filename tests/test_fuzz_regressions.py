@@ -507,7 +507,8 @@ def test_fuzz_regression(code: str) -> None:
 
 
 # fuzzcat: concat / merge dtype rules (docs/fuzzing.md, "Session fuzzcat")
-FC_CAT = "fuzzcat open: a merge key over two categoricals of one ordered dtype comes back unordered, without unobserved categories"
+FC_CAT = "fuzzcat open: a right merge's key over two categoricals of one dtype loses the unobserved categories"
+FC_NAFIRST = "fuzzcat open: a sorted merge puts a missing categorical key last (pandas sorts its code -1 first)"
 FC_ROWS = "fuzzcat open: concat of frames with rows but no columns loses the rows"
 FC_BOOL = "fuzzcat open: a bool column a concat's frame lacks is object in pandas whatever the rows; reductions take it as bool"
 
@@ -588,10 +589,22 @@ FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
         "df2 = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['d', 'b', 'a', 'e'], ordered=False)})",
         "df = df.merge(df2, on='k', how='inner')")),
     # left as they are
-    "merge_right_ordered_categorical_key_stays_ordered": (FC_CAT, case(
+    "merge_right_ordered_categorical_key_stays_ordered": (None, case(
         "df = pd.DataFrame({'k': ['e']}).astype({'k': pd.CategoricalDtype(['a', 'c', 'e', 'd', 'b'], ordered=True)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['a', 'c', 'e', 'd', 'b'], ordered=True)})",
         "df = df.merge(df2, on='k', how='right')")),
+    "merge_inner_ordered_categorical_missing_keys_stay_ordered": (None, case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['d', 'e', 'c', 'a'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['d', 'e', 'c', 'a'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='inner')")),
+    "merge_left_ordered_categorical_key_then_fillna_raises_typeerror": (None, case(
+        "df = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.fillna({'k': 1.5})")),
+    "merge_outer_categorical_missing_key_sorts_first": (FC_NAFIRST, case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='outer')")),
     "merge_right_categorical_key_keeps_unobserved_categories": (FC_CAT, case(
         "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})",

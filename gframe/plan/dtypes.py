@@ -622,7 +622,9 @@ def merge_keys_native(a: tuple[ArrowType | None, str], b: tuple[ArrowType | None
     if ta is None or tb is None:
         return True
     if pa.types.is_dictionary(ta) and pa.types.is_dictionary(tb):
-        return ta == tb  # one categorical type: the categories (data) decide, as the Join's schema says
+        # one categorical type: the categories (data) decide, as the Join's schema says - and a key
+        # the data decides comes back unordered (engines' enums carry no flag): ordered ones to pandas
+        return ta == tb and not ta.ordered
     da, db = field_pandas_dtype(Field(None, ta, fa)), field_pandas_dtype(Field(None, tb, fb))
     if da is not None and db is not None and da == db:  # (numpy: float64 == None)
         return True
