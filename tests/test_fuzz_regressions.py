@@ -548,6 +548,11 @@ FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'c0': pd.array(['2024-02-29'], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC')))})\n"
         "df2 = pd.DataFrame({'x1': [-2.5]}).astype({'x1': 'float32'})",
         "df = df.set_index('c0')\ndf = pd.concat([df, df2], ignore_index=False)")),
+    "concat_timestamp_index_with_positions_then_sort_keeps_the_ints": (None, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.large_string())), 'c3': ['2024-02-29']})"
+        ".astype({'c3': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'x0': pd.array([None], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.set_index('c3')\ndf = pd.concat([df, df2], ignore_index=False)\n"
+        "df = df.sort_values(['c0'], ascending=False, na_position='last', kind='stable')")),
     # MultiIndex columns, then flat labels: MultiIndex.union's NotImplementedError
     "concat_multiindex_columns_then_flat_raises": (None, arrow_case(
         "df = pd.DataFrame({'k': [1], 'c1': [-0.0]}).astype({'k': 'int32'})\n"
