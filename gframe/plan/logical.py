@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import NUMPY, STRING, Field, IndexField, Schema
+from gframe.plan.schema import ARROW_FAMILIES, NUMPY, STRING, Field, IndexField, Schema
 from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
@@ -511,6 +511,15 @@ class Join(Plan):
             other = b if dict_a else a
             return STRING if other is not None and pa.types.is_string(other) or other == STRING else None
         return t
+
+    def missing_keys_first(self) -> tuple[bool, ...]:
+        """Per key, whether a missing key sorts first where pandas sorts the result (``sort``, outer):
+        pandas sorts merge keys by their factorized values - a missing numpy datetime/timedelta (NaT,
+        the smallest int64) first, any other missing key last (an ArrowDtype one too: pyarrow
+        factorizes it, nulls apart). Both engines' join sorts read this."""
+        s = self.left.schema
+        return tuple(t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t))
+                     and s.family_of(a) not in ARROW_FAMILIES for a in self.left_on for t in [s.dtype_of(a)])
 
     def right_key_from_left_index(self, name: str) -> bool:
         """Whether right column ``name`` is a key joined to the left's index (pandas fills it from there)."""
