@@ -59,6 +59,11 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
+    if dtype == object and (pa.types.is_temporal(arr.type)) and pd.api.types.infer_dtype(values, skipna=True) not in (
+            "datetime", "datetime64", "date", "timedelta", "timedelta64"):
+        # pyarrow reads the first value's kind and converts the rest to it (a Timestamp, then 0 ->
+        # 1970-01-01); pandas' appended index of timestamps and positions holds both as they are
+        return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
     t = normalize_arrow_type(arr.type)
     if t != arr.type:
         arr = arr.cast(t)

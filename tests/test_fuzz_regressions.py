@@ -595,3 +595,130 @@ def test_fuzz_regression_gpu(code: str) -> None:
 )
 def test_fuzz_regression(code: str) -> None:
     check_code(code, engine="cpu")
+
+
+# fuzzcat: concat / merge dtype rules (docs/fuzzing.md, "Session fuzzcat")
+FC_CAT = "fuzzcat open: a right merge's key over two categoricals of one dtype loses the unobserved categories"
+FC_NAFIRST = "fuzzcat open: a sorted merge puts a missing categorical key last (pandas sorts its code -1 first)"
+FC_ROWS = "fuzzcat open: concat of frames with rows but no columns loses the rows"
+FC_BOOL = "fuzzcat open: a bool column a concat's frame lacks is object in pandas whatever the rows; reductions take it as bool"
+
+FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
+    # concat casts each frame's column to pandas' common dtype (find_common_type), object via pandas
+    "concat_Int64_with_bool_is_object": (None, case(
+        "df = pd.DataFrame({'k': pd.array([1, None], dtype='Int64')})\ndf2 = pd.DataFrame({'k': [True, False]})",
+        "df = pd.concat([df, df2], ignore_index=True)")),
+    "concat_arrow_int_with_Int64_is_object": (None, arrow_case(
+        "df = pd.DataFrame({'k': pd.array([1, None], dtype=pd.ArrowDtype(pa.int64()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([2, None], dtype='Int64')})",
+        "df = pd.concat([df, df2], ignore_index=True)")),
+    "concat_arrow_string_with_str_is_object": (None, arrow_case(
+        "df = pd.DataFrame({'k': ['a']})\ndf2 = pd.DataFrame({'k': [3.0]})",
+        "df = df.astype({'k': pd.ArrowDtype(pa.large_string())})\ndf = pd.concat([df, df2], ignore_index=True)")),
+    "concat_decimal_with_float64_is_arrow_double": (None, arrow_case(
+        "df = pd.DataFrame({'k': [1.0]})\ndf2 = pd.DataFrame({'k': []}).astype({'k': 'float64'})",
+        "df = df.astype({'k': pd.ArrowDtype(pa.decimal128(10, 2))})\ndf = pd.concat([df, df2], ignore_index=True)")),
+    "concat_boolean_with_arrow_bool_is_object": (None, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([False], dtype=pd.ArrowDtype(pa.bool_()))})\n"
+        "df2 = pd.DataFrame({'c0': pd.array([False], dtype=pd.ArrowDtype(pa.bool_()))})",
+        "df = df.astype({'c0': 'boolean'})\ndf = pd.concat([df, df2], ignore_index=False)")),
+    "concat_datetime_units_take_the_finer": (None, case(
+        "df = pd.DataFrame({'k': ['2020-01-01']}).astype({'k': 'datetime64[ms]'})\n"
+        "df2 = pd.DataFrame({'k': ['2020-01-02']}).astype({'k': 'datetime64[ns]'})",
+        "df = pd.concat([df, df2], ignore_index=True)")),
+    "concat_categoricals_ordered_and_unordered_give_str": (None, case(
+        "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['d'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['d'], ordered=False)})",
+        "df = pd.concat([df, df2], ignore_index=True)")),
+    # the appended index: strings with ints (or timestamps with positions) are an object Index
+    "concat_str_index_with_int_index_is_object": (None, case(
+        "df = pd.DataFrame({}, index=pd.Index(['r2', 'r1', 'r2'], name=None))\n"
+        "df2 = pd.DataFrame({}, index=pd.Index([12, 14], name=None))",
+        "df = pd.concat([df, df2], ignore_index=False)")),
+    "concat_timestamp_index_with_range_index_is_object": (None, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array(['2024-02-29'], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC')))})\n"
+        "df2 = pd.DataFrame({'x1': [-2.5]}).astype({'x1': 'float32'})",
+        "df = df.set_index('c0')\ndf = pd.concat([df, df2], ignore_index=False)")),
+    "concat_timestamp_index_with_positions_then_sort_keeps_the_ints": (None, arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.large_string())), 'c3': ['2024-02-29']})"
+        ".astype({'c3': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'x0': pd.array([None], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.set_index('c3')\ndf = pd.concat([df, df2], ignore_index=False)\n"
+        "df = df.sort_values(['c0'], ascending=False, na_position='last', kind='stable')")),
+    # MultiIndex columns, then flat labels: MultiIndex.union's NotImplementedError
+    "concat_multiindex_columns_then_flat_raises": (None, arrow_case(
+        "df = pd.DataFrame({'k': [1], 'c1': [-0.0]}).astype({'k': 'int32'})\n"
+        "df2 = pd.DataFrame({'x0': pd.array([28.3], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.groupby('k', sort=True, dropna=False).agg({'c1': ['median']})\ndf = pd.concat([df, df2], ignore_index=False)")),
+    # a column a frame (with columns, even without rows) lacks: the data's ints become float64
+    "concat_missing_column_after_outer_merge_is_float64": (None, case(
+        "df = pd.DataFrame({'k': [False], 'c0': [1]}).astype({'c0': 'int8'})\ndf2 = pd.DataFrame({'k': []}).astype({'k': 'bool'})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = pd.concat([df, df2], ignore_index=True)")),
+    "concat_of_frames_without_columns_keeps_str_columns": (None, case(
+        "df = pd.DataFrame({'k': [False]})",
+        "df = df.groupby('k').nunique()\ndf = pd.concat([df, df.head(1)], ignore_index=True)\ndf = df.median(numeric_only=True)")),
+    # merge keys of different dtypes: pandas' coercion reads the data
+    "merge_float_key_with_bool_key": (None, case(
+        "df = pd.DataFrame({'k': [False]})\ndf2 = pd.DataFrame({'k': [False]})",
+        "df = df.assign(k=df['k'] / 0.0)\ndf = df.merge(df2, on='k', how='inner')")),
+    "merge_int8_key_with_bool_key": (None, case(
+        "df = pd.DataFrame({'k': [False]})\ndf2 = pd.DataFrame({'k': [True]})",
+        "df = df.astype({'k': 'int8'})\ndf = df.merge(df2, on='k', how='left')")),
+    "merge_arrow_timestamp_with_date_key_empty_side_not_checked": (None, arrow_case(
+        "df = pd.DataFrame({'k': pd.array([], dtype=pd.ArrowDtype(pa.date32()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.astype({'k': pd.ArrowDtype(pa.timestamp('us'))})\ndf = df.merge(df2, on='k', how='left')")),
+    "merge_right_uint8_with_float64_key_keeps_left_dtype": (None, case(
+        "df = pd.DataFrame({'k': [2.0]})\ndf2 = pd.DataFrame({'k': [2.0]})",
+        "df = df.astype({'k': 'uint8'})\ndf = df.merge(df2, on='k', how='right')")),
+    "merge_arrow_large_string_with_str_key_is_object": (None, arrow_case(
+        "df = pd.DataFrame({'k': ['a']})\ndf2 = pd.DataFrame({'k': ['ab']})",
+        "df = df.astype({'k': pd.ArrowDtype(pa.large_string())})\ndf = df.merge(df2, on='k', how='inner')")),
+    "merge_str_with_arrow_date_key": (None, arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.astype({'k': 'str'})\ndf = df.merge(df2, on='k', how='left')")),
+    "merge_outer_Int64_with_float64_key": (None, case(
+        "df = pd.DataFrame({'k': [2.0]})\ndf2 = pd.DataFrame({'k': [3.0]})",
+        "df = df.astype({'k': 'Int64'})\ndf = df.merge(df2, on='k', how='outer')")),
+    "merge_categoricals_ordered_and_unordered_empty_side": (None, case(
+        "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['d', 'b', 'a', 'e'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['d', 'b', 'a', 'e'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='inner')")),
+    # left as they are
+    "merge_right_ordered_categorical_key_stays_ordered": (None, case(
+        "df = pd.DataFrame({'k': ['e']}).astype({'k': pd.CategoricalDtype(['a', 'c', 'e', 'd', 'b'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['a', 'c', 'e', 'd', 'b'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='right')")),
+    "merge_inner_ordered_categorical_missing_keys_stay_ordered": (None, case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['d', 'e', 'c', 'a'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['d', 'e', 'c', 'a'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='inner')")),
+    "merge_left_ordered_categorical_key_then_fillna_raises_typeerror": (None, case(
+        "df = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a'], ordered=True)})\n"
+        "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a'], ordered=True)})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.fillna({'k': 1.5})")),
+    "merge_outer_categorical_missing_key_sorts_first": (FC_NAFIRST, case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='outer')")),
+    "merge_right_categorical_key_keeps_unobserved_categories": (FC_CAT, case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='right')\ndf = df['k'].value_counts(ascending=True).reset_index()")),
+    "concat_rows_without_columns": (FC_ROWS, case(
+        "df = pd.DataFrame({'k': ['ab']})",
+        "df = df.groupby('k', sort=True).sum(numeric_only=True)\ndf = pd.concat([df, df.head(2)], ignore_index=True)")),
+    "concat_bool_column_missing_from_a_frame_is_object": (FC_BOOL, case(
+        "df = pd.DataFrame({'c1': [True]})\ndf2 = pd.DataFrame({'c0': [None]}).astype({'c0': 'datetime64[us]'})",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df.drop_duplicates(subset=['c0'], keep=False)\n"
+        "df = df.var(numeric_only=True)")),
+}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [pytest.param(code, id=name, marks=[pytest.mark.xfail(strict=True, reason=cls)] if cls else [])
+     for name, (cls, code) in FUZZCAT_CASES.items()],
+)
+def test_fuzz_regression_fuzzcat(code: str) -> None:
+    check_code(code, engine="cpu")

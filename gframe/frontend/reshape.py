@@ -14,8 +14,10 @@ from gframe.frontend.bridge import via_pandas
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
+from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype, merge_keys_native
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
 from gframe.plan.schema import (
+    Field,
     internal_name,
     is_numeric,
     is_string,
@@ -146,6 +148,9 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
         lnames = tuple(ls.field(k).name for k in lkeys)
         rnames = tuple(rs.field(k).name for k in rkeys)
         idx_from = "none"
+    if not all(merge_keys_native((ls.dtype_of(a), ls.family_of(a)), (rs.dtype_of(b), rs.family_of(b)), how)
+               for a, b in zip(lnames, rnames)):
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "keys of different dtypes (pandas reads the data)")
     _check_key_types(ls, rs, lnames, rnames)
     outputs = _outputs(ls, rs, [], [], coalesced, suffixes)
     if outputs is None:
@@ -305,9 +310,17 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
         if all(isinstance(o, DataFrame) for o in wrapped):
             if keys is None:
                 wrapped = _without_empties(wrapped)
+            if join == "outer":
+                _check_column_levels(wrapped)
+            casts = _common_dtype_casts(wrapped, join)
+            if casts is None:
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "columns of different kinds (pandas: object)")
+            wrapped = [o.astype(c) if c else o for o, c in zip(wrapped, casts)]
             plans = [o._plan if ignore_index or o._plan.schema.index is not None else L.RowIndex(o._plan) for o in wrapped]
             if not ignore_index and len({len(p.schema.index or ()) for p in plans}) > 1:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
+            if not ignore_index and _object_index(plans):
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index values of different kinds (pandas: object)")
             labels = _concat_labels([p.schema for p in plans], join, sort)
             if labels is None:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "column labels not sortable")
@@ -363,6 +376,61 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             outputs.append((fl.label, e))
         return DataFrame._from_plan(L.Select(tuple(outputs), kept))
     raise ValueError(f"No axis named {axis} for object type DataFrame")
+
+
+def _check_column_levels(frames: list[Any]) -> None:
+    """pandas unions the frames' column Indexes in turn: MultiIndex columns (labels all tuples) so far,
+    then a frame with other labels, is the NotImplementedError of ``MultiIndex.union``."""
+    multi: bool | None = None
+    for f in frames:
+        labels = f._plan.schema.labels
+        if not labels:
+            continue
+        tuples = all(isinstance(lab, tuple) for lab in labels)
+        if multi and not tuples:
+            raise NotImplementedError("Can only union MultiIndex with MultiIndex or Index of tuples, try "
+                                      "mi.to_flat_index().union(other) instead.")
+        multi = tuples if multi is None else multi and tuples
+
+
+def _object_index(plans: list[L.Plan]) -> bool:
+    """Whether pandas' appended index has a level of ``object`` dtype made from levels of other
+    dtypes (strings with ints, timestamps with positions): values of different kinds, which the
+    engines' typed columns cannot hold side by side."""
+    levels = [p.schema.index or () for p in plans]
+    for i in range(len(levels[0])):
+        fields = [Field(None, idx[i].dtype, idx[i].family) for idx in levels]
+        common = common_pandas_dtype(fields)
+        if common is not None and common == np.dtype(object) and not all(field_pandas_dtype(f) == common for f in fields):
+            return True
+    return False
+
+
+def _common_dtype_casts(frames: list[Any], join: str) -> list[dict[Hashable, Any]] | None:
+    """pandas casts each frame's column to the columns' common dtype (``plan/dtypes.common_pandas_dtype``)
+    before it concatenates them: the casts per frame, as ``astype`` mappings. None where that dtype
+    is ``object`` (columns of different kinds: pandas keeps each value as it is, which the engines'
+    typed columns cannot hold)."""
+    schemas = [f._plan.schema for f in frames]
+    casts: list[dict[Hashable, Any]] = [{} for _ in frames]
+    if any(len(set(s.labels)) != len(s.labels) for s in schemas):
+        return casts  # duplicate labels: pandas pairs them by position; left to the Union's own rule
+    labels = _concat_labels(schemas, join, False) or []
+    for lab in labels:
+        having = [(i, s.field(lab)) for i, s in enumerate(schemas) if s.has(lab)]
+        if len(having) < 2:
+            continue
+        common = common_pandas_dtype([f for _, f in having])
+        if common is None:
+            continue
+        if common == np.dtype(object):
+            if all(field_pandas_dtype(f) == common for _, f in having):
+                continue  # object columns alike: the Union's own rule
+            return None
+        for i, f in having:
+            if f.dtype is not None and pa.types.is_dictionary(f.dtype) or field_pandas_dtype(f) != common:
+                casts[i][lab] = common
+    return casts
 
 
 def _concat_labels(schemas: list[Any], join: str, sort: bool) -> list[Hashable] | None:

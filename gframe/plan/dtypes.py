@@ -30,6 +30,7 @@ from gframe.plan.schema import (
     Schema,
     is_numeric,
     is_string,
+    pandas_dtype,
 )
 
 Lookup = Callable[[str], "ArrowType | None"]
@@ -592,6 +593,66 @@ def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> Ar
             # pandas: Int64 // 0 is 0, NA-typed ints (boolean // Int32 is Int32)
             return int_division_type(lt, rt, expr.left, expr.right)
     return t
+
+
+def field_pandas_dtype(f: Field) -> object | None:
+    """The pandas dtype a column of this field shows, where the schema alone decides it (None: the
+    data does - an unknown type, or a categorical, whose categories only the data holds)."""
+    if f.dtype is None or pa.types.is_dictionary(f.dtype):
+        return None
+    return pandas_dtype(f.dtype, False, f.family)
+
+
+def common_pandas_dtype(fields: list[Field]) -> object | None:
+    """pandas' ``find_common_type`` over columns being combined (the rows of a concat): the dtype
+    each of them is cast to first. None where the schemas cannot say (a type left to the data, or
+    categoricals of one Arrow type, which pandas keeps only where their categories match).
+
+    Categoricals of different types (ordered with unordered, other categories' types) never share
+    a dtype, so pandas combines their categories' dtypes (``CategoricalDtype._get_common_dtype``).
+    """
+    from pandas.core.dtypes.cast import find_common_type
+
+    dicts = [f.dtype for f in fields if f.dtype is not None and pa.types.is_dictionary(f.dtype)]
+    if dicts and len(dicts) == len(fields) and all(t == dicts[0] for t in dicts):
+        return None
+    dtypes = []
+    for f in fields:
+        if f.dtype is not None and pa.types.is_dictionary(f.dtype):
+            dtypes.append(pandas_dtype(f.dtype.value_type))  # the categories' dtype (always numpy's here)
+        else:
+            d = field_pandas_dtype(f)
+            if d is None:
+                return None
+            dtypes.append(d)
+    return find_common_type(dtypes)
+
+
+def merge_keys_native(a: tuple[ArrowType | None, str], b: tuple[ArrowType | None, str], how: str) -> bool:
+    """Whether a merge on a left key of (type, family) ``a`` and a right key ``b`` is the engines' to do.
+
+    Keys of one pandas dtype are; so are numpy ints of any widths and numpy floats of any widths in
+    an inner or left merge (no left row is missing: pandas keeps the left key's dtype, as the engines
+    do; in a right or outer merge the dtype depends on which rows are missing). For other pairs pandas'
+    ``_maybe_coerce_merge_keys`` reads the data: a side with no rows is not checked, object keys by
+    their inferred kind, ints with floats warn where values differ, some pairs go to ``object``, and
+    the coalesced key's dtype depends on which rows are missing - pandas' to decide. A key whose type
+    the data decides (None) keeps the engines' rule.
+    """
+    (ta, fa), (tb, fb) = a, b
+    if ta is None or tb is None:
+        return True
+    if pa.types.is_dictionary(ta) and pa.types.is_dictionary(tb):
+        # one categorical type: the categories (data) decide, as the Join's schema says - and a key
+        # the data decides comes back unordered (engines' enums carry no flag): ordered ones to pandas
+        return ta == tb and not ta.ordered
+    da, db = field_pandas_dtype(Field(None, ta, fa)), field_pandas_dtype(Field(None, tb, fb))
+    if da is not None and db is not None and da == db:  # (numpy: float64 == None)
+        return True
+    if fa == NUMPY and fb == NUMPY and how in ("inner", "left"):
+        return (pa.types.is_integer(ta) and pa.types.is_integer(tb)) or (
+            pa.types.is_floating(ta) and pa.types.is_floating(tb))
+    return False
 
 
 def keeps_type_when_missing(fam: str) -> bool:

@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import NUMPY, OBJECT, STRING, Field, IndexField, Schema
+from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT, STRING, Field, IndexField, Schema
 from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
@@ -530,6 +530,15 @@ class Join(Plan):
             return STRING if other is not None and pa.types.is_string(other) or other == STRING else None
         return t
 
+    def missing_keys_first(self) -> tuple[bool, ...]:
+        """Per key, whether a missing key sorts first where pandas sorts the result (``sort``, outer):
+        pandas sorts merge keys by their factorized values - a missing numpy datetime/timedelta (NaT,
+        the smallest int64) first, any other missing key last (an ArrowDtype one too: pyarrow
+        factorizes it, nulls apart). Both engines' join sorts read this."""
+        s = self.left.schema
+        return tuple(t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t))
+                     and s.family_of(a) not in ARROW_FAMILIES for a in self.left_on for t in [s.dtype_of(a)])
+
     def right_key_from_left_index(self, name: str) -> bool:
         """Whether right column ``name`` is a key joined to the left's index (pandas fills it from there)."""
         if name not in self.right_on:
@@ -597,8 +606,11 @@ class Union(Plan):
                 fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
             else:
                 fields.append(Field(label, _union_type(ts), fam))
+        # no columns: pandas' union of the column Indexes keeps a typed empty one (str) over a RangeIndex
+        empty = None if fields else next((c.schema.empty_columns_dtype for c in self.children
+                                          if c.schema.empty_columns_dtype), None)
         if self.ignore_index:
-            return Schema(tuple(fields), None)
+            return Schema(tuple(fields), None, empty)
         idx = [c.schema.index for c in self.children]
         first = idx[0]
         assert first is not None
@@ -607,7 +619,13 @@ class Union(Plan):
             ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
                                      ts[0] if all(t == ts[0] for t in ts) else None, f.level, f.family))
-        return Schema(tuple(fields), tuple(levels))
+        return Schema(tuple(fields), tuple(levels), empty)
+
+    def widened(self, label: Hashable) -> bool:
+        """Whether a child with columns lacks column ``label``: pandas then casts the column to a
+        dtype that holds NA (ints to float64) whether or not the child has rows - where the type is
+        the data's (None), the engines apply this to the ints they find."""
+        return any(c.schema.columns and not c.schema.has(label) for c in self.children)
 
     def describe(self) -> str:
         return f"Union{' ignore_index' if self.ignore_index else ''}"

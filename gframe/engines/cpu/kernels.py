@@ -29,7 +29,7 @@ from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import ARROW_FAMILIES, Schema, index_name
+from gframe.plan.schema import Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -1031,11 +1031,7 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     out = joined.select(exprs)
     sort_names = [c for c in out.columns if c.startswith("__gf_sort_")]
     if sort_names:
-        # pandas sorts merge keys by their factorized values: a missing numpy datetime/timedelta (NaT,
-        # the smallest int64) sorts first, any other missing key last (an ArrowDtype one too: pyarrow
-        # factorizes it, nulls apart)
-        first = [_nat_key(node.left.schema.dtype_of(a)) and node.left.schema.family_of(a) not in ARROW_FAMILIES
-                 for a in node.left_on]
+        first = node.missing_keys_first()  # NaT first, as pandas' factorized keys
         out = out.sort(sort_names, nulls_last=[not f for f in first], maintain_order=True).drop(sort_names)
     return promote_missing(out, node.schema)
 
@@ -1089,10 +1085,6 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
         exprs.extend(coalesced(a, rname[b], True).alias(f"__gf_sort_{i}")
                      for i, (a, b) in enumerate(zip(node.left_on, node.right_on)))
     return exprs
-
-
-def _nat_key(t: Any) -> bool:
-    return t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t))
 
 
 def _orderedness_differs(node: L.Join, a: str, b: str, rname: dict[str, str]) -> bool:
@@ -1220,6 +1212,8 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     for f in list(node.schema.columns) + list(node.schema.index or ()):
         if f.dtype is not None and out.schema[f.name] != polars_type(f.dtype) and not pa.types.is_dictionary(f.dtype):
             casts.append(pl.col(f.name).cast(polars_type(f.dtype)))
+        elif f.dtype is None and isinstance(f, Field) and out.schema[f.name].is_integer() and node.widened(f.label):
+            casts.append(pl.col(f.name).cast(pl.Float64))
     if casts:
         out = out.with_columns(casts)
     return promote_missing(out, node.schema)

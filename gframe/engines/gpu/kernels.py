@@ -1080,7 +1080,10 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
     if (how == "outer" or node.sort) and how != "cross":
         # pandas sorts by the join keys: the key values of whichever side has the row
         keys = [coalesced(lg.column(a), rg.column(b), True) for a, b in zip(node.left_on, node.right_on)]
-        out = sort_table(out, keys, [False] * len(keys), True)
+        if out.num_rows > 1 and keys:  # NaT first, as pandas' factorized keys (the CPU engine's rule)
+            nulls = [plc.types.NullOrder.BEFORE if f else plc.types.NullOrder.AFTER for f in node.missing_keys_first()]
+            out = gather(out, plc.sorting.stable_sorted_order(plc.Table(keys), [plc.types.Order.ASCENDING] * len(keys),
+                                                              nulls))
     return promote_missing(out, node.schema)
 
 
@@ -1229,6 +1232,8 @@ def _(node: L.Union, inputs: list[GpuTable]) -> GpuTable:
 
                 target = pa.from_numpy_dtype(np.result_type(*[t.to_pandas_dtype() for t in types]))
             else:
+                target = F64
+            if f in schema.columns and pa.types.is_integer(target) and node.widened(f.label):
                 target = F64
         for t, c in zip(inputs, node.children):
             if t.has(f.name) and f.name in c.schema.all_names:
