@@ -1121,7 +1121,22 @@ def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:
     from gframe.plan.dtypes import literal_type
     if family == MASKED and dtype is not None and not _masked_holds(dtype, scalar_value(value)):
         return False
+    if family in ARROW_FAMILIES and dtype is not None and not _arrow_holds(dtype, scalar_value(value)):
+        return False
     return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
+
+
+def _arrow_holds(dtype: Any, value: Any) -> bool:
+    """Whether pyarrow takes ``value`` as a scalar of ``dtype``: pandas fills an ArrowDtype column
+    with ``pa.scalar(value, type)``, so pyarrow's rules decide (``bool[pyarrow].fillna(-1)`` raises
+    ArrowInvalid, ``int64[pyarrow].fillna(True)`` TypeError) - where something is missing."""
+    if isinstance(value, (pd.Timestamp, pd.Timedelta)):
+        return True  # pandas converts these itself first (units, tz): kind checks cover them
+    try:
+        pa.scalar(value, type=dtype)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return False
+    return True
 
 
 def _masked_holds(dtype: Any, value: Any) -> bool:

@@ -120,13 +120,22 @@ class Lowering:
             elif op == "pow" and _is_int(t) and _is_intlike(lt) and _is_intlike(rt):
                 # numpy refuses a negative integer exponent where there are rows to raise (ValueError;
                 # over no rows it gives the empty result): checked on the data where the node has it
-                negative = (right.cast(pl.Int64) < 0) & left.is_not_null()
-                if self.data is not None and self.data.height and bool(self.data.select(negative.any()).item()):
+                # (only a signed exponent can be negative: a cast of a uint64 one to Int64 fails past 2**63)
+                negative = (right < 0) & left.is_not_null()
+                if (self.data is not None and self.data.height and pa.types.is_signed_integer(rt)
+                        and bool(self.data.select(negative.any()).item())):
                     raise ValueError("Integers to negative integer powers are not allowed.")
                 if self.data is not None and isinstance(e.right, Lit) and isinstance(e.right.value, int) and e.right.value < 0:
                     return left.cast(polars_type(t))  # no rows to raise: the (empty or missing) column, typed
                 # both sides in the result's width: Polars types a bare literal base as Int32 (3 ** x overflows)
-                return left.cast(polars_type(t)).pow(right.cast(polars_type(t)))
+                base = left.cast(polars_type(t))
+                if rt is not None and pa.types.is_integer(rt) and rt.bit_width == 64:
+                    # Polars takes a u32 exponent (a larger one fails to convert); numpy wraps at any size:
+                    # x ** (hi * 2**32 + lo) == x ** lo * (x ** 2**32) ** hi in wrapping arithmetic
+                    u32 = pl.UInt32
+                    half = base.pow(pl.lit(2 ** 31, dtype=u32))
+                    return base.pow((right % 2 ** 32).cast(u32)) * (half * half).pow((right // 2 ** 32).cast(u32))
+                return base.pow(right.cast(polars_type(t)))
             elif op == "pow" and _is_float(t) and _is_numeric(lt) and _is_numeric(rt):
                 # numpy: x ** 0 and 1 ** x are 1 even for NaN (gframe's null in a float column)
                 pt = polars_type(t)

@@ -144,6 +144,10 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         if xt is not None:
             # pandas: values of another type never match (1 in a string column, "a" in ints)
             values = [v for v in values if _same_kind(v, xt)]
+        if xt is not None and pa.types.is_dictionary(xt) and _is_string_type(xt.value_type):
+            # a string categorical is an Enum of its categories or a Categorical, as the node that made
+            # it left it (a scan's column vs a join's output): the categories' strings compare either way
+            x, xt, values = x.cast(pl.String), xt.value_type, [v for v in values if isinstance(v, str)]
         try:
             res = x.is_in(pl.Series(values).cast(polars_type(xt)).implode() if xt is not None and values else values) \
                 if values else pl.lit(False)
@@ -155,6 +159,10 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if has_null:
         res = res | x.is_null()
     return res
+
+
+def _is_string_type(t: Any) -> bool:
+    return pa.types.is_string(t) or pa.types.is_large_string(t)
 
 
 def _same_kind(v: Any, t: Any) -> bool:
