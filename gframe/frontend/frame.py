@@ -445,6 +445,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         if not (is_scalar(lower) and is_scalar(upper)):
             return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         lo, hi = scalar_value(lower), scalar_value(upper)
+        if not all(clip_native(f.dtype, f.family, lo, hi) for f in self._schema.columns if is_numeric(f.dtype)):
+            # pandas' result depends on the data (a bound of another kind, a bool column)
+            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         new = self._map_columns(lambda f, e: func("clip", e, lower=lo, upper=hi) if is_numeric(f.dtype) else None)
         return self._inplace(new, inplace)
 
@@ -1126,17 +1129,40 @@ def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:
     return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
 
 
-def _arrow_holds(dtype: Any, value: Any) -> bool:
+def clip_native(dtype: Any, family: str, *bounds: Any) -> bool:
+    """Whether ``clip(bounds)`` on a column of ``dtype`` (of pandas' ``family``) is the engines' clip
+    in the column's type, as pandas computes it. Not so - and pandas' to do, as its answer depends on
+    the data - for bools (Polars has no bool clip; pandas keeps bool or makes object), a bool bound
+    on numbers (object where a value is replaced), a bound a nullable column does not hold
+    (TypeError where a value is replaced) or an Arrow column does not hold exactly (pyarrow casts
+    it: ``int64[pyarrow].clip(upper=2.5)`` stays int64)."""
+    if dtype is None:
+        return True
+    if pa.types.is_boolean(dtype):
+        return all(b is None or isinstance(b, float) and b != b for b in bounds)
+    for value in bounds:
+        if value is None or isinstance(value, float) and value != value:
+            continue
+        if isinstance(value, (bool, np.bool_)):
+            return False
+        if family == MASKED and not _masked_holds(dtype, value):
+            return False
+        if family in ARROW_FAMILIES and not _arrow_holds(dtype, value, exact=True):
+            return False
+    return True
+
+
+def _arrow_holds(dtype: Any, value: Any, exact: bool = False) -> bool:
     """Whether pyarrow takes ``value`` as a scalar of ``dtype``: pandas fills an ArrowDtype column
     with ``pa.scalar(value, type)``, so pyarrow's rules decide (``bool[pyarrow].fillna(-1)`` raises
     ArrowInvalid, ``int64[pyarrow].fillna(True)`` TypeError) - where something is missing."""
     if isinstance(value, (pd.Timestamp, pd.Timedelta)):
         return True  # pandas converts these itself first (units, tz): kind checks cover them
     try:
-        pa.scalar(value, type=dtype)
+        held = pa.scalar(value, type=dtype)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):
         return False
-    return True
+    return not exact or held.as_py() == value
 
 
 def _masked_holds(dtype: Any, value: Any) -> bool:

@@ -33,6 +33,7 @@ from gframe.frontend.frame import (
     _align_expr,
     aligned,
     fill_fits,
+    clip_native,
     _is_listlike,
     _positions,
     _rank_expr,
@@ -836,7 +837,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "Series | None":
         if not (is_scalar(lower) and is_scalar(upper)):
             return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
-        return self._inplace(self._with(func("clip", self._expr, lower=scalar_value(lower), upper=scalar_value(upper))), inplace)
+        lo, hi = scalar_value(lower), scalar_value(upper)
+        if not clip_native(self._dtype_arrow, self._family, lo, hi):
+            # pandas' result depends on the data (a bound of another kind, a bool column)
+            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
+        return self._inplace(self._with(func("clip", self._expr, lower=lo, upper=hi)), inplace)
 
     @objects_via_pandas
     def round(self, decimals: int = 0) -> "Series":
