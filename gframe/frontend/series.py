@@ -263,6 +263,8 @@ def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
     if src is None:
         return
     masked = isinstance(_pandas_dtype_or_none(dtype), pd.core.dtypes.dtypes.BaseMaskedDtype)
+    if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and masked and pa.types.is_boolean(target):
+        raise NotImplementedError("datetimes to boolean: pandas' TypeError only where there are rows")
     if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and masked:
         raise TypeError(f"{pandas_dtype(src)} cannot be converted to {type(_pandas_dtype_or_none(dtype)).__name__}")
     if pa.types.is_timestamp(src) or pa.types.is_duration(src):
@@ -303,6 +305,11 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
         exact = 2 ** (np.finfo(target.to_pandas_dtype()).nmant + 1)
         if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(-exact)), BinOp("gt", e, Lit(exact)))):
             raise NotImplementedError("ints a float cannot hold exactly, cast by pyarrow")
+    if pa.types.is_boolean(target) and family == MASKED and src is not None and f.family not in NA_FAMILIES \
+            and (pa.types.is_integer(src) or pa.types.is_floating(src)):
+        # pandas' BooleanArray takes numbers 0 and 1 only (a nullable number casts nonzero to True)
+        if _any_true(plan, BinOp("and", func("notna", e), BinOp("and", BinOp("ne", e, Lit(0)), BinOp("ne", e, Lit(1))))):
+            raise TypeError("Need to pass bool-like values")
     if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
         # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
         raise NotImplementedError("missing floats to bool")

@@ -1,8 +1,10 @@
 """CPU declarations of the row-wise functions of numbers, missing values and types (``functions.py``)."""
 from __future__ import annotations
 
+import datetime as _dt
 from typing import Any, Callable
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 
@@ -173,6 +175,10 @@ def _same_kind(v: Any, t: Any) -> bool:
         return isinstance(v, (bool, int)) and v in (0, 1)
     if pa.types.is_large_string(t) or pa.types.is_string(t):
         return isinstance(v, str)
+    if pa.types.is_timestamp(t):  # a string or a number never matches a datetime (not parsed)
+        return isinstance(v, (_dt.datetime, np.datetime64))
+    if pa.types.is_duration(t):
+        return isinstance(v, (_dt.timedelta, np.timedelta64))
     return True
 
 
