@@ -329,8 +329,19 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
             raise pd.errors.IntCastingNaNError(
                 f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "
                 "non-finite values or cast to an integer type that supports these values (e.g. 'Int64')")
+    if family == NUMPY and src is not None and f.family in (MASKED, OBJECT) \
+            and (pa.types.is_integer(target) or pa.types.is_boolean(target)) and _any_true(plan, func("isna", e)):
+        # a missing value into numpy's int / bool: each source array refuses it its own way
+        na = "NAType" if f.family == MASKED else "NoneType"
+        if is_string(src) or f.family == OBJECT:  # object values go through int() / bool()
+            if pa.types.is_integer(target):
+                raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not '{na}'")
+            if f.family == MASKED:
+                raise TypeError("boolean value of NA is ambiguous")
+        else:  # a masked number's to_numpy
+            raise ValueError("cannot convert NA to integer" if pa.types.is_integer(target) else "cannot convert float NaN to bool")
     if is_string(src) and is_numeric(target):
-        if pa.types.is_integer(target) and family == NUMPY and _any_true(plan, func("isna", e)):
+        if pa.types.is_integer(target) and family == NUMPY and f.family == NUMPY and _any_true(plan, func("isna", e)):
             # (a nullable or Arrow int holds the missing strings as NA)
             raise ValueError(f"cannot convert float NaN to integer (column {f.label!r} has missing values)")
         failed = BinOp("and", func("notna", e), func("isna", func("cast", e, dtype=target, strict=False)))
