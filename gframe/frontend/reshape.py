@@ -306,6 +306,10 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             plans = [o._plan if ignore_index or o._plan.schema.index is not None else L.RowIndex(o._plan) for o in wrapped]
             if not ignore_index and len({len(p.schema.index or ()) for p in plans}) > 1:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
+            if len({_column_levels(p.schema) for p in plans}) > 1:
+                # MultiIndex columns with flat ones: pandas' union of the two (NotImplementedError unless
+                # the flat labels are tuples) - its rules, not restated here
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "MultiIndex columns with flat columns")
             labels = _concat_labels([p.schema for p in plans], join, sort)
             if labels is None:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "column labels not sortable")
