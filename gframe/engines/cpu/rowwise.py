@@ -20,6 +20,13 @@ Args = "list[pl.Expr]"
 
 @declare("neg")
 def _neg(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    # numpy's negative wraps an unsigned int (-x == ~x + 1) and inverts a bool; Polars refuses both.
+    # The frontend rewrites these where it knows the type; a type decided by the data lands here
+    t = lo.type_of(e.children[0])
+    if t is not None and pa.types.is_unsigned_integer(t):
+        return (~args[0] + 1).cast(polars_type(t), wrap_numerical=True)
+    if t is not None and pa.types.is_boolean(t):
+        return ~args[0]
     return -args[0]
 
 
