@@ -180,6 +180,15 @@ class DataFrame(NumpyProtocols, NDFrame):
             raise KeyError(f"{missing} {axis_msg}")
         return [internal_name(lab) for lab in labels]
 
+    def _subset_names(self, labels: Iterable[Hashable]) -> list[str] | None:
+        """``_names`` of a ``duplicated``/``drop_duplicates`` subset; None for an empty frame (no rows
+        or no columns), where pandas answers before it looks the labels up (a missing one raises
+        KeyError only where there are values). The row count is computed only for a missing label."""
+        labels = list(labels)
+        if any(not self._schema.has(lab) for lab in labels) and (not self._schema.columns or len(self) == 0):
+            return None
+        return self._names(labels)
+
     # ------------------------------------------------------------------ execution
     def _result(self) -> engines.Result:
         return engines.materialize(self._plan)
@@ -959,8 +968,8 @@ class DataFrame(NumpyProtocols, NDFrame):
                         ignore_index: bool = False) -> "DataFrame | None":
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
-        names = self._names(_listify(subset)) if subset is not None else []
-        if not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
+        names = self._subset_names(_listify(subset)) if subset is not None else []
+        if names is None or not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
             return self._inplace(self.copy(), inplace) if not ignore_index else self._inplace(self.reset_index(drop=True), inplace)
         new = DataFrame._from_plan(L.Distinct(tuple(names), "none" if keep is False else keep, _positions(self._plan)))
         if ignore_index:
@@ -972,7 +981,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
         labels = _listify(subset) if subset is not None else self._schema.labels
-        names = self._names(labels, "not in index") if labels else []
+        names = self._subset_names(labels) if labels else []
         if not names:
             return Series._over(self._plan, Lit(False), None)
         expr = func("duplicated", *(Col(n) for n in names), keep="none" if keep is False else keep)
