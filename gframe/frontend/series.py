@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Hashable, Iterator
 
+import datetime as _dt
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -210,6 +211,29 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         # numpy's int64 view of NaT is the smallest int64, not a missing value
         return func("fillna", func("cast", e, dtype=target), Lit(np.iinfo(np.int64).min))
     return func("cast", e, dtype=target)
+
+
+def _arrow_comparable(t: Any, value: Any) -> bool:
+    """Whether an ArrowDtype column of type ``t`` compares with the scalar ``value`` natively: a value
+    of the column's own kind. pandas compares other pairs with pyarrow's kernels, casting the scalar
+    (``duration < 5`` works, ``duration == True`` is ``1 µs == 1``), then with numpy per value, and
+    only then takes them as different (``==`` False, missing where the column is, ``<`` TypeError)."""
+    if t is None or value is None or isinstance(value, float) and value != value:
+        return True
+    v = scalar_value(value)
+    if pa.types.is_boolean(t):
+        return isinstance(v, (bool, np.bool_))
+    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+        return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    if is_string(t):
+        return isinstance(v, str)
+    if pa.types.is_date(t):
+        return isinstance(v, _dt.date) and not isinstance(v, _dt.datetime)
+    if pa.types.is_timestamp(t):
+        return isinstance(v, _dt.datetime) and (getattr(v, "tzinfo", None) is None) == (t.tz is None)
+    if pa.types.is_duration(t):
+        return isinstance(v, _dt.timedelta)
+    return False
 
 
 def _pandas_dtype_or_none(dtype: Any) -> Any:
@@ -644,6 +668,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             name = self._name if self._name == other._name else None
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
+            if op in COMPARISON and self._family in ARROW_FAMILIES and not _arrow_comparable(self._dtype_arrow, other):
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "Arrow column compared with a scalar of another kind")
             try:
                 op, rexpr = scalar_operand(op, other, self._dtype_arrow)
             except InvalidComparison:
