@@ -213,6 +213,22 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     return func("cast", e, dtype=target)
 
 
+def _compare_native(t: Any, family: str, value: Any) -> bool:
+    """Whether comparing a column of type ``t`` (of pandas' ``family``) with the scalar ``value`` is
+    native. A categorical compares natively with a value of its categories' kind only (pandas: a
+    number against string categories is all False / True, a missing value raises TypeError for an
+    unordered ``<``); an ArrowDtype or pandas ``string`` column with a value of its own kind (the
+    others give pyarrow's answers, ``bool[pyarrow]`` with missing values - ``_arrow_comparable``)."""
+    if t is None:
+        return True
+    if pa.types.is_dictionary(t):
+        missing = value is None or isinstance(value, float) and value != value or value is pd.NaT or value is pd.NA
+        return not missing and _arrow_comparable(t.value_type, value)
+    if family in ARROW_FAMILIES or family == MASKED and is_string(t):
+        return _arrow_comparable(t, value)
+    return True
+
+
 def _arrow_comparable(t: Any, value: Any) -> bool:
     """Whether an ArrowDtype column of type ``t`` compares with the scalar ``value`` natively: a value
     of the column's own kind. pandas compares other pairs with pyarrow's kernels, casting the scalar
@@ -668,9 +684,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             name = self._name if self._name == other._name else None
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
-            if op in COMPARISON and self._family in ARROW_FAMILIES and not _arrow_comparable(self._dtype_arrow, other):
+            if op in COMPARISON and not _compare_native(self._dtype_arrow, self._family, other):
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
-                                   "Arrow column compared with a scalar of another kind")
+                                   "compared with a scalar of another kind (pandas' rules per dtype)")
             try:
                 op, rexpr = scalar_operand(op, other, self._dtype_arrow)
             except InvalidComparison:
