@@ -29,7 +29,7 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NA_FAMILIES, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
                                  is_numeric_for_pandas, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
@@ -772,7 +772,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         if not cols:
             # pandas' index is the frame's columns Index, filtered (a frame with no columns has
             # RangeIndex columns: an int64 result index)
-            empty = "int64" if fn in ("count", "nunique") else "bool" if fn in ("any", "all") else "float64"
+            empty = "int64" if fn == "count" else "bool" if fn in ("any", "all") else "float64"
             return Series(pd.Series([], dtype=empty, index=self._schema.columns_index()[:0]))
         if fn in ("mean", "median", "std", "var", "prod") and any(is_string(f.dtype) for f in cols):
             bad = next(f for f in cols if is_string(f.dtype))
@@ -780,6 +780,8 @@ class DataFrame(NumpyProtocols, NDFrame):
 
         def native(f: Field) -> bool:
             t = f.dtype
+            if not arrow_reduction_native(fn, t, f.family):  # pyarrow's result types or TypeErrors
+                return False
             if t is None or pa.types.is_dictionary(t):
                 return fn in ("count", "nunique") and t is not None
             if is_numeric(t) or fn in ("count", "nunique"):
@@ -886,14 +888,14 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
-        if bool_only:
-            return call_method(self, "any", (), {"axis": axis, "bool_only": True, "skipna": skipna, **kw})
+        if bool_only or kw:  # (numpy's keywords, validated by pandas: others raise TypeError)
+            return call_method(self, "any", (), {"axis": axis, "bool_only": bool_only, "skipna": skipna, **kw})
         return self._reduce("any", axis, skipna, False)
 
     @objects_via_pandas
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
-        if bool_only:
-            return call_method(self, "all", (), {"axis": axis, "bool_only": True, "skipna": skipna, **kw})
+        if bool_only or kw:  # (numpy's keywords, validated by pandas: others raise TypeError)
+            return call_method(self, "all", (), {"axis": axis, "bool_only": bool_only, "skipna": skipna, **kw})
         return self._reduce("all", axis, skipna, False)
 
     # ------------------------------------------------------------------ ordering

@@ -1025,10 +1025,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        if kw:  # numpy's keywords, validated by pandas (others raise TypeError)
+            return call_method(self, "any", (), {"axis": axis, "bool_only": bool_only, "skipna": skipna, **kw})
         return self._reduce("any", skipna)
 
     @objects_via_pandas
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        if kw:  # numpy's keywords, validated by pandas (others raise TypeError)
+            return call_method(self, "all", (), {"axis": axis, "bool_only": bool_only, "skipna": skipna, **kw})
         return self._reduce("all", skipna)
 
     @objects_via_pandas
