@@ -169,7 +169,7 @@ def _check_keys(schema: Any, keys: Sequence[Hashable]) -> None:
 
 
 def _keys_native(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str]) -> bool:
-    """Whether the engines join these keys as pandas does: keys of one type, numbers with numbers
+    """Whether the engines join these keys as pandas does: keys of one pandas dtype, numbers with numbers
     (ints, floats, decimals, compared in their common type) and categoricals (by value).
 
     Other pairs are pandas' to decide, and its answer depends on the data: it raises ValueError for
@@ -181,9 +181,13 @@ def _keys_native(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str])
 
     for a, b in zip(lnames, rnames):
         ta, tb = ls.dtype_of(a), rs.dtype_of(b)
-        if ta is None or tb is None or ta == tb or pa.types.is_dictionary(ta) or pa.types.is_dictionary(tb):
+        if ta is None or tb is None or pa.types.is_dictionary(ta) or pa.types.is_dictionary(tb):
             continue
-        if not (number(ta) and number(tb)):
+        if number(ta) and number(tb):
+            continue
+        # one type in two families is two pandas dtypes (str and string[pyarrow]: object; datetime64 and
+        # timestamp[pyarrow]: ValueError)
+        if ta != tb or ls.family_of(a) != rs.family_of(b):
             return False
     return True
 
