@@ -593,6 +593,13 @@ FUZZEXC_CASES: dict[str, str] = {
         "df = pd.DataFrame({'a': pd.array([], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df.var()"),
     "frame_any_numeric_only_typeerror": case("df = pd.DataFrame({'a': [1]})", "df = df.any(numeric_only=True)"),
     "frame_nunique_without_columns_is_float": case("df = pd.DataFrame(index=[1, 2])", "df = df.nunique()"),
+    # an object column of timestamps and ints (pandas' datetime.fillna(-1)) came back from pandas as
+    # timestamps (-1 as 1969-12-31 23:59:59.999999): values of several kinds are kept as Python objects
+    "datetime_fillna_int_keeps_the_int": case(
+        "df = pd.DataFrame({'c0': [5, -7], 'c1': ['1999-12-31 23:59:59', None]}).astype({'c1': 'datetime64[ms]'})",
+        "df = df.fillna(-1)\ndf = df.groupby('c1')['c0'].size()"),
+    "datetime_fillna_int_values": case(
+        "df = pd.DataFrame({'c1': ['1999-12-31 23:59:59', None]}).astype({'c1': 'datetime64[ms]'})", "df = df.fillna(-1)"),
 }
 
 
