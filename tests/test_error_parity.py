@@ -62,7 +62,7 @@ ARROW = {
     "timestamp_tz": (pa.timestamp("us", tz="UTC"), [pandas.Timestamp("2020-01-01", tz="UTC"), None]),
     "duration": (pa.duration("us"), [pandas.Timedelta(1, "us"), None]), "decimal": (pa.decimal128(10, 2), [Decimal("1.5"), None]),
 }
-SCALARS = [5, 1.5, True, "a", pandas.Timestamp("2020-01-02"), pandas.Timedelta(seconds=1), datetime.date(2020, 1, 2),
+SCALARS = [5, 1.5, True, "a", "2020-01-01", pandas.Timestamp("2020-01-02"), pandas.Timedelta(seconds=1), datetime.date(2020, 1, 2),
            pandas.Timestamp("2020-01-02", tz="UTC")]
 
 

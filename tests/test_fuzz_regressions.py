@@ -598,6 +598,10 @@ FUZZEXC_CASES: dict[str, str] = {
     "datetime_fillna_int_keeps_the_int": case(
         "df = pd.DataFrame({'c0': [5, -7], 'c1': ['1999-12-31 23:59:59', None]}).astype({'c1': 'datetime64[ms]'})",
         "df = df.fillna(-1)\ndf = df.groupby('c1')['c0'].size()"),
+    # pandas does not parse a string for an Arrow timestamp: == is False (gframe parsed it: True)
+    "arrow_timestamp_eq_date_string_is_false": arrow_case(
+        "df = pd.DataFrame({'t': pd.array(['2021-03-14 10:00', None], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC')))})",
+        "df = df.assign(e=df['t'] == '2021-03-14 10:00', n=df['t'] != '2021-03-14 10:00')"),
     "datetime_fillna_int_values": case(
         "df = pd.DataFrame({'c1': ['1999-12-31 23:59:59', None]}).astype({'c1': 'datetime64[ms]'})", "df = df.fillna(-1)"),
 }

@@ -684,6 +684,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             name = self._name if self._name == other._name else None
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
+            t = self._dtype_arrow
+            if op in COMPARISON and self._family in ARROW_FAMILIES and t is not None and pa.types.is_timestamp(t) \
+                    and isinstance(other, str):
+                # pandas does not parse a string for an Arrow timestamp (pyarrow has no such kernel; numpy
+                # compares per value): == False, != True, missing where the column is; an ordering raises
+                if op not in ("eq", "ne"):
+                    raise TypeError(f"Invalid comparison between dtype={family_dtype(t, self._family)} and str")
+                return Series._over(self._plan, BinOp("ne" if op == "eq" else "eq", self._expr, self._expr), self._name)
             if op in COMPARISON and not _compare_native(self._dtype_arrow, self._family, other):
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "compared with a scalar of another kind (pandas' rules per dtype)")
