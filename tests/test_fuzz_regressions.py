@@ -602,6 +602,14 @@ FUZZEXC_CASES: dict[str, str] = {
     "arrow_timestamp_eq_date_string_is_false": arrow_case(
         "df = pd.DataFrame({'t': pd.array(['2021-03-14 10:00', None], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC')))})",
         "df = df.assign(e=df['t'] == '2021-03-14 10:00', n=df['t'] != '2021-03-14 10:00')"),
+    # an ArrowDtype operand's arithmetic is pyarrow's: numpy's TypeError is not pandas' answer
+    "decimal_floordiv_int": arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['-3', None], dtype={DEC})}})", "df = df.assign(c0=df['c0'] // 7)"),
+    "decimal_floordiv_Float64": arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['-99.99'], dtype={DEC}), 'c2': pd.array([None], dtype='Float64')}})",
+        "df = df.assign(c0=df['c0'] // df['c2'])"),
+    "arrow_timestamp_mod_int_not_implemented": arrow_case(
+        "df = pd.DataFrame({'t': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.timestamp('us')))})", "df = df.assign(m=df['t'] % 7)"),
     "datetime_fillna_int_values": case(
         "df = pd.DataFrame({'c1': ['1999-12-31 23:59:59', None]}).astype({'c1': 'datetime64[ms]'})", "df = df.fillna(-1)"),
 }

@@ -725,7 +725,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             out: Expr = func("where", BinOp(op, l, func("fillna", r, Lit(False))), func("notna", l), Lit(False))
             return Series._over(plan, out, name)
         expr = BinOp(op, l, r)
-        check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
+        try:
+            check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
+        except TypeError:
+            # numpy's refusals; an ArrowDtype operand's arithmetic is pyarrow's (decimal // float is
+            # double[pyarrow]): pandas decides, and raises its own where it refuses too
+            if op in ARITHMETIC and (self._family in ARROW_FAMILIES or isinstance(other, Series) and other._family in ARROW_FAMILIES):
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "arithmetic of an ArrowDtype operand pyarrow decides")
+            raise
         return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of) or expr, name)
 
     def _bool_family(self) -> str | None:
