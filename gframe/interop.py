@@ -51,6 +51,10 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         cats = cats.cast(normalize_arrow_type(cats.type))
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
     try:
+        if dtype == object and pd.api.types.infer_dtype(values, skipna=True) in ("mixed", "mixed-integer"):
+            # values of several kinds: Arrow would take some as another's (an int in timestamps is a
+            # time, -1 is 1969-12-31 23:59:59.999999) - kept as the objects they are
+            raise pa.ArrowInvalid("values of several kinds")
         arr = pa.Array.from_pandas(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
         if dtype != object:

@@ -722,3 +722,117 @@ FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
 )
 def test_fuzz_regression_fuzzcat(code: str) -> None:
     check_code(code, engine="cpu")
+
+
+# fuzzexc: exceptions where pandas raises none or another, or none where it raises (triage seeds
+# 320000-324999), and the device campaign's optimizer on/off differences (seeds 206478, 217805)
+FUZZEXC_CASES: dict[str, str] = {
+    # the optimizer pushed an isin below a join onto the scan's Enum; the values were a Categorical
+    "isin_string_categorical_pushed_below_join": case(
+        "df = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['a'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['a'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='inner')\ndf = df[df['k'].isin(['a'])]\n"
+        "df = df.merge(df2, on='k', how='outer', sort=True)"),
+    # uint64 ** uint64: the negative-exponent check cast to Int64; Polars takes a u32 exponent only
+    "uint64_pow_uint64_past_u32": case(
+        "df = pd.DataFrame({'c2': [18446744073709551615, 3]}).astype({'c2': 'uint64'})",
+        "df = df.assign(c2=df['c2'] ** df['c2'])"),
+    "int64_pow_past_u32": case(
+        "df = pd.DataFrame({'c0': [9223372036854775806, 1, 2]})", "df = df.assign(m=1 ** df['c0'], n=3 ** df['c0'])"),
+    # merge keys of different kinds: pandas raises only where both sides have rows, merges others as object
+    "merge_int_with_empty_arrow_timestamp": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([1], dtype='int8')})\n"
+        "df2 = pd.DataFrame({'k': pd.array([], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.merge(df2, on='k', how='outer')"),
+    "merge_int_with_bool_key_as_object": case(
+        "df = pd.DataFrame({'k': [0]})\ndf2 = pd.DataFrame({'k': [False]})",
+        "df = df.merge(df2, on='k', how='right', sort=True)"),
+    "merge_datetime_with_str_key_raises": case(
+        "df = pd.DataFrame({'k': ['2020-01-01']}).astype({'k': 'datetime64[us]'})\ndf2 = pd.DataFrame({'k': ['a']})",
+        "df = df.merge(df2, on='k', how='inner', sort=True)"),
+    "merge_arrow_date_with_arrow_string": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.date32()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['ab'], dtype=pd.ArrowDtype(pa.string()))})",
+        "df = df.merge(df2, on='k', how='left')"),
+    # pyarrow's own rules: fillna of a value pyarrow does not take as the column's type
+    "arrow_bool_fillna_int_arrowinvalid": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([True, None], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df.fillna(-1)"),
+    "arrow_int_fillna_bool_typeerror": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([1, None], dtype=pd.ArrowDtype(pa.int64()))})", "df = df.fillna({'a': True})"),
+    # Int64.clip with a fractional bound: TypeError only where a value is replaced
+    "Int64_clip_fractional_bound_replacing": case(
+        "df = pd.DataFrame({'c0': pd.array([-7], dtype='Int64')})", "df = df.assign(c0=df['c0'].clip(lower=-0.5, upper=2.5))"),
+    "Int64_clip_fractional_bound_not_replacing": case(
+        "df = pd.DataFrame({'c0': pd.array([1, None], dtype='Int64')})", "df = df.clip(upper=2.5)"),
+    "arrow_int_clip_fractional_bound_keeps_int": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([3, None], dtype=pd.ArrowDtype(pa.int64()))})", "df = df.assign(c0=df['c0'].clip(upper=2.5))"),
+    "int_clip_bool_bound_object": case("df = pd.DataFrame({'c0': [3, -1]})", "df = df.assign(c0=df['c0'].clip(upper=True))"),
+    # astype('boolean') of numpy numbers other than 0/1; datetimes to boolean over no rows
+    "uint_astype_boolean_not_bool_like": case(
+        "df = pd.DataFrame({'c1': [100]}).astype({'c1': 'uint32'})", "df = df.astype({'c1': 'boolean'})"),
+    "datetime_astype_boolean_over_no_rows": case(
+        "df = pd.DataFrame({'c1': []}).astype({'c1': 'datetime64[ns]'})", "df = df.astype({'c1': 'boolean'})"),
+    # missing values into numpy int: each source array's own exception
+    "string_na_astype_uint8_typeerror": case(
+        "df = pd.DataFrame({'c2': pd.array([None], dtype='string')})", "df = df.astype({'c2': 'uint8'})"),
+    "boolean_na_astype_int64_valueerror": case(
+        "df = pd.DataFrame({'c2': pd.array([None], dtype='boolean')})", "df = df.astype({'c2': 'int64'})"),
+    # strings never match a datetime column's isin (a float parse raised ValueError)
+    "datetime_isin_strings_matches_nothing": case(
+        "df = pd.DataFrame({'c1': ['2020-01-01', None]}).astype({'c1': 'datetime64[ns]'})",
+        "df = df[df['c1'].isin(['ab', '2020-01-01'])]"),
+    # MultiIndex columns concatenated with flat ones: pandas' NotImplementedError
+    "concat_multiindex_columns_with_flat": case(
+        "df = pd.DataFrame({'k': [0], 'c2': [-1]})\ndf2 = pd.DataFrame({'x0': [1.5]})",
+        "df = df.groupby('c2').agg({'k': ['max']})\ndf = pd.concat([df, df2], ignore_index=False)"),
+    # unary minus of a uint column whose type the data decides (aligned fallback result)
+    "neg_of_aligned_uint_fallback_result": case(
+        "df = pd.DataFrame({'c0': [89365, 3]}).astype({'c0': 'uint32'})",
+        "df = df.assign(n=df['c0'].cummin())\ndf = df.assign(n=df['n'].__neg__())"),
+    # drop_duplicates of an empty frame does not look its subset up
+    "drop_duplicates_missing_subset_of_empty_frame": case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype='Int64')})",
+        "df = df.groupby('k').mean(numeric_only=True)\ndf = df.drop_duplicates(subset=['c0', 'n'], keep='last')"),
+    # group-by keys of Python objects of kinds that do not compare: pandas' sort raises TypeError
+    "groupby_object_keys_not_comparable": case(
+        "df = pd.DataFrame({'c0': [5, 1], 'c1': [None, '2020-01-01 12:30:00']}).astype({'c1': 'datetime64[ms]'})",
+        "df = df.fillna(-1)\ndf = df.groupby('c1')['c0'].size()"),
+    # comparisons with a scalar of another kind: pyarrow's answers, categoricals all False
+    "arrow_duration_lt_int": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([1, None], dtype=pd.ArrowDtype(pa.duration('us')))})", "df = df[(df['a'] < 5).fillna(False)]"),
+    "arrow_duration_eq_true": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([1, None], dtype=pd.ArrowDtype(pa.duration('us')))})", "df = df['a'] == True"),
+    "string_upper_eq_int_is_arrow_bool": case(
+        "df = pd.DataFrame({'a': pd.array(['x', None], dtype='string')})", "df = df['a'].str.upper() == 1"),
+    "categorical_eq_int_all_false": case(
+        "df = pd.DataFrame({'a': ['x', None]}).astype({'a': 'category'})", "df = df[df['a'] != 1]"),
+    # reductions: pyarrow refuses bool var over no rows too; any/all take no numeric_only
+    "frame_var_of_empty_arrow_bool_typeerror": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df.var()"),
+    "frame_any_numeric_only_typeerror": case("df = pd.DataFrame({'a': [1]})", "df = df.any(numeric_only=True)"),
+    "frame_nunique_without_columns_is_float": case("df = pd.DataFrame(index=[1, 2])", "df = df.nunique()"),
+    # an object column of timestamps and ints (pandas' datetime.fillna(-1)) came back from pandas as
+    # timestamps (-1 as 1969-12-31 23:59:59.999999): values of several kinds are kept as Python objects
+    "datetime_fillna_int_keeps_the_int": case(
+        "df = pd.DataFrame({'c0': [5, -7], 'c1': ['1999-12-31 23:59:59', None]}).astype({'c1': 'datetime64[ms]'})",
+        "df = df.fillna(-1)\ndf = df.groupby('c1')['c0'].size()"),
+    # pandas does not parse a string for an Arrow timestamp: == is False (gframe parsed it: True)
+    "arrow_timestamp_eq_date_string_is_false": arrow_case(
+        "df = pd.DataFrame({'t': pd.array(['2021-03-14 10:00', None], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC')))})",
+        "df = df.assign(e=df['t'] == '2021-03-14 10:00', n=df['t'] != '2021-03-14 10:00')"),
+    # an ArrowDtype operand's arithmetic is pyarrow's: numpy's TypeError is not pandas' answer
+    "decimal_floordiv_int": arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['-3', None], dtype={DEC})}})", "df = df.assign(c0=df['c0'] // 7)"),
+    "decimal_floordiv_Float64": arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['-99.99'], dtype={DEC}), 'c2': pd.array([None], dtype='Float64')}})",
+        "df = df.assign(c0=df['c0'] // df['c2'])"),
+    "arrow_timestamp_mod_int_not_implemented": arrow_case(
+        "df = pd.DataFrame({'t': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.timestamp('us')))})", "df = df.assign(m=df['t'] % 7)"),
+    "datetime_fillna_int_values": case(
+        "df = pd.DataFrame({'c1': ['1999-12-31 23:59:59', None]}).astype({'c1': 'datetime64[ms]'})", "df = df.fillna(-1)"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZEXC_CASES.items()])
+def test_fuzz_regression_fuzzexc(code: str) -> None:
+    check_code(code, engine="cpu")

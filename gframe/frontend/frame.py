@@ -29,7 +29,7 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
                                  is_numeric_for_pandas, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
@@ -179,6 +179,15 @@ class DataFrame(NumpyProtocols, NDFrame):
         if missing:
             raise KeyError(f"{missing} {axis_msg}")
         return [internal_name(lab) for lab in labels]
+
+    def _subset_names(self, labels: Iterable[Hashable]) -> list[str] | None:
+        """``_names`` of a ``duplicated``/``drop_duplicates`` subset; None for an empty frame (no rows
+        or no columns), where pandas answers before it looks the labels up (a missing one raises
+        KeyError only where there are values). The row count is computed only for a missing label."""
+        labels = list(labels)
+        if any(not self._schema.has(lab) for lab in labels) and (not self._schema.columns or len(self) == 0):
+            return None
+        return self._names(labels)
 
     # ------------------------------------------------------------------ execution
     def _result(self) -> engines.Result:
@@ -448,9 +457,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         if not (is_scalar(lower) and is_scalar(upper)):
             return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         lo, hi = scalar_value(lower), scalar_value(upper)
-        if not all(clip_fits(f, lo, hi) for f in self._schema.columns if is_numeric(f.dtype)):
-            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace},
-                               "clip of a nullable column with a bound it cannot hold")
+        if not all(clip_native(f.dtype, f.family, lo, hi) for f in self._schema.columns if is_numeric(f.dtype)):
+            # pandas' result depends on the data (a bound of another kind, a bool column)
+            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
         new = self._map_columns(lambda f, e: func("clip", e, lower=lo, upper=hi) if is_numeric(f.dtype) else None)
         return self._inplace(new, inplace)
 
@@ -770,7 +779,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         if not cols:
             # pandas' index is the frame's columns Index, filtered (a frame with no columns has
             # RangeIndex columns: an int64 result index)
-            empty = "int64" if fn in ("count", "nunique") else "bool" if fn in ("any", "all") else "float64"
+            empty = "int64" if fn == "count" else "bool" if fn in ("any", "all") else "float64"
             return Series(pd.Series([], dtype=empty, index=self._schema.columns_index()[:0]))
         if fn in ("mean", "median", "std", "var", "prod") and any(is_string(f.dtype) for f in cols):
             bad = next(f for f in cols if is_string(f.dtype))
@@ -778,6 +787,8 @@ class DataFrame(NumpyProtocols, NDFrame):
 
         def native(f: Field) -> bool:
             t = f.dtype
+            if not arrow_reduction_native(fn, t, f.family):  # pyarrow's result types or TypeErrors
+                return False
             if t is None or pa.types.is_dictionary(t):
                 return fn in ("count", "nunique") and t is not None
             if is_numeric(t) or fn in ("count", "nunique"):
@@ -884,14 +895,14 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
-        if bool_only:
-            return call_method(self, "any", (), {"axis": axis, "bool_only": True, "skipna": skipna, **kw})
+        if bool_only or kw:  # (numpy's keywords, validated by pandas: others raise TypeError)
+            return call_method(self, "any", (), {"axis": axis, "bool_only": bool_only, "skipna": skipna, **kw})
         return self._reduce("any", axis, skipna, False)
 
     @objects_via_pandas
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
-        if bool_only:
-            return call_method(self, "all", (), {"axis": axis, "bool_only": True, "skipna": skipna, **kw})
+        if bool_only or kw:  # (numpy's keywords, validated by pandas: others raise TypeError)
+            return call_method(self, "all", (), {"axis": axis, "bool_only": bool_only, "skipna": skipna, **kw})
         return self._reduce("all", axis, skipna, False)
 
     # ------------------------------------------------------------------ ordering
@@ -965,8 +976,8 @@ class DataFrame(NumpyProtocols, NDFrame):
                         ignore_index: bool = False) -> "DataFrame | None":
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
-        names = self._names(_listify(subset)) if subset is not None else []
-        if not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
+        names = self._subset_names(_listify(subset)) if subset is not None else []
+        if names is None or not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
             return self._inplace(self.copy(), inplace) if not ignore_index else self._inplace(self.reset_index(drop=True), inplace)
         new = DataFrame._from_plan(L.Distinct(tuple(names), "none" if keep is False else keep, _positions(self._plan)))
         if ignore_index:
@@ -978,7 +989,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
         labels = _listify(subset) if subset is not None else self._schema.labels
-        names = self._names(labels, "not in index") if labels else []
+        names = self._subset_names(labels) if labels else []
         if not names:
             return Series._over(self._plan, Lit(False), None)
         expr = func("duplicated", *(Col(n) for n in names), keep="none" if keep is False else keep)
@@ -1130,16 +1141,45 @@ def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:
     from gframe.plan.dtypes import literal_type
     if family == MASKED and dtype is not None and not _masked_holds(dtype, scalar_value(value)):
         return False
+    if family in ARROW_FAMILIES and dtype is not None and not _arrow_holds(dtype, scalar_value(value)):
+        return False
     return _value_kind(dtype) in (None, _value_kind(literal_type(scalar_value(value))))
 
 
-def clip_fits(f: Field, lower: Any, upper: Any) -> bool:
-    """Whether ``clip`` of column ``f`` is the column's type. A bound a nullable column cannot hold
-    (``Int64.clip(upper=2.5)``) is pandas' setitem of it where a value is replaced: TypeError where
-    one is, the column as it was where none is - the data decides, so those calls go through pandas
-    (as ``fill_fits``'s ``fillna`` does)."""
-    return f.family != MASKED or f.dtype is None or all(
-        b is None or _masked_holds(f.dtype, b) for b in (lower, upper))
+def clip_native(dtype: Any, family: str, *bounds: Any) -> bool:
+    """Whether ``clip(bounds)`` on a column of ``dtype`` (of pandas' ``family``) is the engines' clip
+    in the column's type, as pandas computes it. Not so - and pandas' to do, as its answer depends on
+    the data - for bools (Polars has no bool clip; pandas keeps bool or makes object), a bool bound
+    on numbers (object where a value is replaced), a bound a nullable column does not hold
+    (TypeError where a value is replaced) or an Arrow column does not hold exactly (pyarrow casts
+    it: ``int64[pyarrow].clip(upper=2.5)`` stays int64)."""
+    if dtype is None:
+        return True
+    if pa.types.is_boolean(dtype):
+        return all(b is None or isinstance(b, float) and b != b for b in bounds)
+    for value in bounds:
+        if value is None or isinstance(value, float) and value != value:
+            continue
+        if isinstance(value, (bool, np.bool_)):
+            return False
+        if family == MASKED and not _masked_holds(dtype, value):
+            return False
+        if family in ARROW_FAMILIES and not _arrow_holds(dtype, value, exact=True):
+            return False
+    return True
+
+
+def _arrow_holds(dtype: Any, value: Any, exact: bool = False) -> bool:
+    """Whether pyarrow takes ``value`` as a scalar of ``dtype``: pandas fills an ArrowDtype column
+    with ``pa.scalar(value, type)``, so pyarrow's rules decide (``bool[pyarrow].fillna(-1)`` raises
+    ArrowInvalid, ``int64[pyarrow].fillna(True)`` TypeError) - where something is missing."""
+    if isinstance(value, (pd.Timestamp, pd.Timedelta)):
+        return True  # pandas converts these itself first (units, tz): kind checks cover them
+    try:
+        held = pa.scalar(value, type=dtype)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return False
+    return not exact or held.as_py() == value
 
 
 def _masked_holds(dtype: Any, value: Any) -> bool:

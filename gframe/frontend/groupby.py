@@ -15,7 +15,7 @@ from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import arrow_reduction_native, is_numeric_for_pandas, is_string
+from gframe.plan.schema import PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
 from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
@@ -107,6 +107,10 @@ class _GroupBy:
     def _check_observed(self, names: tuple[str, ...], labels: tuple[Hashable, ...]) -> Any:
         """observed=False with a categorical key: native for one key, or many keys sorted without nulls."""
         schema = self._frame._plan.schema
+        if any(schema.dtype_of(n) == PYOBJECT for n in names):
+            # keys of Python objects: pandas hashes and sorts them by Python's rules (TypeError where
+            # sort meets values of kinds that do not compare); the engines only move them
+            return None
         cat = any(schema.dtype_of(n) is not None and pa.types.is_dictionary(schema.dtype_of(n)) for n in names)
         self._unobserved = cat and not self._observed
         if self._unobserved and len(names) > 1 and not (self._sort and self._dropna):

@@ -19,10 +19,6 @@ from gframe.plan.expr import BinOp, Col, Func, Lit, func
 from gframe.plan.schema import (
     Field,
     internal_name,
-    is_numeric,
-    is_string,
-    is_temporal,
-    pandas_dtype,
 )
 
 _HOWS = ("inner", "left", "right", "outer", "cross", "left_anti", "right_anti")
@@ -151,7 +147,8 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
     if not all(merge_keys_native((ls.dtype_of(a), ls.family_of(a)), (rs.dtype_of(b), rs.family_of(b)), how)
                for a, b in zip(lnames, rnames)):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "keys of different dtypes (pandas reads the data)")
-    _check_key_types(ls, rs, lnames, rnames)
+    if not _keys_native(ls, rs, lnames, rnames):
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "merge keys of different kinds")
     outputs = _outputs(ls, rs, [], [], coalesced, suffixes)
     if outputs is None:
         return via_pandas("merge", pd.merge, (left, right), kwargs, "duplicate output labels")
@@ -178,21 +175,28 @@ def _check_keys(schema: Any, keys: Sequence[Hashable]) -> None:
             raise KeyError(k)
 
 
-def _check_key_types(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str]) -> None:
-    """pandas refuses to match numbers against strings or datetimes: a ValueError when the plan is built."""
-    def kind(t: Any) -> str | None:
-        if t is None or pa.types.is_dictionary(t):
-            return None
-        return "num" if is_numeric(t) else "str" if is_string(t) else "time" if is_temporal(t) else None
+def _keys_native(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str]) -> bool:
+    """Whether the engines join these keys as pandas does: keys of one pandas dtype, numbers with numbers
+    (ints, floats, decimals, compared in their common type) and categoricals (by value).
+
+    Other pairs are pandas' to decide, and its answer depends on the data: it raises ValueError for
+    a number or string against a datetime, or a string against numbers it infers as such - but only
+    when both sides have rows - and merges the rest as object (bool with int or str, datetimes of
+    different units, date32 with strings). Those merges run through pandas, which gives either."""
+    def number(t: Any) -> bool:
+        return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
 
     for a, b in zip(lnames, rnames):
         ta, tb = ls.dtype_of(a), rs.dtype_of(b)
-        ka, kb = kind(ta), kind(tb)
-        if ka is not None and kb is not None and ka != kb:
-            label = next((f.label for f in ls.columns if f.name == a), None)
-            label = label if label is not None else next((f.label for f in rs.columns if f.name == b), None)
-            raise ValueError(f"You are trying to merge on {pandas_dtype(ta)} and {pandas_dtype(tb)} columns for key "
-                             f"'{label}'. If you wish to proceed you should use pd.concat")
+        if ta is None or tb is None or pa.types.is_dictionary(ta) or pa.types.is_dictionary(tb):
+            continue
+        if number(ta) and number(tb):
+            continue
+        # one type in two families is two pandas dtypes (str and string[pyarrow]: object; datetime64 and
+        # timestamp[pyarrow]: ValueError)
+        if ta != tb or ls.family_of(a) != rs.family_of(b):
+            return False
+    return True
 
 
 def _indicator_label(indicator: Any, ls: Any, rs: Any) -> Hashable | None:
@@ -321,6 +325,10 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
             if not ignore_index and _object_index(plans):
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index values of different kinds (pandas: object)")
+            if len({_column_levels(p.schema) for p in plans}) > 1:
+                # MultiIndex columns with flat ones: pandas' union of the two (NotImplementedError unless
+                # the flat labels are tuples) - its rules, not restated here
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "MultiIndex columns with flat columns")
             labels = _concat_labels([p.schema for p in plans], join, sort)
             if labels is None:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "column labels not sortable")

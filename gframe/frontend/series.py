@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 from typing import Any, Callable, Hashable, Iterator
 
+import datetime as _dt
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -33,8 +34,8 @@ from gframe.frontend.frame import (
     DataFrame,
     _align_expr,
     aligned,
-    clip_fits,
     fill_fits,
+    clip_native,
     _is_listlike,
     _positions,
     _rank_expr,
@@ -240,6 +241,45 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     return func("cast", e, dtype=target)
 
 
+def _compare_native(t: Any, family: str, value: Any) -> bool:
+    """Whether comparing a column of type ``t`` (of pandas' ``family``) with the scalar ``value`` is
+    native. A categorical compares natively with a value of its categories' kind only (pandas: a
+    number against string categories is all False / True, a missing value raises TypeError for an
+    unordered ``<``); an ArrowDtype or pandas ``string`` column with a value of its own kind (the
+    others give pyarrow's answers, ``bool[pyarrow]`` with missing values - ``_arrow_comparable``)."""
+    if t is None:
+        return True
+    if pa.types.is_dictionary(t):
+        missing = value is None or isinstance(value, float) and value != value or value is pd.NaT or value is pd.NA
+        return not missing and _arrow_comparable(t.value_type, value)
+    if family in ARROW_FAMILIES or family == MASKED and is_string(t):
+        return _arrow_comparable(t, value)
+    return True
+
+
+def _arrow_comparable(t: Any, value: Any) -> bool:
+    """Whether an ArrowDtype column of type ``t`` compares with the scalar ``value`` natively: a value
+    of the column's own kind. pandas compares other pairs with pyarrow's kernels, casting the scalar
+    (``duration < 5`` works, ``duration == True`` is ``1 µs == 1``), then with numpy per value, and
+    only then takes them as different (``==`` False, missing where the column is, ``<`` TypeError)."""
+    if t is None or value is None or isinstance(value, float) and value != value:
+        return True
+    v = scalar_value(value)
+    if pa.types.is_boolean(t):
+        return isinstance(v, (bool, np.bool_))
+    if pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t):
+        return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    if is_string(t):
+        return isinstance(v, str)
+    if pa.types.is_date(t):
+        return isinstance(v, _dt.date) and not isinstance(v, _dt.datetime)
+    if pa.types.is_timestamp(t):
+        return isinstance(v, _dt.datetime) and (getattr(v, "tzinfo", None) is None) == (t.tz is None)
+    if pa.types.is_duration(t):
+        return isinstance(v, _dt.timedelta)
+    return False
+
+
 def _pandas_dtype_or_none(dtype: Any) -> Any:
     try:
         return pd.api.types.pandas_dtype(dtype)
@@ -291,6 +331,8 @@ def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
     if src is None:
         return
     masked = isinstance(_pandas_dtype_or_none(dtype), pd.core.dtypes.dtypes.BaseMaskedDtype)
+    if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and masked and pa.types.is_boolean(target):
+        raise NotImplementedError("datetimes to boolean: pandas' TypeError only where there are rows")
     if (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and masked:
         raise TypeError(f"{pandas_dtype(src)} cannot be converted to {type(_pandas_dtype_or_none(dtype)).__name__}")
     if pa.types.is_timestamp(src) or pa.types.is_duration(src):
@@ -331,6 +373,11 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
         exact = 2 ** (np.finfo(target.to_pandas_dtype()).nmant + 1)
         if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(-exact)), BinOp("gt", e, Lit(exact)))):
             raise NotImplementedError("ints a float cannot hold exactly, cast by pyarrow")
+    if pa.types.is_boolean(target) and family == MASKED and src is not None and f.family not in NA_FAMILIES \
+            and (pa.types.is_integer(src) or pa.types.is_floating(src)):
+        # pandas' BooleanArray takes numbers 0 and 1 only (a nullable number casts nonzero to True)
+        if _any_true(plan, BinOp("and", func("notna", e), BinOp("and", BinOp("ne", e, Lit(0)), BinOp("ne", e, Lit(1))))):
+            raise TypeError("Need to pass bool-like values")
     if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
         # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
         raise NotImplementedError("missing floats to bool")
@@ -350,8 +397,19 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
             raise pd.errors.IntCastingNaNError(
                 f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "
                 "non-finite values or cast to an integer type that supports these values (e.g. 'Int64')")
+    if family == NUMPY and src is not None and f.family in (MASKED, OBJECT) \
+            and (pa.types.is_integer(target) or pa.types.is_boolean(target)) and _any_true(plan, func("isna", e)):
+        # a missing value into numpy's int / bool: each source array refuses it its own way
+        na = "NAType" if f.family == MASKED else "NoneType"
+        if is_string(src) or f.family == OBJECT:  # object values go through int() / bool()
+            if pa.types.is_integer(target):
+                raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not '{na}'")
+            if f.family == MASKED:
+                raise TypeError("boolean value of NA is ambiguous")
+        else:  # a masked number's to_numpy
+            raise ValueError("cannot convert NA to integer" if pa.types.is_integer(target) else "cannot convert float NaN to bool")
     if is_string(src) and is_numeric(target):
-        if pa.types.is_integer(target) and family == NUMPY and _any_true(plan, func("isna", e)):
+        if pa.types.is_integer(target) and family == NUMPY and f.family == NUMPY and _any_true(plan, func("isna", e)):
             # (a nullable or Arrow int holds the missing strings as NA)
             raise ValueError(f"cannot convert float NaN to integer (column {f.label!r} has missing values)")
         failed = BinOp("and", func("notna", e), func("isna", func("cast", e, dtype=target, strict=False)))
@@ -654,6 +712,17 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             name = self._name if self._name == other._name else None
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
+            t = self._dtype_arrow
+            if op in COMPARISON and self._family in ARROW_FAMILIES and t is not None and pa.types.is_timestamp(t) \
+                    and isinstance(other, str):
+                # pandas does not parse a string for an Arrow timestamp (pyarrow has no such kernel; numpy
+                # compares per value): == False, != True, missing where the column is; an ordering raises
+                if op not in ("eq", "ne"):
+                    raise TypeError(f"Invalid comparison between dtype={family_dtype(t, self._family)} and str")
+                return Series._over(self._plan, BinOp("ne" if op == "eq" else "eq", self._expr, self._expr), self._name)
+            if op in COMPARISON and not _compare_native(self._dtype_arrow, self._family, other):
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "compared with a scalar of another kind (pandas' rules per dtype)")
             try:
                 op, rexpr = scalar_operand(op, other, self._dtype_arrow)
             except InvalidComparison:
@@ -690,7 +759,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             out: Expr = func("where", BinOp(op, l, func("fillna", r, Lit(False))), func("notna", l), Lit(False))
             return Series._over(plan, out, name)
         expr = BinOp(op, l, r)
-        check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
+        try:
+            check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
+        except TypeError:
+            # numpy's refusals; an ArrowDtype operand's arithmetic is pyarrow's (decimal // float is
+            # double[pyarrow]): pandas decides, and raises its own where it refuses too
+            if op in ARITHMETIC and (self._family in ARROW_FAMILIES or isinstance(other, Series) and other._family in ARROW_FAMILIES):
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "arithmetic of an ArrowDtype operand pyarrow decides")
+            raise
         return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of) or expr, name)
 
     def _bool_family(self) -> str | None:
@@ -874,10 +951,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def clip(self, lower: Any = None, upper: Any = None, axis: Any = None, inplace: bool = False) -> "Series | None":
-        if not (is_scalar(lower) and is_scalar(upper)) or \
-                not clip_fits(Field(self._name, self._dtype_arrow, self._family), scalar_value(lower), scalar_value(upper)):
+        if not (is_scalar(lower) and is_scalar(upper)):
             return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
-        return self._inplace(self._with(func("clip", self._expr, lower=scalar_value(lower), upper=scalar_value(upper))), inplace)
+        lo, hi = scalar_value(lower), scalar_value(upper)
+        if not clip_native(self._dtype_arrow, self._family, lo, hi):
+            # pandas' result depends on the data (a bound of another kind, a bool column)
+            return call_method(self, "clip", (lower, upper), {"axis": axis, "inplace": inplace})
+        return self._inplace(self._with(func("clip", self._expr, lower=lo, upper=hi)), inplace)
 
     @objects_via_pandas
     def round(self, decimals: int = 0) -> "Series":
@@ -1000,10 +1080,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def any(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        if kw:  # numpy's keywords, validated by pandas (others raise TypeError)
+            return call_method(self, "any", (), {"axis": axis, "bool_only": bool_only, "skipna": skipna, **kw})
         return self._reduce("any", skipna)
 
     @objects_via_pandas
     def all(self, *, axis: Any = 0, bool_only: bool = False, skipna: bool = True, **kw: Any) -> Any:
+        if kw:  # numpy's keywords, validated by pandas (others raise TypeError)
+            return call_method(self, "all", (), {"axis": axis, "bool_only": bool_only, "skipna": skipna, **kw})
         return self._reduce("all", skipna)
 
     @objects_via_pandas

@@ -1,9 +1,8 @@
 """CPU declarations of the row-wise functions of numbers, missing values and types (``functions.py``)."""
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import datetime as _dt
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -23,6 +22,13 @@ Args = "list[pl.Expr]"
 
 @declare("neg")
 def _neg(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    # numpy's negative wraps an unsigned int (-x == ~x + 1) and inverts a bool; Polars refuses both.
+    # The frontend rewrites these where it knows the type; a type decided by the data lands here
+    t = lo.type_of(e.children[0])
+    if t is not None and pa.types.is_unsigned_integer(t):
+        return (~args[0] + 1).cast(polars_type(t), wrap_numerical=True)
+    if t is not None and pa.types.is_boolean(t):
+        return ~args[0]
     return -args[0]
 
 
@@ -176,6 +182,10 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         if xt is not None:
             # pandas: values of another type never match (1 in a string column, "a" in ints)
             values = [v for v in values if _same_kind(v, xt)]
+        if xt is not None and pa.types.is_dictionary(xt) and _is_string_type(xt.value_type):
+            # a string categorical is an Enum of its categories or a Categorical, as the node that made
+            # it left it (a scan's column vs a join's output): the categories' strings compare either way
+            x, xt, values = x.cast(pl.String), xt.value_type, [v for v in values if isinstance(v, str)]
         try:
             res = x.is_in(pl.Series(values).cast(polars_type(xt)).implode() if xt is not None and values else values) \
                 if values else pl.lit(False)
@@ -217,6 +227,8 @@ def _isin_timestamps(x: pl.Expr, xt: Any, values: list) -> pl.Expr:
     ints = [i for i in ints if -2 ** 63 <= i < 2 ** 63]
     res = x.cast(pl.Int64).is_in(pl.Series(ints, dtype=pl.Int64).implode()).fill_null(False) if ints else pl.lit(False)
     return res | x.is_null() if has_nat else res
+def _is_string_type(t: Any) -> bool:
+    return pa.types.is_string(t) or pa.types.is_large_string(t)
 
 
 def _same_kind(v: Any, t: Any) -> bool:
@@ -229,6 +241,10 @@ def _same_kind(v: Any, t: Any) -> bool:
         return isinstance(v, (bool, int)) and v in (0, 1)
     if pa.types.is_large_string(t) or pa.types.is_string(t):
         return isinstance(v, str)
+    if pa.types.is_timestamp(t):  # a string or a number never matches a datetime (not parsed)
+        return isinstance(v, (_dt.datetime, np.datetime64))
+    if pa.types.is_duration(t):
+        return isinstance(v, (_dt.timedelta, np.timedelta64))
     return True
 
 
