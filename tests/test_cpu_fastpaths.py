@@ -132,8 +132,8 @@ GB = dict(as_index=False, sort=False, observed=True, dropna=False)
 
 @pytest.mark.parametrize("late", [False, True])
 def test_sort_false_prefix_order(taken, late):
-    # a median keeps the group-by in Polars (float sums and means alone take the ordered pass)
-    assert_matches_pandas(lambda pd: keyed(pd, late=late).groupby("g", **GB).agg({"v": "sum", "w": "median"}))
+    # a "first" keeps the group-by in Polars (float sums, means and medians alone take the ordered pass)
+    assert_matches_pandas(lambda pd: keyed(pd, late=late).groupby("g", **GB).agg({"v": "sum", "w": "first"}))
     assert taken["prefix"] >= 1
 
 
@@ -338,5 +338,27 @@ def test_many_groups_take_the_partitioned_numbering(taken, monkeypatch, sort):
 
     for by in ("s", "f", ["t", "i"], ["s", "f", "i"]):
         assert_matches_pandas(lambda pd: frame(pd).groupby(by, sort=sort, dropna=False).agg(
-            {"v": ["sum", "mean", "std"], "w": ["sum", "var", "count"]}), check_exact=True)
+            {"v": ["sum", "mean", "std", "median"], "w": ["sum", "var", "count", "median"]}), check_exact=True)
     assert taken["ordered"] >= 4
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_group_median_in_the_ordered_pass(taken, sort):
+    """Medians by the ordered pass: odd and even counts, missing values skipped, a group of missing
+    values only (NaN), ints (float64 results), infinities; with other aggregations beside them."""
+    def frame(pd):
+        rng = np.random.default_rng(3)
+        v = rng.normal(0, 10, 300)
+        v[rng.integers(0, 300, 40)] = NaN
+        v[[5, 17]] = [np.inf, -np.inf]
+        k = rng.integers(0, 12, 300)
+        v[k == 11] = NaN
+        return pd.DataFrame({"k": k, "s": [f"s{i % 7}" for i in range(300)], "v": v,
+                             "i": rng.integers(-50, 50, 300)})
+
+    assert_matches_pandas(lambda pd: frame(pd).groupby("k", sort=sort).agg(
+        {"v": ["median", "std"], "i": ["median", "sum"]}), check_exact=True)
+    assert_matches_pandas(lambda pd: frame(pd).groupby(["s", "k"], sort=sort).v.median(), check_exact=True)
+    assert_matches_pandas(lambda pd: frame(pd).groupby("s", sort=sort, as_index=False).agg(
+        {"v": ["median", "mean"]}), check_exact=True)
+    assert taken["ordered"] >= 3

@@ -249,3 +249,40 @@ def factorize_partitioned(k: Any, bits: int) -> Any:
     for r in range(n):
         out[perm[r]] = number[local[r]]
     return out, groups
+
+
+@numba.njit(nogil=True, cache=True)
+def group_median(code: Any, groups: int, x: Any) -> Any:
+    # pandas' group median (``median_linear``): missing values skipped, the middle value, or for an
+    # even count (upper middle + lower middle) / 2; each group's values bucketed by a counting
+    # pass, then selected in linear time (no sort). NaN for a group without values.
+    n = len(code)
+    nobs = np.zeros(groups, dtype=np.int64)
+    for i in range(n):
+        if x[i] == x[i]:
+            nobs[code[i]] += 1
+    start = np.zeros(groups + 1, dtype=np.int64)
+    for g in range(groups):
+        start[g + 1] = start[g] + nobs[g]
+    buf = np.empty(start[groups])
+    fill = start[:groups].copy()
+    for i in range(n):
+        v = x[i]
+        if v == v:
+            g = code[i]
+            buf[fill[g]] = v
+            fill[g] += 1
+    out = np.empty(groups)
+    for g in range(groups):
+        m = nobs[g]
+        if m == 0:
+            out[g] = np.nan
+            continue
+        h = m // 2
+        part = np.partition(buf[start[g]:start[g] + m], h)
+        upper = part[h]
+        if m % 2:
+            out[g] = upper
+        else:
+            out[g] = (upper + part[:h].max()) / 2
+    return out
