@@ -132,8 +132,8 @@ GB = dict(as_index=False, sort=False, observed=True, dropna=False)
 
 @pytest.mark.parametrize("late", [False, True])
 def test_sort_false_prefix_order(taken, late):
-    # a median keeps the group-by in Polars (float sums and means alone take the ordered pass)
-    assert_matches_pandas(lambda pd: keyed(pd, late=late).groupby("g", **GB).agg({"v": "sum", "w": "median"}))
+    # a "first" keeps the group-by in Polars (float sums, means and medians alone take the ordered pass)
+    assert_matches_pandas(lambda pd: keyed(pd, late=late).groupby("g", **GB).agg({"v": "sum", "w": "first"}))
     assert taken["prefix"] >= 1
 
 
@@ -275,3 +275,90 @@ def test_dense_key_falls_back(taken, monkeypatch, sort):
     assert_matches_pandas(lambda pd: pd.DataFrame({"k": [10**12, 1, 10**12], "v": [1, 2, 3]}).groupby(
         "k", sort=sort).v.sum())
     assert taken["dense"] == 0
+
+
+# ------------------------------------------------------------------------------ ordered pass kernels
+@pytest.mark.parametrize("bits", [1, 3, 8])
+def test_partitioned_factorize_numbers_like_one_table(bits):
+    """Partitioned by hash, the groups still get the numbers of the one-table kernel (first
+    appearance), for few and for many distinct values, and for values that differ in high bits only."""
+    pytest.importorskip("numba")
+    from gframe.engines.cpu import ordered
+
+    rng = np.random.default_rng(bits)
+    for k in (rng.integers(0, 5, 3000), rng.integers(-2**62, 2**62, 3000), rng.integers(0, 2000, 3000),
+              np.arange(3000) << 40, np.zeros(1, dtype=np.int64), np.array([-1, 0, -1, 7, 0])):
+        k = k.astype(np.int64).view(np.uint64)
+        want, groups = ordered.factorize(k)
+        got, got_groups = ordered.factorize_partitioned(k, bits)
+        assert got_groups == groups
+        np.testing.assert_array_equal(got, want)
+        small, small_groups = ordered.factorize_small(k, groups)
+        assert small_groups == groups
+        np.testing.assert_array_equal(small, want)
+        if groups > 1:
+            assert ordered.factorize_small(k, groups - 1)[1] == -1
+
+
+def test_sum_and_var_passes_give_the_full_pass_bits():
+    """The passes that compute only sums or only variances give ``group_pass``' bits: the same
+    arithmetic in the same row order (NaN skipped, infinities without compensation)."""
+    pytest.importorskip("numba")
+    from gframe.engines.cpu import ordered
+
+    rng = np.random.default_rng(5)
+    code = rng.integers(0, 50, 20000)
+    x = rng.normal(0, 1e6, 20000) * rng.choice([1e-9, 1.0, 1e9], 20000)
+    x[rng.integers(0, 20000, 300)] = NaN
+    x[[3, 99]] = [np.inf, -np.inf]
+    nobs, total, m2, _ = ordered.group_pass(code, 50, x)
+    s_nobs, s_total = ordered.sum_pass(code, 50, x)
+    v_nobs, v_m2 = ordered.var_pass(code, 50, x)
+    np.testing.assert_array_equal(s_nobs, nobs)
+    np.testing.assert_array_equal(v_nobs, nobs)
+    assert s_total.tobytes() == total.tobytes()
+    assert v_m2.tobytes() == m2.tobytes()
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_many_groups_take_the_partitioned_numbering(taken, monkeypatch, sort):
+    """Past ``_FACTORIZE_SMALL`` groups the hashed keys are numbered partition by partition: pandas'
+    answers (order, values to the bit) for string, float and several keys, missing ones included."""
+    from gframe.engines.cpu import kernels as K
+
+    monkeypatch.setattr(K, "_FACTORIZE_SMALL", 3)
+    n = 400
+
+    def frame(pd):
+        rng = np.random.default_rng(7)
+        return pd.DataFrame({"s": [f"k{i}" for i in rng.integers(0, 60, n)],
+                             "f": rng.integers(0, 40, n) / 4,
+                             "t": pd.array([None if i % 17 == 0 else f"t{i % 5}" for i in range(n)], dtype="str"),
+                             "i": rng.integers(0, 9, n), "v": rng.normal(0, 1e3, n), "w": rng.integers(0, 9, n)})
+
+    for by in ("s", "f", ["t", "i"], ["s", "f", "i"]):
+        assert_matches_pandas(lambda pd: frame(pd).groupby(by, sort=sort, dropna=False).agg(
+            {"v": ["sum", "mean", "std", "median"], "w": ["sum", "var", "count", "median"]}), check_exact=True)
+    assert taken["ordered"] >= 4
+
+
+@pytest.mark.parametrize("sort", [True, False])
+def test_group_median_in_the_ordered_pass(taken, sort):
+    """Medians by the ordered pass: odd and even counts, missing values skipped, a group of missing
+    values only (NaN), ints (float64 results), infinities; with other aggregations beside them."""
+    def frame(pd):
+        rng = np.random.default_rng(3)
+        v = rng.normal(0, 10, 300)
+        v[rng.integers(0, 300, 40)] = NaN
+        v[[5, 17]] = [np.inf, -np.inf]
+        k = rng.integers(0, 12, 300)
+        v[k == 11] = NaN
+        return pd.DataFrame({"k": k, "s": [f"s{i % 7}" for i in range(300)], "v": v,
+                             "i": rng.integers(-50, 50, 300)})
+
+    assert_matches_pandas(lambda pd: frame(pd).groupby("k", sort=sort).agg(
+        {"v": ["median", "std"], "i": ["median", "sum"]}), check_exact=True)
+    assert_matches_pandas(lambda pd: frame(pd).groupby(["s", "k"], sort=sort).v.median(), check_exact=True)
+    assert_matches_pandas(lambda pd: frame(pd).groupby("s", sort=sort, as_index=False).agg(
+        {"v": ["median", "mean"]}), check_exact=True)
+    assert taken["ordered"] >= 3
