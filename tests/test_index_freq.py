@@ -95,6 +95,10 @@ def test_drop_keeps_freq_only_at_the_ends(labels):
 def test_index_keeps_its_tz_object(tz):
     """Arrow keeps a zone's name only; the index comes back with the tz object it came in with
     (dateutil's ``tzfile`` is another dtype to pandas than the zoneinfo of the same name)."""
+    try:
+        pandas.date_range("2000", periods=1, tz=tz)
+    except Exception as exc:  # noqa: BLE001 - a machine without that zone's data (the GPU machine has no tzdata)
+        pytest.skip(f"pandas cannot make zone {tz!r} here: {type(exc).__name__}")
     def run(pd):
         s = pd.Series(np.arange(4.0), pd.date_range("2000-01-01", periods=4, freq="h", tz=tz))
         return (s + 1)[lambda x: x > 1]

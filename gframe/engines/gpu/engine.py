@@ -199,11 +199,8 @@ class _Run:
                 out = from_host_frame(host)
             except NotUploadable:
                 return host
-            except MemoryError as exc:  # (a result the spill policy moved to the host, say)
-                if options.oom == "cpu":
-                    return host
-                raise MemoryError(f"GPU out of memory uploading {node.describe()}: {exc}. GFRAME_OOM=cpu "
-                                  "runs on the CPU engine what does not fit") from None
+            except MemoryError:  # (a result the spill policy moved to the host, say): it stays there,
+                return host  # and the node that needs it decides (runs on the CPU, or names itself)
             out = _typed(out, node)
             self.where[id(node)] = ("gpu", out.nbytes())
             if out.num_rows > support.SMALL_HOST_ROWS:
