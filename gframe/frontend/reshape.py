@@ -325,7 +325,7 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
             if not ignore_index and _object_index(plans):
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index values of different kinds (pandas: object)")
-            if len({_column_levels(p.schema) for p in plans}) > 1:
+            if len({_column_levels(p.schema) for p in plans if p.schema.columns}) > 1:
                 # MultiIndex columns with flat ones: pandas' union of the two (NotImplementedError unless
                 # the flat labels are tuples) - its rules, not restated here
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "MultiIndex columns with flat columns")
