@@ -361,14 +361,7 @@ def lower(ev: Any, e: Expr) -> Any:
         has_null = any(v is None or isinstance(v, float) and v != v for v in values)
         found = sorted({c for c in (code_of(cats, v.item() if isinstance(v, np.generic) else v) for v in values
                                     if not (v is None or isinstance(v, float) and v != v)) if c is not None})
-        if found:
-            hay = plc.Column.from_arrow(pa.array(found, CODES))
-            res = E.fill_null(plc.search.contains(hay, codes), False)
-        else:
-            res = E.as_column(E.Const(False, BOOL), ev.n)
-        if has_null:
-            res = ev.binary("LOGICAL_OR", res, plc.unary.is_null(codes), BOOL)
-        return res
+        return E.member_of(ev, codes, found, CODES, has_null)
     # cast to the categories' own type (``astype``; ``isin`` of a categorical is one of its values):
     # the categories, uploaded, gathered by the codes
     values = upload(pa.table({"v": cats.cast(e.param("dtype"))})).columns[0]

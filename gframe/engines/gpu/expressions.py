@@ -104,6 +104,20 @@ def fill_null(v: Value, value: Any) -> Value:
     return plc.replace.replace_nulls(v, scalar(value, col_type(v)))
 
 
+def member_of(ev: Any, col: Any, values: list[Any], t: pa.DataType, nulls_match: bool) -> Any:
+    """Whether each row of ``col`` is one of ``values`` (host scalars of Arrow type ``t``, none
+    missing); a missing row counts as one when ``nulls_match``. ``isin`` of plain columns
+    (``rowwise.py``) and of a categorical's codes (``categorical.py``) alike."""
+    if values:
+        hay = plc.Column.from_arrow(pa.array(values, type=t))
+        res = fill_null(plc.search.contains(hay, col), False)
+    else:
+        res = as_column(Const(False, BOOL), ev.n)
+    if nulls_match:
+        res = ev.binary("LOGICAL_OR", res, plc.unary.is_null(col), BOOL)
+    return res
+
+
 def _finer(a: pa.DataType, b: pa.DataType) -> pa.DataType:
     if a == b:
         return a

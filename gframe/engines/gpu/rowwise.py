@@ -266,14 +266,7 @@ def _isin(ev: Any, e: Func) -> Any:
         # search that hashes or orders the bits (pyarrow's is_in, the stand-in's) tells them apart
         col = ev.binary("ADD", col, E.Const(0.0, xt), xt)
         values = [float(v) + 0.0 for v in values]
-    if values:
-        hay = plc.Column.from_arrow(pa.array(values, type=xt if xt != STRING else pa.string()))
-        res = E.fill_null(plc.search.contains(hay, col), False)
-    else:
-        res = E.as_column(E.Const(False, BOOL), ev.n)
-    if has_null:
-        res = ev.binary("LOGICAL_OR", res, plc.unary.is_null(col), BOOL)
-    return res
+    return E.member_of(ev, col, values, xt if xt != STRING else pa.string(), has_null)
 
 
 def _cast_reason(e: Func, args: Types, t: Any) -> str | None:
