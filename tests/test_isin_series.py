@@ -95,3 +95,14 @@ def _opaque_params(expr):
     for c in getattr(expr, "children", ()):
         out += _opaque_params(c)
     return out
+
+
+@pytest.mark.parametrize("values", [["a", None], [None], [float("nan")], ["a"]])
+@pytest.mark.parametrize("as_series", [False, True])
+def test_isin_of_an_object_column_tells_none_from_nan(values, as_series):
+    """An object column holds None and NaN apart, and pandas matches each only with itself (the
+    engines hold both as one missing value: such calls go through pandas, recorded)."""
+    ps = pd.Series(["a", None, "b", float("nan")], dtype=object)
+    pv = pd.Series(values, dtype=object) if as_series else values
+    gv = gframe.Series(pv) if as_series else values
+    pd.testing.assert_series_equal(gframe.Series(ps).isin(gv).to_pandas(), ps.isin(pv))

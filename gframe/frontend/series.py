@@ -888,6 +888,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if not _is_listlike(values) and not isinstance(values, dict):
             raise TypeError(f"only list-like objects are allowed to be passed to isin(), you passed a `{type(values).__name__}`")
         t = self._dtype_arrow
+        if (self.dtype == object or isinstance(values, Series) and values.dtype == object) and _has_missing(values):
+            # an object column holds None and NaN apart, and pandas matches each only with itself;
+            # the engines hold both as one missing value
+            return call_method(self, "isin", (values,), {}, "missing values among isin values of an object column")
         if isinstance(values, Series) and _same_exact_type(t, values._dtype_arrow):
             # the value set stays where the engine holds it (on the GPU, in device memory)
             nulls_match = not (self._family == MASKED and not is_string(t))
@@ -1309,6 +1313,15 @@ def _arrow_value_set_native(values: Any, t: Any) -> bool:
         info = np.iinfo(t.to_pandas_dtype())
         return all(info.min <= int(v) <= info.max for v in present)
     return inferred == t or is_string(inferred) and is_string(t)
+
+
+def _has_missing(values: Any) -> bool:
+    """Whether ``isin``'s values hold a missing value (a gframe Series asks its engine)."""
+    if isinstance(values, Series):
+        return bool(values.isna().any())
+    if isinstance(values, dict):
+        return False
+    return any(is_scalar(v) and pd.isna(v) for v in _values_of(values))
 
 
 def _same_exact_type(t: Any, other: Any) -> bool:
