@@ -278,12 +278,19 @@ def _(node: L.CsvScan, inputs: list[GpuTable]) -> GpuTable:
     return GpuTable([f.name for f in fields], cols, res.tbl.num_rows())
 
 
+def _fits_int(col: Any, narrow: pa.DataType) -> bool:
+    """Whether every value of the integer column ``col`` fits the integer type ``narrow`` (no values:
+    yes). One min/max pair read back: a check inside the operator that needs it (a CSV ``dtype=``,
+    a group sum's pandas type), not a trip between operators."""
+    lo, hi = (plc.reduce.reduce(col, agg, col.type()).to_py() for agg in (plc.aggregation.min(), plc.aggregation.max()))
+    info = np.iinfo(narrow.to_pandas_dtype())
+    return lo is None or info.min <= lo <= hi <= info.max
+
+
 def _check_fits(col: Any, want: pa.DataType, position: int) -> None:
     """A CSV integer column read as int64 narrowed to ``dtype=``'s width: pandas raises where a value
-    does not fit (one min/max pair read back: a check at the reader, not between operators)."""
-    info = np.iinfo(want.to_pandas_dtype())
-    lo, hi = (plc.reduce.reduce(col, agg, col.type()).to_py() for agg in (plc.aggregation.min(), plc.aggregation.max()))
-    if lo is not None and (lo < info.min or hi > info.max):
+    does not fit."""
+    if not _fits_int(col, want):
         raise ValueError(f"cannot safely convert passed user dtype of {want.to_pandas_dtype().__name__} for "
                          f"int64 dtyped data in column {position}")
 
@@ -905,13 +912,8 @@ def _narrowed(col: Any, narrow: pa.DataType | None) -> Any:
     """A group sum (64 bits) in the input's narrow int type when every sum fits (pandas)."""
     if narrow is None or col.null_count():
         return col
-    if col.size():
-        wide = col_type(col)
-        lo = plc.reduce.reduce(col, plc.aggregation.min(), plc_type(wide)).to_py()
-        hi = plc.reduce.reduce(col, plc.aggregation.max(), plc_type(wide)).to_py()
-        info = np.iinfo(narrow.to_pandas_dtype())
-        if not info.min <= lo <= hi <= info.max:
-            return col
+    if col.size() and not _fits_int(col, narrow):
+        return col
     return E.cast(col, narrow)
 
 
