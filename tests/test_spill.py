@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.skipif(NO_GPU is not None, reason=f"no GPU here: {NO_G
 
 def _device_full() -> bool:
     """Whether some source holds a device copy."""
-    return any(ref() is not None and "gpu" in ref()._store() for ref in _holders.get("gpu", {}).values())
+    return any("gpu" in holder._store() for holder in list(_holders.get("gpu", {}).values()))
 
 
 @pytest.fixture

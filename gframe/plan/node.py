@@ -8,7 +8,6 @@ optimizer pass) and a readable ``repr``. Modelled on cudf_polars' ``dsl/nodebase
 from __future__ import annotations
 
 import weakref
-from collections import OrderedDict
 from typing import Any, Callable, ClassVar, Iterator, Self, Sequence
 
 
@@ -137,31 +136,21 @@ class Resident:
         return store
 
 
-# per engine, the sources holding a converted form, least recently used first (weak: a source
-# the user dropped leaves with its form)
-_holders: dict[str, "OrderedDict[int, weakref.ref[Resident]]"] = {}
+# per engine, the sources holding a converted form, by identity (two ``Opaque`` of one value are
+# equal, yet each holds its own form); weak: a source the user dropped leaves with it
+_holders: dict[str, "weakref.WeakValueDictionary[int, Resident]"] = {}
 
 
 def _touch(engine: str, holder: Resident) -> None:
-    order = _holders.setdefault(engine, OrderedDict())
-    key = id(holder)
-    if key in order and order[key]() is holder:
-        order.move_to_end(key)
-    else:
-        order[key] = weakref.ref(holder, lambda _r, k=key, o=order: o.pop(k, None) if o.get(k) is _r else None)
+    _holders.setdefault(engine, weakref.WeakValueDictionary())[id(holder)] = holder
 
 
 def release_resident(engine: str) -> int:
-    """Drop every converted form ``engine`` holds, least recently used first: the spill policy of
-    the GPU engine's device memory (``engines/gpu/memory.spill``), where a source's host data (or
-    its file snapshot) is the copy kept. Returns how many sources let go of one."""
-    order = _holders.pop(engine, OrderedDict())
-    released = 0
-    for ref in order.values():
-        holder = ref()
-        if holder is not None and holder.release(engine):
-            released += 1
-    return released
+    """Drop every converted form ``engine`` holds: the spill policy of the GPU engine's device
+    memory (``engines/gpu/memory.spill``), where a source's host data (or its file snapshot) is the
+    copy kept. Returns how many sources let go of one."""
+    holders = _holders.pop(engine, weakref.WeakValueDictionary())
+    return sum(holder.release(engine) for holder in list(holders.values()))
 
 
 class Opaque(Resident):
