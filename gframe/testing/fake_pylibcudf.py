@@ -1190,8 +1190,15 @@ def scatter(source: Any, scatter_map: Column, target_table: Table) -> Table:
     return Table(out, n)
 
 
+def get_element(input_column: Column, index: int) -> Scalar:
+    """One element as a device scalar (missing where the element is)."""
+    if not 0 <= index < input_column.size():
+        raise IndexError(f"fake pylibcudf: get_element: index {index} out of bounds")
+    return Scalar(input_column.arr[index])
+
+
 copying = types.SimpleNamespace(gather=gather, slice=_slice, shift=shift, copy_if_else=copy_if_else, scatter=scatter,
-                                OutOfBoundsPolicy=OutOfBoundsPolicy)
+                                get_element=get_element, OutOfBoundsPolicy=OutOfBoundsPolicy)
 
 
 # ------------------------------------------------------------------------------------ rolling

@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import categorical, groupcodes, ops
+from gframe.engines.gpu import categorical, fewgroups, groupcodes, ops
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -626,7 +626,7 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     # order-sensitive aggregations (float sums and moments) reduce over the rows sorted by the keys
     # (``SortedGroups``), the rest in libcudf's hash group-by, whose groups are then sorted by key too
     ordered = [i for i, ap in enumerate(plans) if order_sensitive(ap)] if t.num_rows else []
-    sg = SortedGroups(key_cols, t.num_rows) if ordered else None
+    sg = _ordered_groups(key_cols, t.num_rows) if ordered else None
     if sg is not None:
         requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
         requests = [r for r in requests if r[1]]
@@ -660,6 +660,13 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     if not node.sort:
         tbl = gather(tbl, plc.sorting.sorted_order(plc.Table([tbl.column(first)]), *ascending(1)))
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
+
+
+def _ordered_groups(key_cols: list[Any], n: int) -> "SortedGroups | fewgroups.MaskedGroups":
+    """The layout the order-sensitive aggregations reduce over: a mask per group where there are a
+    few large groups (``fewgroups``: no sort, no gathers), else the rows in runs (``SortedGroups``)."""
+    few = fewgroups.find(key_cols, n, lambda t, keys: sort_table(t, keys, [False] * len(keys), True))
+    return few if few is not None else SortedGroups(key_cols, n)
 
 
 def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], plans: list[AggPlan],
