@@ -50,8 +50,8 @@ class Spy:
         self.calls: list[bool] = []
         real = fewgroups.find
 
-        def spy(keys: Any, n: int, sort_keys: Any) -> Any:
-            out = real(keys, n, sort_keys)
+        def spy(keys: Any, n: int, sort_keys: Any, h: Any) -> Any:
+            out = real(keys, n, sort_keys, h)
             self.calls.append(out is not None)
             return out
 

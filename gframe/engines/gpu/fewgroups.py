@@ -48,15 +48,23 @@ def enabled() -> bool:
     return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def find(keys: Sequence[Any], n: int, sort_keys: Any) -> "MaskedGroups | None":
+def hashes(keys: Sequence[Any], n: int) -> Any:
+    """The rows' key hashes (``groupcodes.row_hashes``) where ``find`` will look at them, else None:
+    computed once, for ``find`` and, where it declines, the sorted runs (``SortedGroups``)."""
+    if n < MIN_ROWS or not keys or not enabled() or not groupcodes.enabled():
+        return None
+    return groupcodes.row_hashes(keys, n)
+
+
+def find(keys: Sequence[Any], n: int, sort_keys: Any, h: Any) -> "MaskedGroups | None":
     """The groups of ``n`` rows by ``keys`` as masks, where there are at most ``MAX_GROUPS`` of
     them over at least ``MIN_ROWS`` rows and the key hash tells them apart; else None.
 
     ``sort_keys(table, keys)``: the Aggregate kernel's sort of its output groups by their keys,
-    applied to the groups' first rows so the masks come in that order."""
-    if n < MIN_ROWS or not keys or not enabled():
+    applied to the groups' first rows so the masks come in that order. ``h``: ``hashes(keys, n)``
+    (None: not considered)."""
+    if h is None:
         return None
-    h = groupcodes.row_hashes(keys, n)
     nulls, nans = plc.types.NullPolicy.INCLUDE, plc.types.NanPolicy.NAN_IS_VALID
     count = int(plc.reduce.distinct_count(h, nulls, nans))  # a host int: this kernel's bookkeeping
     if count > MAX_GROUPS:

@@ -665,8 +665,9 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
 def _ordered_groups(key_cols: list[Any], n: int) -> "SortedGroups | fewgroups.MaskedGroups":
     """The layout the order-sensitive aggregations reduce over: a mask per group where there are a
     few large groups (``fewgroups``: no sort, no gathers), else the rows in runs (``SortedGroups``)."""
-    few = fewgroups.find(key_cols, n, lambda t, keys: sort_table(t, keys, [False] * len(keys), True))
-    return few if few is not None else SortedGroups(key_cols, n)
+    hashes = fewgroups.hashes(key_cols, n)  # (None where the masks are not considered)
+    few = fewgroups.find(key_cols, n, lambda t, keys: sort_table(t, keys, [False] * len(keys), True), hashes)
+    return few if few is not None else SortedGroups(key_cols, n, hashes)
 
 
 def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], plans: list[AggPlan],
@@ -766,9 +767,9 @@ class SortedGroups:
     in ``_pairwise``'s fixed order (libcudf's rolling sum over chunks of the rows, one thread each).
     """
 
-    def __init__(self, keys: Sequence[Any], n: int) -> None:
+    def __init__(self, keys: Sequence[Any], n: int, hashes: Any = None) -> None:
         self.n = n
-        runs = groupcodes.hash_runs(keys, n) if n and groupcodes.enabled() else None
+        runs = groupcodes.hash_runs(keys, n, hashes) if n and groupcodes.enabled() else None
         self.hashed = runs is not None
         ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
         if runs is None:
