@@ -40,6 +40,8 @@ BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()
 MAX_GROUPS = 8
 MIN_ROWS = 1 << 20
 ENV = "GFRAME_GPU_FEWGROUPS"
+# what ``MaskedGroups.aggregate`` computes (the others - medians - need the sorted runs)
+AGGREGATIONS = frozenset({"sum", "mean", "var", "std", "prod"})
 
 
 def enabled() -> bool:

@@ -626,7 +626,7 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     # order-sensitive aggregations (float sums and moments) reduce over the rows sorted by the keys
     # (``SortedGroups``), the rest in libcudf's hash group-by, whose groups are then sorted by key too
     ordered = [i for i, ap in enumerate(plans) if order_sensitive(ap)] if t.num_rows else []
-    sg = _ordered_groups(key_cols, t.num_rows) if ordered else None
+    sg = _ordered_groups(key_cols, t.num_rows, [plans[i] for i in ordered]) if ordered else None
     if sg is not None:
         requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
         requests = [r for r in requests if r[1]]
@@ -662,10 +662,12 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
 
 
-def _ordered_groups(key_cols: list[Any], n: int) -> "SortedGroups | fewgroups.MaskedGroups":
-    """The layout the order-sensitive aggregations reduce over: a mask per group where there are a
-    few large groups (``fewgroups``: no sort, no gathers), else the rows in runs (``SortedGroups``)."""
-    hashes = fewgroups.hashes(key_cols, n)  # (None where the masks are not considered)
+def _ordered_groups(key_cols: list[Any], n: int, plans: list[AggPlan]) -> "SortedGroups | fewgroups.MaskedGroups":
+    """The layout the order-sensitive aggregations ``plans`` reduce over: a mask per group where there
+    are a few large groups and the masks can compute every one of them (``fewgroups``: no sort, no
+    gathers), else the rows in runs (``SortedGroups``)."""
+    masked = all(ap.fn in fewgroups.AGGREGATIONS for ap in plans)
+    hashes = fewgroups.hashes(key_cols, n) if masked else None  # (None: the masks are not considered)
     few = fewgroups.find(key_cols, n, lambda t, keys: sort_table(t, keys, [False] * len(keys), True), hashes)
     return few if few is not None else SortedGroups(key_cols, n, hashes)
 
