@@ -86,7 +86,7 @@ def unavailable_reason() -> str | None:
 
 
 def _kernels() -> tuple[Any, Any]:
-    """(level, pick), compiled at their first launch (their module imports numba)."""
+    """(level, pick), compiled when their module is first imported (it imports numba)."""
     from gframe.engines.gpu import segmented_kernels as K
 
     return K.level, K.pick

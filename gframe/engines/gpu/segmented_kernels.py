@@ -9,7 +9,9 @@ from numba import cuda
 from gframe.engines.gpu.segmented import FAN_IN
 
 
-@cuda.jit
+# explicit signatures: compiled once, when this module is imported (``segmented.unavailable_reason``),
+# and a launch only checks its arguments against them (no type inference per call)
+@cuda.jit("void(float64[::1], float64[::1], int32[::1], int32[::1], int32[::1], int64, int64)")
 def level(src, dst, rank, group_of, bounds, n, stride):  # type: ignore[no-untyped-def]
     """One level: each head (rank a multiple of ``stride * FAN_IN``) adds up to ``FAN_IN`` values
     of its group, ``stride`` apart from its own position on, in order from 0.0, into ``dst`` at its
@@ -32,7 +34,7 @@ def level(src, dst, rank, group_of, bounds, n, stride):  # type: ignore[no-untyp
     dst[p] = acc
 
 
-@cuda.jit
+@cuda.jit("void(float64[::1], int32[::1], float64[::1])")
 def pick(sums, bounds, out):  # type: ignore[no-untyped-def]
     """Each group's sum, at its first position (an empty group: 0.0)."""
     g = cuda.grid(1)
