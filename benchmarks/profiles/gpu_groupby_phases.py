@@ -1,16 +1,21 @@
-"""Where a GPU group-by's time goes, and an A/B of how its order-deterministic float aggregations
-find their groups: by a hash of the keys (``engines/gpu/groupcodes.py``, the default) or by a
-stable sort by the keys (``GFRAME_GPU_GROUPCODES=0``, the previous path). db-benchmark's data and
-questions (``benchmarks/dbbench_data.py``, ``dbbench_questions.py``: sort=False, dropna=False).
+"""Where a GPU group-by's time goes, and an A/B of one switch of its order-deterministic float
+aggregations, in one process: ``--switch segsum`` (default) times the fixed-order numba-cuda group
+sums (``engines/gpu/segmented.py``, ``GFRAME_GPU_SEGSUM=1``, the default) against the previous
+chunked rolling sums (``GFRAME_GPU_SEGSUM=0``); ``--switch groupcodes`` how the groups are found:
+by a hash of the keys (``engines/gpu/groupcodes.py``, the default) or by a stable sort by the keys
+(``GFRAME_GPU_GROUPCODES=0``). db-benchmark's data and questions (``benchmarks/dbbench_data.py``,
+``dbbench_questions.py``: sort=False, dropna=False).
 
-    GFRAME_ENGINE=gpu python benchmarks/profiles/gpu_groupby_phases.py [--rows 1e7] [--modes 1,0]
-        [--questions q3,q4,q5,q6,q10] [--repeat 3] [--no-phases]
+    GFRAME_ENGINE=gpu python benchmarks/profiles/gpu_groupby_phases.py [--rows 1e7] [--switch segsum]
+        [--modes 1,0] [--questions q1,...,q10] [--repeat 3] [--no-phases]
 
 For each question and mode: the best end-to-end time of ``--repeat`` runs (result copied to the
-host, device synced, no phase timers), then one run with device-synchronized phase timers
-(their sync adds a little), and whether the two modes' results are the same bits (they must be:
-each group's rows are added in the same order either way). ``--fake`` runs it over the host
-stand-in for pylibcudf (a check of the script itself; its times mean nothing).
+host, device synced, no phase timers) and whether those runs gave the same bits (they must: issue
+9), then one run with device-synchronized phase timers (their sync adds a little). Across modes:
+whether the results are the same bits, else the largest relative difference of a float result
+(it must be at most 1e-12: the modes add in different orders at most). ``--fake`` runs it over
+the host stand-in for pylibcudf (a check of the script itself; its times mean nothing, and the
+stand-in takes the previous path in both segsum modes).
 """
 from __future__ import annotations
 
@@ -67,6 +72,7 @@ def instrument() -> None:
     K.SortedGroups.__init__ = timed("SortedGroups.__init__ (all of the runs)", K.SortedGroups.__init__)
     K.SortedGroups.aggregate = timed("SortedGroups.aggregate (ordered aggs)", K.SortedGroups.aggregate)
     K.SortedGroups._pairwise = timed("  _pairwise (chunked sums)", K.SortedGroups._pairwise)
+    K.SortedGroups._segment_sums = timed("  _segment_sums (fixed-order kernel)", K.SortedGroups._segment_sums)
     K._aggregate_runs = timed("_aggregate_runs (all after the runs)", K._aggregate_runs)
     K.sort_table = timed("sort_table (hash group-by's groups)", K.sort_table)
     K.gather = timed("gather (tables)", K.gather)
@@ -84,11 +90,45 @@ def bits(ans: Any) -> list[bytes]:
     return out
 
 
+def floats(ans: Any) -> list[Any]:
+    """The answer's float columns (numpy), for the relative difference across modes."""
+    import pandas
+
+    frame = ans if isinstance(ans, pandas.DataFrame) else ans.to_frame()
+    return [frame.iloc[:, i].to_numpy() for i in range(frame.shape[1]) if frame.iloc[:, i].dtype.kind == "f"]
+
+
+def kinds(ans: Any) -> list[str]:
+    """The numpy kind of each of the answer's columns."""
+    import pandas
+
+    frame = ans if isinstance(ans, pandas.DataFrame) else ans.to_frame()
+    return [frame.iloc[:, i].to_numpy().dtype.kind for i in range(frame.shape[1])]
+
+
+def max_rel_diff(a: list[Any], b: list[Any]) -> float:
+    """The largest |x - y| / |y| over the float columns (NaN in both: equal; NaN in one: inf)."""
+    import numpy as np
+
+    worst = 0.0
+    for x, y in zip(a, b):
+        if x.shape != y.shape or not np.array_equal(np.isnan(x), np.isnan(y)):
+            return float("inf")
+        ok = ~np.isnan(x)
+        d = np.abs(x[ok] - y[ok])
+        scale = np.abs(y[ok])
+        rel = np.where(d == 0, 0.0, d / np.where(scale == 0, 1e-300, scale))
+        worst = max(worst, float(rel.max()) if rel.size else 0.0)
+    return worst
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", default="1e7")
-    ap.add_argument("--modes", default="1,0", help="GFRAME_GPU_GROUPCODES values to run, in order")
-    ap.add_argument("--questions", default="q3,q4,q5,q6,q10")
+    ap.add_argument("--switch", choices=["segsum", "groupcodes"], default="segsum",
+                    help="the environment switch to A/B: GFRAME_GPU_SEGSUM or GFRAME_GPU_GROUPCODES")
+    ap.add_argument("--modes", default="1,0", help="the switch's values to run, in order")
+    ap.add_argument("--questions", default="q1,q2,q3,q4,q5,q6,q7,q8,q9,q10")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-phases", action="store_true")
     ap.add_argument("--fake", action="store_true", help="over the host stand-in (checks the script only)")
@@ -101,25 +141,33 @@ def main(argv: list[str] | None = None) -> None:
     import dbbench_questions as Q
 
     import gframe
-    from gframe.engines.gpu import groupcodes
+    from gframe.engines.gpu import groupcodes, segmented
 
+    env = segmented.ENV if args.switch == "segsum" else groupcodes.ENV
     n = int(float(args.rows))
     t0 = time.perf_counter()
     x = dbbench_data.groupby_data(n)["x"]
     print(f"data: {n:,} rows in {time.perf_counter() - t0:.1f} s")
+    if args.switch == "segsum":
+        print(f"segmented kernel: {'usable' if segmented.unavailable_reason() is None else segmented.unavailable_reason()}"
+              f"{' (the stand-in: previous path)' if args.fake else ''}")
     instrument()
     modes = args.modes.split(",")
+    summary: list[str] = []
+    failed = False
     with gframe.option_context(engine="gpu"):
         g = gframe.DataFrame(x)
         len(g)
-        answers: dict[tuple[str, str], list[bytes]] = {}
+        answers: dict[tuple[str, str], Any] = {}
         for q in args.questions.split(","):
             fn = Q.PANDAS_API["groupby"][q]
+            line = [q]
             for mode in modes:
-                os.environ[groupcodes.ENV] = mode
+                os.environ[env] = mode
                 PHASES[0] = False
                 fn(gframe, g).to_pandas()  # warm (kernels compiled, caches filled)
                 best = float("inf")
+                runs = []
                 for _ in range(args.repeat):
                     gc.collect()
                     SYNC()
@@ -127,9 +175,13 @@ def main(argv: list[str] | None = None) -> None:
                     ans = fn(gframe, g).to_pandas()
                     SYNC()
                     best = min(best, time.perf_counter() - t1)
-                answers[q, mode] = bits(ans)
-                print(f"\n== {q} {Q.GROUPBY_TITLES[q]}, {groupcodes.ENV}={mode}: best {best * 1000:.1f} ms "
-                      f"of {args.repeat}, {len(ans):,} groups")
+                    runs.append(bits(ans))
+                stable = all(r == runs[0] for r in runs[1:])
+                failed |= not stable
+                answers[q, mode] = ans
+                print(f"\n== {q} {Q.GROUPBY_TITLES[q]}, {env}={mode}: best {best * 1000:.1f} ms "
+                      f"of {args.repeat}, {len(ans):,} groups; run to run: {'the same bits' if stable else 'DIFFERENT BITS'}")
+                line.append(f"{env}={mode} {best * 1000:8.1f} ms{'' if stable else ' (NOT DETERMINISTIC)'}")
                 if args.no_phases:
                     continue
                 TIMES.clear()
@@ -139,10 +191,25 @@ def main(argv: list[str] | None = None) -> None:
                 PHASES[0] = False
                 for k, v in TIMES.items():
                     print(f"   {k:44s} {sum(v) * 1000:8.1f} ms  x{len(v)}")
-            if len(modes) > 1:
-                same = all(answers[q, m] == answers[q, modes[0]] for m in modes[1:])
-                print(f"   results of modes {modes}: {'the same bits' if same else 'DIFFERENT'}")
-
+            for m in modes[1:]:
+                a, b = answers[q, m], answers[q, modes[0]]
+                if bits(a) == bits(b):
+                    verdict = "the same bits"
+                else:  # only float columns may differ, and by at most 1e-12 relative
+                    others_same = ([c for c, f in zip(bits(a), kinds(a)) if f != "f"]
+                                   == [c for c, f in zip(bits(b), kinds(b)) if f != "f"])
+                    rel = max_rel_diff(floats(a), floats(b)) if others_same else float("inf")
+                    ok = rel <= 1e-12
+                    verdict = f"max relative difference {rel:.2e} ({'<= 1e-12' if ok else 'MORE THAN 1e-12'})"
+                    failed |= not ok
+                print(f"   results of modes {modes[0]} and {m}: {verdict}")
+                line.append(f"vs {m}: {verdict}")
+            summary.append("  ".join(line))
+    print("\n== summary (best of %d, ms)" % args.repeat)
+    print("\n".join(summary))
+    if failed:
+        print("FAILED: a mode was not deterministic run to run, or the modes differ by more than 1e-12")
+        sys.exit(1)
 
 if __name__ == "__main__":
     main()

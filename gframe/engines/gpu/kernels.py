@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import categorical, fewgroups, groupcodes, ops
+from gframe.engines.gpu import categorical, fewgroups, groupcodes, ops, segmented
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -766,7 +766,8 @@ class SortedGroups:
 
     Every step is a hash, a sort, a gather, an element-wise operation, a stream compaction or an
     integer scan, each of which gives the same bits every run; float values are only ever combined
-    in ``_pairwise``'s fixed order (libcudf's rolling sum over chunks of the rows, one thread each).
+    in ``_pairwise``'s fixed order: chunks of 32 rows added in row order, level after level (the
+    numba-cuda kernel of ``segmented.py``, or, without it, libcudf's rolling sum over the chunks).
     """
 
     def __init__(self, keys: Sequence[Any], n: int, hashes: Any = None) -> None:
@@ -789,6 +790,8 @@ class SortedGroups:
         # a stable sort keeps each group's rows in row order: its first sorted row is its first row
         self.first_rows = plc.copying.gather(plc.Table([self.order]), starts,
                                              plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        self._bounds: Any = None  # starts, then n (``_segment_sums``), made at the first use
+        self._largest = 0
 
     def sizes(self) -> Any:
         """Each group's number of rows (INT32): the next group's first position minus its own."""
@@ -872,11 +875,23 @@ class SortedGroups:
             out.append(plc.concatenate.concatenate(sums) if len(sums) > 1 else sums[0])
         return out
 
+    def _segment_sums(self, cols: list[Any]) -> list[Any]:
+        """Each group's sum (FLOAT64) by ``segmented.group_sums``: one numba-cuda kernel per level
+        of 32, in the chunked order described in ``_pairwise`` (so, up to libcudf's own rolling
+        sum, the same bits). The largest group's size (one number) is read back once: the kernel's
+        own bookkeeping (how many levels), not a trip between operators."""
+        if self._bounds is None:
+            self._bounds = plc.concatenate.concatenate([self.starts, plc.Column.from_scalar(scalar(self.n, I32), 1)])
+            self._largest = int(plc.reduce.reduce(self.sizes(), plc.aggregation.max(), plc_type(I32)).to_py())
+        return segmented.group_sums(cols, self.rank, self.group_of, self._bounds, self._largest)
+
     def _pairwise(self, cols: list[Any], op: str) -> list[Any]:
         """Each group's reduction of each column (sorted rows, no missing values) by ``op``, in an
         order fixed by the group sizes alone, so the result does not depend on timing.
 
-        Sums (``ADD``) go by chunks of ``CHUNK`` rows: libcudf's rolling sum adds each row's window
+        Sums (``ADD``) go to ``segmented.group_sums`` (one numba-cuda kernel per level, the order
+        described next) where numba-cuda sees a device and ``GFRAME_GPU_SEGSUM`` is not 0.
+        Otherwise by chunks of ``CHUNK`` rows: libcudf's rolling sum adds each row's window
         one value after another in one thread, so a window of (position in its chunk + 1) rows,
         read at the chunk's last row, is the chunk's sum in row order; the chunk sums then form the
         next, 32 times shorter level. ceil(log32(largest group)) rounds of a few kernels each (the
@@ -888,6 +903,8 @@ class SortedGroups:
         """
         ev = E.Evaluator(GpuTable([], [], self.n), lambda name: None)
         rank = self.rank
+        if op == "ADD" and segmented.usable():
+            return self._segment_sums(cols)
         if op == "ADD" and 0 < self.groups <= FEW_GROUPS and self.n >= FEW_GROUPS_MIN_ROWS * self.groups:
             return self._few_sums(cols)
         if op == "ADD":
