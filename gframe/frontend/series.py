@@ -58,7 +58,9 @@ from gframe.plan.schema import (
     MASKED,
     NA_FAMILIES,
     NUMPY,
-    OBJECT,
+    OBJECT_FAMILIES,
+    OBJECT_NA,
+    OBJECT_NAT,
     PYOBJECT,
     Field,
     arrow_reduction_native,
@@ -68,6 +70,7 @@ from gframe.plan.schema import (
     internal_name,
     is_numeric,
     is_string,
+    object_family,
     pandas_dtype,
 )
 from gframe.plan.dtypes import (DECIMAL_OPS, decimal_operand, decimal_precision, expr_family, expr_type, family_lookup,
@@ -198,7 +201,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         # object: the same values, shown as Python objects (the family says so)
         if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype) or f.family in ARROW_FAMILIES:
             raise NotImplementedError("astype(object) of this column is not native")  # (Arrow: pandas' scalars, NA)
-        return func("cast", e, dtype=f.dtype, family=OBJECT)
+        return func("cast", e, dtype=f.dtype, family=object_family(f.family, f.dtype))
     else:
         try:
             pdtype = pd.api.types.pandas_dtype(dtype)
@@ -397,11 +400,11 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
             raise pd.errors.IntCastingNaNError(
                 f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "
                 "non-finite values or cast to an integer type that supports these values (e.g. 'Int64')")
-    if family == NUMPY and src is not None and f.family in (MASKED, OBJECT) \
+    if family == NUMPY and src is not None and f.family in (MASKED, *OBJECT_FAMILIES) \
             and (pa.types.is_integer(target) or pa.types.is_boolean(target)) and _any_true(plan, func("isna", e)):
         # a missing value into numpy's int / bool: each source array refuses it its own way
-        na = "NAType" if f.family == MASKED else "NoneType"
-        if is_string(src) or f.family == OBJECT:  # object values go through int() / bool()
+        na = "NAType" if f.family in (MASKED, OBJECT_NA) else "NaTType" if f.family == OBJECT_NAT else "NoneType"
+        if is_string(src) or f.family in OBJECT_FAMILIES:  # object values go through int() / bool()
             if pa.types.is_integer(target):
                 raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not '{na}'")
             if f.family == MASKED:
@@ -1016,6 +1019,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
+        if t is not None and pa.types.is_timestamp(t) and fn in ("any", "all") and self._family not in OBJECT_FAMILIES:
+            raise TypeError(f"'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead.")
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return call_method(self, fn, (), {"skipna": skipna, **params})
         return reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
@@ -1218,13 +1223,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
         fam = (("family", ARROW),) if frame._plan.schema.columns[0].family == MASKED and t is not None and is_string(t) else ()
         count = ((name, Agg("size", fam, Col(key))),)
-        if frame._plan.schema.columns[0].family == OBJECT and label != name:
+        if frame._plan.schema.columns[0].family in OBJECT_FAMILIES and label != name:
             # group keys are inferred (``Aggregate``), but pandas' value_counts keeps an object column's
             # dtype for its index: the keys as a column, cast back to the object family, then the index
             flat = L.Aggregate((key,), (label,), count, False, dropna, False, frame._plan)
             k, c = flat.schema.columns
             agg = L.SetIndex((k.name,), True, False, L.Select(
-                ((label, func("cast", Col(k.name), dtype=k.dtype, family=OBJECT)), (name, Col(c.name))), flat))
+                ((label, func("cast", Col(k.name), dtype=k.dtype, family=frame._plan.schema.columns[0].family)), (name, Col(c.name))), flat))
         else:
             agg = L.Aggregate((key,), (label,), count, False, dropna, True, frame._plan)
         out = Series._from_frame_plan(agg)

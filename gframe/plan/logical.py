@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT, STRING, Field, IndexField, Schema
+from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT_FAMILIES, STRING, Field, IndexField, Schema
 from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
@@ -319,7 +319,7 @@ class Repeat(Plan):
 
 def _inferred_family(family: str) -> str:
     """The family of a group key in the result: object columns' keys are inferred (numpy)."""
-    return NUMPY if family == OBJECT else family
+    return NUMPY if family in OBJECT_FAMILIES else family
 
 
 class Aggregate(Plan):
