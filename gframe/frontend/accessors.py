@@ -11,10 +11,10 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.bridge import full_signatures, via_pandas
+from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import OBJECT_STRING, is_na_family, is_string
+from gframe.plan.schema import OBJECT_STRING, PYOBJECT, is_na_family, is_string
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -131,7 +131,10 @@ class StringMethods(_Accessor):
     def __init__(self, series: Any) -> None:
         t = series._dtype_arrow
         categorical = t is not None and pa.types.is_dictionary(t) and is_string(t.value_type)
-        if t is not None and not is_string(t) and not categorical:
+        # Python objects (``datetime.fillna(True)``): pandas decides by the values (``infer_dtype``:
+        # strings or a mix are taken), so every method is pandas' (``_fn`` raises NotNative)
+        self._objects = t == PYOBJECT
+        if t is not None and not is_string(t) and not categorical and not self._objects:
             raise AttributeError("Can only use .str accessor with string values!")
         # pandas applies .str to a categorical's string values: predicates as on str, while string
         # results come back in an object column (missing is NaN)
@@ -140,6 +143,8 @@ class StringMethods(_Accessor):
         self._categorical = categorical
 
     def _fn(self, name: str, **params: Any) -> Any:
+        if self._objects:
+            raise NotNative(f"str.{name} of Python objects")
         out = super()._fn(name, **params)
         if self._categorical and is_string(out._dtype_arrow) and name != "replace":  # pandas: replace keeps str
             return out._with(func("cast", out._expr, dtype=OBJECT_STRING))
@@ -149,7 +154,7 @@ class StringMethods(_Accessor):
     def _object_dtype(self) -> bool:
         """Strings in an object column (``split().str.get``): pandas' missing-value rules differ."""
         t = self._s._dtype_arrow
-        return t is None or t == OBJECT_STRING
+        return t is None or t in (OBJECT_STRING, PYOBJECT)
 
     def _na_value(self, na: Any) -> tuple[bool, Any]:
         """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None)."""
@@ -272,7 +277,7 @@ class StringMethods(_Accessor):
             n = -1
         literal = pat is None or isinstance(pat, str) and (regex is False or regex is None and len(pat) == 1
                                                             or re.escape(pat) == pat)
-        if expand or not isinstance(n, int) or not literal or pat == "":
+        if expand or not isinstance(n, int) or not literal or pat == "" or self._objects:
             return self._fallback("split", pat, n=n, expand=expand, regex=regex)
         return _SplitResult(self._s, pat, n, regex)
 
