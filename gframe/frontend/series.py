@@ -384,9 +384,11 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
     if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
         # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
         raise NotImplementedError("missing floats to bool")
-    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and f.family in NA_FAMILIES:
-        # a nullable float casts as numpy does (truncating fractions; NA raises below for a numpy
-        # int); numpy's wrap-around of values out of the target's range is pandas' to do
+    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) \
+            and (f.family in NA_FAMILIES or family == NUMPY):
+        # a float casts as numpy does (truncating fractions; NaN / NA raise below for a numpy int);
+        # numpy's result for values out of the target's range (undefined in C, the platform's) is
+        # pandas' to give
         info = np.iinfo(target.to_pandas_dtype())
         if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(float(info.min))), BinOp("gt", e, Lit(float(info.max))))):
             raise NotImplementedError("floats outside the target integer type: numpy's cast is undefined there")
