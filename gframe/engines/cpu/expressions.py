@@ -273,6 +273,10 @@ class Lowering:
             out = x.max()
         elif fn == "count":
             out = x.count()
+        elif fn == "std" and not grouped and xt is not None and pa.types.is_float32(xt):
+            # pandas (nanops): the variance in float64, cast to float32 (inf past its range), then
+            # its root - a float32 std of values near 1e20 is inf, not the float64 root narrowed
+            out = x.cast(pl.Float64).var(ddof=ddof).cast(pl.Float32).sqrt()
         elif fn == "std":
             out = x.std(ddof=ddof)
         elif fn == "var":
