@@ -163,7 +163,13 @@ class Lowering:
                 # numpy: x ** 0 and 1 ** x are 1 even for NaN (gframe's null in a float column)
                 pt = polars_type(t)
                 left, right = left.cast(pt), right.cast(pt)
-                return pl.when((right == 0) | (left == 1)).then(pl.lit(1.0, dtype=pt)).otherwise(left.pow(right))
+                # float32: numpy's own power (its SIMD kernels and ``arr ** 2``'s square are not a
+                # correctly rounded powf; Polars' float32 pow, x * x * x for ** 3, is neither): ulps apart
+                raised = left.pow(right)
+                if pt == pl.Float32:
+                    scalar = e.right.value if isinstance(e.right, Lit) and is_python_number(e.right.value) else None
+                    raised = _numpy_binary("pow", left, right, pt, scalar)
+                return pl.when((right == 0) | (left == 1)).then(pl.lit(1.0, dtype=pt)).otherwise(raised)
             elif t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
                 # both sides in the result's unit first (Polars keeps the left one's: [us] + 1 ns dropped the ns)
                 unit = t.unit if t.unit != "s" else "ms"  # Polars has no [s]
@@ -462,18 +468,20 @@ def _wide(x: pl.Expr, t: Any) -> pl.Expr:
     return x
 
 
-def _numpy_binary(op: str, left: pl.Expr, right: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+def _numpy_binary(op: str, left: pl.Expr, right: pl.Expr, dtype: pl.DataType, scalar: Any = None) -> pl.Expr:
     """Float ``//`` and ``%`` by numpy itself: its ``divmod`` rules (an exact ``fmod``, then Python's
     sign convention; ``inf // 3`` NaN, ``1e20 % 3`` 1.0, ``-5 % inf`` inf) are not Polars' ``a - b * floor(a / b)``.
-    Missing values go in as NaN and come out NaN, which ``lower`` makes missing again."""
+    Missing values go in as NaN and come out NaN, which ``lower`` makes missing again. ``pow`` too
+    (float32), with a Python number ``scalar`` exponent as pandas raises to one: ``arr ** 2`` (numpy's
+    square, not its power kernel)."""
     import numpy as np
 
-    ufunc = np.floor_divide if op == "floordiv" else np.remainder
+    ufunc = np.floor_divide if op == "floordiv" else np.remainder if op == "mod" else np.power
 
     def apply(cols: list[pl.Series]) -> pl.Series:
         a, b = (c.cast(dtype).to_numpy() for c in cols)
         with np.errstate(all="ignore"):
-            return pl.Series(ufunc(a, b), dtype=dtype)
+            return pl.Series(a ** scalar if scalar is not None else ufunc(a, b), dtype=dtype)
 
     return pl.map_batches([left, right], apply, return_dtype=dtype, is_elementwise=True)
 
