@@ -1225,15 +1225,18 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
         fam = (("family", ARROW),) if frame._plan.schema.columns[0].family == MASKED and t is not None and is_string(t) else ()
         count = ((name, Agg("size", fam, Col(key))),)
-        if frame._plan.schema.columns[0].family in OBJECT_FAMILIES and label != name:
+        fam0 = frame._plan.schema.columns[0].family
+        # pyarrow counts an Arrow float's -0.0 apart from 0.0: a hidden key tells them apart
+        plan, (key,), hidden = L.signed_zero_keys(frame._plan, (key,))
+        if (fam0 in OBJECT_FAMILIES or hidden) and label != name:
             # group keys are inferred (``Aggregate``), but pandas' value_counts keeps an object column's
             # dtype for its index: the keys as a column, cast back to the object family, then the index
-            flat = L.Aggregate((key,), (label,), count, False, dropna, False, frame._plan)
-            k, c = flat.schema.columns
-            agg = L.SetIndex((k.name,), True, False, L.Select(
-                ((label, func("cast", Col(k.name), dtype=k.dtype, family=frame._plan.schema.columns[0].family)), (name, Col(c.name))), flat))
+            flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
+            k, c = flat.schema.columns[0], flat.schema.columns[-1]
+            kexpr = func("cast", Col(k.name), dtype=k.dtype, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
+            agg = L.SetIndex((k.name,), True, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
         else:
-            agg = L.Aggregate((key,), (label,), count, False, dropna, True, frame._plan)
+            agg = L.Aggregate((key,), (label,), count, False, dropna, True, plan)
         out = Series._from_frame_plan(agg)
         if normalize:
             out = (out / out.sum()).rename(name)

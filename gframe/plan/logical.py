@@ -835,3 +835,30 @@ class Materialized(Plan):
 
     def describe(self) -> str:
         return f"Materialized [{self.engine}]"
+
+
+SIGNED_ZERO_PREFIX = "__gf_negzero_"
+
+
+def signed_zero_keys(plan: Plan, names: Sequence[str]) -> tuple[Plan, tuple[str, ...], tuple[str, ...]]:
+    """``plan`` with a hidden key column beside each Arrow float key in ``names`` that tells -0.0
+    from 0.0 (``1 / x < 0``: True for -0.0 and negative numbers only), and those columns' names.
+
+    pyarrow's hashing keeps the sign of zero, so pandas counts, groups and factorizes -0.0 and 0.0
+    of an ``ArrowDtype`` float as two keys (``value_counts``, a ``drop_duplicates`` over several
+    columns), where numpy's and the masked hash tables (and the engines') make them one. Keyed on
+    the pair (x, sign), the engines group as pyarrow does and nothing else changes: for any other
+    value the sign follows from x. Returns (plan, the keys' names in it, the hidden columns' names);
+    the caller drops the hidden columns after."""
+    from gframe.plan.expr import BinOp, Lit
+
+    extra = [(f"{SIGNED_ZERO_PREFIX}{i}", BinOp("lt", BinOp("truediv", Lit(1.0), Col(n)), Lit(0.0)))
+             for i, n in enumerate(names)
+             if plan.schema.family_of(n) in ARROW_FAMILIES and plan.schema.dtype_of(n) is not None
+             and pa.types.is_floating(plan.schema.dtype_of(n))]
+    if not extra:
+        return plan, tuple(names), ()
+    keep = tuple((f.label, Col(f.name)) for f in plan.schema.columns)
+    out = Select((*keep, *extra), plan)
+    renamed = {f.name: g.name for f, g in zip(plan.schema.columns, out.schema.columns)}
+    return out, tuple(renamed.get(n, n) for n in names), tuple(f.name for f in out.schema.columns[len(keep):])
