@@ -1292,6 +1292,8 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     for n in names:
         if n not in out.columns:
             out = out.with_columns(pl.lit(None).alias(n))
+    if not names and out.width:  # no columns left: a placeholder keeps the height (as Select does)
+        return out.select(pl.col(out.columns[0]).is_null().alias("__gf_len"))
     out = out.select(names)
     casts = []
     for f in list(node.schema.columns) + list(node.schema.index or ()):
