@@ -242,7 +242,8 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         values = _pandas_column(col, dtype, NUMPY)
         return pd.Series(values.astype(object), dtype=object).where(values.notna(), object_missing(family))
     if dtype is not None and col.type != dtype and not pa.types.is_dictionary(col.type):
-        col = col.cast(dtype)  # an engine without the exact type (Polars' large strings, units) widened it
+        # an engine without the exact type (Polars' large strings, units) widened it (a unit: truncated, above)
+        col = col.cast(dtype, safe=not (pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)))
     if isinstance(target, pd.ArrowDtype):
         if col.type != target.pyarrow_dtype:
             col = col.cast(target.pyarrow_dtype)
@@ -266,7 +267,9 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
             return out
     if dtype is not None and (pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)) \
             and (pa.types.is_timestamp(col.type) or pa.types.is_duration(col.type)) and col.type.unit != dtype.unit:
-        col = col.cast(dtype)  # an engine without the unit (Polars has no seconds) widened it
+        # an engine without the unit (Polars has no seconds) widened it; a mean or median between
+        # two seconds holds a fraction of one there, which pandas' float -> int64 truncates (toward 0)
+        col = col.cast(dtype, safe=False)
     if dtype == PYOBJECT:
         objects = np.empty(len(col), dtype=object)
         objects[:] = [None if b is None else pickle.loads(b) for b in col.to_pylist()]

@@ -1466,11 +1466,10 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
         if py is None:
             return pd.NaT
         # the value in the unit the engine holds it in (Polars has no [s]: it keeps [ms]), then pandas' unit
-        ts = pd.Timestamp(np.datetime64(value.value, _unit_of(value, out_type))).as_unit(out_type.unit)
+        ts = pd.Timestamp(np.datetime64(_in_unit(value, out_type), out_type.unit))
         return ts.tz_localize("UTC").tz_convert(out_type.tz) if out_type.tz else ts
     if out_type is not None and pa.types.is_duration(out_type):
-        return pd.NaT if py is None else \
-            pd.Timedelta(np.timedelta64(value.value, _unit_of(value, out_type))).as_unit(out_type.unit)
+        return pd.NaT if py is None else pd.Timedelta(np.timedelta64(_in_unit(value, out_type), out_type.unit))
     if py is None:
         if fn in ("sum",):
             return np.int64(0) if out_type is not None and pa.types.is_integer(out_type) else np.float64(0.0)
@@ -1489,6 +1488,21 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
 def _unit_of(value: pa.Scalar, out_type: Any) -> str:
     t = value.type
     return t.unit if pa.types.is_timestamp(t) or pa.types.is_duration(t) else out_type.unit
+
+
+_PER_SECOND = {"s": 1, "ms": 10 ** 3, "us": 10 ** 6, "ns": 10 ** 9}
+
+
+def _in_unit(value: pa.Scalar, out_type: Any) -> int:
+    """A time's count in ``out_type``'s unit from the unit the engine holds it in (Polars has no
+    [s]: it keeps [ms]): a finer one truncated toward zero, as pandas' float mean / median of
+    datetimes is cast to int64 (between two seconds, a fraction of one)."""
+    v, have = int(value.value), _PER_SECOND[_unit_of(value, out_type)]
+    want = _PER_SECOND[out_type.unit]
+    if have <= want:
+        return v * (want // have)
+    f = have // want
+    return v // f if v >= 0 else -((-v) // f)
 
 
 def _series_repr(s: Series) -> str:

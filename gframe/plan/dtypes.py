@@ -486,8 +486,8 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
             return pa.int64()
         return pa.float64()
     if fn in ("mean", "std", "var", "median"):
-        if arg is not None and pa.types.is_timestamp(arg) and fn in ("mean", "median"):
-            return arg
+        if arg is not None and (pa.types.is_timestamp(arg) or pa.types.is_duration(arg)) and fn in ("mean", "median"):
+            return arg  # a time (a timedelta) in the column's unit
         if arg is not None and pa.types.is_float32(arg):
             return pa.float32()
         if arg is not None and pa.types.is_decimal(arg) and fn == "mean":
