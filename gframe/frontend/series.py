@@ -250,12 +250,17 @@ def _compare_native(t: Any, family: str, value: Any) -> bool:
     number against string categories is all False / True, a missing value raises TypeError for an
     unordered ``<``); an ArrowDtype or pandas ``string`` column with a value of its own kind (the
     others give pyarrow's answers, ``bool[pyarrow]`` with missing values - ``_arrow_comparable``)."""
-    if t is None:
-        return True
+    if t is None:  # decided by the data (ints or floats where rows went missing): a string is pandas'
+        return not isinstance(value, str)
     if pa.types.is_dictionary(t):
         missing = value is None or isinstance(value, float) and value != value or value is pd.NaT or value is pd.NA
         return not missing and _arrow_comparable(t.value_type, value)
     if family in ARROW_FAMILIES or family == MASKED and is_string(t):
+        return _arrow_comparable(t, value)
+    if family in OBJECT_FAMILIES or is_string(t):
+        # Python objects compare one by one (a missing one is False, whatever the scalar), and so
+        # does ``str`` with a scalar of another kind (pandas' TypeError for ``<`` only where a
+        # value is there): pandas' to compare, not a dtype's TypeError
         return _arrow_comparable(t, value)
     return True
 
@@ -772,6 +777,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             if op in ARITHMETIC and (self._family in ARROW_FAMILIES or isinstance(other, Series) and other._family in ARROW_FAMILIES):
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "arithmetic of an ArrowDtype operand pyarrow decides")
+            if op in COMPARISON and any(is_string(expr_type(x, plan.schema.dtype_of)) for x in (l, r)):
+                # strings ordered against another kind: pandas refuses per value (TypeError where
+                # a string is there; over no rows, or only missing ones, an answer)
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "strings compared with another kind: pandas decides by the values")
             raise
         return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of) or expr, name)
 
