@@ -272,7 +272,9 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         col = col.cast(dtype, safe=False)
     if dtype == PYOBJECT:
         objects = np.empty(len(col), dtype=object)
-        objects[:] = [None if b is None else pickle.loads(b) for b in col.to_pylist()]
+        # every stored object is pickled, None too: a null is a row an engine added (a concat's or
+        # merge's missing side, a shift), where pandas puts NaN
+        objects[:] = [np.nan if b is None else pickle.loads(b) for b in col.to_pylist()]
         return pd.Series(objects, dtype=object)
     values = col.to_pandas()
     if dtype == OBJECT_STRING:
