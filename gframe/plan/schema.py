@@ -391,10 +391,11 @@ def is_numeric_for_pandas(t: ArrowType | None, family: str) -> bool:
 # or duration's std a duration, a bool's median/std/var raise TypeError; these are pandas' to do.
 _ARROW_REDUCTIONS_VIA_PANDAS: tuple[tuple[Any, frozenset[str]], ...] = (
     (pa.types.is_boolean, frozenset({"median", "std", "var", "sem"})),
-    (pa.types.is_duration, frozenset({"mean", "median", "std", "var", "sem", "any", "all"})),
-    (pa.types.is_date, frozenset({"mean", "median", "std", "var", "sem", "any", "all"})),
-    (pa.types.is_timestamp, frozenset({"any", "all"})),  # pyarrow has no truth of a time: pandas' TypeError
-    (pa.types.is_time, frozenset({"any", "all"})),
+    (pa.types.is_duration, frozenset({"mean", "median", "std", "var", "sem", "any", "all", "prod"})),
+    # pyarrow has no truth, sum or product of a time: pandas' TypeError
+    (pa.types.is_date, frozenset({"mean", "median", "std", "var", "sem", "any", "all", "sum", "prod"})),
+    (pa.types.is_timestamp, frozenset({"any", "all", "sum", "prod"})),
+    (pa.types.is_time, frozenset({"any", "all", "sum", "prod"})),
     # (a decimal mean is native: the decimal type kept, rounded half away from zero, as pyarrow)
 )
 
