@@ -14,7 +14,7 @@ import pyarrow as pa
 from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import OBJECT_STRING, PYOBJECT, is_na_family, is_string
+from gframe.plan.schema import OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_family, is_string
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -215,14 +215,22 @@ class StringMethods(_Accessor):
     def len(self) -> Any:
         return self._fn("len")
 
+    def _case(self, name: str) -> Any:
+        # pandas' pyarrow-backed strings (``str``, ``string``, ArrowDtype) map case with pyarrow's
+        # one-to-one table (``ß``.upper() is ``ẞ``, ``ǆ``.title() ``Ǆ``); Python objects with
+        # Python's full mapping (``SS``, ``ǅ``), which is Polars' too
+        if self._categorical or self._s._family in OBJECT_FAMILIES:
+            return self._fn(name)
+        return self._fn(name, mapping="arrow")
+
     def lower(self) -> Any:
-        return self._fn("lower")
+        return self._case("lower")
 
     def upper(self) -> Any:
-        return self._fn("upper")
+        return self._case("upper")
 
     def title(self) -> Any:
-        return self._fn("title")
+        return self._case("title")
 
     def _strip(self, name: str, to_strip: Any) -> Any:
         if to_strip is not None and not isinstance(to_strip, str):
