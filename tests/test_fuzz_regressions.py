@@ -937,6 +937,10 @@ FUZZB_CASES: dict[str, str] = {
         "df = pd.DataFrame({'k': ['ab'], 'c3': ['2021-06-15 08:00:01']}).astype({'c3': 'datetime64[us]'})\n"
         "df2 = pd.DataFrame({'k': ['a', 'ab']})",
         "df = df.merge(df2, on='k', how='right', sort=True)\ndf = df.fillna('z')\ndf = pd.concat([df, df2])"),
+    # boolean NA % False: NA (the bool divisor's x % False = 0 rule took the missing rows too)
+    "boolean_na_mod_false": case(
+        "df = pd.DataFrame({'c2': pd.array([None, True], dtype='boolean'), 'c3': pd.array([False, False], dtype='boolean')})",
+        "df = df.assign(c2=df['c2'] % df['c3'])"),
     # pyarrow's one-to-one case mapping for pyarrow-backed strings
     "arrow_string_upper_sharp_s": arrow_case(
         "df = pd.DataFrame({'c1': pd.array(['ß', 'ǆ'], dtype=pd.ArrowDtype(pa.large_string())), 'c2': ['ß', 'ǆ']})",

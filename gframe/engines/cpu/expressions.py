@@ -219,7 +219,7 @@ class Lowering:
         right = right.cast(it) if _is_bool(rt) else right
         res = BINARY[op](left, right)
         if op == "mod" and _is_bool(rt):  # numpy's x % False is 0 (pandas fills NaN only for int divisors)
-            return pl.when(right == 0).then(pl.lit(0, dtype=it)).otherwise(res)
+            return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=it)).otherwise(res)  # NA % False: NA
         if expr_family(e.left, self.family, self.lookup) == MASKED:
             # pandas' nullable ints divide as numpy does: x // 0 and x % 0 are 0, the type stays
             return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=it)).otherwise(res.cast(it))
