@@ -60,7 +60,8 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             # time, -1 is 1969-12-31 23:59:59.999999) - kept as the objects they are
             raise pa.ArrowInvalid("values of several kinds")
         arr = pa.Array.from_pandas(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError) as exc:
+        # (OverflowError: Python ints past int64 in an object column, which Arrow infers as int64)
         if dtype != object:
             raise TypeError(f"column {label!r} of dtype {dtype} has values gframe cannot store natively: {exc}") from exc
         # mixed Python objects: kept exactly (pickled), moved by the engines, computed on by pandas

@@ -941,6 +941,10 @@ FUZZB_CASES: dict[str, str] = {
     "boolean_na_mod_false": case(
         "df = pd.DataFrame({'c2': pd.array([None, True], dtype='boolean'), 'c3': pd.array([False, False], dtype='boolean')})",
         "df = df.assign(c2=df['c2'] % df['c3'])"),
+    # an object column of ints past int64 (Arrow's inference overflowed): kept as Python objects
+    "uint64_astype_object_past_int64": case(
+        "df = pd.DataFrame({'c0': ['ab', None], 'c1': [2, 18446744073709551614]}).astype({'c0': 'str', 'c1': 'uint64'})",
+        "df = df.fillna({'c0': 0})\ndf = df.astype({'c1': 'object'})"),
     # pyarrow's one-to-one case mapping for pyarrow-backed strings
     "arrow_string_upper_sharp_s": arrow_case(
         "df = pd.DataFrame({'c1': pd.array(['ß', 'ǆ'], dtype=pd.ArrowDtype(pa.large_string())), 'c2': ['ß', 'ǆ']})",
