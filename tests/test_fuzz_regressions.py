@@ -945,6 +945,10 @@ FUZZB_CASES: dict[str, str] = {
     "uint64_astype_object_past_int64": case(
         "df = pd.DataFrame({'c0': ['ab', None], 'c1': [2, 18446744073709551614]}).astype({'c0': 'str', 'c1': 'uint64'})",
         "df = df.fillna({'c0': 0})\ndf = df.astype({'c1': 'object'})"),
+    # isin of a decimal column with ints among the Decimals: pyarrow's value set (the row matched)
+    "decimal_isin_ints_and_decimals": arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['99999999.99', '1.50'], dtype={DEC})}})",
+        "df = df[df['c0'].isin([-2, Decimal('100.00'), Decimal('99999999.99')])]"),
     # pyarrow's one-to-one case mapping for pyarrow-backed strings
     "arrow_string_upper_sharp_s": arrow_case(
         "df = pd.DataFrame({'c1': pd.array(['ß', 'ǆ'], dtype=pd.ArrowDtype(pa.large_string())), 'c2': ['ß', 'ǆ']})",

@@ -8,6 +8,7 @@ are aligned on their index (an ``HConcat``), as pandas aligns them.
 from __future__ import annotations
 
 import datetime
+import decimal
 from typing import Any, Callable, Hashable, Iterator
 
 import datetime as _dt
@@ -1332,6 +1333,8 @@ def _arrow_value_set_native(values: Any, t: Any) -> bool:
         # pyarrow casts the value set to the column's type, which holds them where they fit
         info = np.iinfo(t.to_pandas_dtype())
         return all(info.min <= int(v) <= info.max for v in present)
+    if pa.types.is_decimal(t) and not all(isinstance(v, decimal.Decimal) for v in present):
+        return False  # ints among Decimals: pyarrow's decimal value set, not the engines' mixed literals
     return inferred == t or is_string(inferred) and is_string(t)
 
 
