@@ -902,6 +902,8 @@ FUZZB_CASES: dict[str, str] = {
         "df = pd.DataFrame({'k': pd.array(['a', 'a'], dtype=pd.ArrowDtype(pa.string())), "
         "'c1': pd.array([0.0, -0.0], dtype=pd.ArrowDtype(pa.float64()))})",
         "df = df.drop_duplicates(subset=['c1', 'k'], keep=False)"),
+    "arrow_float_nunique_signed_zero": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([0.0, -0.0], dtype=pd.ArrowDtype(pa.float64()))})", "df = df.nunique()"),
     # concat of frames with rows but no columns (ignore_index) kept no rows
     "concat_of_columnless_group_results": case(
         "df = pd.DataFrame({'k': [True], 'c0': [0]}).astype({'c0': 'uint8'})",

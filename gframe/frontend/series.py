@@ -1421,6 +1421,11 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         if t is not None and pa.types.is_boolean(t) and fn in ("mean", "std", "var", "median"):
             # as float, in the column's family (``boolean.mean()`` of no values is NA, a numpy bool's NaN)
             x = func("cast", e, dtype=pa.float64(), family=expr_family(e, plan.schema.family_of, plan.schema.dtype_of))
+        if fn == "nunique" and t is not None and pa.types.is_floating(t) \
+                and expr_family(e, plan.schema.family_of, plan.schema.dtype_of) in ARROW_FAMILIES:
+            # pyarrow hashes an Arrow float's -0.0 apart from 0.0 (two values); their texts differ
+            # as the floats do (shortest round-trip digits), and -0.0's keeps its sign
+            x = func("cast", e, dtype=pa.large_string())
         aggs.append((f"v{i}", Agg(fn, tuple(sorted(params.items())), x)))
         if not skipna and fn not in ("count", "nunique", "size"):
             aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
