@@ -950,6 +950,15 @@ FUZZB_CASES: dict[str, str] = {
     "decimal_isin_ints_and_decimals": arrow_case(
         f"df = pd.DataFrame({{'c0': pd.array(['99999999.99', '1.50'], dtype={DEC})}})",
         "df = df[df['c0'].isin([-2, Decimal('100.00'), Decimal('99999999.99')])]"),
+    # float32 NaN // NaN (a type the data decides): numpy's NaN is missing (fillna fills it)
+    "float32_nan_floordiv_then_fillna": case(
+        "df = pd.DataFrame({'c0': [nan, 4.0]}).astype({'c0': 'float32'})",
+        "df = df.assign(c0=df['c0'] // df['c0'])\ndf = df.fillna({'c0': 1.0})"),
+    # an index of Python objects (str and int after a concat): pandas sorts (TypeError here)
+    "sort_index_of_mixed_objects_typeerror": case(
+        "df = pd.DataFrame({}, index=pd.Index(['r0', 'r1'], name='idx'))\n"
+        "df2 = pd.DataFrame({'x0': [3.0]}).astype({'x0': 'float32'})",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df.sort_index(ascending=True, kind='stable')"),
     # pyarrow's one-to-one case mapping for pyarrow-backed strings
     "arrow_string_upper_sharp_s": arrow_case(
         "df = pd.DataFrame({'c1': pd.array(['ß', 'ǆ'], dtype=pd.ArrowDtype(pa.large_string())), 'c2': ['ß', 'ǆ']})",

@@ -928,7 +928,8 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def sort_index(self, *, axis: Any = 0, level: Any = None, ascending: Any = True, inplace: bool = False, kind: Any = None,
                    na_position: str = "last", sort_remaining: bool = True, ignore_index: bool = False, key: Any = None) -> "DataFrame | None":
-        if axis not in (0, "index") or level is not None or key is not None:
+        if axis not in (0, "index") or level is not None or key is not None \
+                or any(f.dtype == PYOBJECT for f in self._schema.index or ()):  # Python objects: Python's order (or TypeError)
             return call_method(self, "sort_index", (), {"axis": axis, "level": level, "ascending": ascending, "inplace": inplace,
                                                            "na_position": na_position, "ignore_index": ignore_index, "key": key})
         if self._schema.index is None:

@@ -136,7 +136,8 @@ class Lowering:
                 return self._int_division(op, e, left, right, lt, rt)  # (int64 with uint64: numpy's float64, below)
             elif op == "floordiv" and t is None and pa.float32() in (lt, rt) and _is_numeric(lt) and _is_numeric(rt):
                 # float32 // 0 of a number: pandas' float64 (plan.dtypes.numeric_result), decided by the data
-                res = _numpy_binary(op, left.cast(pl.Float32), right.cast(pl.Float32), pl.Float32)
+                # (the type is the data's: ``lower`` cannot make numpy's NaN missing, so it is done here)
+                res = _numpy_binary(op, left.cast(pl.Float32), right.cast(pl.Float32), pl.Float32).fill_nan(None)
                 zero = (right == 0) & left.is_not_null() & ~left.cast(pl.Float32).is_nan()
                 if self.data is None or self.data.height and bool(self.data.select(zero.any()).item()):
                     return res.cast(pl.Float64)
