@@ -30,12 +30,16 @@ from gframe.plan.schema import (
     IndexField,
     NUMPY,
     OBJECT,
+    OBJECT_FAMILIES,
+    OBJECT_NA,
+    OBJECT_NAT,
     Schema,
     family_dtype,
     family_of_pandas,
     index_name,
     internal_name,
     normalize_arrow_type,
+    object_missing,
     pandas_dtype,
 )
 
@@ -56,7 +60,8 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             # time, -1 is 1969-12-31 23:59:59.999999) - kept as the objects they are
             raise pa.ArrowInvalid("values of several kinds")
         arr = pa.Array.from_pandas(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError) as exc:
+        # (OverflowError: Python ints past int64 in an object column, which Arrow infers as int64)
         if dtype != object:
             raise TypeError(f"column {label!r} of dtype {dtype} has values gframe cannot store natively: {exc}") from exc
         # mixed Python objects: kept exactly (pickled), moved by the engines, computed on by pandas
@@ -86,11 +91,26 @@ def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
     ``None`` (a file's or Arrow's nulls) is the numpy rule for a typed bool column, NaN (what pandas'
     reindex, join and shift put in a bool column) is the object family, which shows NaN."""
     if dtype == object and pandas_dtype(arr.type, arr.null_count > 0) != object:
-        return OBJECT
+        return _object_marker(values, arr)
     if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None \
             and not any(v is None for v in np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]):
-        return OBJECT
+        return _object_marker(values, arr)
+    if dtype == object and pa.types.is_temporal(arr.type) and arr.null_count and _object_marker(values, arr) != OBJECT:
+        return _object_marker(values, arr)  # dates (object in pandas too) missing as NA / NaT, not None
     return family_of_pandas(dtype)
+
+
+def _object_marker(values: Any, arr: pa.Array) -> str:
+    """The object family of an object column by the missing value it holds: ``pd.NA`` (an
+    ``astype(object)`` of a nullable or Arrow column) and ``NaT`` (of datetimes) stay what they are;
+    NaN, None or a mix show as NaN."""
+    if values is None or not arr.null_count:
+        return OBJECT
+    missing = np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]
+    for family, marker in ((OBJECT_NA, pd.NA), (OBJECT_NAT, pd.NaT)):
+        if missing[0] is marker and all(v is marker for v in missing):
+            return family
+    return OBJECT
 
 
 def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
@@ -219,11 +239,12 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
     target = family_dtype(dtype if dtype is not None else col.type, family)  # None: the data's type
     if target is None:
         return None
-    if family == OBJECT:
+    if family in OBJECT_FAMILIES:
         values = _pandas_column(col, dtype, NUMPY)
-        return pd.Series(values.astype(object), dtype=object).where(values.notna(), np.nan)
+        return pd.Series(values.astype(object), dtype=object).where(values.notna(), object_missing(family))
     if dtype is not None and col.type != dtype and not pa.types.is_dictionary(col.type):
-        col = col.cast(dtype)  # an engine without the exact type (Polars' large strings, units) widened it
+        # an engine without the exact type (Polars' large strings, units) widened it (a unit: truncated, above)
+        col = col.cast(dtype, safe=not (pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)))
     if isinstance(target, pd.ArrowDtype):
         if col.type != target.pyarrow_dtype:
             col = col.cast(target.pyarrow_dtype)
@@ -247,10 +268,14 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
             return out
     if dtype is not None and (pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)) \
             and (pa.types.is_timestamp(col.type) or pa.types.is_duration(col.type)) and col.type.unit != dtype.unit:
-        col = col.cast(dtype)  # an engine without the unit (Polars has no seconds) widened it
+        # an engine without the unit (Polars has no seconds) widened it; a mean or median between
+        # two seconds holds a fraction of one there, which pandas' float -> int64 truncates (toward 0)
+        col = col.cast(dtype, safe=False)
     if dtype == PYOBJECT:
         objects = np.empty(len(col), dtype=object)
-        objects[:] = [None if b is None else pickle.loads(b) for b in col.to_pylist()]
+        # every stored object is pickled, None too: a null is a row an engine added (a concat's or
+        # merge's missing side, a shift), where pandas puts NaN
+        objects[:] = [np.nan if b is None else pickle.loads(b) for b in col.to_pylist()]
         return pd.Series(objects, dtype=object)
     values = col.to_pandas()
     if dtype == OBJECT_STRING:

@@ -600,7 +600,6 @@ def test_fuzz_regression(code: str) -> None:
 # fuzzcat: concat / merge dtype rules (docs/fuzzing.md, "Session fuzzcat")
 FC_CAT = "fuzzcat open: a right merge's key over two categoricals of one dtype loses the unobserved categories"
 FC_NAFIRST = "fuzzcat open: a sorted merge puts a missing categorical key last (pandas sorts its code -1 first)"
-FC_ROWS = "fuzzcat open: concat of frames with rows but no columns loses the rows"
 FC_BOOL = "fuzzcat open: a bool column a concat's frame lacks is object in pandas whatever the rows; reductions take it as bool"
 
 FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
@@ -705,7 +704,7 @@ FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})",
         "df = df.merge(df2, on='k', how='right')\ndf = df['k'].value_counts(ascending=True).reset_index()")),
-    "concat_rows_without_columns": (FC_ROWS, case(
+    "concat_rows_without_columns": (None, case(
         "df = pd.DataFrame({'k': ['ab']})",
         "df = df.groupby('k', sort=True).sum(numeric_only=True)\ndf = pd.concat([df, df.head(2)], ignore_index=True)")),
     "concat_bool_column_missing_from_a_frame_is_object": (FC_BOOL, case(
@@ -835,4 +834,138 @@ FUZZEXC_CASES: dict[str, str] = {
 
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZEXC_CASES.items()])
 def test_fuzz_regression_fuzzexc(code: str) -> None:
+    check_code(code, engine="cpu")
+
+
+# fuzzb (session 5): values / raise-extra / raise-missing of the device campaign's CPU seeds
+# 600000-619999 that involve no categorical; one shrunk repro per root cause (docs/fuzzing.md)
+FUZZB_CASES: dict[str, str] = {
+    # an object column keeps the missing value of the array it came from (pd.NA, NaT)
+    "arrow_int_astype_object_keeps_na": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([None, None, 3], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.astype({'k': 'object'})\ndf = df.drop_duplicates(subset=['k'], keep='first')"),
+    "datetime_astype_object_keeps_nat": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None, None]}).astype({'c0': 'datetime64[us]'})",
+        "df = df.astype({'c0': 'object'})\ndf = df.tail(2)"),
+    "arrow_date_astype_object_fillna_other_column": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([None, '2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), 'c0': [2, 3]})",
+        "df = df.astype({'k': 'object'})\ndf = df.assign(c0=df['c0'].fillna('z'))"),
+    "boolean_astype_object_keeps_na": case(
+        "df = pd.DataFrame({'c3': pd.array([True, None], dtype='boolean')})", "df = df.astype({'c3': 'object'})"),
+    # an object block is not numeric (datetime.fillna(1.5) holds floats, pandas leaves it out)
+    "object_of_floats_not_numeric_only": case(
+        "df = pd.DataFrame({'k': [None], 'c0': [1.5]}).astype({'k': 'datetime64[ns]'})",
+        "df = df.fillna(1.5)\ndf = df.median(numeric_only=True)"),
+    # any / all of times: pandas' TypeError (numpy and Arrow timestamps, Arrow dates)
+    "datetime_any_typeerror": case(
+        "df = pd.DataFrame({'c2': [None]}).astype({'c2': 'datetime64[s]'})", "df = df['c2'].any()"),
+    "arrow_date_all_typeerror": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.date32()))})", "df = df['c0'].all()"),
+    # Arrow date sum in a group-by: pandas' TypeError
+    "arrow_date_group_sum_typeerror": arrow_case(
+        "df = pd.DataFrame({'k': ['a'], 'c0': pd.array(['1900-03-01'], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.groupby('k', dropna=False).agg({'c0': 'sum'})"),
+    # groupby numeric_only kept out a column whose type the data decides
+    "groupby_std_numeric_only_data_typed_column": case(
+        "df = pd.DataFrame({'c0': [1], 'c1': [100]}).astype({'c0': 'uint16', 'c1': 'uint32'})",
+        "df = df.assign(c1=df['c1'].where(df['c1'] > 0, -1.5))\ndf = df.groupby('c0').std(numeric_only=True)"),
+    # .str of Python objects (datetime.fillna(True)): pandas decides by the values
+    "str_accessor_of_mixed_objects": case(
+        "df = pd.DataFrame({'c0': ['1800-05-05 01:02:03', None]}).astype({'c0': 'datetime64[s]'})",
+        "df = df.fillna(True)\ndf = df.assign(n=df['c0'].str.lower())"),
+    # numpy floats out of the target int's range: numpy's cast (pandas does not check)
+    "float32_astype_int64_out_of_range": case(
+        "df = pd.DataFrame({'c0': [-1e+20, 2.0]}).astype({'c0': 'float32'})", "df = df.astype({'c0': 'int64'})"),
+    "float64_astype_int8_out_of_range": case(
+        "df = pd.DataFrame({'c2': [1.6237e15, 3.0]})", "df = df.astype({'c2': 'int8'})"),
+    # float32 std: the float64 variance narrowed to float32 (inf), then its root
+    "float32_std_past_float32_range": case(
+        "df = pd.DataFrame({'c0': [-0.0, -1e+20]}).astype({'c0': 'float32'})", "df = df.std(numeric_only=True)"),
+    # whole-column sums and means: numpy's pairwise sum in the column's type
+    "int64_mean_of_cancelling_extremes": case(
+        "df = pd.DataFrame({'c3': [1, 5, -1, 264139, 0, 9223372036854775806, -9223372036854775807, 3]})",
+        "df = df.mean(numeric_only=True)"),
+    "float32_mean_in_float32": case(
+        "df = pd.DataFrame({'c3': [1e+20, 0.1, nan, 50.0, -1e+20, 51.400204, 0.1, 7.5]}).astype({'c3': 'float32'})",
+        "df = df.mean(numeric_only=True)"),
+    "float32_sum_in_float32": case(
+        "df = pd.DataFrame({'c2': [nan, -51.7, -57.7, -0.0, 8.93835, 1e-300, 39.47, -0.0]}).astype({'c2': 'float32'})",
+        "df = df.sum(numeric_only=True)"),
+    # float32 ** int: numpy's power
+    "float32_pow_int": case(
+        "df = pd.DataFrame({'c1': [-92.077402, -56.86]}).astype({'c1': 'float32'})", "df = df.assign(c1=df['c1'] ** 3)"),
+    # Arrow floats: pyarrow counts -0.0 apart from 0.0
+    "arrow_float_value_counts_signed_zero": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([0.0, -0.0, 1.0], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df['c0'].value_counts(dropna=False).reset_index()"),
+    "arrow_float_drop_duplicates_two_columns_signed_zero": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['a', 'a'], dtype=pd.ArrowDtype(pa.string())), "
+        "'c1': pd.array([0.0, -0.0], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.drop_duplicates(subset=['c1', 'k'], keep=False)"),
+    "arrow_float_nunique_signed_zero": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([0.0, -0.0], dtype=pd.ArrowDtype(pa.float64()))})", "df = df.nunique()"),
+    # concat of frames with rows but no columns (ignore_index) kept no rows
+    "concat_of_columnless_group_results": case(
+        "df = pd.DataFrame({'k': [True], 'c0': [0]}).astype({'c0': 'uint8'})",
+        "df = df.groupby(['c0', 'k'], dropna=False).last()\ndf = pd.concat([df, df.head(1)], ignore_index=True)"),
+    # [s] times between two seconds (Polars holds [ms]): truncated toward zero as pandas
+    "datetime_s_group_median_between_seconds": case(
+        "df = pd.DataFrame({'c1': ['2024-02-29', '1800-05-05 01:02:03'], 'c2': ['2020-01-01', '2020-01-01']})"
+        ".astype({'c1': 'datetime64[s]', 'c2': 'datetime64[us]'})",
+        "df = df.groupby('c2', sort=True)['c1'].median()"),
+    "datetime_s_median_between_seconds": case(
+        "df = pd.DataFrame({'c1': ['2024-02-29', '1800-05-05 01:02:03']}).astype({'c1': 'datetime64[s]'})",
+        "df = df['c1'].median()"),
+    "timedelta_mean_is_timedelta": case(
+        "df = pd.DataFrame({'d': [1500, 2000, -4000]}).astype({'d': 'timedelta64[ms]'})", "df = df['d'].mean()"),
+    # comparisons pandas decides by the values
+    "str_all_missing_le_int": case("df = pd.DataFrame({'k': [None]}).astype({'k': 'str'})", "df = df[(df['k'] <= 5)]"),
+    "empty_arrow_string_lt_float_column": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([], dtype=pd.ArrowDtype(pa.string()))}, index=pd.Index([], name=None))",
+        "df = df.reset_index(drop=False)\ndf = df[(df['c0'] < df['index'])]"),
+    "empty_object_le_str": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.astype({'k': 'object'})\ndf = df[(df['k'] <= 'a')]"),
+    "data_typed_column_ne_str": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.date32()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([], dtype=pd.ArrowDtype(pa.date32())), 'x1': []}).astype({'x1': 'uint64'})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[(df['x1'] != 'a')]"),
+    # a missing boolean to str stays missing
+    "boolean_na_astype_str": case(
+        "df = pd.DataFrame({'c0': pd.array([None, True], dtype='boolean')})", "df = df.astype({'c0': 'str'})"),
+    # Python objects a concat's missing side adds: NaN, not None
+    "mixed_objects_concat_missing_side_nan": case(
+        "df = pd.DataFrame({'k': ['ab'], 'c3': ['2021-06-15 08:00:01']}).astype({'c3': 'datetime64[us]'})\n"
+        "df2 = pd.DataFrame({'k': ['a', 'ab']})",
+        "df = df.merge(df2, on='k', how='right', sort=True)\ndf = df.fillna('z')\ndf = pd.concat([df, df2])"),
+    # boolean NA % False: NA (the bool divisor's x % False = 0 rule took the missing rows too)
+    "boolean_na_mod_false": case(
+        "df = pd.DataFrame({'c2': pd.array([None, True], dtype='boolean'), 'c3': pd.array([False, False], dtype='boolean')})",
+        "df = df.assign(c2=df['c2'] % df['c3'])"),
+    # an object column of ints past int64 (Arrow's inference overflowed): kept as Python objects
+    "uint64_astype_object_past_int64": case(
+        "df = pd.DataFrame({'c0': ['ab', None], 'c1': [2, 18446744073709551614]}).astype({'c0': 'str', 'c1': 'uint64'})",
+        "df = df.fillna({'c0': 0})\ndf = df.astype({'c1': 'object'})"),
+    # isin of a decimal column with ints among the Decimals: pyarrow's value set (the row matched)
+    "decimal_isin_ints_and_decimals": arrow_case(
+        f"df = pd.DataFrame({{'c0': pd.array(['99999999.99', '1.50'], dtype={DEC})}})",
+        "df = df[df['c0'].isin([-2, Decimal('100.00'), Decimal('99999999.99')])]"),
+    # float32 NaN // NaN (a type the data decides): numpy's NaN is missing (fillna fills it)
+    "float32_nan_floordiv_then_fillna": case(
+        "df = pd.DataFrame({'c0': [nan, 4.0]}).astype({'c0': 'float32'})",
+        "df = df.assign(c0=df['c0'] // df['c0'])\ndf = df.fillna({'c0': 1.0})"),
+    # an index of Python objects (str and int after a concat): pandas sorts (TypeError here)
+    "sort_index_of_mixed_objects_typeerror": case(
+        "df = pd.DataFrame({}, index=pd.Index(['r0', 'r1'], name='idx'))\n"
+        "df2 = pd.DataFrame({'x0': [3.0]}).astype({'x0': 'float32'})",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df.sort_index(ascending=True, kind='stable')"),
+    # pyarrow's one-to-one case mapping for pyarrow-backed strings
+    "arrow_string_upper_sharp_s": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array(['ß', 'ǆ'], dtype=pd.ArrowDtype(pa.large_string())), 'c2': ['ß', 'ǆ']})",
+        "df = df.assign(n=df['c1'].str.upper(), m=df['c2'].str.title())"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZB_CASES.items()])
+def test_fuzz_regression_fuzzb(code: str) -> None:
     check_code(code, engine="cpu")

@@ -11,10 +11,10 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.bridge import full_signatures, via_pandas
+from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import OBJECT_STRING, is_na_family, is_string
+from gframe.plan.schema import OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_family, is_string
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -131,7 +131,10 @@ class StringMethods(_Accessor):
     def __init__(self, series: Any) -> None:
         t = series._dtype_arrow
         categorical = t is not None and pa.types.is_dictionary(t) and is_string(t.value_type)
-        if t is not None and not is_string(t) and not categorical:
+        # Python objects (``datetime.fillna(True)``): pandas decides by the values (``infer_dtype``:
+        # strings or a mix are taken), so every method is pandas' (``_fn`` raises NotNative)
+        self._objects = t == PYOBJECT
+        if t is not None and not is_string(t) and not categorical and not self._objects:
             raise AttributeError("Can only use .str accessor with string values!")
         # pandas applies .str to a categorical's string values: predicates as on str, while string
         # results come back in an object column (missing is NaN)
@@ -140,6 +143,8 @@ class StringMethods(_Accessor):
         self._categorical = categorical
 
     def _fn(self, name: str, **params: Any) -> Any:
+        if self._objects:
+            raise NotNative(f"str.{name} of Python objects")
         out = super()._fn(name, **params)
         if self._categorical and is_string(out._dtype_arrow) and name != "replace":  # pandas: replace keeps str
             return out._with(func("cast", out._expr, dtype=OBJECT_STRING))
@@ -149,7 +154,7 @@ class StringMethods(_Accessor):
     def _object_dtype(self) -> bool:
         """Strings in an object column (``split().str.get``): pandas' missing-value rules differ."""
         t = self._s._dtype_arrow
-        return t is None or t == OBJECT_STRING
+        return t is None or t in (OBJECT_STRING, PYOBJECT)
 
     def _na_value(self, na: Any) -> tuple[bool, Any]:
         """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None)."""
@@ -210,14 +215,22 @@ class StringMethods(_Accessor):
     def len(self) -> Any:
         return self._fn("len")
 
+    def _case(self, name: str) -> Any:
+        # pandas' pyarrow-backed strings (``str``, ``string``, ArrowDtype) map case with pyarrow's
+        # one-to-one table (``ß``.upper() is ``ẞ``, ``ǆ``.title() ``Ǆ``); Python objects with
+        # Python's full mapping (``SS``, ``ǅ``), which is Polars' too
+        if self._categorical or self._s._family in OBJECT_FAMILIES:
+            return self._fn(name)
+        return self._fn(name, mapping="arrow")
+
     def lower(self) -> Any:
-        return self._fn("lower")
+        return self._case("lower")
 
     def upper(self) -> Any:
-        return self._fn("upper")
+        return self._case("upper")
 
     def title(self) -> Any:
-        return self._fn("title")
+        return self._case("title")
 
     def _strip(self, name: str, to_strip: Any) -> Any:
         if to_strip is not None and not isinstance(to_strip, str):
@@ -272,7 +285,7 @@ class StringMethods(_Accessor):
             n = -1
         literal = pat is None or isinstance(pat, str) and (regex is False or regex is None and len(pat) == 1
                                                             or re.escape(pat) == pat)
-        if expand or not isinstance(n, int) or not literal or pat == "":
+        if expand or not isinstance(n, int) or not literal or pat == "" or self._objects:
             return self._fallback("split", pat, n=n, expand=expand, regex=regex)
         return _SplitResult(self._s, pat, n, regex)
 

@@ -928,7 +928,8 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def sort_index(self, *, axis: Any = 0, level: Any = None, ascending: Any = True, inplace: bool = False, kind: Any = None,
                    na_position: str = "last", sort_remaining: bool = True, ignore_index: bool = False, key: Any = None) -> "DataFrame | None":
-        if axis not in (0, "index") or level is not None or key is not None:
+        if axis not in (0, "index") or level is not None or key is not None \
+                or any(f.dtype == PYOBJECT for f in self._schema.index or ()):  # Python objects: Python's order (or TypeError)
             return call_method(self, "sort_index", (), {"axis": axis, "level": level, "ascending": ascending, "inplace": inplace,
                                                            "na_position": na_position, "ignore_index": ignore_index, "key": key})
         if self._schema.index is None:
@@ -979,7 +980,17 @@ class DataFrame(NumpyProtocols, NDFrame):
         names = self._subset_names(_listify(subset)) if subset is not None else []
         if names is None or not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
             return self._inplace(self.copy(), inplace) if not ignore_index else self._inplace(self.reset_index(drop=True), inplace)
-        new = DataFrame._from_plan(L.Distinct(tuple(names), "none" if keep is False else keep, _positions(self._plan)))
+        how = "none" if keep is False else keep
+        keys = names or [f.name for f in self._schema.columns]
+        # over several columns pandas factorizes each (pyarrow's for Arrow floats: -0.0 is not 0.0);
+        # one column's duplicates are numpy's (one zero)
+        plan, keys, hidden = L.signed_zero_keys(_positions(self._plan), keys) if len(keys) > 1 else (None, (), ())
+        if hidden:
+            plan = L.Distinct((*keys, *hidden), how, plan)
+            new = DataFrame._from_plan(L.Select(tuple((f.label, Col(f.name)) for f in plan.schema.columns
+                                                      if f.name not in hidden), plan))
+        else:
+            new = DataFrame._from_plan(L.Distinct(tuple(names), how, _positions(self._plan)))
         if ignore_index:
             new = new.reset_index(drop=True)
         return self._inplace(new, inplace)

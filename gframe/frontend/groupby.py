@@ -222,7 +222,8 @@ class _GroupBy:
             return self._fallback(fn, **params)
         fields = self._value_fields()
         if numeric_only:
-            fields = [f for f in fields if is_numeric_for_pandas(f.dtype, f.family)]
+            # a type the data decides (int or float where rows went missing) is pandas' to judge
+            fields = [f for f in fields if f.dtype is None or is_numeric_for_pandas(f.dtype, f.family)]
         for f in fields:
             if f.dtype is None or pa.types.is_dictionary(f.dtype):
                 return self._fallback(fn, **params)

@@ -8,6 +8,7 @@ are aligned on their index (an ``HConcat``), as pandas aligns them.
 from __future__ import annotations
 
 import datetime
+import decimal
 from typing import Any, Callable, Hashable, Iterator
 
 import datetime as _dt
@@ -58,7 +59,9 @@ from gframe.plan.schema import (
     MASKED,
     NA_FAMILIES,
     NUMPY,
-    OBJECT,
+    OBJECT_FAMILIES,
+    OBJECT_NA,
+    OBJECT_NAT,
     PYOBJECT,
     Field,
     arrow_reduction_native,
@@ -68,6 +71,7 @@ from gframe.plan.schema import (
     internal_name,
     is_numeric,
     is_string,
+    object_family,
     pandas_dtype,
 )
 from gframe.plan.dtypes import (DECIMAL_OPS, decimal_operand, decimal_precision, expr_family, expr_type, family_lookup,
@@ -198,7 +202,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         # object: the same values, shown as Python objects (the family says so)
         if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype) or f.family in ARROW_FAMILIES:
             raise NotImplementedError("astype(object) of this column is not native")  # (Arrow: pandas' scalars, NA)
-        return func("cast", e, dtype=f.dtype, family=OBJECT)
+        return func("cast", e, dtype=f.dtype, family=object_family(f.family, f.dtype))
     else:
         try:
             pdtype = pd.api.types.pandas_dtype(dtype)
@@ -247,12 +251,17 @@ def _compare_native(t: Any, family: str, value: Any) -> bool:
     number against string categories is all False / True, a missing value raises TypeError for an
     unordered ``<``); an ArrowDtype or pandas ``string`` column with a value of its own kind (the
     others give pyarrow's answers, ``bool[pyarrow]`` with missing values - ``_arrow_comparable``)."""
-    if t is None:
-        return True
+    if t is None:  # decided by the data (ints or floats where rows went missing): a string is pandas'
+        return not isinstance(value, str)
     if pa.types.is_dictionary(t):
         missing = value is None or isinstance(value, float) and value != value or value is pd.NaT or value is pd.NA
         return not missing and _arrow_comparable(t.value_type, value)
     if family in ARROW_FAMILIES or family == MASKED and is_string(t):
+        return _arrow_comparable(t, value)
+    if family in OBJECT_FAMILIES or is_string(t):
+        # Python objects compare one by one (a missing one is False, whatever the scalar), and so
+        # does ``str`` with a scalar of another kind (pandas' TypeError for ``<`` only where a
+        # value is there): pandas' to compare, not a dtype's TypeError
         return _arrow_comparable(t, value)
     return True
 
@@ -381,9 +390,11 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
     if pa.types.is_boolean(target) and src is not None and pa.types.is_floating(src) and _any_true(plan, func("isna", e)):
         # NaN is True for numpy's float64, an error for pandas' Float64: pandas knows which one it is
         raise NotImplementedError("missing floats to bool")
-    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and f.family in NA_FAMILIES:
-        # a nullable float casts as numpy does (truncating fractions; NA raises below for a numpy
-        # int); numpy's wrap-around of values out of the target's range is pandas' to do
+    if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) \
+            and (f.family in NA_FAMILIES or family == NUMPY):
+        # a float casts as numpy does (truncating fractions; NaN / NA raise below for a numpy int);
+        # numpy's result for values out of the target's range (undefined in C, the platform's) is
+        # pandas' to give
         info = np.iinfo(target.to_pandas_dtype())
         if _any_true(plan, BinOp("or", BinOp("lt", e, Lit(float(info.min))), BinOp("gt", e, Lit(float(info.max))))):
             raise NotImplementedError("floats outside the target integer type: numpy's cast is undefined there")
@@ -397,11 +408,11 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
             raise pd.errors.IntCastingNaNError(
                 f"Cannot convert non-finite values (NA or inf) to integer in column {f.label!r}. Replace or remove "
                 "non-finite values or cast to an integer type that supports these values (e.g. 'Int64')")
-    if family == NUMPY and src is not None and f.family in (MASKED, OBJECT) \
+    if family == NUMPY and src is not None and f.family in (MASKED, *OBJECT_FAMILIES) \
             and (pa.types.is_integer(target) or pa.types.is_boolean(target)) and _any_true(plan, func("isna", e)):
         # a missing value into numpy's int / bool: each source array refuses it its own way
-        na = "NAType" if f.family == MASKED else "NoneType"
-        if is_string(src) or f.family == OBJECT:  # object values go through int() / bool()
+        na = "NAType" if f.family in (MASKED, OBJECT_NA) else "NaTType" if f.family == OBJECT_NAT else "NoneType"
+        if is_string(src) or f.family in OBJECT_FAMILIES:  # object values go through int() / bool()
             if pa.types.is_integer(target):
                 raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not '{na}'")
             if f.family == MASKED:
@@ -767,6 +778,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             if op in ARITHMETIC and (self._family in ARROW_FAMILIES or isinstance(other, Series) and other._family in ARROW_FAMILIES):
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "arithmetic of an ArrowDtype operand pyarrow decides")
+            if op in COMPARISON and any(is_string(expr_type(x, plan.schema.dtype_of)) for x in (l, r)):
+                # strings ordered against another kind: pandas refuses per value (TypeError where
+                # a string is there; over no rows, or only missing ones, an answer)
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "strings compared with another kind: pandas decides by the values")
             raise
         return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of) or expr, name)
 
@@ -1016,6 +1032,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
+        if t is not None and pa.types.is_timestamp(t) and fn in ("any", "all") and self._family not in OBJECT_FAMILIES:
+            raise TypeError(f"'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead.")
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return call_method(self, fn, (), {"skipna": skipna, **params})
         return reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
@@ -1218,15 +1236,18 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
         fam = (("family", ARROW),) if frame._plan.schema.columns[0].family == MASKED and t is not None and is_string(t) else ()
         count = ((name, Agg("size", fam, Col(key))),)
-        if frame._plan.schema.columns[0].family == OBJECT and label != name:
+        fam0 = frame._plan.schema.columns[0].family
+        # pyarrow counts an Arrow float's -0.0 apart from 0.0: a hidden key tells them apart
+        plan, (key,), hidden = L.signed_zero_keys(frame._plan, (key,))
+        if (fam0 in OBJECT_FAMILIES or hidden) and label != name:
             # group keys are inferred (``Aggregate``), but pandas' value_counts keeps an object column's
             # dtype for its index: the keys as a column, cast back to the object family, then the index
-            flat = L.Aggregate((key,), (label,), count, False, dropna, False, frame._plan)
-            k, c = flat.schema.columns
-            agg = L.SetIndex((k.name,), True, False, L.Select(
-                ((label, func("cast", Col(k.name), dtype=k.dtype, family=OBJECT)), (name, Col(c.name))), flat))
+            flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
+            k, c = flat.schema.columns[0], flat.schema.columns[-1]
+            kexpr = func("cast", Col(k.name), dtype=k.dtype, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
+            agg = L.SetIndex((k.name,), True, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
         else:
-            agg = L.Aggregate((key,), (label,), count, False, dropna, True, frame._plan)
+            agg = L.Aggregate((key,), (label,), count, False, dropna, True, plan)
         out = Series._from_frame_plan(agg)
         if normalize:
             out = (out / out.sum()).rename(name)
@@ -1312,6 +1333,8 @@ def _arrow_value_set_native(values: Any, t: Any) -> bool:
         # pyarrow casts the value set to the column's type, which holds them where they fit
         info = np.iinfo(t.to_pandas_dtype())
         return all(info.min <= int(v) <= info.max for v in present)
+    if pa.types.is_decimal(t) and not all(isinstance(v, decimal.Decimal) for v in present):
+        return False  # ints among Decimals: pyarrow's decimal value set, not the engines' mixed literals
     return inferred == t or is_string(inferred) and is_string(t)
 
 
@@ -1398,6 +1421,11 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         if t is not None and pa.types.is_boolean(t) and fn in ("mean", "std", "var", "median"):
             # as float, in the column's family (``boolean.mean()`` of no values is NA, a numpy bool's NaN)
             x = func("cast", e, dtype=pa.float64(), family=expr_family(e, plan.schema.family_of, plan.schema.dtype_of))
+        if fn == "nunique" and t is not None and pa.types.is_floating(t) \
+                and expr_family(e, plan.schema.family_of, plan.schema.dtype_of) in ARROW_FAMILIES:
+            # pyarrow hashes an Arrow float's -0.0 apart from 0.0 (two values); their texts differ
+            # as the floats do (shortest round-trip digits), and -0.0's keeps its sign
+            x = func("cast", e, dtype=pa.large_string())
         aggs.append((f"v{i}", Agg(fn, tuple(sorted(params.items())), x)))
         if not skipna and fn not in ("count", "nunique", "size"):
             aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
@@ -1456,11 +1484,10 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
         if py is None:
             return pd.NaT
         # the value in the unit the engine holds it in (Polars has no [s]: it keeps [ms]), then pandas' unit
-        ts = pd.Timestamp(np.datetime64(value.value, _unit_of(value, out_type))).as_unit(out_type.unit)
+        ts = pd.Timestamp(np.datetime64(_in_unit(value, out_type), out_type.unit))
         return ts.tz_localize("UTC").tz_convert(out_type.tz) if out_type.tz else ts
     if out_type is not None and pa.types.is_duration(out_type):
-        return pd.NaT if py is None else \
-            pd.Timedelta(np.timedelta64(value.value, _unit_of(value, out_type))).as_unit(out_type.unit)
+        return pd.NaT if py is None else pd.Timedelta(np.timedelta64(_in_unit(value, out_type), out_type.unit))
     if py is None:
         if fn in ("sum",):
             return np.int64(0) if out_type is not None and pa.types.is_integer(out_type) else np.float64(0.0)
@@ -1479,6 +1506,21 @@ def _scalar(value: pa.Scalar | None, fn: str, in_type: Any, out_type: Any) -> An
 def _unit_of(value: pa.Scalar, out_type: Any) -> str:
     t = value.type
     return t.unit if pa.types.is_timestamp(t) or pa.types.is_duration(t) else out_type.unit
+
+
+_PER_SECOND = {"s": 1, "ms": 10 ** 3, "us": 10 ** 6, "ns": 10 ** 9}
+
+
+def _in_unit(value: pa.Scalar, out_type: Any) -> int:
+    """A time's count in ``out_type``'s unit from the unit the engine holds it in (Polars has no
+    [s]: it keeps [ms]): a finer one truncated toward zero, as pandas' float mean / median of
+    datetimes is cast to int64 (between two seconds, a fraction of one)."""
+    v, have = int(value.value), _PER_SECOND[_unit_of(value, out_type)]
+    want = _PER_SECOND[out_type.unit]
+    if have <= want:
+        return v * (want // have)
+    f = have // want
+    return v // f if v >= 0 else -((-v) // f)
 
 
 def _series_repr(s: Series) -> str:

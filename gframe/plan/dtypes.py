@@ -23,6 +23,9 @@ from gframe.plan.schema import (
     NUMPY,
     OBJECT,
     OBJECT_DATE,
+    OBJECT_FAMILIES,
+    OBJECT_NA,
+    OBJECT_NAT,
     OBJECT_STRING,
     STRING,
     ArrowType,
@@ -483,8 +486,8 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
             return pa.int64()
         return pa.float64()
     if fn in ("mean", "std", "var", "median"):
-        if arg is not None and pa.types.is_timestamp(arg) and fn in ("mean", "median"):
-            return arg
+        if arg is not None and (pa.types.is_timestamp(arg) or pa.types.is_duration(arg)) and fn in ("mean", "median"):
+            return arg  # a time (a timedelta) in the column's unit
         if arg is not None and pa.types.is_float32(arg):
             return pa.float32()
         if arg is not None and pa.types.is_decimal(arg) and fn == "mean":
@@ -512,7 +515,7 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
 
 FamilyLookup = Callable[[str], str]
 
-_FAMILY_RANK = {NUMPY: 0, OBJECT: 1, MASKED: 2, ARROW: 3, ARROW_LARGE: 3}
+_FAMILY_RANK = {NUMPY: 0, OBJECT: 1, OBJECT_NA: 1, OBJECT_NAT: 1, MASKED: 2, ARROW: 3, ARROW_LARGE: 3}
 # functions whose result is a plain numpy column whatever the input (``Int64.isna()`` is bool)
 _NUMPY_RESULT = frozenset({"isna", "notna", "duplicated", "str.split_get", "udf", "dt.date", "str.to_datetime"})
 # functions whose missing values pandas' numpy rules make a new dtype (ints with NaN -> float64):
@@ -540,7 +543,7 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
     if isinstance(expr, BinOp):
         fam = combine_families(*kids)
         if expr.op in COMPARISON or expr.op in LOGICAL:
-            if fam == OBJECT:
+            if fam in OBJECT_FAMILIES:
                 return NUMPY
             if fam == MASKED and any(f == MASKED and is_string(expr_type(c, lookup))
                                      for f, c in zip(kids, expr.children)):
@@ -556,15 +559,15 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
             return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean, ``string``'s bool
         if fam == ARROW_LARGE and expr.fn in _INT_RESULT:
             return ARROW
-        return OBJECT if fam == OBJECT and expr.fn in ("fillna", "coalesce", "where", "shift") else (
-            NUMPY if fam == OBJECT else fam)
+        return fam if fam in OBJECT_FAMILIES and expr.fn in ("fillna", "coalesce", "where", "shift") else (
+            NUMPY if fam in OBJECT_FAMILIES else fam)
     if isinstance(expr, Agg):
         if expr.param("family"):
             return expr.param("family")  # set where the API decides (``string.value_counts()`` is int64[pyarrow])
         fam = kids[0] if kids else NUMPY
-        if fam == OBJECT and expr.fn in ("first", "last", "min", "max"):
-            return OBJECT  # a value of the column: pandas keeps object (a count or a mean is numeric)
-        if expr.fn == "nunique" or fam == OBJECT:
+        if fam in OBJECT_FAMILIES and expr.fn in ("first", "last", "min", "max"):
+            return fam  # a value of the column: pandas keeps object (a count or a mean is numeric)
+        if expr.fn == "nunique" or fam in OBJECT_FAMILIES:
             return NUMPY
         if fam == MASKED and expr.fn == "count" and is_string(expr_type(expr.child, lookup)):
             return NUMPY  # pandas: a group count of ``string`` values is int64 (their group size Int64)

@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT, STRING, Field, IndexField, Schema
+from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT_FAMILIES, STRING, Field, IndexField, Schema
 from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
@@ -319,7 +319,7 @@ class Repeat(Plan):
 
 def _inferred_family(family: str) -> str:
     """The family of a group key in the result: object columns' keys are inferred (numpy)."""
-    return NUMPY if family == OBJECT else family
+    return NUMPY if family in OBJECT_FAMILIES else family
 
 
 class Aggregate(Plan):
@@ -835,3 +835,30 @@ class Materialized(Plan):
 
     def describe(self) -> str:
         return f"Materialized [{self.engine}]"
+
+
+SIGNED_ZERO_PREFIX = "__gf_negzero_"
+
+
+def signed_zero_keys(plan: Plan, names: Sequence[str]) -> tuple[Plan, tuple[str, ...], tuple[str, ...]]:
+    """``plan`` with a hidden key column beside each Arrow float key in ``names`` that tells -0.0
+    from 0.0 (``1 / x < 0``: True for -0.0 and negative numbers only), and those columns' names.
+
+    pyarrow's hashing keeps the sign of zero, so pandas counts, groups and factorizes -0.0 and 0.0
+    of an ``ArrowDtype`` float as two keys (``value_counts``, a ``drop_duplicates`` over several
+    columns), where numpy's and the masked hash tables (and the engines') make them one. Keyed on
+    the pair (x, sign), the engines group as pyarrow does and nothing else changes: for any other
+    value the sign follows from x. Returns (plan, the keys' names in it, the hidden columns' names);
+    the caller drops the hidden columns after."""
+    from gframe.plan.expr import BinOp, Lit
+
+    extra = [(f"{SIGNED_ZERO_PREFIX}{i}", BinOp("lt", BinOp("truediv", Lit(1.0), Col(n)), Lit(0.0)))
+             for i, n in enumerate(names)
+             if plan.schema.family_of(n) in ARROW_FAMILIES and plan.schema.dtype_of(n) is not None
+             and pa.types.is_floating(plan.schema.dtype_of(n))]
+    if not extra:
+        return plan, tuple(names), ()
+    keep = tuple((f.label, Col(f.name)) for f in plan.schema.columns)
+    out = Select((*keep, *extra), plan)
+    renamed = {f.name: g.name for f, g in zip(plan.schema.columns, out.schema.columns)}
+    return out, tuple(renamed.get(n, n) for n in names), tuple(f.name for f in out.schema.columns[len(keep):])

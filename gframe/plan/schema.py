@@ -61,7 +61,10 @@ def index_name(level: int) -> str:
 #   ARROW  - ``pd.ArrowDtype`` (``int64[pyarrow]``, ``date32[pyarrow]``...): NA semantics as MASKED,
 #            results are ArrowDtype again (``ARROW_LARGE``: the same for large_string columns, which
 #            the engines cannot tell from string ones - both are ``STRING`` inside);
-#   OBJECT - an ``object`` column whose values the engines hold natively (``astype(object)``).
+#   OBJECT - an ``object`` column whose values the engines hold natively (``astype(object)``); its
+#            missing values show as NaN (``OBJECT_NA``: as ``pd.NA``, ``OBJECT_NAT``: as ``NaT`` - an
+#            object column keeps the missing value of the array it came from, ``Int64``/Arrow/``string``
+#            columns' ``pd.NA``, datetimes' ``NaT``; pandas shows and compares them as the objects they are).
 # A tag beside the Arrow type rather than new Arrow types: the engines compute on the Arrow type
 # alone and stay unaware of pandas; only the plan's dtype rules (``plan/dtypes.py``), the null
 # semantics of comparisons and the conversion back to pandas (``interop``) read the family.
@@ -70,12 +73,33 @@ MASKED = "masked"
 ARROW = "arrow"
 ARROW_LARGE = "arrow_large"
 OBJECT = "object"
+OBJECT_NA = "object_na"
+OBJECT_NAT = "object_nat"
+OBJECT_FAMILIES = frozenset({OBJECT, OBJECT_NA, OBJECT_NAT})
 NA_FAMILIES = frozenset({MASKED, ARROW, ARROW_LARGE})  # missing is NA, comparisons propagate it
 ARROW_FAMILIES = frozenset({ARROW, ARROW_LARGE})  # pd.ArrowDtype: pandas computes with pyarrow
 
 
 def is_na_family(family: str | None) -> bool:
     return family in NA_FAMILIES
+
+
+def object_family(family: str, t: ArrowType | None) -> str:
+    """The object family of ``astype(object)`` of a column of ``family`` and type ``t``: the missing
+    value the source array's ``astype(object)`` puts there (``pd.NA`` from nullable and Arrow arrays,
+    ``NaT`` from numpy datetimes and timedeltas, NaN otherwise)."""
+    if family in OBJECT_FAMILIES:
+        return family
+    if family in (MASKED, ARROW, ARROW_LARGE):
+        return OBJECT_NA
+    if t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+        return OBJECT_NAT
+    return OBJECT
+
+
+def object_missing(family: str) -> object:
+    """The missing value an object family shows (see ``object_family``)."""
+    return pd.NA if family == OBJECT_NA else pd.NaT if family == OBJECT_NAT else np.nan
 
 
 @dataclass(frozen=True)
@@ -303,7 +327,7 @@ def family_dtype(t: ArrowType | None, family: str) -> object | None:
     dtype for this type, and the numpy rules apply)."""
     if t is None or family == NUMPY:
         return None
-    if family == OBJECT:
+    if family in OBJECT_FAMILIES:
         return np.dtype("O")
     if family == MASKED:
         if is_string(t) and t != OBJECT_STRING:
@@ -357,6 +381,8 @@ def is_numeric_for_pandas(t: ArrowType | None, family: str) -> bool:
     ``ArrowDtype._is_numeric`` leaves ``bool[pyarrow]`` out and takes ``decimal128[pyarrow]`` in."""
     if family in ARROW_FAMILIES and t is not None:
         return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
+    if family in OBJECT_FAMILIES:
+        return False  # an object block is not numeric, whatever its values (``datetime.fillna(1.5)``)
     return is_numeric(t)
 
 
@@ -365,8 +391,11 @@ def is_numeric_for_pandas(t: ArrowType | None, family: str) -> bool:
 # or duration's std a duration, a bool's median/std/var raise TypeError; these are pandas' to do.
 _ARROW_REDUCTIONS_VIA_PANDAS: tuple[tuple[Any, frozenset[str]], ...] = (
     (pa.types.is_boolean, frozenset({"median", "std", "var", "sem"})),
-    (pa.types.is_duration, frozenset({"mean", "median", "std", "var", "sem", "any", "all"})),
-    (pa.types.is_date, frozenset({"mean", "median", "std", "var", "sem"})),
+    (pa.types.is_duration, frozenset({"mean", "median", "std", "var", "sem", "any", "all", "prod"})),
+    # pyarrow has no truth, sum or product of a time: pandas' TypeError
+    (pa.types.is_date, frozenset({"mean", "median", "std", "var", "sem", "any", "all", "sum", "prod"})),
+    (pa.types.is_timestamp, frozenset({"any", "all", "sum", "prod"})),
+    (pa.types.is_time, frozenset({"any", "all", "sum", "prod"})),
     # (a decimal mean is native: the decimal type kept, rounded half away from zero, as pyarrow)
 )
 

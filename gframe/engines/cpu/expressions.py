@@ -136,7 +136,8 @@ class Lowering:
                 return self._int_division(op, e, left, right, lt, rt)  # (int64 with uint64: numpy's float64, below)
             elif op == "floordiv" and t is None and pa.float32() in (lt, rt) and _is_numeric(lt) and _is_numeric(rt):
                 # float32 // 0 of a number: pandas' float64 (plan.dtypes.numeric_result), decided by the data
-                res = _numpy_binary(op, left.cast(pl.Float32), right.cast(pl.Float32), pl.Float32)
+                # (the type is the data's: ``lower`` cannot make numpy's NaN missing, so it is done here)
+                res = _numpy_binary(op, left.cast(pl.Float32), right.cast(pl.Float32), pl.Float32).fill_nan(None)
                 zero = (right == 0) & left.is_not_null() & ~left.cast(pl.Float32).is_nan()
                 if self.data is None or self.data.height and bool(self.data.select(zero.any()).item()):
                     return res.cast(pl.Float64)
@@ -163,7 +164,13 @@ class Lowering:
                 # numpy: x ** 0 and 1 ** x are 1 even for NaN (gframe's null in a float column)
                 pt = polars_type(t)
                 left, right = left.cast(pt), right.cast(pt)
-                return pl.when((right == 0) | (left == 1)).then(pl.lit(1.0, dtype=pt)).otherwise(left.pow(right))
+                # float32: numpy's own power (its SIMD kernels and ``arr ** 2``'s square are not a
+                # correctly rounded powf; Polars' float32 pow, x * x * x for ** 3, is neither): ulps apart
+                raised = left.pow(right)
+                if pt == pl.Float32:
+                    scalar = e.right.value if isinstance(e.right, Lit) and is_python_number(e.right.value) else None
+                    raised = _numpy_binary("pow", left, right, pt, scalar)
+                return pl.when((right == 0) | (left == 1)).then(pl.lit(1.0, dtype=pt)).otherwise(raised)
             elif t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
                 # both sides in the result's unit first (Polars keeps the left one's: [us] + 1 ns dropped the ns)
                 unit = t.unit if t.unit != "s" else "ms"  # Polars has no [s]
@@ -213,7 +220,7 @@ class Lowering:
         right = right.cast(it) if _is_bool(rt) else right
         res = BINARY[op](left, right)
         if op == "mod" and _is_bool(rt):  # numpy's x % False is 0 (pandas fills NaN only for int divisors)
-            return pl.when(right == 0).then(pl.lit(0, dtype=it)).otherwise(res)
+            return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=it)).otherwise(res)  # NA % False: NA
         if expr_family(e.left, self.family, self.lookup) == MASKED:
             # pandas' nullable ints divide as numpy does: x // 0 and x % 0 are 0, the type stays
             return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=it)).otherwise(res.cast(it))
@@ -273,6 +280,10 @@ class Lowering:
             out = x.max()
         elif fn == "count":
             out = x.count()
+        elif fn == "std" and not grouped and xt is not None and pa.types.is_float32(xt):
+            # pandas (nanops): the variance in float64, cast to float32 (inf past its range), then
+            # its root - a float32 std of values near 1e20 is inf, not the float64 root narrowed
+            out = x.cast(pl.Float64).var(ddof=ddof).cast(pl.Float32).sqrt()
         elif fn == "std":
             out = x.std(ddof=ddof)
         elif fn == "var":
@@ -458,18 +469,20 @@ def _wide(x: pl.Expr, t: Any) -> pl.Expr:
     return x
 
 
-def _numpy_binary(op: str, left: pl.Expr, right: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+def _numpy_binary(op: str, left: pl.Expr, right: pl.Expr, dtype: pl.DataType, scalar: Any = None) -> pl.Expr:
     """Float ``//`` and ``%`` by numpy itself: its ``divmod`` rules (an exact ``fmod``, then Python's
     sign convention; ``inf // 3`` NaN, ``1e20 % 3`` 1.0, ``-5 % inf`` inf) are not Polars' ``a - b * floor(a / b)``.
-    Missing values go in as NaN and come out NaN, which ``lower`` makes missing again."""
+    Missing values go in as NaN and come out NaN, which ``lower`` makes missing again. ``pow`` too
+    (float32), with a Python number ``scalar`` exponent as pandas raises to one: ``arr ** 2`` (numpy's
+    square, not its power kernel)."""
     import numpy as np
 
-    ufunc = np.floor_divide if op == "floordiv" else np.remainder
+    ufunc = np.floor_divide if op == "floordiv" else np.remainder if op == "mod" else np.power
 
     def apply(cols: list[pl.Series]) -> pl.Series:
         a, b = (c.cast(dtype).to_numpy() for c in cols)
         with np.errstate(all="ignore"):
-            return pl.Series(ufunc(a, b), dtype=dtype)
+            return pl.Series(a ** scalar if scalar is not None else ufunc(a, b), dtype=dtype)
 
     return pl.map_batches([left, right], apply, return_dtype=dtype, is_elementwise=True)
 

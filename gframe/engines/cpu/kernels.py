@@ -293,7 +293,7 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if not node.keys:
         if not aggs:
             return pl.DataFrame()
-        return _finish(df.select(aggs), low, named)
+        return _numpy_sums(df, _finish(df.select(aggs), low, named), low, named)
     keys = list(node.keys)
     key_out = [f.name for f in (node.schema.index or ())] if node.keys_as_index else [
         f.name for f in node.schema.columns[: len(keys)]]
@@ -345,6 +345,40 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if "__gf_len" in out.columns and "__gf_len" not in node.schema.all_names:
         out = out.drop("__gf_len")
     return _order(out, node.schema)
+
+
+def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[tuple[str, Agg]]) -> pl.DataFrame:
+    """A whole column's float sum and mean (and an int's mean) as pandas' nanops compute them: numpy's
+    pairwise ``sum`` of the values, missing ones as 0, in the column's float type (float32 adds in
+    float32; ints are summed as float64), then / count. Polars adds in another order (and float32
+    in float64): where values cancel (1e20 and -1e20 beside small ones) the results differ in more
+    than the last bits. NaN made by the values (inf - inf) is null, as ``_finish`` makes it."""
+    todo = []
+    for name, a in named:
+        if a.fn not in ("sum", "mean"):
+            continue
+        t = low.type_of(a.child)
+        if t is None or not (pa.types.is_floating(t) or a.fn == "mean" and pa.types.is_integer(t)) \
+                or pa.types.is_float16(t):
+            continue
+        col = df.select(low.lower(a.child).alias("x")).get_column("x")
+        if pa.types.is_integer(t):
+            if col.null_count():
+                continue  # (a nullable int's mean: its own masked kernel)
+            total = np.sum(col.to_numpy(), dtype=np.float64)
+            count = np.float64(len(col))
+        else:
+            nans = int(col.is_nan().sum())
+            x = col.fill_null(0.0).fill_nan(0.0).to_numpy() if col.null_count() or nans else col.to_numpy()
+            total = np.sum(x, dtype=x.dtype)
+            count = x.dtype.type(len(col) - col.null_count() - nans)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            value = total if a.fn == "sum" else total / count
+        if a.fn == "mean" and count == 0 or np.isnan(value):
+            value = None
+        target = out.schema[name]
+        todo.append(pl.Series(name, [None if value is None else float(value)], dtype=pl.Float64).cast(target))
+    return out.with_columns(todo) if todo else out
 
 
 def _rows_in_group_order(df: pl.DataFrame, keys: list[str], sort: bool, dropna: bool) -> bool:
@@ -1258,6 +1292,8 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     for n in names:
         if n not in out.columns:
             out = out.with_columns(pl.lit(None).alias(n))
+    if not names and out.width:  # no columns left: a placeholder keeps the height (as Select does)
+        return out.select(pl.col(out.columns[0]).is_null().alias("__gf_len"))
     out = out.select(names)
     casts = []
     for f in list(node.schema.columns) + list(node.schema.index or ()):

@@ -52,19 +52,28 @@ def _len(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     return args[0].str.len_chars().cast(pl.Int64)
 
 
+def _arrow_case(x: pl.Expr, kernel: str) -> pl.Expr:
+    """pyarrow's case mapping (one code point to one: ``ß`` upper is ``ẞ``), which pandas applies to
+    its pyarrow-backed strings; Polars' is Python's full mapping (``SS``). One pyarrow call a batch."""
+    import pyarrow.compute as pc
+
+    fn = getattr(pc, kernel)
+    return x.map_batches(lambda s: pl.from_arrow(fn(s.to_arrow())), return_dtype=pl.String, is_elementwise=True)
+
+
 @declare("str.lower")
 def _lower(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    return args[0].str.to_lowercase()
+    return _arrow_case(args[0], "utf8_lower") if e.param("mapping") == "arrow" else args[0].str.to_lowercase()
 
 
 @declare("str.upper")
 def _upper(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    return args[0].str.to_uppercase()
+    return _arrow_case(args[0], "utf8_upper") if e.param("mapping") == "arrow" else args[0].str.to_uppercase()
 
 
 @declare("str.title")
 def _title(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    return args[0].str.to_titlecase()
+    return _arrow_case(args[0], "utf8_title") if e.param("mapping") == "arrow" else args[0].str.to_titlecase()
 
 
 @declare("str.strip", "str.lstrip", "str.rstrip")
