@@ -10,6 +10,7 @@ column with missing values is float64).
 from __future__ import annotations
 
 import pickle
+import re
 import weakref
 from typing import Any, Hashable
 
@@ -301,10 +302,28 @@ def index_tz(index: pd.Index, tz: Any) -> pd.Index:
     if tz is None or not isinstance(index, pd.DatetimeIndex) or index.tz is None or index.tz is tz:
         return index
     try:
-        same = pa.lib.tzinfo_to_string(tz) == pa.lib.tzinfo_to_string(index.tz)
+        same = engine_zone_name(pa.lib.tzinfo_to_string(tz)) == engine_zone_name(pa.lib.tzinfo_to_string(index.tz))
     except (TypeError, ValueError, pa.ArrowException):
         return index
     return index.tz_convert(tz) if same else index
+
+
+_WHOLE_HOUR_OFFSET = re.compile(r"^([+-])(\d\d):00$")
+
+
+def engine_zone_name(name: str) -> str:
+    """The name the engines give the Arrow time zone ``name``: Polars (and so the CPU engine) holds a
+    whole-hour fixed offset (``'+01:00'``, pandas' ``datetime.timezone(timedelta(hours=1))``) as the
+    IANA zone of that offset, ``'Etc/GMT-1'`` (POSIX signs: inverted), and ``'+00:00'`` as ``'UTC'``.
+    Two names with one engine name are one zone: an index that comes back in the engine's name is
+    in the zone the plan recorded (``index_tz``)."""
+    m = _WHOLE_HOUR_OFFSET.match(name)
+    if m is None:
+        return name
+    hours = int(m.group(2))
+    if hours == 0:
+        return "UTC"
+    return f"Etc/GMT{'-' if m.group(1) == '+' else '+'}{hours}"
 
 
 def index_freq(index: pd.Index, freq: Any) -> pd.Index:

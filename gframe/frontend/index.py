@@ -12,7 +12,7 @@ import pandas as pd
 from gframe import engines
 from gframe.frontend.bridge import from_pandas_result, via_pandas, wraps_pandas
 from gframe.frontend.arrow import ArrowInterop
-from gframe.interop import arrow_to_pandas
+from gframe.interop import arrow_to_pandas, host_copy
 from gframe.plan.logical import Plan, ResetIndex, Select
 
 
@@ -51,6 +51,10 @@ class Index(ArrowInterop):
 
     def to_pandas(self) -> pd.Index:
         if self._pandas is None:
+            hit = host_copy(self._plan)
+            if hit is not None:  # a frame built from pandas (a fallback's result): its labels as they are
+                object.__setattr__(self, "_pandas", hit.index)
+                return self._pandas
             # only the index columns travel to the host
             plan = Select((), self._plan)
             object.__setattr__(self, "_pandas", arrow_to_pandas(engines.materialize(plan).to_arrow(), plan.schema).index)
