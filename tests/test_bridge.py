@@ -116,6 +116,27 @@ def test_resample_checks_its_options_at_the_call_and_warns_at_the_users_line():
     pandas.testing.assert_series_equal(out.to_pandas(), s.to_pandas().resample("W-SUN").sum(), check_freq=False)
 
 
+def test_storing_a_deprecated_dtype_warns_nothing_more():
+    """A business-day PeriodIndex result of a trip: pandas warns ``PeriodDtype[B]`` once, at the
+    user's line; gframe storing the result in Arrow (which makes the dtype again) adds no warning."""
+    import warnings
+
+    def run(pd):
+        ts = pd.Series(range(2), index=pd.period_range("1990", periods=2, freq="Y-JAN"))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = ts.resample("B", convention="start").ffill()
+            labels = out.index
+            labels = labels.to_pandas() if hasattr(labels, "to_pandas") else labels
+        return caught, labels
+
+    caught, labels = run(gframe)
+    want, want_labels = run(pandas)
+    assert caught and all(w.filename == __file__ for w in caught)
+    assert {str(w.message) for w in caught} == {str(w.message) for w in want}  # kinds and files, as pandas checks
+    pandas.testing.assert_index_equal(labels, want_labels)
+
+
 def test_groupby_properties_read_through_pandas():
     df = gframe.DataFrame({"k": [1, 1, 2], "v": [1.0, 2.0, 3.0]})
     pdf = df.to_pandas()
