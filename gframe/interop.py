@@ -307,6 +307,11 @@ def _tz_of(idx: pd.Index) -> Any:
     """The time zone of a tz-aware DatetimeIndex as a hashable holder of the tz object (dateutil's
     zones are unhashable): pandas' ``DatetimeTZDtype`` of it; None for other indexes."""
     tz = getattr(idx, "tz", None) if isinstance(idx, pd.DatetimeIndex) else None
+    return tz_holder(tz)
+
+
+def tz_holder(tz: Any) -> Any:
+    """A tz object as ``IndexField.tz`` holds it (``index_tz`` reads it back); None for None."""
     return None if tz is None else pd.DatetimeTZDtype("ns", tz)
 
 

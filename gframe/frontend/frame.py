@@ -22,7 +22,7 @@ from gframe.frontend.device import frame_plan as device_frame_plan, is_device_da
 from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
-from gframe.frontend.index import Index
+from gframe.frontend.index import Index, relabelled
 from gframe.frontend import query as query_mod
 from gframe import udf
 from gframe.frontend.numpy_protocols import NumpyProtocols
@@ -165,7 +165,8 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @index.setter
     def index(self, value: Any) -> None:
-        self._replace(set_attribute(self, "index", value, "setting the axis is not native")._plan)
+        plan = relabelled(self._plan, value)
+        self._replace(plan if plan is not None else set_attribute(self, "index", value, "setting the axis is not native")._plan)
 
     def _col(self, label: Hashable) -> Field:
         try:
