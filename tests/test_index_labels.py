@@ -113,3 +113,16 @@ def test_as_unit_errors_are_pandas():
         gframe.Index([1, 2]).as_unit("s")
     with pytest.raises(AttributeError, match="as_unit"):
         pandas.Index([1, 2]).as_unit("s")
+
+
+@pytest.mark.parametrize("tz", [None, "EST"])
+def test_assigning_values_to_a_frame_of_labels_only(tz):
+    """``DataFrame(index=labels)`` then ``df[key] = array``: the values with those labels (the frame
+    had rows but no columns for an alignment to keep)."""
+    def run(pd):
+        df = pd.DataFrame(index=pd.date_range("2011", periods=5, freq="h", tz=tz))
+        df["first"] = np.arange(5.0)
+        df["second"] = np.arange(5)
+        return df
+
+    assert_matches_pandas(run)

@@ -348,6 +348,8 @@ class DataFrame(NumpyProtocols, NDFrame):
                 raise ValueError(f"Length of values ({len(arr)}) does not match length of index ({n})")
             idx = self.index.to_pandas() if self._schema.index is not None else None
             value = Series(pd.Series(arr, index=idx) if not isinstance(arr, pd.Series) else arr.set_axis(idx) if idx is not None else arr.reset_index(drop=True))
+            if not self._schema.columns:  # rows and labels only: the values with those labels are the frame
+                return DataFrame._from_plan(L.Select(((key, value._expr),), value._plan))
         if isinstance(value, Series):
             al = _align_expr(self._plan, value)
             if al is None:
