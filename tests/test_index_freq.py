@@ -135,3 +135,15 @@ def test_index_of_a_fallback_result_is_its_pandas_labels(tz):
         return ts.reindex(result.index, method="nearest", limit=2)
 
     assert_matches_pandas(run)
+
+
+@pytest.mark.parametrize("columns", [None, pandas.Index([], dtype=object)])
+@pytest.mark.parametrize("how", ["min", "sum", "size"])
+def test_resample_of_a_frame_without_columns_keeps_its_column_index(columns, how):
+    """A frame of timestamps only: pandas' result has the frame's (empty) column Index, not one typed
+    by the bins' key label."""
+    def run(pd):
+        df = pd.DataFrame(index=pd.date_range("2000", periods=3, freq="D")[:0], columns=columns)
+        return getattr(df.resample("ME"), how)()
+
+    assert_matches_pandas(run)

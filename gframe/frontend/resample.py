@@ -227,6 +227,10 @@ class Resampler:
             return None
         obj = self._obj
         frame = obj if getattr(obj, "ndim", 1) == 2 else obj.to_frame()
+        if not frame._schema.columns:
+            # no values, only timestamps: pandas' result keeps the frame's (empty) column Index, which
+            # the group-by over a key column would type by the key's label
+            return None
         if self._on is not None:
             if getattr(obj, "ndim", 1) != 2 or not frame._schema.has(self._on):
                 return None
