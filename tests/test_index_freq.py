@@ -147,3 +147,12 @@ def test_resample_of_a_frame_without_columns_keeps_its_column_index(columns, how
         return getattr(df.resample("ME"), how)()
 
     assert_matches_pandas(run)
+
+
+def test_resample_size_of_a_frame_without_columns_is_native():
+    """``size`` is a Series (no column Index to keep): the native group-by answers it."""
+    def run(pd):
+        return pd.DataFrame(index=pd.date_range("2000", periods=5, freq="10D")).resample("ME").size()
+
+    with gf.option_context(fallback="raise"):
+        assert_matches_pandas(run)
