@@ -9,7 +9,10 @@ column with missing values is float64).
 """
 from __future__ import annotations
 
+import contextlib
 import pickle
+import re
+import warnings
 import weakref
 from typing import Any, Hashable
 
@@ -59,7 +62,8 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             # values of several kinds: Arrow would take some as another's (an int in timestamps is a
             # time, -1 is 1969-12-31 23:59:59.999999) - kept as the objects they are
             raise pa.ArrowInvalid("values of several kinds")
-        arr = pa.Array.from_pandas(values)
+        with _storage_warnings_quiet():
+            arr = pa.Array.from_pandas(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError) as exc:
         # (OverflowError: Python ints past int64 in an object column, which Arrow infers as int64)
         if dtype != object:
@@ -79,6 +83,18 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
     if dtype == object and pa.types.is_null(arr.type):
         arr = pa.nulls(len(values), pa.float64())
     return arr
+
+
+@contextlib.contextmanager
+def _storage_warnings_quiet() -> Any:
+    """Silence pandas' deprecation warnings raised by storing values in Arrow (a ``PeriodDtype[B]``
+    index's ``__arrow_array__`` makes the deprecated dtype again): the user's program warned when it
+    made those values, and pandas itself never converts them, so a pandas program sees no second
+    warning (pandas' ``assert_produces_warning`` counts them, and checks each one's file)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        yield
 
 
 def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
@@ -277,7 +293,8 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         # merge's missing side, a shift), where pandas puts NaN
         objects[:] = [np.nan if b is None else pickle.loads(b) for b in col.to_pylist()]
         return pd.Series(objects, dtype=object)
-    values = col.to_pandas()
+    with _storage_warnings_quiet():
+        values = col.to_pandas()
     if dtype == OBJECT_STRING:
         return values.astype(object).where(values.notna(), np.nan)
     if dtype == OBJECT_DATE:
@@ -315,6 +332,11 @@ def _tz_of(idx: pd.Index) -> Any:
     """The time zone of a tz-aware DatetimeIndex as a hashable holder of the tz object (dateutil's
     zones are unhashable): pandas' ``DatetimeTZDtype`` of it; None for other indexes."""
     tz = getattr(idx, "tz", None) if isinstance(idx, pd.DatetimeIndex) else None
+    return tz_holder(tz)
+
+
+def tz_holder(tz: Any) -> Any:
+    """A tz object as ``IndexField.tz`` holds it (``index_tz`` reads it back); None for None."""
     return None if tz is None else pd.DatetimeTZDtype("ns", tz)
 
 
@@ -326,10 +348,28 @@ def index_tz(index: pd.Index, tz: Any) -> pd.Index:
     if tz is None or not isinstance(index, pd.DatetimeIndex) or index.tz is None or index.tz is tz:
         return index
     try:
-        same = pa.lib.tzinfo_to_string(tz) == pa.lib.tzinfo_to_string(index.tz)
+        same = engine_zone_name(pa.lib.tzinfo_to_string(tz)) == engine_zone_name(pa.lib.tzinfo_to_string(index.tz))
     except (TypeError, ValueError, pa.ArrowException):
         return index
     return index.tz_convert(tz) if same else index
+
+
+_WHOLE_HOUR_OFFSET = re.compile(r"^([+-])(\d\d):00$")
+
+
+def engine_zone_name(name: str) -> str:
+    """The name the engines give the Arrow time zone ``name``: Polars (and so the CPU engine) holds a
+    whole-hour fixed offset (``'+01:00'``, pandas' ``datetime.timezone(timedelta(hours=1))``) as the
+    IANA zone of that offset, ``'Etc/GMT-1'`` (POSIX signs: inverted), and ``'+00:00'`` as ``'UTC'``.
+    Two names with one engine name are one zone: an index that comes back in the engine's name is
+    in the zone the plan recorded (``index_tz``)."""
+    m = _WHOLE_HOUR_OFFSET.match(name)
+    if m is None:
+        return name
+    hours = int(m.group(2))
+    if hours == 0:
+        return "UTC"
+    return f"Etc/GMT{'-' if m.group(1) == '+' else '+'}{hours}"
 
 
 def index_freq(index: pd.Index, freq: Any) -> pd.Index:

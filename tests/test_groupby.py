@@ -250,3 +250,17 @@ def test_agg_dict_of_lists_not_as_index_gives_multiindex_columns():
     assert_matches_pandas(q)
     assert_matches_pandas(lambda pd: q(pd)["v3"])
     assert_matches_pandas(lambda pd: q(pd)["v3"]["median"])
+
+
+@pytest.mark.parametrize("by", [
+    lambda pd: 4 * [pd.Timestamp("2020-01-31")],   # not labels, as long as the rows: one key of values
+    lambda pd: ["x", "y", "x", "k"],              # "k" is a label, the others not: still values
+])
+def test_groupby_list_as_long_as_the_rows_is_one_key(by):
+    """pandas' "index replacement": a list of scalars as long as the rows, not all of them column
+    labels or index names, groups by those values (no KeyError)."""
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 2, 1, 2], "v": [1.0, NaN, 3.0, 4.0]}).groupby(by(pd)).sum())
+    with pytest.raises(KeyError):
+        import gframe
+
+        gframe.DataFrame({"k": [1, 2, 1, 2]}).groupby(["k", "zz"])

@@ -1,6 +1,8 @@
 """A DatetimeIndex's ``freq`` through plans: pandas keeps it where the rows left are an evenly spaced
 run of the original (``DatetimeIndex.take``), and labels resample bins with the rule's offset.
 ``assert_matches_pandas`` compares the index ``freq`` (pandas' ``check_freq``)."""
+import datetime
+
 import numpy as np
 import pandas
 import pytest
@@ -105,3 +107,52 @@ def test_index_keeps_its_tz_object(tz):
 
     got = assert_matches_pandas(run)
     assert type(got.index.tz) is type(pandas.date_range("2000", periods=1, tz=tz).tz)
+
+
+@pytest.mark.parametrize("tz", [datetime.timezone(datetime.timedelta(hours=1)),
+                                datetime.timezone(datetime.timedelta(hours=-1), name="foo"),
+                                datetime.timezone(datetime.timedelta(0)), "+03:00"])
+@pytest.mark.parametrize("unit", ["s", "ms", "ns"])
+def test_index_keeps_its_fixed_offset_zone(tz, unit):
+    """A whole-hour fixed offset is ``'Etc/GMT-1'`` to Polars: the index comes back in the offset it
+    came in with (pandas' ``UTC+01:00`` / named ``datetime.timezone``), not the engine's zone."""
+    def run(pd):
+        s = pd.Series([3.0, 1.0, 2.0, 0.0], pd.date_range("2000-01-01", periods=4, freq="10h", tz=tz).as_unit(unit))
+        return s.sort_values()[lambda x: x > 0]
+
+    got = assert_matches_pandas(run)
+    want = pandas.date_range("2000", periods=1, tz=tz).tz
+    assert got.index.tz == want and type(got.index.tz) is type(want)
+
+
+@pytest.mark.parametrize("tz", ["+01:15", "UTC-02:15"])
+def test_index_of_a_fallback_result_is_its_pandas_labels(tz):
+    """The index of a frame a trip to pandas returned is that frame's labels, read without the engine
+    (a zone such as ``'+01:15'`` is not one Polars can hold)."""
+    def run(pd):
+        ts = pd.Series(np.arange(3.0), pd.date_range("2000-01-01", periods=3, freq="10h", tz=tz))
+        result = ts.resample("30h").nearest(limit=2)
+        return ts.reindex(result.index, method="nearest", limit=2)
+
+    assert_matches_pandas(run)
+
+
+@pytest.mark.parametrize("columns", [None, pandas.Index([], dtype=object)])
+@pytest.mark.parametrize("how", ["min", "sum", "size"])
+def test_resample_of_a_frame_without_columns_keeps_its_column_index(columns, how):
+    """A frame of timestamps only: pandas' result has the frame's (empty) column Index, not one typed
+    by the bins' key label."""
+    def run(pd):
+        df = pd.DataFrame(index=pd.date_range("2000", periods=3, freq="D")[:0], columns=columns)
+        return getattr(df.resample("ME"), how)()
+
+    assert_matches_pandas(run)
+
+
+def test_resample_size_of_a_frame_without_columns_is_native():
+    """``size`` is a Series (no column Index to keep): the native group-by answers it."""
+    def run(pd):
+        return pd.DataFrame(index=pd.date_range("2000", periods=5, freq="10D")).resample("ME").size()
+
+    with gf.option_context(fallback="raise"):
+        assert_matches_pandas(run)

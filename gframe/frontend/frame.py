@@ -22,7 +22,7 @@ from gframe.frontend.device import frame_plan as device_frame_plan, is_device_da
 from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
-from gframe.frontend.index import Index
+from gframe.frontend.index import Index, relabelled
 from gframe.frontend import query as query_mod
 from gframe import udf
 from gframe.frontend.numpy_protocols import NumpyProtocols
@@ -165,7 +165,8 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @index.setter
     def index(self, value: Any) -> None:
-        self._replace(set_attribute(self, "index", value, "setting the axis is not native")._plan)
+        plan = relabelled(self._plan, value)
+        self._replace(plan if plan is not None else set_attribute(self, "index", value, "setting the axis is not native")._plan)
 
     def _col(self, label: Hashable) -> Field:
         try:
@@ -347,6 +348,8 @@ class DataFrame(NumpyProtocols, NDFrame):
                 raise ValueError(f"Length of values ({len(arr)}) does not match length of index ({n})")
             idx = self.index.to_pandas() if self._schema.index is not None else None
             value = Series(pd.Series(arr, index=idx) if not isinstance(arr, pd.Series) else arr.set_axis(idx) if idx is not None else arr.reset_index(drop=True))
+            if not self._schema.columns:  # rows and labels only: the values with those labels are the frame
+                return DataFrame._from_plan(L.Select(((key, value._expr),), value._plan))
         if isinstance(value, Series):
             al = _align_expr(self._plan, value)
             if al is None:

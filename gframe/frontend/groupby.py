@@ -85,6 +85,10 @@ class _GroupBy:
                     names.append(f.name)
                     labels.append(k)
                     continue
+                if isinstance(self._by, list) and len(self._by) == len(frame):
+                    # pandas' "index replacement": a list of scalars as long as the rows, not all of
+                    # them labels, is one key of values (``df.groupby(len(df) * [ts])``)
+                    return None
                 raise KeyError(k)
             f = schema.field(k)
             names.append(f.name)

@@ -12,7 +12,7 @@ import pandas as pd
 from gframe import engines
 from gframe.frontend.bridge import from_pandas_result, via_pandas, wraps_pandas
 from gframe.frontend.arrow import ArrowInterop
-from gframe.interop import arrow_to_pandas
+from gframe.interop import arrow_to_pandas, host_copy
 from gframe.plan.logical import Plan, ResetIndex, Select
 
 
@@ -51,6 +51,10 @@ class Index(ArrowInterop):
 
     def to_pandas(self) -> pd.Index:
         if self._pandas is None:
+            hit = host_copy(self._plan)
+            if hit is not None:  # a frame built from pandas (a fallback's result): its labels as they are
+                object.__setattr__(self, "_pandas", hit.index)
+                return self._pandas
             # only the index columns travel to the host
             plan = Select((), self._plan)
             object.__setattr__(self, "_pandas", arrow_to_pandas(engines.materialize(plan).to_arrow(), plan.schema).index)
@@ -189,6 +193,17 @@ class Index(ArrowInterop):
             return DataFrame._from_plan(ResetIndex(False, tuple(names), Select((), self._plan)))
         return DataFrame._from_pandas(self.to_pandas().to_frame(index=index, **({} if name is None else {"name": name})))
 
+    def as_unit(self, unit: str) -> "Index":
+        """pandas' ``DatetimeIndex.as_unit`` / ``TimedeltaIndex.as_unit``: the labels in another time
+        unit, with the tz and ``freq`` they had. Computed on the labels' Arrow form (``retimed``),
+        not through pandas: a plan's index is computed by the engine first (its index column only)."""
+        pidx = self.to_pandas()
+        if not isinstance(pidx, (pd.DatetimeIndex, pd.TimedeltaIndex)):
+            raise AttributeError(f"{type(pidx).__name__!r} object has no attribute 'as_unit'")
+        if unit not in _UNITS:
+            raise ValueError("Supported units are 's', 'ms', 'us', 'ns'")
+        return Index._from_pandas(retimed(pidx, unit))
+
     def get_level_values(self, level: Any) -> "Index":
         """A single-level index is its own level (no pandas round trip: pyarrow's ``Table.from_pandas``
         asks for it); a MultiIndex level runs through pandas."""
@@ -265,6 +280,77 @@ def _with_freq(plan: Plan, freq: Any) -> Plan:
     from gframe.plan.logical import IndexFreq
 
     return IndexFreq(tuple(f.label for f in plan.schema.index), (freq,), plan)  # type: ignore[union-attr]
+
+
+_UNITS = ("s", "ms", "us", "ns")
+_UNIT_NAMES = {"s": "second", "ms": "millisecond", "us": "microsecond", "ns": "nanosecond"}
+
+
+def retimed(pidx: "pd.DatetimeIndex | pd.TimedeltaIndex", unit: str) -> Any:
+    """``pidx``'s values in ``unit``, as pandas' ``as_unit`` gives them: to a coarser unit each value is
+    floored (numpy's and pandas' rule: ``-0.5s`` is ``-1s``), to a finer one it is multiplied, and a
+    value that does not fit is pandas' ``OutOfBoundsDatetime`` / ``OutOfBoundsTimedelta``. The int64
+    values of the Arrow column are computed on with numpy (vectorized); tz and ``freq`` are kept."""
+    import numpy as np
+    import pyarrow as pa
+
+    from gframe.interop import index_tz, tz_holder
+
+    old = pidx.unit
+    if old == unit:
+        return pidx
+    arr = pa.array(pidx)
+    ints = np.asarray(arr.cast(pa.int64()).fill_null(0))
+    valid = np.asarray(arr.is_valid())
+    ratio = 10 ** (3 * (_UNITS.index(unit) - _UNITS.index(old)))
+    if ratio > 1:
+        lim = np.iinfo(np.int64).max // ratio
+        over = (np.abs(ints) > lim) & valid
+        if over.any():  # pandas' messages
+            if isinstance(pidx, pd.DatetimeIndex):
+                raise pd.errors.OutOfBoundsDatetime(f"Out of bounds {_UNIT_NAMES[unit]} timestamp: {pidx[over][0]}")
+            raise pd.errors.OutOfBoundsTimedelta(f"Cannot convert {ints[over][0]} {_UNIT_NAMES[old]}s to "
+                                                 f"timedelta64[{unit}] without overflow")
+        out = ints * ratio
+    else:
+        out = np.floor_divide(ints, 10 ** (3 * (_UNITS.index(old) - _UNITS.index(unit))))
+    tz = getattr(pidx, "tz", None)
+    typ = pa.timestamp(unit, tz=arr.type.tz) if isinstance(pidx, pd.DatetimeIndex) else pa.duration(unit)
+    values = pa.array(out, pa.int64(), mask=~valid).cast(typ)
+    new = pd.Index(values.to_pandas(), name=pidx.name)
+    if tz is not None:
+        new = index_tz(new, tz_holder(tz))
+    # pandas' as_unit keeps the frequency unchecked (``_simple_new``): floored values need not conform
+    return new._with_freq(pidx.freq) if pidx.freq is not None else new
+
+
+def relabelled(plan: Plan, value: Any) -> Plan | None:
+    """``plan`` with ``value`` (labels: a gframe or pandas Index, a list, an array) as its index:
+    pandas' ``obj.index = value``. The labels are a scan of their own, joined to the rows by position
+    (their index keeps its name, ``freq`` and tz object). None where pandas decides: a frame without
+    columns, values pandas does not take as an index (its error comes from the trip)."""
+    import numpy as np
+    from pandas.core.indexes.api import ensure_index
+
+    from gframe.frontend.bridge import as_pandas
+    from gframe.interop import scan_pandas
+    from gframe.plan.logical import Join, RowIndex
+    from gframe.plan.schema import internal_name
+
+    if not plan.schema.columns or value is None:
+        return None
+    try:
+        labels = ensure_index(as_pandas(value))
+    except (TypeError, ValueError):
+        return None
+    n = engines.materialize(plan).num_rows()
+    if len(labels) != n:
+        raise ValueError(f"Length mismatch: Expected axis has {n} elements, new values have {len(labels)} elements")
+    pos = "__gf_pos"
+    left = scan_pandas(pd.DataFrame({pos: np.arange(n, dtype=np.int64)}, index=labels), "index labels")
+    right = RowIndex(ResetIndex(True, (), plan))
+    outputs = tuple((f.label, "right", f.name) for f in plan.schema.columns)
+    return Join("inner", (internal_name(pos),), (right.schema.index_names[0],), outputs, "left", False, left, right)
 
 
 MultiIndex = pd.MultiIndex

@@ -255,7 +255,10 @@ class Resampler:
         return gb, restore, key
 
     def _run(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
-        grouped = self._grouped() if not args else None
+        # a frame of timestamps only: pandas' frame result keeps the frame's (empty) column Index, which
+        # the group-by over a key column types by the key's label (``size``, a Series, has no columns)
+        bare = getattr(self._obj, "ndim", 1) == 2 and not self._obj._schema.columns and name != "size"
+        grouped = self._grouped() if not args and not bare else None
         if grouped is None:
             return self._fallback(name, args, kwargs)
         gb, restore, key = grouped

@@ -46,7 +46,7 @@ from gframe.frontend.frame import (
 )
 from gframe.frontend.device import DEVICE_ATTRIBUTES, SeriesDeviceInterop, is_device_data, refusal, series_plan, to_host
 from gframe.frontend.generic import NDFrame
-from gframe.frontend.index import Index
+from gframe.frontend.index import Index, relabelled
 from gframe.interop import family_scalar, host_copy
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
@@ -490,6 +490,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if name == "name":
             self._set(self._plan, self._expr, value)
         elif name == "index":
+            plan = relabelled(self._frame_plan(), value)
+            if plan is not None:
+                self._set(plan, Col(plan.schema.columns[0].name), self._name)
+                return
             new = set_attribute(self, name, value, "setting the axis is not native")
             self._set(new._plan, new._expr, new._name)
         else:
