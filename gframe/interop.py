@@ -16,6 +16,7 @@ from typing import Any, Hashable
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
@@ -214,6 +215,59 @@ def host_copy(plan: Plan) -> pd.DataFrame | None:
     return None if hit is None else hit.copy(deep=False)
 
 
+# ----------------------------------------------------------------- categoricals of non-string categories
+# The CPU engine holds every categorical as a Polars Enum, whose categories are strings: one of
+# numbers, bools or temporal values is an Enum of its categories encoded as strings, exact both ways
+# (``engines/cpu/categorical.py`` says why). The encoding lives here, beside the conversion to
+# pandas that undoes it (``categories_from_engine``), since it is Arrow's alone.
+
+def _is_string(t: pa.DataType) -> bool:
+    return pa.types.is_string(t) or pa.types.is_large_string(t)
+
+
+def categories_storage(t: pa.DataType) -> pa.DataType | None:
+    """The integer type a value type's strings are the digits of (None: the values' own repr)."""
+    if pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date64(t):
+        return pa.int64()
+    if pa.types.is_date32(t):
+        return pa.int32()
+    if pa.types.is_boolean(t):
+        return pa.int8()
+    return None
+
+
+def encode_categories(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """Values (of a categorical's categories' type) as the strings the engine's Enum holds."""
+    if isinstance(values, pa.ChunkedArray) and values.num_chunks == 0:
+        return pa.chunked_array([], pa.large_string())
+    store = categories_storage(values.type)
+    if store is not None:
+        values = values.cast(store) if not pa.types.is_boolean(values.type) else pc.cast(values, pa.int8())
+    return values.cast(pa.large_string())
+
+
+def decode_categories(strings: pa.Array | pa.ChunkedArray, t: pa.DataType) -> pa.Array | pa.ChunkedArray:
+    """``encode_categories`` undone: the strings as values of type ``t``."""
+    store = categories_storage(t)
+    if store is None:
+        return strings.cast(t)
+    ints = strings.cast(store)
+    return pc.not_equal(ints, 0) if pa.types.is_boolean(t) else ints.cast(t)
+
+
+def categories_from_engine(col: pa.ChunkedArray | pa.Array, t: pa.DataType) -> pa.ChunkedArray | pa.Array:
+    """A column the engine gave for a categorical of plan type ``t`` (an Enum of encodings: a
+    dictionary of strings) as Arrow's dictionary of ``t``'s categories, every category kept."""
+    if not pa.types.is_dictionary(t) or _is_string(t.value_type) or not pa.types.is_dictionary(col.type) \
+            or not _is_string(col.type.value_type):
+        return col
+    chunks = col.chunks if isinstance(col, pa.ChunkedArray) else [col]
+    out = [pa.DictionaryArray.from_arrays(c.indices, decode_categories(c.dictionary, t.value_type), ordered=col.type.ordered)
+           for c in chunks]
+    want = pa.dictionary(col.type.index_type, t.value_type, col.type.ordered)
+    return pa.chunked_array(out, type=want) if isinstance(col, pa.ChunkedArray) else out[0]
+
+
 def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str) -> Any:
     """A column of a non-numpy family as its pandas dtype (None: the numpy rules apply)."""
     target = family_dtype(dtype if dtype is not None else col.type, family)  # None: the data's type
@@ -241,6 +295,8 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
 def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str = NUMPY) -> Any:
     if isinstance(col, pa.ChunkedArray) and col.num_chunks == 0:
         col = pa.array([], type=col.type)
+    if dtype is not None and pa.types.is_dictionary(dtype):
+        col = categories_from_engine(col, dtype)
     if family != NUMPY:
         out = _family_column(col, dtype, family)
         if out is not None:

@@ -30,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 
 from gframe.engines.gpu.kinds import storable
+from gframe.interop import decode_categories
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import STRING, Schema, internal_name
@@ -67,7 +68,10 @@ def join(codes: pa.Array, categories: pa.Array, t: pa.DataType) -> pa.Array:
     """pandas' categorical back from its codes: every category kept, ``t``'s orderedness."""
     cats = categories
     want = t.value_type
-    if cats.type != want:
+    if cats.type != want and (pa.types.is_string(cats.type) or pa.types.is_large_string(cats.type)) \
+            and not (pa.types.is_string(want) or pa.types.is_large_string(want)):
+        cats = decode_categories(cats, want)  # a CPU-engine result: its Enum's encodings of the categories
+    elif cats.type != want:
         cats = cats.cast(want)
     if codes.type != CODES:
         codes = codes.cast(CODES)
@@ -83,14 +87,6 @@ def code_of(categories: pa.Array, value: Any) -> int | None:
         if c is not None and c == value and isinstance(c, bool) == isinstance(value, bool):
             return i
     return None
-
-
-def values_lost_on_host(schema: pa.Schema) -> bool:
-    """Whether a host table holds a categorical the CPU engine keeps as its values only (Polars'
-    categoricals are of strings: an int categorical loses its categories there), so that a small
-    table of one goes to the device, which keeps them, rather than stay on the host."""
-    return any(pa.types.is_dictionary(f.type) and not pa.types.is_string(f.type.value_type)
-               and not pa.types.is_large_string(f.type.value_type) for f in schema)
 
 
 # ------------------------------------------------------------------------------------ placement
