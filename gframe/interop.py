@@ -248,6 +248,8 @@ def encode_categories(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.Chunk
 
 def decode_categories(strings: pa.Array | pa.ChunkedArray, t: pa.DataType) -> pa.Array | pa.ChunkedArray:
     """``encode_categories`` undone: the strings as values of type ``t``."""
+    if pa.types.is_null(t):  # a categorical of no values (its categories' type unknown to the plan)
+        return pa.nulls(len(strings))
     store = categories_storage(t)
     if store is None:
         return strings.cast(t)
@@ -295,8 +297,10 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
 def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str = NUMPY) -> Any:
     if isinstance(col, pa.ChunkedArray) and col.num_chunks == 0:
         col = pa.array([], type=col.type)
+    cat_family = NUMPY
     if dtype is not None and pa.types.is_dictionary(dtype):
         col = categories_from_engine(col, dtype)
+        cat_family, family = family, NUMPY  # (the categories' family: applied to them below)
     if family != NUMPY:
         out = _family_column(col, dtype, family)
         if out is not None:
@@ -328,6 +332,8 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         cats = pd.Index([], dtype=pandas_dtype(dtype.value_type))
         values = pd.Series(pd.Categorical.from_codes(np.asarray(values.cat.codes), dtype=pd.CategoricalDtype(cats, ordered)),
                            index=values.index)
+    if cat_family != NUMPY and isinstance(values.dtype, pd.CategoricalDtype):
+        values = _categories_in_family(values, dtype.value_type, cat_family)  # type: ignore[union-attr]
     if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
         # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes
         # them to object with NaN (a file's or Arrow's missing bools are None: typed bool in the plan)
@@ -335,6 +341,22 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
     if pa.types.is_integer(col.type) and col.null_count == 0 and values.dtype.kind == "f":
         values = values.astype(col.type.to_pandas_dtype())
     return values
+
+
+def _categories_in_family(values: pd.Series, t: pa.DataType, family: str) -> pd.Series:
+    """A categorical whose categories are of a pandas dtype of ``family`` (``Int64``,
+    ``string[pyarrow]``...): its categories as that dtype, the codes and orderedness kept."""
+    want = family_dtype(t, family)
+    cats = values.dtype.categories
+    if want is None or cats.dtype == want:
+        return values
+    if isinstance(want, pd.ArrowDtype):
+        arr = pa.array(cats.to_numpy(dtype=object) if cats.dtype == object else cats, from_pandas=True)
+        new = pd.Index(pd.arrays.ArrowExtensionArray(arr if arr.type == want.pyarrow_dtype else arr.cast(want.pyarrow_dtype)))
+    else:
+        new = cats.astype(want)
+    dtype = pd.CategoricalDtype(new, ordered=values.dtype.ordered)
+    return pd.Series(pd.Categorical.from_codes(np.asarray(values.cat.codes), dtype=dtype), index=values.index, name=values.name)
 
 
 def _freq_of(idx: pd.Index) -> Any:

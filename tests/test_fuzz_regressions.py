@@ -39,7 +39,6 @@ NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 NN = "new N: concat with an empty frame drops the index name"
 NP = "new P: set_index of a narrow signed int range gives pandas' RangeIndex (int64)"
 NO = "new O: an object column's None comes back as NaN (the missing marker is not kept)"
-NV = "new V: categoricals of Arrow (or masked) values: pandas' categories keep the ArrowDtype / Int64"
 NY = "new Y: pandas bug: a multi-key sort of double[pyarrow] holding 0.0 and -0.0 raises ValueError"
 
 
@@ -452,10 +451,10 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df2 = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
         "df = df.merge(df2, on='k', how='outer', sort=True)")),
     # left as they are
-    "arrow_bool_astype_category_categories_keep_arrow_dtype": (NV, arrow_case(
+    "arrow_bool_astype_category_categories_keep_arrow_dtype": (None, arrow_case(
         "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.bool_()))})",
         "df = df.astype({'c0': 'category'})\ndf = df.tail(5)")),
-    "Int64_astype_category_value_counts_index_Int64_categories": (NV, case(
+    "Int64_astype_category_value_counts_index_Int64_categories": (None, case(
         "df = pd.DataFrame({'c1': pd.array([-1], dtype='Int64')})",
         "df = df.astype({'c1': 'category'})\ndf = df['c1'].value_counts()")),
     "pandas_bug_sort_arrow_double_signed_zeros": (NY, arrow_case(
