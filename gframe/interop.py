@@ -49,6 +49,8 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         codes = np.asarray(pd.Series(values).cat.codes, dtype=np.int32)
         cats = pa.array(np.asarray(dtype.categories, dtype=object) if dtype.categories.dtype == object
                         or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
+        if isinstance(cats, pa.ChunkedArray):  # (categories of an ArrowDtype: no chunk where there are none)
+            cats = cats.combine_chunks() if cats.num_chunks else pa.array([], cats.type)
         cats = cats.cast(normalize_arrow_type(cats.type))
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
     try:
