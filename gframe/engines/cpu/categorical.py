@@ -122,3 +122,17 @@ def as_values(x: pl.Expr, e: Any, t: pa.DataType | None) -> tuple[pl.Expr, pa.Da
     if encoded(t):
         return x, t.value_type  # type: ignore[union-attr]
     return x, t
+
+
+def check_new_category(data: pl.DataFrame | None, e: Any, code: str | None, value: Any) -> None:
+    """pandas' TypeError for a fill value that is not a category of column ``e`` (its Enum's string
+    ``code``), where the column has a missing value to fill; nothing where the data is not at hand."""
+    from gframe.plan.expr import Col
+
+    if data is None or not isinstance(e, Col) or e.name not in data.columns:
+        return
+    col = data.get_column(e.name)
+    if not isinstance(col.dtype, pl.Enum) or not col.null_count():
+        return
+    if code is None or code not in set(col.dtype.categories.to_list()):
+        raise TypeError(f"Cannot setitem on a Categorical with a new category ({value}), set the categories first")

@@ -64,8 +64,13 @@ def _fillna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if t is not None and xt is not None and t == xt:
         if vt is not None and vt != t and not _fits_kind(vt, t):
             return x  # an int / bool column of pandas' numpy dtypes: nothing missing to fill
-        if C.encoded(t) and not C.holds_values(e.children[0]) and isinstance(e.children[1], Lit):
-            return x.fill_null(pl.lit(C.encode_scalar(e.children[1].value, t.value_type)))  # its encoding
+        if pa.types.is_dictionary(t) and isinstance(e.children[1], Lit) and not C.holds_values(e.children[0]):
+            # a category of the column's own, as the Enum's string for it; pandas refuses another
+            # value where something is missing (the categories are the data's: checked here)
+            fill = e.children[1].value
+            code = C.encode_scalar(fill, t.value_type) if C.encoded(t) else fill
+            C.check_new_category(lo.data, e.children[0], code, fill)
+            return x.fill_null(pl.lit(code))
         if pa.types.is_dictionary(t):  # a category of the column's own (Polars casts it to the Enum)
             return x.fill_null(value)
         return x.fill_null(value.cast(polars_type(t), strict=False) if vt is not None and vt != t else value)
