@@ -1085,6 +1085,9 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     sort_names = [c for c in out.columns if c.startswith("__gf_sort_")]
     if sort_names:
         first = node.missing_keys_first()  # NaT first, as pandas' factorized keys
+        # and a key that stays a categorical (both sides' categories equal: an Enum here), whose
+        # missing value's code -1 pandas sorts first
+        first = tuple(f or isinstance(out.schema[n], pl.Enum) for f, n in zip(first, sort_names))
         out = out.sort(sort_names, nulls_last=[not f for f in first], maintain_order=True).drop(sort_names)
     return promote_missing(out, node.schema)
 
