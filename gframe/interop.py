@@ -32,6 +32,7 @@ from gframe.plan.schema import (
     NUMPY,
     OBJECT,
     Schema,
+    arrow_type_from_pandas,
     family_dtype,
     family_of_pandas,
     index_name,
@@ -51,6 +52,9 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
                         or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
         if isinstance(cats, pa.ChunkedArray):  # (categories of an ArrowDtype: no chunk where there are none)
             cats = cats.combine_chunks() if cats.num_chunks else pa.array([], cats.type)
+        if pa.types.is_null(cats.type) and not len(cats):  # no categories: Arrow cannot tell their type
+            want = arrow_type_from_pandas(dtype.categories.dtype)
+            cats = pa.array([], want) if want is not None else cats
         cats = cats.cast(normalize_arrow_type(cats.type))
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
     try:
