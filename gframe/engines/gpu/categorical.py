@@ -255,23 +255,36 @@ def carry(node: L.Plan, inputs: list[Any], out: Any) -> Any:
 
     if not isinstance(out, GpuTable):
         return out
-    fields = [f for f in list(node.schema.columns) + list(node.schema.index or ()) if is_cat(f.dtype) and out.has(f.name)]
+    # the plan's categoricals, and the columns whose type the data decides (a merge key of
+    # categoricals, run on the host): a categorical where the column they come from is one
+    fields = [f for f in list(node.schema.columns) + list(node.schema.index or ())
+              if (is_cat(f.dtype) or f.dtype is None) and out.has(f.name)]
     if not fields:
         return out
     where = sources(node)
-    cats = {}
+    cats, logical = {}, {}
     for f in fields:
         hit = where.get(f.name)
+        src = None
         if hit is not None:
-            c = inputs[hit[0]].categories.get(hit[1]) if hit[0] < len(inputs) else None
+            src = inputs[hit[0]] if hit[0] < len(inputs) and inputs[hit[0]].has(hit[1]) else None
+            c = src.categories.get(hit[1]) if src is not None else None
         else:
-            c = next((t.categories[f.name] for t in inputs if f.name in t.categories), None)
+            src = next((t for t in inputs if f.name in t.categories), None)
+            c = src.categories[f.name] if src is not None else None
             if c is None and isinstance(node, L.InMemoryScan | L.Materialized):
                 c = out.categories.get(f.name)
+        if c is None and f.dtype is None:
+            continue  # data-typed and not a categorical
         if c is None:
             raise RuntimeError(f"gpu engine: no categories for the categorical column {f.name!r} of {node.describe()}")
         cats[f.name] = c
-    return out.with_categories(cats)
+        if f.dtype is None and src is not None:
+            t = src.logical.get(hit[1] if hit is not None else f.name)
+            if t is not None and pa.types.is_dictionary(t):
+                logical[f.name] = t  # (kept by ``GpuTable.typed``: the plan has no type for it)
+    out = out.with_categories(cats)
+    return out.typed({**out.logical, **logical}) if logical else out
 
 
 # ----------------------------------------------------------------------------------- expressions
