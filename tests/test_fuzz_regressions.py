@@ -566,6 +566,13 @@ GPU_CASES_FUZZNUM: dict[str, tuple[str | None, str]] = {
 # found on the GPU engine (host stand-in for pylibcudf); run where GFRAME_ENGINE=gpu (.ci/run's last line,
 # the device), as the CPU engine gets them right
 GPU_CASES: dict[str, tuple[str | None, str]] = {
+    # catfix (seed 503657): a merge on categorical keys (the CPU engine; the key's type is the data's)
+    # feeding a device node came back as int32 codes
+    "gpu_data_typed_categorical_merge_key_keeps_categories": (None, case(
+        "df = pd.DataFrame({'k': ['e', None], 'c1': [1.0, 3.0]}).astype({'k': pd.CategoricalDtype(['e', 'c'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['e', 'c'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.assign(c1=df['c1'].where(df['c1'] > 2.0, -1.5))\n"
+        "df = df['k'].cat.categories")),
     "gpu_compare_datetime64s_out_of_ns_range_with_ns": (None, case(
         "df = pd.DataFrame({'k': [3], 'c0': ['2020-01-02'], 'c1': ['3000-01-01']}).astype({'c0': 'datetime64[ns]', 'c1': 'datetime64[s]'})",
         "df = df[~((df['c1'] > df['c0']) | (df['k'] <= -1))]")),
@@ -832,4 +839,51 @@ FUZZEXC_CASES: dict[str, str] = {
 
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZEXC_CASES.items()])
 def test_fuzz_regression_fuzzexc(code: str) -> None:
+    check_code(code, engine="cpu")
+
+
+# catfix: categoricals (issue 9 class 5; docs/fuzzing.md, "Session 5, helper catfix"), one per cause
+CATFIX_CASES: dict[str, str] = {
+    # the CPU engine held a categorical of numbers (bools, temporal values) as its values: unused
+    # categories and the category order were lost (now an Enum of the categories' encodings)
+    "int_categorical_keeps_unused_categories_and_their_order": case(
+        "df = pd.DataFrame({'k': [3, 1, None], 'x': [1, 5, 0]}).astype({'k': pd.CategoricalDtype([3, 1, 2, 9], ordered=True)})",
+        "df = df[df['x'] > 0].sort_values('k')"),
+    # (and a Timestamp compared with a timestamp categorical raised AttributeError in the frontend)
+    "timestamp_categorical_compared_by_category_order": case(
+        "df = pd.DataFrame({'k': ['2024-01-02', '2023-05-01', None]}).astype({'k': 'datetime64[us]'})\n"
+        "df = df.astype({'k': pd.CategoricalDtype(pd.to_datetime(['2024-01-02', '2023-05-01']).as_unit('us'), ordered=True)})",
+        "df = df[df['k'] > pd.Timestamp('2024-01-02')]"),
+    # the categories' pandas dtype (Int64, string, ArrowDtype) was lost: a categorical's family is its categories'
+    "Int64_astype_category_keeps_Int64_categories": case(
+        "df = pd.DataFrame({'k': pd.array([3, None, 1], dtype='Int64')})", "df = df.astype({'k': 'category'})"),
+    "string_astype_category_keeps_string_categories": case(
+        "df = pd.DataFrame({'k': pd.array(['b', None], dtype='string'), 'x': [1, 2]})",
+        "df = df.astype({'k': 'category'})\ndf = df[df['k'] == 'b']"),
+    # the optimizer moved a filter / a limit below astype('category'): categories of the rows left only
+    "filter_not_pushed_below_astype_category": case(
+        "df = pd.DataFrame({'k': [1.5, 0.25, 2.0], 'x': [1, 0, 1]})",
+        "df = df.astype({'k': 'category'})\ndf = df[df['x'] > 0].head(1)"),
+    # no categories: their Arrow type was null (ArrowDtype categories) or float64 (str categories)
+    "empty_arrow_categories_keep_their_type": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([2], dtype='Int64'), 'c2': pd.array([datetime.date(2020, 1, 1)], dtype=pd.ArrowDtype(pa.date32()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([], dtype='Int64')})",
+        "df = df.merge(df2, on='k', how='inner')\ndf = df.astype({'c2': 'category'})\ndf = df.merge(df2, on='k', how='inner')"),
+    "empty_str_categories_stay_str": case(
+        "df = pd.DataFrame({'c': [], 'x': []}).astype({'c': pd.CategoricalDtype(['e', 'a'], ordered=True)})",
+        "df = df.assign(n=df['c'].cat.remove_unused_categories())\ndf = df.sort_values(['x'])"),
+    # fillna with a value that is not a category: pandas' TypeError where something is missing
+    "fillna_categorical_with_a_new_category_raises": case(
+        "df = pd.DataFrame({'k': [None, 'c']}).astype({'k': pd.CategoricalDtype(['c'], ordered=False)})",
+        "df = df.fillna({'k': 'ab'})"),
+    # a sorted merge whose key stays categorical sorts a missing key first (its code -1)
+    "merge_outer_stays_categorical_missing_key_first": case(
+        "df = pd.DataFrame({'k': ['b', None]}).astype({'k': pd.CategoricalDtype(['b'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['b'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='outer')"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in CATFIX_CASES.items()])
+def test_fuzz_regression_catfix(code: str) -> None:
     check_code(code, engine="cpu")
