@@ -262,9 +262,12 @@ def carry(node: L.Plan, inputs: list[Any], out: Any) -> Any:
     if not fields:
         return out
     where = sources(node)
+    by_name = sources.dispatch(type(node)) is sources.dispatch(object)  # a node whose columns are its input's
     cats, logical = {}, {}
     for f in fields:
         hit = where.get(f.name)
+        if f.dtype is None and hit is None and not by_name:
+            continue  # computed by the node (a Select's expression of a categorical's name): not one
         src = None
         if hit is not None:
             src = inputs[hit[0]] if hit[0] < len(inputs) and inputs[hit[0]].has(hit[1]) else None
