@@ -262,11 +262,11 @@ def carry(node: L.Plan, inputs: list[Any], out: Any) -> Any:
     if not fields:
         return out
     where = sources(node)
-    by_name = sources.dispatch(type(node)) is sources.dispatch(object)  # a node whose columns are its input's
+    computes = isinstance(node, (L.Select, L.Aggregate))  # outputs ``sources`` leaves out are computed
     cats, logical = {}, {}
     for f in fields:
         hit = where.get(f.name)
-        if f.dtype is None and hit is None and not by_name:
+        if f.dtype is None and hit is None and computes:
             continue  # computed by the node (a Select's expression of a categorical's name): not one
         src = None
         if hit is not None:
