@@ -19,6 +19,7 @@ from typing import Any, Hashable
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
@@ -37,6 +38,7 @@ from gframe.plan.schema import (
     OBJECT_NA,
     OBJECT_NAT,
     Schema,
+    arrow_type_from_pandas,
     family_dtype,
     family_of_pandas,
     index_name,
@@ -55,6 +57,11 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         codes = np.asarray(pd.Series(values).cat.codes, dtype=np.int32)
         cats = pa.array(np.asarray(dtype.categories, dtype=object) if dtype.categories.dtype == object
                         or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
+        if isinstance(cats, pa.ChunkedArray):  # (categories of an ArrowDtype: no chunk where there are none)
+            cats = cats.combine_chunks() if cats.num_chunks else pa.array([], cats.type)
+        if pa.types.is_null(cats.type) and not len(cats):  # no categories: Arrow cannot tell their type
+            want = arrow_type_from_pandas(dtype.categories.dtype)
+            cats = pa.array([], want) if want is not None else cats
         cats = cats.cast(normalize_arrow_type(cats.type))
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
     try:
@@ -250,6 +257,61 @@ def host_copy(plan: Plan) -> pd.DataFrame | None:
     return None if hit is None else hit.copy(deep=False)
 
 
+# ----------------------------------------------------------------- categoricals of non-string categories
+# The CPU engine holds every categorical as a Polars Enum, whose categories are strings: one of
+# numbers, bools or temporal values is an Enum of its categories encoded as strings, exact both ways
+# (``engines/cpu/categorical.py`` says why). The encoding lives here, beside the conversion to
+# pandas that undoes it (``categories_from_engine``), since it is Arrow's alone.
+
+def _is_string(t: pa.DataType) -> bool:
+    return pa.types.is_string(t) or pa.types.is_large_string(t)
+
+
+def categories_storage(t: pa.DataType) -> pa.DataType | None:
+    """The integer type a value type's strings are the digits of (None: the values' own repr)."""
+    if pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date64(t):
+        return pa.int64()
+    if pa.types.is_date32(t):
+        return pa.int32()
+    if pa.types.is_boolean(t):
+        return pa.int8()
+    return None
+
+
+def encode_categories(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """Values (of a categorical's categories' type) as the strings the engine's Enum holds."""
+    if isinstance(values, pa.ChunkedArray) and values.num_chunks == 0:
+        return pa.chunked_array([], pa.large_string())
+    store = categories_storage(values.type)
+    if store is not None:
+        values = values.cast(store) if not pa.types.is_boolean(values.type) else pc.cast(values, pa.int8())
+    return values.cast(pa.large_string())
+
+
+def decode_categories(strings: pa.Array | pa.ChunkedArray, t: pa.DataType) -> pa.Array | pa.ChunkedArray:
+    """``encode_categories`` undone: the strings as values of type ``t``."""
+    if pa.types.is_null(t):  # a categorical of no values (its categories' type unknown to the plan)
+        return pa.nulls(len(strings))
+    store = categories_storage(t)
+    if store is None:
+        return strings.cast(t)
+    ints = strings.cast(store)
+    return pc.not_equal(ints, 0) if pa.types.is_boolean(t) else ints.cast(t)
+
+
+def categories_from_engine(col: pa.ChunkedArray | pa.Array, t: pa.DataType) -> pa.ChunkedArray | pa.Array:
+    """A column the engine gave for a categorical of plan type ``t`` (an Enum of encodings: a
+    dictionary of strings) as Arrow's dictionary of ``t``'s categories, every category kept."""
+    if not pa.types.is_dictionary(t) or _is_string(t.value_type) or not pa.types.is_dictionary(col.type) \
+            or not _is_string(col.type.value_type):
+        return col
+    chunks = col.chunks if isinstance(col, pa.ChunkedArray) else [col]
+    out = [pa.DictionaryArray.from_arrays(c.indices, decode_categories(c.dictionary, t.value_type), ordered=col.type.ordered)
+           for c in chunks]
+    want = pa.dictionary(col.type.index_type, t.value_type, col.type.ordered)
+    return pa.chunked_array(out, type=want) if isinstance(col, pa.ChunkedArray) else out[0]
+
+
 def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str) -> Any:
     """A column of a non-numpy family as its pandas dtype (None: the numpy rules apply)."""
     target = family_dtype(dtype if dtype is not None else col.type, family)  # None: the data's type
@@ -278,6 +340,10 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
 def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str = NUMPY) -> Any:
     if isinstance(col, pa.ChunkedArray) and col.num_chunks == 0:
         col = pa.array([], type=col.type)
+    cat_family = NUMPY
+    if dtype is not None and pa.types.is_dictionary(dtype):
+        col = categories_from_engine(col, dtype)
+        cat_family, family = family, NUMPY  # (the categories' family: applied to them below)
     if family != NUMPY:
         out = _family_column(col, dtype, family)
         if out is not None:
@@ -314,6 +380,8 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         cats = pd.Index([], dtype=pandas_dtype(dtype.value_type))
         values = pd.Series(pd.Categorical.from_codes(np.asarray(values.cat.codes), dtype=pd.CategoricalDtype(cats, ordered)),
                            index=values.index)
+    if cat_family != NUMPY and isinstance(values.dtype, pd.CategoricalDtype):
+        values = _categories_in_family(values, dtype.value_type, cat_family)  # type: ignore[union-attr]
     if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
         # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes
         # them to object with NaN (a file's or Arrow's missing bools are None: typed bool in the plan)
@@ -321,6 +389,22 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
     if pa.types.is_integer(col.type) and col.null_count == 0 and values.dtype.kind == "f":
         values = values.astype(col.type.to_pandas_dtype())
     return values
+
+
+def _categories_in_family(values: pd.Series, t: pa.DataType, family: str) -> pd.Series:
+    """A categorical whose categories are of a pandas dtype of ``family`` (``Int64``,
+    ``string[pyarrow]``...): its categories as that dtype, the codes and orderedness kept."""
+    want = family_dtype(t, family)
+    cats = values.dtype.categories
+    if want is None or cats.dtype == want:
+        return values
+    if isinstance(want, pd.ArrowDtype):
+        arr = pa.array(cats.to_numpy(dtype=object) if cats.dtype == object else cats, from_pandas=True)
+        new = pd.Index(pd.arrays.ArrowExtensionArray(arr if arr.type == want.pyarrow_dtype else arr.cast(want.pyarrow_dtype)))
+    else:
+        new = cats.astype(want)
+    dtype = pd.CategoricalDtype(new, ordered=values.dtype.ordered)
+    return pd.Series(pd.Categorical.from_codes(np.asarray(values.cat.codes), dtype=dtype), index=values.index, name=values.name)
 
 
 def _freq_of(idx: pd.Index) -> Any:

@@ -22,7 +22,6 @@ SLICE = range(250)
 
 # seed -> root-cause class (see docs/fuzzing.md and tests/test_fuzz_regressions.py for the shrunk repros)
 KNOWN_FAILING: dict[int, str] = {
-    103: 'new V: categoricals of Arrow values (categories keep the ArrowDtype)',
     240: 'new Y: pandas bug (multi-key sort of double[pyarrow] with 0.0 and -0.0 raises)',
 }
 

@@ -16,7 +16,6 @@ from gframe.testing.fuzz import PIPELINE_MARK, check_code
 C1 = "1 integer overflow: sums in the input's narrow int type"
 C3 = "3 nullable dtypes: Int64/Float64/boolean/string come back as numpy dtypes"
 C4 = "4 missing bools after merge/concat"
-C5 = "5 categoricals"
 C6 = "6 fillna(scalar) dtype rules"
 C7 = "7 clip with a fractional bound on an int column"
 C8 = "8 datetime64 units"
@@ -40,7 +39,6 @@ NM = "new M: Series.std on datetime64 raises (pandas: a Timedelta)"
 NN = "new N: concat with an empty frame drops the index name"
 NP = "new P: set_index of a narrow signed int range gives pandas' RangeIndex (int64)"
 NO = "new O: an object column's None comes back as NaN (the missing marker is not kept)"
-NV = "new V: categoricals of Arrow (or masked) values: pandas' categories keep the ArrowDtype / Int64"
 NY = "new Y: pandas bug: a multi-key sort of double[pyarrow] holding 0.0 and -0.0 raises ValueError"
 
 
@@ -120,7 +118,7 @@ CASES: dict[str, tuple[str | None, str]] = {
     "fillna_unordered_categorical_becomes_ordered": (None, case(
         "df = pd.DataFrame({'c2': ['d']}).astype({'c2': pd.CategoricalDtype(['c', 'b', 'a', 'd'], ordered=False)})",
         "df = df.assign(c2=df['c2'].fillna('z'))")),
-    "filter_below_astype_category": (C5, case(
+    "filter_below_astype_category": (None, case(
         "df = pd.DataFrame({'c1': ['1970-01-01'], 'c4': ['2020-01-02']}).astype({'c1': 'datetime64[s]', 'c4': 'datetime64[us]'})",
         "df = df.astype({'c1': 'category'})\ndf = df[(df['c4'] < pd.Timestamp('1970-01-01'))]")),
     "cat_accessor_missing": (None, case(
@@ -453,10 +451,10 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df2 = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
         "df = df.merge(df2, on='k', how='outer', sort=True)")),
     # left as they are
-    "arrow_bool_astype_category_categories_keep_arrow_dtype": (NV, arrow_case(
+    "arrow_bool_astype_category_categories_keep_arrow_dtype": (None, arrow_case(
         "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.bool_()))})",
         "df = df.astype({'c0': 'category'})\ndf = df.tail(5)")),
-    "Int64_astype_category_value_counts_index_Int64_categories": (NV, case(
+    "Int64_astype_category_value_counts_index_Int64_categories": (None, case(
         "df = pd.DataFrame({'c1': pd.array([-1], dtype='Int64')})",
         "df = df.astype({'c1': 'category'})\ndf = df['c1'].value_counts()")),
     "pandas_bug_sort_arrow_double_signed_zeros": (NY, arrow_case(
@@ -568,6 +566,13 @@ GPU_CASES_FUZZNUM: dict[str, tuple[str | None, str]] = {
 # found on the GPU engine (host stand-in for pylibcudf); run where GFRAME_ENGINE=gpu (.ci/run's last line,
 # the device), as the CPU engine gets them right
 GPU_CASES: dict[str, tuple[str | None, str]] = {
+    # catfix (seed 503657): a merge on categorical keys (the CPU engine; the key's type is the data's)
+    # feeding a device node came back as int32 codes
+    "gpu_data_typed_categorical_merge_key_keeps_categories": (None, case(
+        "df = pd.DataFrame({'k': ['e', None], 'c1': [1.0, 3.0]}).astype({'k': pd.CategoricalDtype(['e', 'c'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['e', 'c'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.assign(c1=df['c1'].where(df['c1'] > 2.0, -1.5))\n"
+        "df = df['k'].cat.categories")),
     "gpu_compare_datetime64s_out_of_ns_range_with_ns": (None, case(
         "df = pd.DataFrame({'k': [3], 'c0': ['2020-01-02'], 'c1': ['3000-01-01']}).astype({'c0': 'datetime64[ns]', 'c1': 'datetime64[s]'})",
         "df = df[~((df['c1'] > df['c0']) | (df['k'] <= -1))]")),
@@ -599,7 +604,6 @@ def test_fuzz_regression(code: str) -> None:
 
 # fuzzcat: concat / merge dtype rules (docs/fuzzing.md, "Session fuzzcat")
 FC_CAT = "fuzzcat open: a right merge's key over two categoricals of one dtype loses the unobserved categories"
-FC_NAFIRST = "fuzzcat open: a sorted merge puts a missing categorical key last (pandas sorts its code -1 first)"
 FC_BOOL = "fuzzcat open: a bool column a concat's frame lacks is object in pandas whatever the rows; reductions take it as bool"
 
 FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
@@ -696,7 +700,7 @@ FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': ['a']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a'], ordered=True)})\n"
         "df2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a'], ordered=True)})",
         "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.fillna({'k': 1.5})")),
-    "merge_outer_categorical_missing_key_sorts_first": (FC_NAFIRST, case(
+    "merge_outer_categorical_missing_key_sorts_first": (None, case(
         "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})",
         "df = df.merge(df2, on='k', how='outer')")),
@@ -968,4 +972,51 @@ FUZZB_CASES: dict[str, str] = {
 
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZB_CASES.items()])
 def test_fuzz_regression_fuzzb(code: str) -> None:
+    check_code(code, engine="cpu")
+
+
+# catfix: categoricals (issue 9 class 5; docs/fuzzing.md, "Session 5, helper catfix"), one per cause
+CATFIX_CASES: dict[str, str] = {
+    # the CPU engine held a categorical of numbers (bools, temporal values) as its values: unused
+    # categories and the category order were lost (now an Enum of the categories' encodings)
+    "int_categorical_keeps_unused_categories_and_their_order": case(
+        "df = pd.DataFrame({'k': [3, 1, None], 'x': [1, 5, 0]}).astype({'k': pd.CategoricalDtype([3, 1, 2, 9], ordered=True)})",
+        "df = df[df['x'] > 0].sort_values('k')"),
+    # (and a Timestamp compared with a timestamp categorical raised AttributeError in the frontend)
+    "timestamp_categorical_compared_by_category_order": case(
+        "df = pd.DataFrame({'k': ['2024-01-02', '2023-05-01', None]}).astype({'k': 'datetime64[us]'})\n"
+        "df = df.astype({'k': pd.CategoricalDtype(pd.to_datetime(['2024-01-02', '2023-05-01']).as_unit('us'), ordered=True)})",
+        "df = df[df['k'] > pd.Timestamp('2024-01-02')]"),
+    # the categories' pandas dtype (Int64, string, ArrowDtype) was lost: a categorical's family is its categories'
+    "Int64_astype_category_keeps_Int64_categories": case(
+        "df = pd.DataFrame({'k': pd.array([3, None, 1], dtype='Int64')})", "df = df.astype({'k': 'category'})"),
+    "string_astype_category_keeps_string_categories": case(
+        "df = pd.DataFrame({'k': pd.array(['b', None], dtype='string'), 'x': [1, 2]})",
+        "df = df.astype({'k': 'category'})\ndf = df[df['k'] == 'b']"),
+    # the optimizer moved a filter / a limit below astype('category'): categories of the rows left only
+    "filter_not_pushed_below_astype_category": case(
+        "df = pd.DataFrame({'k': [1.5, 0.25, 2.0], 'x': [1, 0, 1]})",
+        "df = df.astype({'k': 'category'})\ndf = df[df['x'] > 0].head(1)"),
+    # no categories: their Arrow type was null (ArrowDtype categories) or float64 (str categories)
+    "empty_arrow_categories_keep_their_type": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([2], dtype='Int64'), 'c2': pd.array([datetime.date(2020, 1, 1)], dtype=pd.ArrowDtype(pa.date32()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([], dtype='Int64')})",
+        "df = df.merge(df2, on='k', how='inner')\ndf = df.astype({'c2': 'category'})\ndf = df.merge(df2, on='k', how='inner')"),
+    "empty_str_categories_stay_str": case(
+        "df = pd.DataFrame({'c': [], 'x': []}).astype({'c': pd.CategoricalDtype(['e', 'a'], ordered=True)})",
+        "df = df.assign(n=df['c'].cat.remove_unused_categories())\ndf = df.sort_values(['x'])"),
+    # fillna with a value that is not a category: pandas' TypeError where something is missing
+    "fillna_categorical_with_a_new_category_raises": case(
+        "df = pd.DataFrame({'k': [None, 'c']}).astype({'k': pd.CategoricalDtype(['c'], ordered=False)})",
+        "df = df.fillna({'k': 'ab'})"),
+    # a sorted merge whose key stays categorical sorts a missing key first (its code -1)
+    "merge_outer_stays_categorical_missing_key_first": case(
+        "df = pd.DataFrame({'k': ['b', None]}).astype({'k': pd.CategoricalDtype(['b'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['b'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='outer')"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in CATFIX_CASES.items()])
+def test_fuzz_regression_catfix(code: str) -> None:
     check_code(code, engine="cpu")

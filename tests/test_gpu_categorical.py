@@ -101,29 +101,6 @@ QUERIES = {
     "reset_index": lambda d, s: d.set_index("c").reset_index(),
 }
 
-# The CPU engine holds an int categorical as its values (Polars' categoricals are of strings):
-# the categories (unused ones, their order) are lost there - a CPU-engine limitation, outside the
-# device path; on the GPU engine these run on the device and match pandas. Strict: a fix shows.
-CPU_INT_CATEGORIES = "CPU engine: an int categorical is held as its values (categories and their order lost)"
-CPU_INT_FAILING = {
-    "column", "select", "head", "tail", "slice", "take", "sort_values", "sort_values_desc_first", "series_sort",
-    "drop_duplicates", "filter_by_other", "filter_eq", "filter_ne_and", "isin_none_found", "notna_filter",
-    "group_key", "group_key_agg", "group_key_unsorted", "group_keys_two", "group_key_dropna_false",
-    "group_key_as_column", "group_size", "value_counts",
-    "group_observed_false_key", "merge_payload", "concat_same", "concat_ignore_index",
-    "set_index", "reset_index", "orderings",
-}
-
-
-# ... and so where such a node runs on the CPU engine under the GPU engine too
-HOST_INT_FAILING = {"group_observed_false_key"}
-
-
-def known_cpu_failure(request, name, spec):
-    if spec[1] == "int" and (name in CPU_INT_FAILING and gframe.options.engine != "gpu" or name in HOST_INT_FAILING):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=CPU_INT_CATEGORIES))
-
-
 # observed=False: the unobserved categories' groups are added on the host (CompleteGroups); the
 # group-by under it runs on the device. value_counts and groupby().nunique() of a categorical: the
 # frontend asks pandas (categories with no rows are listed: pandas' rule, not the engines')
@@ -131,8 +108,7 @@ NOT_NATIVE = {"group_observed_false_key", "value_counts", "group_nunique_of_cate
 
 
 @pytest.mark.parametrize("name", list(QUERIES))
-def test_categorical_matches_pandas(request, name, spec):
-    known_cpu_failure(request, name, spec)
+def test_categorical_matches_pandas(name, spec):
     q = QUERIES[name]
     check = assert_matches_pandas if name in NOT_NATIVE else native_on_gpu
     check(lambda pd: q(frame(pd, spec), spec))
@@ -148,10 +124,9 @@ ORDERINGS = {
 
 
 @pytest.mark.parametrize("op", list(ORDERINGS))
-def test_ordered_comparisons_by_category_order(request, op, spec):
+def test_ordered_comparisons_by_category_order(op, spec):
     if not spec[2]:
         pytest.skip("orderings of an unordered categorical raise (test_unordered_ordering_raises)")
-    known_cpu_failure(request, "orderings", spec)
     f = ORDERINGS[op]
     native_on_gpu(lambda pd: f(frame(pd, spec).c, first(spec)))
     native_on_gpu(lambda pd: (lambda d: d[f(d.c, unused(spec))])(frame(pd, spec)))
@@ -198,14 +173,12 @@ def test_every_value_missing():
 
 @pytest.mark.parametrize("cats", [[2.5, 0.5, 1.5], [pandas.Timestamp("2024-01-02"), pandas.Timestamp("2023-05-01")]],
                          ids=["float", "timestamp"])
-def test_other_category_types(request, cats):
+def test_other_category_types(cats):
     def q(pd):
         d = pd.DataFrame({"c": pandas.Categorical([cats[1], None, cats[0], cats[1]], categories=cats, ordered=True),
                           "x": [1.0, 2.0, 3.0, 4.0]})
         return d[d.x > 1].sort_values(["c", "x"])
 
-    if gframe.options.engine != "gpu":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=CPU_INT_CATEGORIES.replace("an int", "a non-string")))
     native_on_gpu(q)
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from gframe.plan.expr import Lit
 from gframe.plan.schema import is_numeric, is_string
@@ -109,6 +110,8 @@ def scalar_operand(op: str, value: Any, dtype: Any) -> tuple[str, Lit]:
     lit = comparison_literal(value, dtype)
     if isinstance(lit.value, pd.Timestamp) and dtype is not None and (is_numeric(dtype) or is_string(dtype)):
         raise InvalidComparison(value)  # pandas: a number or a string never equals a Timestamp, nor orders with one
+    if isinstance(lit.value, pd.Timestamp) and dtype is not None and pa.types.is_dictionary(dtype):
+        return op, lit  # a categorical's categories are looked up exactly (none between two ticks)
     if isinstance(lit.value, pd.Timestamp) and lit.value.unit != dtype.unit and not _on_grid(lit.value, dtype.unit):
         if op not in _OFF_GRID:
             raise InvalidComparison(value)  # == is all False, != all True

@@ -222,6 +222,8 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     _check_cast_legal(src, target, dtype)
     if pa.types.is_dictionary(target) and src is not None and (pa.types.is_integer(src) or pa.types.is_floating(src)):
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
+    if pa.types.is_dictionary(target) and src is not None and not pa.types.is_dictionary(src) and f.family not in OBJECT_FAMILIES:
+        family = f.family  # the categories keep the values' pandas dtype (Int64, string[pyarrow]...)
     if target == src and family == f.family:
         return e
     if src is None and not (pa.types.is_floating(target) or is_string(target)) \

@@ -16,7 +16,7 @@ from gframe.plan.functions import FUNCTIONS
 from gframe.plan.logical import Plan
 from gframe.plan.node import Node
 from gframe.plan.traversal import transform
-from gframe.plan.dtypes import Lookup, expr_type
+from gframe.plan.dtypes import Lookup, expr_type, is_categorical
 
 # ------------------------------------------------------------------------------------ plan walks
 
@@ -88,15 +88,24 @@ def rows_independent(node: Plan) -> bool:
     """A projection whose every output row depends on its input row alone, dtype included.
 
     A computed column typed None has its dtype decided by all its values (``int // int`` is float
-    where a division by zero happened): fewer input rows could give another dtype.
+    where a division by zero happened): fewer input rows could give another dtype. So does a
+    categorical made from values (``astype('category')``): its categories are all the values'.
     """
     from gframe.plan.logical import Select
 
     assert isinstance(node, Select)
     for f, (_, e) in zip(node.schema.columns, node.outputs):
-        if not isinstance(e, Col) and (f.dtype is None or not is_rowwise(e)):
+        if not isinstance(e, Col) and (f.dtype is None or not is_rowwise(e) or makes_categories(e, node.child.schema.dtype_of)):
             return False
     return True
+
+
+def makes_categories(expr: Expr, lookup: Lookup) -> bool:
+    """Whether ``expr`` casts values to a categorical (whose categories are then the values')."""
+    if isinstance(expr, Func) and expr.fn == "cast" and is_categorical(expr.param("dtype")) \
+            and not is_categorical(expr_type(expr.children[0], lookup)):
+        return True
+    return any(makes_categories(c, lookup) for c in expr.children)  # type: ignore[arg-type]
 
 
 def may_raise(expr: Expr) -> bool:

@@ -539,7 +539,11 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         return family(expr.name)
     if isinstance(expr, Lit):
         return NUMPY
+    if isinstance(expr, Func) and expr.fn == "cast" and is_categorical(expr.param("dtype")):
+        return expr.param("family") or NUMPY  # astype('category'): its categories' family
     kids = [expr_family(c, family, lookup) for c in expr.children]
+    if any(_reads_categorical(c, lookup) for c in expr.children) and not _reads_categorical(expr, lookup):
+        kids = [operand_family(c, family, lookup) for c in expr.children]
     if isinstance(expr, BinOp):
         fam = combine_families(*kids)
         if expr.op in COMPARISON or expr.op in LOGICAL:
@@ -684,4 +688,24 @@ def keeps_missing(expr: BinOp, family: FamilyLookup, lookup: Lookup) -> bool:
     """Whether a comparison or logical operator keeps a missing operand missing (pandas' NA
     semantics of nullable and Arrow dtypes: NA == 1 is NA, Kleene ``&``/``|``) rather than
     numpy's (NaN == 1 is False, a missing bool counts as False)."""
-    return any(expr_family(c, family, lookup) in NA_FAMILIES for c in expr.children)
+    return any(operand_family(c, family, lookup) in NA_FAMILIES for c in expr.children)
+
+
+def is_categorical(t: ArrowType | None) -> bool:
+    return t is not None and pa.types.is_dictionary(t)
+
+
+def _reads_categorical(expr: Expr, lookup: Lookup) -> bool:
+    """Whether ``expr`` is of a categorical type (False where its type cannot be known here: a
+    ``size`` aggregation names no column of the schema)."""
+    try:
+        return is_categorical(expr_type(expr, lookup))
+    except KeyError:
+        return False
+
+
+def operand_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
+    """The family an operation sees in its operand ``expr``: a categorical's family is its
+    categories' (how pandas shows them: ``schema.family_of_pandas``), but pandas' categorical
+    operations are numpy's whatever the categories (``cat == 1`` is numpy bool, missing is False)."""
+    return NUMPY if _reads_categorical(expr, lookup) else expr_family(expr, family, lookup)

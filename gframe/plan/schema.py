@@ -305,7 +305,12 @@ def arrow_type_from_pandas(dtype: object) -> ArrowType | None:
 
 
 def family_of_pandas(dtype: object) -> str:
-    """The family (see ``NUMPY``...) of a pandas dtype."""
+    """The family (see ``NUMPY``...) of a pandas dtype. A categorical's is its categories' (the
+    categoricals of ``Int64``, ``string`` or ``int64[pyarrow]`` values are other pandas dtypes);
+    what operates on the categorical sees NUMPY (``plan.dtypes.operand_family``)."""
+    if isinstance(dtype, pd.CategoricalDtype):
+        cats = dtype.categories
+        return NUMPY if cats is None or cats.dtype == object else family_of_pandas(cats.dtype)
     if isinstance(dtype, pd.ArrowDtype):
         t = dtype.pyarrow_dtype
         return ARROW_LARGE if pa.types.is_large_string(t) else ARROW
@@ -325,8 +330,8 @@ _MASKED_NAMES = {"int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "I
 def family_dtype(t: ArrowType | None, family: str) -> object | None:
     """The pandas dtype of an Arrow type in a family other than NUMPY (None: the family has no
     dtype for this type, and the numpy rules apply)."""
-    if t is None or family == NUMPY:
-        return None
+    if t is None or family == NUMPY or pa.types.is_dictionary(t):
+        return None  # (a categorical's family is its categories': the interop rebuilds them with it)
     if family in OBJECT_FAMILIES:
         return np.dtype("O")
     if family == MASKED:

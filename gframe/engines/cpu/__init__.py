@@ -52,4 +52,6 @@ class CpuEngine:
         return native.to_arrow()
 
     def from_arrow(self, table: pa.Table) -> pl.DataFrame:
-        return pl.from_arrow(table)  # type: ignore[return-value]
+        from gframe.engines.cpu.kernels import _from_table
+
+        return _from_table(table)  # (categoricals as Enums: ``categorical.py``)

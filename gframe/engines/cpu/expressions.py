@@ -42,6 +42,14 @@ def polars_type(t: ArrowType) -> pl.DataType:
     return pl.from_arrow(pa.array([], type=t)).dtype  # type: ignore[union-attr]
 
 
+def _encoded_cat(e: Expr, t: ArrowType | None) -> bool:
+    """Whether ``e`` (of plan type ``t``) is held as an Enum of encodings (a categorical of numbers,
+    bools, temporal values: ``engines/cpu/categorical.py``)."""
+    from gframe.engines.cpu import categorical as C
+
+    return C.encoded(t) and not C.holds_values(e)
+
+
 def exact_divisor(value: float, t: pl.DataType) -> pl.Expr:
     """A scalar divisor as a column of type ``t``, so the division is IEEE's, as numpy's.
 
@@ -185,6 +193,8 @@ class Lowering:
                 left, right = left.cast(as_int) if _is_bool(lt) else left, right.cast(as_int) if _is_bool(rt) else right
             return BINARY[op](left, right)
         na = keeps_missing(e, self.family, self.lookup)
+        if op in COMPARISON and (_encoded_cat(e.left, lt) or _encoded_cat(e.right, rt)):
+            return self._cat_compare(e, left, right, lt, rt)
         if op in COMPARISON:
             res = BINARY[op](left, right)
             # pandas: a comparison with a missing value is False (!= is True); NA in NA families
@@ -197,6 +207,31 @@ class Lowering:
         if _is_bool(rt) or rt is None:
             right = right.fill_null(False)
         return BINARY[op](left, right)
+
+    def _cat_compare(self, e: BinOp, left: pl.Expr, right: pl.Expr, lt: Any, rt: Any) -> pl.Expr:
+        """A categorical of numbers (etc., an Enum of encodings: ``engines/cpu/categorical.py``)
+        compared: with a scalar, as the Enum's string for it (the Enum's order is the categories');
+        with anything else, by the values."""
+        from gframe.engines.cpu import categorical as C
+
+        op = e.op
+        cat_left = _encoded_cat(e.left, lt)
+        other = e.right if cat_left else e.left
+        if isinstance(other, Lit) and other.value is not None:
+            t = lt if cat_left else rt
+            code = C.encode_scalar(other.value, t.value_type)
+            if code is None:  # no category: never equal; an ordering is pandas' TypeError
+                if op not in ("eq", "ne"):
+                    raise TypeError(f"Cannot compare a Categorical for op __{op}__ with a scalar, which is not a category.")
+                return pl.repeat(op == "ne", pl.len())
+            lit = pl.lit(code)
+            res = BINARY[op](left, lit) if cat_left else BINARY[op](lit, right)
+            return res.fill_null(op == "ne")  # pandas: a missing category compares False (!= True)
+        if _encoded_cat(e.left, lt):
+            left = C.values(left, lt)
+        if _encoded_cat(e.right, rt):
+            right = C.values(right, rt)
+        return BINARY[op](left, right).fill_null(op == "ne")
 
     def _int_pow(self, left: pl.Expr, right: pl.Expr, pt: pl.DataType) -> pl.Expr:
         """numpy's integer power, wrapping. Polars takes exponents up to 2**32 - 1 only: a larger one

@@ -23,6 +23,7 @@ import pyarrow as pa
 
 # the function declarations, by family (each registers its lowering in functions.FUNCTIONS)
 from gframe.engines.cpu import datetimes, rowwise, strings, window  # noqa: F401
+from gframe.engines.cpu import categorical as C
 from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars_type
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import IndexingError, UnsupportedError
@@ -59,6 +60,10 @@ def promote_missing(df: pl.DataFrame, schema: Schema) -> pl.DataFrame:
             # sorted distinct values
             cats = df.get_column(f.name).cast(pl.String).drop_nulls().unique().sort()
             casts.append(pl.col(f.name).cast(pl.String).cast(pl.Enum(cats.to_list())))
+        elif C.encoded(f.dtype) and f.name in df.columns and not isinstance(df.schema[f.name], pl.Enum):
+            # a categorical of numbers (bools, dates...) made from values: the Enum of the encodings
+            # of their sorted distinct values (``engines/cpu/categorical.py``)
+            casts.append(C.enum_of_values(df.get_column(f.name), f.dtype).alias(f.name))  # type: ignore[arg-type]
     return df.with_columns(casts) if casts else df
 
 
@@ -74,13 +79,14 @@ def _(node: L.InMemoryScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _from_table(table: pa.Table) -> pl.DataFrame:
+    table = C.to_enum_table(table)  # categoricals of numbers etc.: their categories encoded as strings
     return _with_categories(pl.from_arrow(table, rechunk=False), table)  # type: ignore[arg-type]
 
 
 def _with_categories(df: pl.DataFrame, table: pa.Table) -> pl.DataFrame:
-    """String categoricals as Polars Enums of the table's dictionary: pandas' categories (all of
-    them, observed or not, in their order) then travel in the dtype, and sorting by the physical
-    codes is pandas' category order."""
+    """String categoricals (and the encoded ones, ``C.to_enum_table``) as Polars Enums of the
+    table's dictionary: pandas' categories (all of them, observed or not, in their order) then
+    travel in the dtype, and sorting by the physical codes is pandas' category order."""
     casts = []
     for name in table.column_names:
         t = table.schema.field(name).type
@@ -1113,6 +1119,9 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     sort_names = [c for c in out.columns if c.startswith("__gf_sort_")]
     if sort_names:
         first = node.missing_keys_first()  # NaT first, as pandas' factorized keys
+        # and a key that stays a categorical (both sides' categories equal: an Enum here), whose
+        # missing value's code -1 pandas sorts first
+        first = tuple(f or isinstance(out.schema[n], pl.Enum) for f, n in zip(first, sort_names))
         out = out.sort(sort_names, nulls_last=[not f for f in first], maintain_order=True).drop(sort_names)
     return promote_missing(out, node.schema)
 
@@ -1123,12 +1132,24 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
     plus ``__gf_sort_{i}`` keys where pandas sorts the result. ``both_rows``: both sides have rows
     (pandas coerces categorical keys of different dtypes to strings only then)."""
     schema = {**dict(lschema), **dict(rschema)}
+    plan_types = {**{n: node.left.schema.dtype_of(n) for n in node.left.schema.all_names},
+                  **{rname[n]: node.right.schema.dtype_of(n) for n in node.right.schema.all_names if n in rname}}
 
     def coalesced(own: str, other: str, own_may_miss: bool) -> pl.Expr:
         # a key column one side keeps: its own value, the other side's key where its row is missing
         t_own, t_other = schema[own], schema[other]
         mine, theirs = pl.col(own), pl.col(other)
-        if isinstance(t_own, (pl.Categorical, pl.Enum)) or isinstance(t_other, (pl.Categorical, pl.Enum)):
+        p_own, p_other = plan_types.get(own), plan_types.get(other)
+        if (C.encoded(p_own) or C.encoded(p_other)) and not (t_own == t_other and p_own == p_other):
+            # categoricals of numbers (etc.) of other categories, or one against values: the values
+            mine = C.values(mine, p_own) if C.encoded(p_own) else mine
+            theirs = C.values(theirs, p_other) if C.encoded(p_other) else theirs
+            vo = polars_type(p_own.value_type) if C.encoded(p_own) else t_own
+            vt = polars_type(p_other.value_type) if C.encoded(p_other) else t_other
+            if vo != vt:
+                sup = pl.Float64 if vo.is_float() or vt.is_float() else vo
+                mine, theirs = mine.cast(sup), theirs.cast(sup)
+        elif isinstance(t_own, (pl.Categorical, pl.Enum)) or isinstance(t_other, (pl.Categorical, pl.Enum)):
             # categories differ, or one side is ordered and the other not (Polars' Enums have no
             # such flag): pandas' strings
             if not (isinstance(t_own, pl.Enum) and t_own == t_other) \
@@ -1259,6 +1280,13 @@ def _join_keys(node: L.Join, left: pl.DataFrame, right: pl.DataFrame, rname: dic
     for a, b in zip(node.left_on, node.right_on):
         ta, tb = left.schema[a], right.schema[rname[b]]
         ea, eb = pl.col(a), pl.col(rname[b])
+        pa_, pb = node.left.schema.dtype_of(a), node.right.schema.dtype_of(b)
+        if ta != tb and (C.encoded(pa_) or C.encoded(pb)):
+            # a categorical of numbers (etc.) against another key: matched by value, as pandas does
+            if C.encoded(pa_):
+                ea, ta = C.values(ea, pa_), polars_type(pa_.value_type)
+            if C.encoded(pb):
+                eb, tb = C.values(eb, pb), polars_type(pb.value_type)
         if ta != tb:
             if ta.is_numeric() and tb.is_numeric():
                 sup = pl.Float64 if (ta.is_float() or tb.is_float()) else pl.Int64
@@ -1282,7 +1310,14 @@ def _pd_name(t: pl.DataType) -> str:
 def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     names = node.schema.all_names
     frames = []
+    out_types = {f.name: f.dtype for f in list(node.schema.columns) + list(node.schema.index or ())}
     for df, child in zip(inputs, node.children):
+        # a categorical of numbers (etc.) that the result does not keep as that categorical: its values
+        held = set(child.schema.all_names)
+        decode = [C.values(pl.col(n), t).alias(n) for n in df.columns if n in held for t in [child.schema.dtype_of(n)]
+                  if C.encoded(t) and n in out_types and out_types[n] != t]
+        if decode:
+            df = df.with_columns(decode)
         if node.ignore_index:
             keep = [c for c in df.columns if c in set(child.schema.names)]
             # a frame without columns still has rows (missing values in the others' columns)

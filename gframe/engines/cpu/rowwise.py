@@ -9,6 +9,7 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 
+from gframe.engines.cpu import categorical as C
 from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, exact_divisor, polars_type
 from gframe.engines.cpu.functions import declare
 from gframe.engines.values import ColumnValues
@@ -63,6 +64,13 @@ def _fillna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if t is not None and xt is not None and t == xt:
         if vt is not None and vt != t and not _fits_kind(vt, t):
             return x  # an int / bool column of pandas' numpy dtypes: nothing missing to fill
+        if pa.types.is_dictionary(t) and isinstance(e.children[1], Lit) and not C.holds_values(e.children[0]):
+            # a category of the column's own, as the Enum's string for it; pandas refuses another
+            # value where something is missing (the categories are the data's: checked here)
+            fill = e.children[1].value
+            code = C.encode_scalar(fill, t.value_type) if C.encoded(t) else fill
+            C.check_new_category(lo.data, e.children[0], code, fill)
+            return x.fill_null(pl.lit(code))
         if pa.types.is_dictionary(t):  # a category of the column's own (Polars casts it to the Enum)
             return x.fill_null(value)
         return x.fill_null(value.cast(polars_type(t), strict=False) if vt is not None and vt != t else value)
@@ -161,6 +169,8 @@ _F2U64_PAST = _numpy_cast_past(2.0 ** 64, np.uint64)
 @declare("isin")
 def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, xt = args[0], lo.type_of(e.children[0])
+    if isinstance(e.param("values"), Opaque):  # values of a column: a categorical of numbers by its values
+        x, xt = C.as_values(x, e.children[0], xt)
     if isinstance(e.param("values"), Opaque) and isinstance(e.param("values").value, ColumnValues):
         cv = e.param("values").value  # another Series' values, as an engine holds them
         native = cv.result.native
@@ -182,6 +192,12 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         if xt is not None:
             # pandas: values of another type never match (1 in a string column, "a" in ints)
             values = [v for v in values if _same_kind(v, xt)]
+        if C.encoded(xt) and not C.holds_values(e.children[0]):
+            # a categorical of numbers (etc.): the Enum's strings of the values that are of its kind
+            codes = [C.encode_scalar(v, xt.value_type) for v in values]
+            x, xt, values = x.cast(pl.String), pa.large_string(), [c for c in codes if c is not None]
+        elif C.encoded(xt):
+            xt = xt.value_type
         if xt is not None and pa.types.is_dictionary(xt) and _is_string_type(xt.value_type):
             # a string categorical is an Enum of its categories or a Categorical, as the node that made
             # it left it (a scan's column vs a join's output): the categories' strings compare either way
@@ -253,6 +269,9 @@ def _same_kind(v: Any, t: Any) -> bool:
 @declare("cast")
 def _cast(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, from_t, to_t = args[0], lo.type_of(e.children[0]), e.param("dtype")
+    if to_t == from_t:
+        return x
+    x, from_t = C.as_values(x, e.children[0], from_t)  # a categorical of numbers: cast its values
     if not e.param("strict", True):  # unparsable values become missing (astype's checks)
         return x.cast(polars_type(to_t), strict=False)
     if pa.types.is_large_string(to_t) and from_t is not None:

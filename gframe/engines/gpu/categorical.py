@@ -30,6 +30,7 @@ import numpy as np
 import pyarrow as pa
 
 from gframe.engines.gpu.kinds import storable
+from gframe.interop import decode_categories
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Col, Expr, Func, Lit
 from gframe.plan.schema import STRING, Schema, internal_name
@@ -67,7 +68,10 @@ def join(codes: pa.Array, categories: pa.Array, t: pa.DataType) -> pa.Array:
     """pandas' categorical back from its codes: every category kept, ``t``'s orderedness."""
     cats = categories
     want = t.value_type
-    if cats.type != want:
+    if cats.type != want and (pa.types.is_string(cats.type) or pa.types.is_large_string(cats.type)) \
+            and not (pa.types.is_string(want) or pa.types.is_large_string(want)):
+        cats = decode_categories(cats, want)  # a CPU-engine result: its Enum's encodings of the categories
+    elif cats.type != want:
         cats = cats.cast(want)
     if codes.type != CODES:
         codes = codes.cast(CODES)
@@ -83,14 +87,6 @@ def code_of(categories: pa.Array, value: Any) -> int | None:
         if c is not None and c == value and isinstance(c, bool) == isinstance(value, bool):
             return i
     return None
-
-
-def values_lost_on_host(schema: pa.Schema) -> bool:
-    """Whether a host table holds a categorical the CPU engine keeps as its values only (Polars'
-    categoricals are of strings: an int categorical loses its categories there), so that a small
-    table of one goes to the device, which keeps them, rather than stay on the host."""
-    return any(pa.types.is_dictionary(f.type) and not pa.types.is_string(f.type.value_type)
-               and not pa.types.is_large_string(f.type.value_type) for f in schema)
 
 
 # ------------------------------------------------------------------------------------ placement
@@ -259,23 +255,39 @@ def carry(node: L.Plan, inputs: list[Any], out: Any) -> Any:
 
     if not isinstance(out, GpuTable):
         return out
-    fields = [f for f in list(node.schema.columns) + list(node.schema.index or ()) if is_cat(f.dtype) and out.has(f.name)]
+    # the plan's categoricals, and the columns whose type the data decides (a merge key of
+    # categoricals, run on the host): a categorical where the column they come from is one
+    fields = [f for f in list(node.schema.columns) + list(node.schema.index or ())
+              if (is_cat(f.dtype) or f.dtype is None) and out.has(f.name)]
     if not fields:
         return out
     where = sources(node)
-    cats = {}
+    computes = isinstance(node, (L.Select, L.Aggregate))  # outputs ``sources`` leaves out are computed
+    cats, logical = {}, {}
     for f in fields:
         hit = where.get(f.name)
+        if f.dtype is None and hit is None and computes:
+            continue  # computed by the node (a Select's expression of a categorical's name): not one
+        src = None
         if hit is not None:
-            c = inputs[hit[0]].categories.get(hit[1]) if hit[0] < len(inputs) else None
+            src = inputs[hit[0]] if hit[0] < len(inputs) and inputs[hit[0]].has(hit[1]) else None
+            c = src.categories.get(hit[1]) if src is not None else None
         else:
-            c = next((t.categories[f.name] for t in inputs if f.name in t.categories), None)
+            src = next((t for t in inputs if f.name in t.categories), None)
+            c = src.categories[f.name] if src is not None else None
             if c is None and isinstance(node, L.InMemoryScan | L.Materialized):
                 c = out.categories.get(f.name)
+        if c is None and f.dtype is None:
+            continue  # data-typed and not a categorical
         if c is None:
             raise RuntimeError(f"gpu engine: no categories for the categorical column {f.name!r} of {node.describe()}")
         cats[f.name] = c
-    return out.with_categories(cats)
+        if f.dtype is None and src is not None:
+            t = src.logical.get(hit[1] if hit is not None else f.name)
+            if t is not None and pa.types.is_dictionary(t):
+                logical[f.name] = t  # (kept by ``GpuTable.typed``: the plan has no type for it)
+    out = out.with_categories(cats)
+    return out.typed({**out.logical, **logical}) if logical else out
 
 
 # ----------------------------------------------------------------------------------- expressions

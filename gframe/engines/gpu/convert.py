@@ -166,11 +166,20 @@ def to_host_frame(t: GpuTable) -> Any:
     return _from_table(download(t))  # (string categoricals as the CPU engine's Enums)
 
 
-def from_host_frame(frame: Any) -> GpuTable:
-    """A CPU-engine frame (Polars) as a device table. ``NotUploadable`` if a column can't be stored."""
+def from_host_frame(frame: Any, schema: Any = None) -> GpuTable:
+    """A CPU-engine frame (Polars) as a device table. ``NotUploadable`` if a column can't be stored.
+    ``schema`` (the plan's, where known): the CPU engine's categoricals of numbers (etc.) are Enums of
+    their categories' encodings, decoded to the categories by it."""
     table = frame.to_arrow()
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
+    if schema is not None:
+        from gframe.interop import categories_from_engine
+
+        types = {n: schema.dtype_of(n) for n in schema.all_names}
+        cols = [categories_from_engine(table.column(n), types[n]) if types.get(n) is not None else table.column(n)
+                for n in table.column_names]
+        table = pa.table(cols, names=table.column_names)
     if table.num_columns == 0:
         return GpuTable([], [], frame.height)
     return upload(table)

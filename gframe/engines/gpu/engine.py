@@ -145,7 +145,7 @@ class _Run:
 
         t0 = time.perf_counter()
         try:
-            out = from_host_frame(x)
+            out = from_host_frame(x, node.schema)
         except NotUploadable:
             return x  # stays on the host: the GPU node above runs on the CPU too
         _record(f"{type(node.child).__name__} result -> device", node.reason, out.num_rows,
@@ -196,7 +196,7 @@ class _Run:
             host = node.data.value  # a result the host holds: to the device now
             t0 = time.perf_counter()
             try:
-                out = from_host_frame(host)
+                out = from_host_frame(host, node.schema)
             except NotUploadable:
                 return host
             except MemoryError:  # (a result the spill policy moved to the host, say): it stays there,
@@ -209,10 +209,10 @@ class _Run:
             return out
 
         dev = []
-        for x in inputs:
+        for x, child in zip(inputs, node.children):
             if not isinstance(x, GpuTable):
                 try:
-                    x = from_host_frame(x)
+                    x = from_host_frame(x, child.schema)
                 except NotUploadable as exc:
                     return self.on_cpu(node, inputs, str(exc))
                 except MemoryError as exc:

@@ -197,4 +197,4 @@ SMALL_HOST_ROWS = 1024
 
 def stays_on_host(plan: L.Plan) -> bool:
     return isinstance(plan, L.InMemoryScan) and isinstance(plan.table.value, pa.Table) \
-        and plan.table.value.num_rows <= SMALL_HOST_ROWS and not categorical.values_lost_on_host(plan.table.value.schema)
+        and plan.table.value.num_rows <= SMALL_HOST_ROWS

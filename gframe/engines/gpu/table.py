@@ -78,6 +78,8 @@ class GpuTable:
         """This table, its columns standing for ``types`` (name -> Arrow type; see ``logical``); a
         new table when that changes anything (a kernel may return a table another result holds)."""
         logical = {n: t for n, t in types.items() if n in self._pos}
+        # a categorical the plan leaves to the data (``categorical.carry``) keeps its type
+        logical.update({n: self.logical[n] for n in self.categories if n in self.logical and n not in types})
         if logical == self.logical:
             return self
         out = GpuTable(self.names, self.columns, self.num_rows)
