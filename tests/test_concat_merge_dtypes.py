@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import itertools
 
+import pandas
 import pytest
 
+import gframe
 from gframe.testing.fuzz import PIPELINE_MARK, check_code
 
 # kind -> (values, dtype expression): one of each family the engines hold (numpy, masked, Arrow,
@@ -89,3 +91,23 @@ def test_concat_multiindex_columns_then_flat_labels_raises() -> None:
 def test_concat_flat_labels_then_multiindex_columns_is_flat() -> None:
     run("df = pd.DataFrame({'k': [1], 'c': [2.0]})\ndf2 = pd.DataFrame({'x': [1.0]})",
         "df = df.groupby('k').agg({'c': ['median']})\ndf = pd.concat([df2, df])")
+
+
+@pytest.mark.parametrize("a, b, kw", [
+    ([1, 2], [3, 1], {}),                      # other int categories: int64 values
+    ([1, None], [3, 1], {}),                   # ... with a missing value: float64
+    (["x", None], ["z"], {}),                  # other str categories: str values
+    (["x", "y"], ["y", "x"], {}),              # the same set (unordered): a categorical
+    (["y"], ["x", "y"], {"categories": ["y", "x"]}),  # the same set in another order: the first's
+    (["x", "y"], ["x"], {"ordered": True}),    # ordered with unordered: the values
+])
+def test_concat_categoricals_with_other_categories(a, b, kw) -> None:
+    """Categoricals whose categories differ between the frames: pandas gives a categorical (the same
+    set, unordered) or their values; the engines concatenate only equal categories (this raised
+    Polars' "failed to determine supertype of enum and enum")."""
+    left = pandas.DataFrame({"c": pandas.Categorical(a), "i": range(len(a))})
+    right = pandas.DataFrame({"c": pandas.Categorical(b, **kw), "i": range(len(b))})
+    for frames in ([left, right], [right, left], [left, left]):
+        want = pandas.concat(frames)
+        got = gframe.concat([gframe.DataFrame(f) for f in frames]).to_pandas()
+        pandas.testing.assert_frame_equal(got, want)

@@ -316,6 +316,9 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
                 wrapped = _without_empties(wrapped)
             if join == "outer":
                 _check_column_levels(wrapped)
+            if _categories_differ(wrapped, join):
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs,
+                                  "categoricals with other categories (pandas: a union or their values)")
             casts = _common_dtype_casts(wrapped, join)
             if casts is None:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "columns of different kinds (pandas: object)")
@@ -411,6 +414,32 @@ def _object_index(plans: list[L.Plan]) -> bool:
         common = common_pandas_dtype(fields)
         if common is not None and common == np.dtype(object) and not all(field_pandas_dtype(f) == common for f in fields):
             return True
+    return False
+
+
+def _categories_differ(frames: list[Any], join: str) -> bool:
+    """Whether a column is categorical in every frame that has it but the categories (or their
+    order, or ``ordered``) are not the same everywhere. pandas then gives a categorical of the
+    first's categories (unordered, the same set) or the values in their own dtype (float64 for
+    ints with missing values); the engines' categorical columns concatenate only with the same
+    categories. The plan's types do not hold the categories: they are read from the data (each
+    frame's column computed, as the concat would)."""
+    schemas = [f._plan.schema for f in frames]
+    if any(len(set(s.labels)) != len(s.labels) for s in schemas):
+        return False
+    for lab in _concat_labels(schemas, join, False) or []:
+        having = [i for i, s in enumerate(schemas) if s.has(lab)]
+        fields = [schemas[i].field(lab) for i in having]
+        if len(having) < 2 or not all(f.dtype is not None and pa.types.is_dictionary(f.dtype) for f in fields):
+            continue
+        first = None
+        for i in having:
+            col = frames[i][lab]
+            seen = (list(col.cat.categories), bool(col.cat.ordered))
+            if first is None:
+                first = seen
+            elif seen != first:
+                return True
     return False
 
 
