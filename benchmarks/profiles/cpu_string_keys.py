@@ -1,6 +1,7 @@
-"""Interleaved A/B of the CPU engine's group-by on held key codes (``kernels._held_codes``) against
-the same engine without them, with pandas alongside as the yardstick, in ONE process: on a loaded
-machine only ratios taken side by side mean anything.
+"""Interleaved A/B of the CPU engine's group-by on held key codes (``kernels._held_codes``) and
+the branchless median selection (``ordered.kth_smallest``) against the same engine without them
+(no codes kept; the median by ``np.partition``, as before), with pandas alongside as the
+yardstick, in ONE process: on a loaded machine only ratios taken side by side mean anything.
 
     GFRAME_PROGRESS=0 GFRAME_ENGINE=cpu python benchmarks/profiles/cpu_string_keys.py --rows 1e7 --rounds 3
 
@@ -18,12 +19,46 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import gframe  # noqa: E402
 from benchmarks import dbbench_questions as Q  # noqa: E402
 from benchmarks.dbbench_data import groupby_data  # noqa: E402
 from gframe.engines.cpu import kernels as K  # noqa: E402
+from gframe.engines.cpu import ordered as O  # noqa: E402
+
+
+@numba.njit(nogil=True)
+def median_before(code, groups, x):  # ``ordered.group_median`` before kth_smallest: np.partition
+    n = len(code)
+    nobs = np.zeros(groups, dtype=np.int64)
+    for i in range(n):
+        if x[i] == x[i]:
+            nobs[code[i]] += 1
+    start = np.zeros(groups + 1, dtype=np.int64)
+    for g in range(groups):
+        start[g + 1] = start[g] + nobs[g]
+    buf = np.empty(start[groups])
+    fill = start[:groups].copy()
+    for i in range(n):
+        v = x[i]
+        if v == v:
+            g = code[i]
+            buf[fill[g]] = v
+            fill[g] += 1
+    out = np.empty(groups)
+    for g in range(groups):
+        m = nobs[g]
+        if m == 0:
+            out[g] = np.nan
+            continue
+        h = m // 2
+        part = np.partition(buf[start[g]:start[g] + m], h)
+        upper = part[h]
+        out[g] = upper if m % 2 else (upper + part[:h].max()) / 2
+    return out
 
 
 def main() -> None:
@@ -34,23 +69,24 @@ def main() -> None:
     args = ap.parse_args()
     x = groupby_data(int(args.rows))["x"]
     g = gframe.DataFrame(x)
-    held = K._held_codes
+    held, median = K._held_codes, O.group_median
 
     def without(*a):  # the engine as before: no codes kept on the source
         return None
 
-    variants = {"pandas": (pd, x, held), "gframe-old": (gframe, g, without), "gframe-new": (gframe, g, held)}
+    variants = {"pandas": (pd, x, (held, median)), "gframe-old": (gframe, g, (without, median_before)),
+                "gframe-new": (gframe, g, (held, median))}
     best: dict[tuple[str, str], float] = {}
     answers: dict[tuple[str, str], pd.DataFrame] = {}
     for q in args.questions:  # warm-up: conversion, numba compilation, the held codes
         for name, (mod, frame, h) in variants.items():
-            K._held_codes = h
+            K._held_codes, O.group_median = h
             ans = Q.PANDAS_API["groupby"][q](mod, x=frame)
             answers[q, name] = ans if mod is pd else ans.to_pandas()
     for _ in range(args.rounds):
         for q in args.questions:
             for name, (mod, frame, h) in variants.items():
-                K._held_codes = h
+                K._held_codes, O.group_median = h
                 gc.collect()
                 t = time.perf_counter()
                 ans = Q.PANDAS_API["groupby"][q](mod, x=frame)
@@ -58,7 +94,7 @@ def main() -> None:
                     ans = ans.to_pandas()
                 dt = time.perf_counter() - t
                 best[q, name] = min(best.get((q, name), 1e9), dt)
-    K._held_codes = held
+    K._held_codes, O.group_median = held, median
     for q in args.questions:
         ref = answers[q, "pandas"]
         ok_old = answers[q, "gframe-old"].equals(ref)

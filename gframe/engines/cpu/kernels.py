@@ -743,8 +743,9 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
 
 
 # Per in-memory source (weakly: the codes leave with the source), the group codes of single keys
-# that needed a hash table to number (strings, wide integers): ``(code, groups, first, size)`` by
-# (source column, dropna). Kept only for keys of at least this many rows a group on average: the
+# that are not integers (strings, categoricals, floats, dates: numbered through their hashes, which
+# costs a hash table probe a row and a check of every row's key): ``(code, groups, first, size)``
+# by (source column, dropna). Kept only for keys of at least this many rows a group on average: the
 # dictionary encoding of a low-cardinality column, not a copy of a near-unique one.
 _HELD: "weakref.WeakKeyDictionary[Any, dict[Any, Any]]" = weakref.WeakKeyDictionary()
 _HELD_ROWS_PER_GROUP = 4
