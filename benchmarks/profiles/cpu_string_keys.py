@@ -31,7 +31,7 @@ from gframe.engines.cpu import ordered as O  # noqa: E402
 
 
 @numba.njit(nogil=True)
-def median_before(code, groups, x):  # ``ordered.group_median`` before kth_smallest: np.partition
+def median_before(code, groups, x, rows=None, complete=False):  # ``ordered.group_median`` before: np.partition
     n = len(code)
     nobs = np.zeros(groups, dtype=np.int64)
     for i in range(n):

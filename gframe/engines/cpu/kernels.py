@@ -669,7 +669,8 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         if what == "moments":  # floats, missing values as NaN
             return _moments(code, groups, floats(name), rest[name])
         if what == "median":  # in the pass' place: Polars' median was 4x the CPU time
-            return _kernel("median")(code, groups, floats(name))
+            x = floats(name)
+            return _kernel("median")(code, groups, x, size, not np.isnan(x).any())
         x = col.to_numpy()  # min / max: in the column's own type
         out, seen = _kernel("extreme")(code, groups, x, what == "max")
         if not seen.all():  # groups whose values are all missing (floats)

@@ -278,15 +278,19 @@ def factorize_partitioned(k: Any, bits: int) -> Any:
 
 
 @numba.njit(nogil=True, cache=True)
-def group_median(code: Any, groups: int, x: Any) -> Any:
+def group_median(code: Any, groups: int, x: Any, rows: Any, complete: bool) -> Any:
     # pandas' group median (``median_linear``): missing values skipped, the middle value, or for an
     # even count (upper middle + lower middle) / 2; each group's values bucketed by a counting
-    # pass, then selected in linear time (``kth_smallest``, no sort). NaN for a group without values.
+    # pass (none where ``complete``: no value missing, so the groups' row counts ``rows``), then
+    # selected in linear time (``kth_smallest``, no sort). NaN for a group without values.
     n = len(code)
-    nobs = np.zeros(groups, dtype=np.int64)
-    for i in range(n):
-        if x[i] == x[i]:
-            nobs[code[i]] += 1
+    if complete:
+        nobs = rows.copy()  # (a writable array of one type in both branches)
+    else:
+        nobs = np.zeros(groups, dtype=np.int64)
+        for i in range(n):
+            if x[i] == x[i]:
+                nobs[code[i]] += 1
     start = np.zeros(groups + 1, dtype=np.int64)
     for g in range(groups):
         start[g + 1] = start[g] + nobs[g]
