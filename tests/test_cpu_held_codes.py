@@ -109,6 +109,27 @@ def test_codes_are_kept_per_source_and_leave_with_it(numbered):
     assert len(K._HELD) <= held - 2
 
 
+def test_materialized_frames_keep_codes(numbered):
+    """A frame the engine already holds (``len(df)`` computed it: a ``Materialized`` leaf, wrapped
+    anew by each query) keeps its codes as an in-memory source does - a filtered one its own."""
+    from gframe.engines.cpu import kernels as K
+
+    x = frame(seed=7)
+    g = gframe.DataFrame(x)
+    assert len(g) == len(x)
+    h = g[g.i > -10]
+    assert len(h) == int((x.i > -10).sum())
+    agg = {"i": "max", "f": ["min", "sum"]}
+    for _ in range(3):
+        check(g.groupby("k").agg(agg), x.groupby("k").agg(agg))
+        check(h.groupby("k", sort=False).agg(agg), x[x.i > -10].groupby("k", sort=False).agg(agg))
+    assert numbered["numbered"] == 2  # once for g, once for h
+    held = len(K._HELD)
+    del g, h
+    gc.collect()
+    assert len(K._HELD) <= held - 2
+
+
 def test_renamed_and_projected_key_reads_the_source_codes(numbered):
     x = frame(seed=2)
     g = gframe.DataFrame(x)

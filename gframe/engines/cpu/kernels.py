@@ -743,22 +743,24 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     return _hconcat([key_frame, pl.DataFrame(cols)]), sort and in_code_order
 
 
-# Per in-memory source (weakly: the codes leave with the source), the group codes of single keys
+# Per source - an in-memory table (its ``Opaque``, which holds its converted form) or a result this
+# engine holds (a ``Materialized`` leaf's frame: ``len(df)`` or an earlier query made it) - by the
+# source's id while it lives (a finalizer drops the entry with it), the group codes of single keys
 # that are not integers (strings, categoricals, floats, dates: numbered through their hashes, which
 # costs a hash table probe a row and a check of every row's key): ``(code, groups, first, size)``
-# by (source column, dropna). Kept only for keys of at least this many rows a group on average: the
+# by (column, dropna). Kept only for keys of at least this many rows a group on average: the
 # dictionary encoding of a low-cardinality column, not a copy of a near-unique one.
-_HELD: "weakref.WeakKeyDictionary[Any, dict[Any, Any]]" = weakref.WeakKeyDictionary()
+_HELD: dict[int, dict[Any, Any]] = {}
 _HELD_ROWS_PER_GROUP = 4
 
 
 def _held_codes(node: L.Aggregate, keys: list[str], src: pl.DataFrame) -> tuple[dict[Any, Any], Any] | None:
     """Where this group-by's key codes are kept: for one key that is not an integer (those are
-    their own codes, or packed ones) read unchanged (through renaming projections) from an
-    in-memory source, the source's entry of ``_HELD`` and the key's place in it; None for other
-    keys. Residency, as the source's converted form (``plan/source.py``): a string key is hashed
-    and numbered once for as long as the user's frame lives, and each later group-by on it is an
-    int group-by on those codes."""
+    their own codes, or packed ones) read unchanged (through renaming projections) from a source,
+    the source's entry of ``_HELD`` and the key's place in it; None for other keys. Residency, as
+    the source's converted form (``plan/source.py``): a string key is hashed and numbered once for
+    as long as the user's frame lives, and each later group-by on it is an int group-by on those
+    codes."""
     if len(keys) != 1 or src.schema[keys[0]].is_integer() or not _hash_key(src.schema[keys[0]]):
         return None
     plan, name = node.child, keys[0]
@@ -773,9 +775,17 @@ def _held_codes(node: L.Aggregate, keys: list[str], src: pl.DataFrame) -> tuple[
             if name not in plan.schema.index_names:
                 return None
         plan = plan.child
-    if not isinstance(plan, L.InMemoryScan):
+    if isinstance(plan, L.InMemoryScan):
+        owner: Any = plan.table  # (the plan's own: a new Opaque of the table would be equal, not the same)
+    elif isinstance(plan, L.Materialized) and plan.engine == "cpu" and isinstance(plan.data.value, pl.DataFrame):
+        owner = plan.data.value  # (each query wraps the engine's result in a new Opaque: the frame lasts)
+    else:
         return None
-    return _HELD.setdefault(plan.table, {}), (name, node.dropna)
+    held = _HELD.get(id(owner))
+    if held is None:
+        held = _HELD[id(owner)] = {}
+        weakref.finalize(owner, _HELD.pop, id(owner), None)
+    return held, (name, node.dropna)
 
 
 def _moments(code: np.ndarray, groups: int, x: np.ndarray, fns: set[str]) -> tuple[Any, ...]:
