@@ -14,6 +14,7 @@ first-appearance group order from a prefix of the rows, and ``physical`` fuses a
 """
 from __future__ import annotations
 
+import weakref
 from functools import singledispatch
 from typing import Any
 
@@ -314,21 +315,23 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         return _dense_aggregate(src, keys, key_out, plain, node.sort)
 
     engine = _engine([a for _, a in node.aggs], low)
+    held = _held_codes(node, keys, src)
     out = part = None
-    if engine == "in-memory":
+    if engine == "in-memory" or held is not None:
         # the order-sensitive aggregations go to the ordered numba pass (``_ordered_aggregate``):
         # Polars' in-memory engine is not deterministic either (30 runs of a float group sum, 100
         # groups of 1e4 rows: 11 different results); the others, where there are any, to Polars,
-        # joined on the keys
+        # joined on the keys. A key whose codes its source keeps (``_held_codes``) takes the pass
+        # for every aggregation it computes: an int group-by on them, no hashing of the key.
         sens = [i for i, (_, a) in enumerate(plain) if _order_sensitive(a, low)]
-        done = _ordered_aggregate(src, keys, key_out, plain, node.sort, low.sorted_groups)  # all in one pass, where it can
+        done = _ordered_aggregate(src, keys, key_out, plain, node.sort, low.sorted_groups, held)  # all in one pass, where it can
         if done is not None:
             out, in_key_order = done
             if node.sort and not in_key_order and out.height > 1:
                 out = out.sort(_sort_keys(tuple(key_out), _key_schema(node, key_out)), nulls_last=True,
                                maintain_order=True)
         elif sens and len(sens) < len(plain):
-            done = _ordered_aggregate(src, keys, key_out, [plain[i] for i in sens], False, low.sorted_groups)
+            done = _ordered_aggregate(src, keys, key_out, [plain[i] for i in sens], False, low.sorted_groups, held)
             if done is not None:
                 part = done[0]
                 aggs = [x for i, x in enumerate(aggs) if i not in sens]
@@ -590,12 +593,13 @@ def _dense_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], nam
     return pl.DataFrame(out)
 
 
-_ORDERED_FNS = frozenset({"size", "count", "sum", "mean", "var", "std", "prod", "median"})
+_ORDERED_FNS = frozenset({"size", "count", "sum", "mean", "var", "std", "prod", "median", "min", "max"})
 _ORDERED_VALUES = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.Float64)
 
 
 def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], named: list[tuple[str, Agg]],
-                       sort: bool, reduceat: frozenset[str] = frozenset()) -> tuple[pl.DataFrame, bool] | None:
+                       sort: bool, reduceat: frozenset[str] = frozenset(),
+                       held: tuple[dict[Any, Any], Any] | None = None) -> tuple[pl.DataFrame, bool] | None:
     """Counts, sums, means and variances by integer keys in one pass over the rows in row order
     (numba, ``_group_pass``): the same bits every run, and pandas' own arithmetic - its Kahan sum,
     its mean (that sum / count) and its Welford variance, row by row in row order - so each group
@@ -614,7 +618,11 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
     float32 sums, means and variances are pandas' float32 kernels (``group_pass32``): Kahan and
     Welford in float32 accumulators; for the columns in ``reduceat`` (the rows in group order, no
     NaN: ``_rows_in_group_order``) numpy's ``add.reduceat`` over each group's run, as pandas 3.1
-    then calls it, the mean from a float64 reduceat.
+    then calls it, the mean from a float64 reduceat. Minimums and maximums of floats and of integers
+    without missing values are pandas' ``group_min`` / ``group_max`` (``group_extreme``).
+
+    ``held`` (``_held_codes``): where the source keeps this key's codes - read from there, or made
+    and checked here and then kept (their numbering depends only on the source's rows).
     """
     n = src.height
     if n == 0:
@@ -628,6 +636,8 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         if not isinstance(a.child, Col):
             return None
         col = src.get_column(a.child.name)
+        if a.fn in ("min", "max") and not (col.dtype == pl.Float64 or col.dtype in _ORDERED_VALUES and not col.null_count()):
+            return None  # (pandas keeps the column's type: floats, or integers without missing values)
         if col.dtype == pl.Float32 and a.fn in ("std", "prod"):  # pandas: in float64
             col = col.cast(pl.Float64)
         elif col.dtype == pl.Boolean and a.fn != "median":  # pandas adds bools as ints
@@ -639,13 +649,23 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         if a.child.name in values and values[a.child.name].dtype != col.dtype:
             return None  # float32 wanted both in float32 (sum) and in float64 (std)
         values[a.child.name] = col
-    codes = _group_codes(src, keys, key_out)
-    if codes is None:
-        return None
-    code, groups, in_code_order, codes_by_first, hashed = codes
-    first, size = _kernel("first")(code, groups)
-    if hashed is not None and not _same_keys(hashed, groups, first, code):
-        return None  # two keys share a 64-bit hash (never seen): Polars' group-by decides
+    kept = held[0].get(held[1]) if held is not None else None
+    if kept is not None:
+        code, groups, first, size = kept
+        in_code_order, codes_by_first = False, True
+    else:
+        codes = _group_codes(src, keys, key_out)
+        if codes is None:
+            return None
+        code, groups, in_code_order, codes_by_first, hashed = codes
+        first, size = _kernel("first")(code, groups)
+        if hashed is not None and not _same_keys(hashed, groups, first, code):
+            return None  # two keys share a 64-bit hash (never seen): Polars' group-by decides
+        if held is not None and codes_by_first and groups * _HELD_ROWS_PER_GROUP <= n:
+            code = code.astype(np.int32) if groups < 2**31 else code  # half the memory, and faster passes
+            for a in (code, first, size):
+                a.setflags(write=False)
+            held[0][held[1]] = (code, groups, first, size)
     if size.all() and (sort and in_code_order or not in_code_order and codes_by_first):
         chosen = None  # every code a group, already in the order wanted
     else:
@@ -659,17 +679,21 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
 
     int_sums = {a.child.name for _, a in named if a.fn == "sum" and a.child.name in values
                 and values[a.child.name].dtype.is_integer()}
-    moments = {a.child.name for _, a in named if a.fn != "size" and a.child.name in values} - {
-        c for c in int_sums if not any(a.fn != "sum" and a.child.name == c for _, a in named if a.fn != "size")}
-
     fns = {name: {a.fn for _, a in named if a.fn != "size" and a.child.name == name} for name in values}
+    # the moments a column's pass computes: what is left besides its exact int sum, median and extremes
+    rest = {name: fns[name] - {"median", "min", "max"} - ({"sum"} if name in int_sums else set()) for name in values}
 
-    def one(name: str) -> tuple[Any, ...]:
+    def floats(name: str) -> np.ndarray:
         col = values[name]
-        int_sum = moments_of = median = None
-        if name in int_sums:  # exact int64 sums
-            int_sum = _kernel("int_sum")(code, groups, col.fill_null(0).to_numpy().astype(np.int64, copy=False))
-        if name in moments and col.dtype == pl.Float32:  # (nobs, sum, m2, prod): float32 accumulators
+        return col.cast(pl.Float64).to_numpy() if col.dtype.is_integer() else col.to_numpy()
+
+    def job(task: tuple[str, str]) -> Any:
+        # one pass over the rows; the passes of one column run in parallel too (q6's median and std)
+        name, what = task
+        col = values[name]
+        if what == "int_sum":  # exact int64 sums
+            return _kernel("int_sum")(code, groups, col.fill_null(0).to_numpy().astype(np.int64, copy=False))
+        if what == "pass32":  # (nobs, sum, m2): float32 accumulators
             x = col.to_numpy()
             nobs, total, m2 = _kernel("pass32")(code, groups, x)
             if name in reduceat:  # numpy's reduceat over each group's run of rows (no NaN among them)
@@ -680,18 +704,42 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
                 total[run_code] = np.add.reduceat(x, starts)
                 total64 = np.zeros(groups)
                 total64[run_code] = np.add.reduceat(x.astype(np.float64), starts)
-                return (None, nobs, (total, total64), m2, None, None)
-            return (None, nobs, (total, None), m2, None, None)
-        if name in moments:  # floats, missing values as NaN
-            x = col.cast(pl.Float64).to_numpy() if col.dtype.is_integer() else col.to_numpy()
-            rest = fns[name] - {"median"}
-            if rest:
-                moments_of = _moments(code, groups, x, rest)
-            if "median" in fns[name]:  # in the pass' place: Polars' median was 4x the CPU time
-                median = _kernel("median")(code, groups, x)
-        return (int_sum, *(moments_of or (None,) * 4), median)
+                return nobs, (total, total64), m2
+            return nobs, (total, None), m2
+        if what == "moments":  # floats, missing values as NaN
+            return _moments(code, groups, floats(name), rest[name])
+        if what == "median":  # in the pass' place: Polars' median was 4x the CPU time
+            x = floats(name)
+            return _kernel("median")(code, groups, x, size, not np.isnan(x).any())
+        x = col.to_numpy()  # min / max: in the column's own type
+        out, seen = _kernel("extreme")(code, groups, x, what == "max")
+        if not seen.all():  # groups whose values are all missing (floats)
+            out[~seen] = np.nan
+        return out
 
-    stats = dict(zip(values, _pool[0].map(one, list(values))))
+    tasks = []
+    for name, col in values.items():
+        if name in int_sums:
+            tasks.append((name, "int_sum"))
+        if col.dtype == pl.Float32:
+            if rest[name]:
+                tasks.append((name, "pass32"))
+            continue
+        if rest[name]:
+            tasks.append((name, "moments"))
+        tasks += [(name, fn) for fn in ("median", "min", "max") if fn in fns[name]]
+    done = dict(zip(tasks, _pool[0].map(job, tasks)))
+
+    def one(name: str) -> tuple[Any, ...]:
+        """(int sum, count, sum, m2, product, median, min, max) of a column, None where not computed;
+        for float32 (None, count, (float32 sum, float64 sum from reduceat or None), m2)."""
+        if (name, "pass32") in done:
+            return (None, *done[name, "pass32"])
+        moments_of = done.get((name, "moments")) or (None,) * 4
+        return (done.get((name, "int_sum")), *moments_of, done.get((name, "median")), done.get((name, "min")),
+                done.get((name, "max")))
+
+    stats = {name: one(name) for name in values}
     rows = pick(first)
     key_frame = src.select([pl.col(k).alias(o) for k, o in zip(keys, key_out)])[pl.Series(rows)]
     cols: dict[str, pl.Series] = {}
@@ -715,9 +763,11 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
                     ddof = int(a.param("ddof", 1))
                     cols[name] = pl.Series(np.where(nobs > ddof, (m2 / (nobs - ddof).astype(f32)).astype(f32), f32(np.nan)))
                 continue
-            int_sum, nobs, total, m2, prod, median = (pick(x) if x is not None else None for x in raw)
+            int_sum, nobs, total, m2, prod, median, lo, hi = (pick(x) if x is not None else None for x in raw)
             if a.fn == "median":
                 cols[name] = pl.Series(median)
+            elif a.fn in ("min", "max"):
+                cols[name] = pl.Series(lo if a.fn == "min" else hi)
             elif a.fn == "prod":
                 cols[name] = pl.Series(prod)
             elif a.fn == "count":
@@ -731,6 +781,51 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
                 var = np.where(nobs > ddof, m2 / (nobs - ddof), np.nan)
                 cols[name] = pl.Series(var if a.fn == "var" else np.sqrt(var))
     return _hconcat([key_frame, pl.DataFrame(cols)]), sort and in_code_order
+
+
+# Per source - an in-memory table (its ``Opaque``, which holds its converted form) or a result this
+# engine holds (a ``Materialized`` leaf's frame: ``len(df)`` or an earlier query made it) - by the
+# source's id while it lives (a finalizer drops the entry with it), the group codes of single keys
+# that are not integers (strings, categoricals, floats, dates: numbered through their hashes, which
+# costs a hash table probe a row and a check of every row's key): ``(code, groups, first, size)``
+# by (column, dropna). Kept only for keys of at least this many rows a group on average: the
+# dictionary encoding of a low-cardinality column, not a copy of a near-unique one.
+_HELD: dict[int, dict[Any, Any]] = {}
+_HELD_ROWS_PER_GROUP = 4
+
+
+def _held_codes(node: L.Aggregate, keys: list[str], src: pl.DataFrame) -> tuple[dict[Any, Any], Any] | None:
+    """Where this group-by's key codes are kept: for one key that is not an integer (those are
+    their own codes, or packed ones) read unchanged (through renaming projections) from a source,
+    the source's entry of ``_HELD`` and the key's place in it; None for other keys. Residency, as
+    the source's converted form (``plan/source.py``): a string key is hashed and numbered once for
+    as long as the user's frame lives, and each later group-by on it is an int group-by on those
+    codes."""
+    if len(keys) != 1 or src.schema[keys[0]].is_integer() or not _hash_key(src.schema[keys[0]]):
+        return None
+    plan, name = node.child, keys[0]
+    while isinstance(plan, L.Select):
+        for f, (_, e) in zip(plan.schema.columns, plan.outputs):
+            if f.name == name:
+                if not isinstance(e, Col) or plan.child.schema.dtype_of(e.name) != f.dtype:
+                    return None
+                name = e.name
+                break
+        else:
+            if name not in plan.schema.index_names:
+                return None
+        plan = plan.child
+    if isinstance(plan, L.InMemoryScan):
+        owner: Any = plan.table  # (the plan's own: a new Opaque of the table would be equal, not the same)
+    elif isinstance(plan, L.Materialized) and plan.engine == "cpu" and isinstance(plan.data.value, pl.DataFrame):
+        owner = plan.data.value  # (each query wraps the engine's result in a new Opaque: the frame lasts)
+    else:
+        return None
+    held = _HELD.get(id(owner))
+    if held is None:
+        held = _HELD[id(owner)] = {}
+        weakref.finalize(owner, _HELD.pop, id(owner), None)
+    return held, (name, node.dropna)
 
 
 def _moments(code: np.ndarray, groups: int, x: np.ndarray, fns: set[str]) -> tuple[Any, ...]:
@@ -831,7 +926,8 @@ def _kernel(name: str) -> Any:
     return {"first": ordered.first_and_size, "pass": ordered.group_pass, "pass32": ordered.group_pass32,
             "int_sum": ordered.int_sum, "factorize": ordered.factorize, "sum_pass": ordered.sum_pass,
             "var_pass": ordered.var_pass, "factorize_small": ordered.factorize_small,
-            "factorize_partitioned": ordered.factorize_partitioned, "median": ordered.group_median}[name]
+            "factorize_partitioned": ordered.factorize_partitioned, "median": ordered.group_median,
+            "extreme": ordered.group_extreme}[name]
 
 
 # (prefix rows, at least this many of them per distinct key seen, at least this many times more
