@@ -274,7 +274,7 @@ CASES: dict[str, tuple[str | None, str]] = {
     "reset_index_drop_no_columns_keeps_rows": (None, case("df = pd.DataFrame({'k': [0], 'c0': [1e-300]})",
                                                           "df = df.groupby(['k', 'c0'], sort=True).nunique()\ndf = df.reset_index(drop=True)")),
     # pandas 3.1: a signed int column forming an arithmetic range becomes a RangeIndex (int64) - value-dependent
-    "set_index_int32_range_becomes_RangeIndex": (NP, case("df = pd.DataFrame({'c3': [-7, 2]}).astype({'c3': 'int32'})",
+    "set_index_int32_range_becomes_RangeIndex": (None, case("df = pd.DataFrame({'c3': [-7, 2]}).astype({'c3': 'int32'})",
                                                           "df = df.set_index('c3')")),
     "uint32_plus_negative_python_int_overflows": (None, case("df = pd.DataFrame({'c0': [0]}).astype({'c0': 'uint32'})",
                                                              "df = df.assign(n=df['c0'] + -2)")),
@@ -836,3 +836,44 @@ FUZZEXC_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZEXC_CASES.items()])
 def test_fuzz_regression_fuzzexc(code: str) -> None:
     check_code(code, engine="cpu")
+
+
+# fuzza (session 5): dtype / index / columns kinds of the device campaign's CPU failures (600000-619999)
+FUZZA_CASES: dict[str, str] = {
+    # a bool column missing from a child with other columns: pandas 3 makes it object (NaN), rows or not
+    "concat_missing_bool_empty_child_is_object": case(
+        "df = pd.DataFrame({'c1': [True]})\ndf2 = pd.DataFrame({'x1': []}).astype({'x1': 'float64'})",
+        "df = pd.concat([df, df2], ignore_index=True)"),
+    "concat_missing_bool_object_after_dropping_missing_rows": case(
+        "df = pd.DataFrame({'c1': [True, False]})\ndf2 = pd.DataFrame({'x1': [-10.08]})",
+        "df = pd.concat([df, df2], ignore_index=True)\ndf = df.dropna()"),
+    "concat_missing_bool_object_after_filter": case(
+        "df = pd.DataFrame({'c1': [True, False]})\ndf2 = pd.DataFrame({'x1': [-10.08]})",
+        "df = pd.concat([df, df2], ignore_index=True)\ndf = df[df['c1'] == True]"),
+    "concat_two_empty_bool_frames_are_object": case(
+        "df = pd.DataFrame({'c1': []}).astype({'c1': 'bool'})\ndf2 = pd.DataFrame({'c0': []}).astype({'c0': 'bool'})",
+        "df = pd.concat([df, df2], ignore_index=True)"),
+    # an object column's missing bool stays missing through astype(str) (was "False")
+    "object_bool_with_nan_astype_str_keeps_nan": case(
+        "df = pd.DataFrame({'c1': pd.Series([True, nan, False], dtype=object)})", "df = df.astype({'c1': 'str'})"),
+    # pandas 3.1's set_index: a signed int column forming a range (or empty) is a RangeIndex (int64),
+    # decided by the rows at set_index (a later filter keeps int64; a filter before it decides)
+    "set_index_empty_int8_is_range": case("df = pd.DataFrame({'c0': []}).astype({'c0': 'int8'})", "df = df.set_index('c0')"),
+    "set_index_int16_not_a_range_kept": case("df = pd.DataFrame({'c0': [1, 2, 4]}).astype({'c0': 'int16'})",
+                                             "df = df.set_index('c0')"),
+    "set_index_int8_one_row_kept": case("df = pd.DataFrame({'c0': [5]}).astype({'c0': 'int8'})", "df = df.set_index('c0')"),
+    "set_index_range_then_filter_stays_int64": case(
+        "df = pd.DataFrame({'c': [0, 2, 4, 6], 'x': [1.0, 2.0, 0.0, 4.0]}).astype({'c': 'int8'})",
+        "df = df.set_index('c')\ndf = df[df['x'] > 0.5]"),
+    "filter_then_set_index_range_decided_after": case(
+        "df = pd.DataFrame({'c': [1, 2, 3, 5], 'x': [1.0, 2.0, 3.0, 4.0]}).astype({'c': 'int32'})",
+        "df = df[df['x'] < 3.5]\ndf = df.set_index('c')"),
+    "sort_then_set_index_range": case(
+        "df = pd.DataFrame({'c': [3, 1, 2], 'x': [1.0, 2.0, 3.0]}).astype({'c': 'int16'})",
+        "df = df.sort_values('c')\ndf = df.set_index('c')\ndf = df.head(2)"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZA_CASES.items()])
+def test_fuzz_regression_fuzza(code: str) -> None:
+    check_code(code)

@@ -699,7 +699,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                                                             "verify_integrity": verify_integrity})
         names = tuple(internal_name(k) for k in keys_l)
         base = _positions(self._plan) if append and self._schema.index is None else self._plan
-        return self._inplace(DataFrame._from_plan(L.SetIndex(names, drop, append, base)), inplace)
+        return self._inplace(DataFrame._from_plan(L.SetIndex(names, drop, append, True, base)), inplace)
 
     def reset_index(self, level: Any = None, *, drop: bool = False, inplace: bool = False, col_level: Any = 0,
                     col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":

@@ -1223,7 +1223,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # dtype for its index: the keys as a column, cast back to the object family, then the index
             flat = L.Aggregate((key,), (label,), count, False, dropna, False, frame._plan)
             k, c = flat.schema.columns
-            agg = L.SetIndex((k.name,), True, False, L.Select(
+            agg = L.SetIndex((k.name,), True, False, False, L.Select(
                 ((label, func("cast", Col(k.name), dtype=k.dtype, family=OBJECT)), (name, Col(c.name))), flat))
         else:
             agg = L.Aggregate((key,), (label,), count, False, dropna, True, frame._plan)

@@ -1318,7 +1318,19 @@ def _(node: L.SetIndex, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if node.append:
         exprs += [pl.col(n) for n in child.index_names]
     exprs += [pl.col(k).alias(index_name(base + i)) for i, k in enumerate(node.keys)]
-    return df.select(exprs)
+    out = df.select(exprs)
+    if node.range_key is not None and _is_int_range(out.get_column(index_name(0))):
+        out = out.with_columns(pl.col(index_name(0)).cast(pl.Int64))  # pandas' RangeIndex: int64
+    return out
+
+
+def _is_int_range(s: pl.Series) -> bool:
+    """pandas' ``maybe_sequence_to_range`` test: no values, or two or more evenly spaced by a nonzero step."""
+    if len(s) < 2:
+        return len(s) == 0
+    x = s.cast(pl.Int64)  # narrow ints: their differences fit
+    step = x[1] - x[0]
+    return step != 0 and bool((x.diff().slice(1) == step).all())
 
 
 @run.register

@@ -1262,7 +1262,26 @@ def _(node: L.SetIndex, inputs: list[GpuTable]) -> GpuTable:
     for i, k in enumerate(node.keys):
         names.append(index_name(base + i))
         cols.append(t.column(k))
+    if node.range_key is not None:
+        wide = plc.unary.cast(cols[-1], plc_type(I64))
+        if _is_int_range(t, wide):
+            cols[-1] = wide  # pandas' RangeIndex: int64
     return GpuTable(names, cols, t.num_rows)
+
+
+def _is_int_range(t: GpuTable, x: Any) -> bool:
+    """pandas' ``maybe_sequence_to_range`` test of the int64 column ``x`` (no nulls): no values, or two
+    or more evenly spaced by a nonzero step (the sequence from its first two values, compared)."""
+    n = t.num_rows
+    if n < 2:
+        return n == 0
+    first, second = (plc.reduce.reduce(plc.copying.slice(x, [i, i + 1])[0], plc.aggregation.min(), plc_type(I64)).to_py()
+                     for i in (0, 1))
+    if first == second:
+        return False
+    seq = plc.filling.sequence(n, scalar(first, I64), scalar(second - first, I64))
+    eq = E.Evaluator(t, lambda name: None).binary("EQUAL", x, seq, BOOL)
+    return bool(plc.reduce.reduce(eq, plc.aggregation.all(), plc_type(BOOL)).to_py())
 
 
 @kernel(L.ResetIndex)
