@@ -871,6 +871,23 @@ FUZZA_CASES: dict[str, str] = {
     "sort_then_set_index_range": case(
         "df = pd.DataFrame({'c': [3, 1, 2], 'x': [1.0, 2.0, 3.0]}).astype({'c': 'int16'})",
         "df = df.sort_values('c')\ndf = df.set_index('c')\ndf = df.head(2)"),
+    # pyarrow's length of large strings is int64 (of strings int32)
+    "large_string_len_is_int64_pyarrow": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array(['ab', None], dtype=pd.ArrowDtype(pa.large_string()))})",
+        "df = df.assign(n=df['c0'].str.len())"),
+    # NaN made by the values (inf - inf) is not "no values": numpy's NaN scalar of the column's type;
+    # pyarrow's reductions give a NaN (a Python float), not NA
+    "float32_mean_of_inf_and_minus_inf_is_float32_nan": case(
+        "df = pd.DataFrame({'c2': [-inf, inf]}).astype({'c2': 'float32'})", "df = df['c2'].mean()"),
+    "float64_mean_skipna_false_is_numpy_nan": case("df = pd.DataFrame({'c2': [1.0, nan]})", "df = df['c2'].mean(skipna=False)"),
+    "float32_empty_sum_min_count_is_float32_nan": case(
+        "df = pd.DataFrame({'c2': []}).astype({'c2': 'float32'})", "df = df['c2'].sum(min_count=1)"),
+    "arrow_double_sum_of_inf_and_minus_inf_is_nan": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([inf, -inf], dtype=pd.ArrowDtype(pa.float64()))})", "df = df['c0'].sum()"),
+    "arrow_double_var_with_inf_is_nan": arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([98.0, inf], dtype=pd.ArrowDtype(pa.float64()))})", "df = df['c2'].var()"),
+    "arrow_double_var_of_one_value_is_na": arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([98.0], dtype=pd.ArrowDtype(pa.float64()))})", "df = df['c2'].var()"),
 }
 
 

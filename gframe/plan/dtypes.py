@@ -554,8 +554,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         fam = combine_families(*kids) if kids else NUMPY
         if expr.fn == "isin" and (fam != MASKED or is_string(expr_type(expr.children[0], lookup))):
             return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean, ``string``'s bool
-        if fam == ARROW_LARGE and expr.fn in _INT_RESULT:
-            return ARROW
+        if fam == ARROW_LARGE and expr.fn in _INT_RESULT and expr.fn != "str.len":
+            return ARROW  # (str.len keeps it: pyarrow's length of large strings is int64, see family_type)
         return OBJECT if fam == OBJECT and expr.fn in ("fillna", "coalesce", "where", "shift") else (
             NUMPY if fam == OBJECT else fam)
     if isinstance(expr, Agg):
@@ -580,7 +580,7 @@ def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> Ar
         return t
     if isinstance(expr, Func):
         if expr.fn in _INT_RESULT and t is None:
-            if expr.fn == "str.len":
+            if expr.fn == "str.len":  # pyarrow's utf8_length: the offsets' width (int32 for string, int64 for large_string)
                 return pa.int32() if fam == ARROW else pa.int64()
             return pa.int64()
         if expr.fn == "where" and isinstance(expr.children[2], Lit) and expr.children[2].value is None:
