@@ -888,6 +888,28 @@ FUZZA_CASES: dict[str, str] = {
         "df = pd.DataFrame({'c2': pd.array([98.0, inf], dtype=pd.ArrowDtype(pa.float64()))})", "df = df['c2'].var()"),
     "arrow_double_var_of_one_value_is_na": arrow_case(
         "df = pd.DataFrame({'c2': pd.array([98.0], dtype=pd.ArrowDtype(pa.float64()))})", "df = df['c2'].var()"),
+    # // and % keep ints only with a masked int on the left (numpy's x % 0 == 0); a numpy or boolean
+    # left operand follows pandas' numpy rules: Float64 where a divisor is 0, the int type where none is
+    "int32_mod_Int64_zero_is_Float64": case(
+        "df = pd.DataFrame({'c0': pd.array([0], dtype='Int64'), 'c1': [0]}).astype({'c1': 'int32'})",
+        "df = df.assign(n=df['c1'] % df['c0'])"),
+    "python_int_mod_Int64_zero_is_Float64": case("df = pd.DataFrame({'k': pd.array([0], dtype='Int64')})",
+                                                 "df = df.assign(m=3 % df['k'])"),
+    "int16_floordiv_boolean_false_is_Float64": case(
+        "df = pd.DataFrame({'c1': pd.array([False], dtype='boolean'), 'c2': [0]}).astype({'c2': 'int16'})",
+        "df = df.assign(m=df['c2'] // df['c1'])"),
+    "boolean_floordiv_int16_zero_is_Float64": case(
+        "df = pd.DataFrame({'f': pd.array([False, True], dtype='boolean'), 'c': pd.array([0, 7], dtype='int16')})",
+        "df = df.assign(m=df.f // df.c, r=df.f % df.c)"),
+    "int32_floordiv_Int64_with_na_no_zero_stays_Int64": case(
+        "df = pd.DataFrame({'a': pd.array([1, 5, 0], dtype='int32'), 'k': pd.array([1, 2, None], dtype='Int64')})",
+        "df = df.assign(m=df.a // df.k, r=df.a % df.k)"),
+    "Int64_mod_boolean_keeps_na": case(
+        "df = pd.DataFrame({'k': pd.array([0, 2, None], dtype='Int64'), 'b': pd.array([None, True, False], dtype='boolean')})",
+        "df = df.assign(m=df.k % df.b)"),
+    "dayofyear_plus_boolean_na_is_Int32": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01 12:30:00'], 'c2': pd.array([None], dtype='boolean')}).astype({'c0': 'datetime64[s]'})",
+        "df = df.assign(n=df['c0'].dt.dayofyear)\ndf = df.assign(m=df['n'] + df['c2'])"),
 }
 
 

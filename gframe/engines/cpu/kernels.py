@@ -29,7 +29,7 @@ from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import Field, Schema, index_name
+from gframe.plan.schema import NA_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -49,7 +49,7 @@ def promote_missing(df: pl.DataFrame, schema: Schema) -> pl.DataFrame:
     """
     casts = []
     for f in list(schema.columns) + list(schema.index or ()):
-        if f.dtype is None and f.name in df.columns:
+        if f.dtype is None and f.name in df.columns and f.family not in NA_FAMILIES:  # (NA holds the missing ints)
             col = df.get_column(f.name)
             if col.dtype.is_integer() and col.null_count() > 0:
                 casts.append(pl.col(f.name).cast(pl.Float64))
