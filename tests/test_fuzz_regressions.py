@@ -910,6 +910,12 @@ FUZZA_CASES: dict[str, str] = {
     "dayofyear_plus_boolean_na_is_Int32": case(
         "df = pd.DataFrame({'c0': ['2020-01-01 12:30:00'], 'c2': pd.array([None], dtype='boolean')}).astype({'c0': 'datetime64[s]'})",
         "df = df.assign(n=df['c0'].dt.dayofyear)\ndf = df.assign(m=df['n'] + df['c2'])"),
+    # a float32 group mean over no groups is float32 (pandas' Cython kernel; reduceat's float64 needs rows)
+    "float32_group_mean_no_groups_is_float32": case(
+        "df = pd.DataFrame({'k': [nan], 'c': [1.5]}).astype({'c': 'float32'})", "df = df.groupby('k').agg(o=('c', 'mean'))"),
+    # a DataFrame reduction's dtype is the common type of the columns' results (int32, float32: float64)
+    "frame_max_int32_and_float32_is_float64": case(
+        "df = pd.DataFrame({'k': [3], 'c0': [2.25]}).astype({'k': 'int32', 'c0': 'float32'})", "df = df.max(numeric_only=True)"),
 }
 
 

@@ -815,8 +815,9 @@ class DataFrame(NumpyProtocols, NDFrame):
                 values = [pd.NA if v is pd.NA or v is None or v is pd.NaT
                           or (isinstance(v, (float, np.floating)) and np.isnan(v)) else v for v in values]
             out = pd.Series(pd.array(values, dtype=common), index=out.index)
-        elif out.dtype == object and kinds and all(k.kind in "iuf" for k in kinds):
-            # pandas' result is the common type of the columns' results (int64 and uint64: float64)
+        elif kinds and all(k.kind in "iuf" for k in kinds):
+            # pandas' result is the common type of the columns' results (int64 and uint64: float64;
+            # int32 and float32: float64 - the Series of the scalars alone would say float32)
             from pandas.core.dtypes.cast import find_common_type
 
             out = out.astype(find_common_type(kinds))

@@ -344,6 +344,12 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     out = _finish(out, low, named, grouped=True)
     if "__gf_len" in out.columns and "__gf_len" not in node.schema.all_names:
         out = out.drop("__gf_len")
+    if out.height == 0:
+        # no groups: pandas' float32 mean is its Cython kernel's float32 (numpy's reduceat, float64,
+        # needs rows; ``aggregate_type`` leaves the type to the data)
+        f32 = [pl.col(n).cast(pl.Float32) for n, a in named if a.fn == "mean" and n in out.columns
+               and node.schema.dtype_of(n) is None and low.type_of(a.child) == pa.float32()]
+        out = out.with_columns(f32) if f32 else out
     return _order(out, node.schema)
 
 
