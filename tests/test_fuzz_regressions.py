@@ -916,6 +916,10 @@ FUZZA_CASES: dict[str, str] = {
     # a DataFrame reduction's dtype is the common type of the columns' results (int32, float32: float64)
     "frame_max_int32_and_float32_is_float64": case(
         "df = pd.DataFrame({'k': [3], 'c0': [2.25]}).astype({'k': 'int32', 'c0': 'float32'})", "df = df.max(numeric_only=True)"),
+    # a uint8 group sum past uint8 is uint64 (the ordered pass's exact sums are int64)
+    "uint8_group_sum_not_fitting_is_uint64": case(
+        "df = pd.DataFrame({'c1': [-2.0, -34.7], 'c2': [7, 254], 'c3': [1.0, 1.0]}).astype({'c2': 'uint8'})",
+        "df = df.groupby('c3', as_index=False).sum(numeric_only=True)"),
 }
 
 

@@ -893,6 +893,8 @@ def _narrowed(col: pl.Series, narrow: Any) -> pl.Series:
     lo, hi = col.min(), col.max()
     if col.null_count() == 0 and (lo is None or (info.min <= lo and hi <= info.max)):  # type: ignore[operator]
         return col.cast(_polars_type(narrow))
+    if pa.types.is_unsigned_integer(narrow) and col.dtype != pl.UInt64:
+        return col.cast(pl.UInt64)  # pandas sums unsigned ints in uint64 (a kernel's int64 sums: same values)
     return col
 
 
