@@ -920,6 +920,14 @@ FUZZA_CASES: dict[str, str] = {
     "uint8_group_sum_not_fitting_is_uint64": case(
         "df = pd.DataFrame({'c1': [-2.0, -34.7], 'c2': [7, 254], 'c3': [1.0, 1.0]}).astype({'c2': 'uint8'})",
         "df = df.groupby('c3', as_index=False).sum(numeric_only=True)"),
+    # concat(ignore_index=True) of frames without columns kept no rows (pandas: their rows), so a
+    # later concat's missing values were not there to make its ints float64
+    "concat_no_column_frames_ignore_index_keeps_rows": case(
+        "df = pd.DataFrame({'k': [1, 2], 'c0': ['ab', 'c']})", "df = pd.concat([df[[]], df[[]]], ignore_index=True)"),
+    "concat_groupby_var_no_columns_then_int_frame_is_float64": case(
+        "df = pd.DataFrame({'k': [1], 'c0': ['ab']})\ndf2 = pd.DataFrame({'k': [0]})",
+        "df = df.groupby(['c0', 'k']).var(numeric_only=True)\ndf = pd.concat([df, df.head(1)], ignore_index=True)\n"
+        "df = pd.concat([df, df2], ignore_index=True)"),
 }
 
 

@@ -1263,6 +1263,8 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
             df = df.select(keep) if keep or not df.width else df.select(pl.col(df.columns[0]).is_null().alias("__gf_len"))
         frames.append(df)
     out = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
+    if not names and out.width:  # no columns, no index: a placeholder keeps the rows (as Select does)
+        return out.select(pl.col(out.columns[0]).is_null().alias("__gf_len"))
     for n in names:
         if n not in out.columns:
             out = out.with_columns(pl.lit(None).alias(n))
