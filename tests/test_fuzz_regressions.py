@@ -705,10 +705,10 @@ FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})",
         "df = df.merge(df2, on='k', how='right')\ndf = df['k'].value_counts(ascending=True).reset_index()")),
-    "concat_rows_without_columns": (FC_ROWS, case(
+    "concat_rows_without_columns": (None, case(
         "df = pd.DataFrame({'k': ['ab']})",
         "df = df.groupby('k', sort=True).sum(numeric_only=True)\ndf = pd.concat([df, df.head(2)], ignore_index=True)")),
-    "concat_bool_column_missing_from_a_frame_is_object": (FC_BOOL, case(
+    "concat_bool_column_missing_from_a_frame_is_object": (None, case(
         "df = pd.DataFrame({'c1': [True]})\ndf2 = pd.DataFrame({'c0': [None]}).astype({'c0': 'datetime64[us]'})",
         "df = pd.concat([df, df2], ignore_index=False)\ndf = df.drop_duplicates(subset=['c0'], keep=False)\n"
         "df = df.var(numeric_only=True)")),

@@ -357,6 +357,8 @@ def is_numeric_for_pandas(t: ArrowType | None, family: str) -> bool:
     ``ArrowDtype._is_numeric`` leaves ``bool[pyarrow]`` out and takes ``decimal128[pyarrow]`` in."""
     if family in ARROW_FAMILIES and t is not None:
         return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
+    if family == OBJECT:
+        return False  # an object block is never numeric (object bools, object numbers)
     return is_numeric(t)
 
 
