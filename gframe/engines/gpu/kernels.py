@@ -37,7 +37,7 @@ from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import expr_type, group_sum_narrow_type
 from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
-from gframe.plan.schema import STRING, Schema, index_name, is_string
+from gframe.plan.schema import NA_FAMILIES, STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
 BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()  # (expressions.py's, by value)
@@ -172,10 +172,11 @@ def sort_table(t: GpuTable, keys: Sequence[Any], descending: Sequence[bool], nul
 
 def promote_missing(t: GpuTable, schema: Schema) -> GpuTable:
     """pandas' value-dependent dtype: an int column whose plan type is None and that holds
-    missing values becomes float64 (``engines/cpu/kernels.promote_missing``)."""
+    missing values becomes float64 (``engines/cpu/kernels.promote_missing``); not in an NA family,
+    whose missing value an int holds."""
     casts = []
     for f in list(schema.columns) + list(schema.index or ()):
-        if f.dtype is None and t.has(f.name):
+        if f.dtype is None and t.has(f.name) and f.family not in NA_FAMILIES:
             col = t.column(f.name)
             if pa.types.is_integer(col_type(col)) and col.null_count() > 0:
                 casts.append((f.name, plc.unary.cast(col, plc_type(F64))))
