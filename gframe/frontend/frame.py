@@ -702,7 +702,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                                                             "verify_integrity": verify_integrity})
         names = tuple(internal_name(k) for k in keys_l)
         base = _positions(self._plan) if append and self._schema.index is None else self._plan
-        return self._inplace(DataFrame._from_plan(L.SetIndex(names, drop, append, base)), inplace)
+        return self._inplace(DataFrame._from_plan(L.SetIndex(names, drop, append, True, base)), inplace)
 
     def reset_index(self, level: Any = None, *, drop: bool = False, inplace: bool = False, col_level: Any = 0,
                     col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":
@@ -818,8 +818,9 @@ class DataFrame(NumpyProtocols, NDFrame):
                 values = [pd.NA if v is pd.NA or v is None or v is pd.NaT
                           or (isinstance(v, (float, np.floating)) and np.isnan(v)) else v for v in values]
             out = pd.Series(pd.array(values, dtype=common), index=out.index)
-        elif out.dtype == object and kinds and all(k.kind in "iuf" for k in kinds):
-            # pandas' result is the common type of the columns' results (int64 and uint64: float64)
+        elif kinds and all(k.kind in "iuf" for k in kinds):
+            # pandas' result is the common type of the columns' results (int64 and uint64: float64;
+            # int32 and float32: float64 - the Series of the scalars alone would say float32)
             from pandas.core.dtypes.cast import find_common_type
 
             out = out.astype(find_common_type(kinds))

@@ -497,7 +497,7 @@ def _with_key_level(plan: L.Plan, key: Hashable, names: Any) -> L.Plan:
     cols = tuple((f.label, Col(f.name)) for f in s.columns)
     out: L.Plan = L.ResetIndex(False, tuple(tmp), plan)
     out = L.Select(cols + tuple((t, Col(internal_name(t))) for t in tmp) + (("__gf_key", Lit(key)),), out)
-    out = L.SetIndex(tuple(internal_name(t) for t in ["__gf_key", *tmp]), True, False, out)
+    out = L.SetIndex(tuple(internal_name(t) for t in ["__gf_key", *tmp]), True, False, False, out)
     labels = [None] + [f.label for f in idx]
     if names is not None:
         given = list(names)
@@ -550,7 +550,7 @@ def reset_index(df: Any, level: Any, drop: bool, names: Any, labels: tuple[Hasha
     kept = [i for i in range(n) if i not in moved]
     tmp = {i: f"__gf_level_{i}" for i in kept}
     plan: L.Plan = L.ResetIndex(False, tuple(tmp.get(i, labels[i]) for i in range(n)), df._plan)
-    plan = L.SetIndex(tuple(internal_name(tmp[i]) for i in kept), True, False, plan)
+    plan = L.SetIndex(tuple(internal_name(tmp[i]) for i in kept), True, False, False, plan)
     plan = L.RenameIndex(tuple(schema.index[i].label for i in kept), plan)  # type: ignore[index]
     if drop:
         plan = L.Select(tuple((f.label, Col(f.name)) for f in schema.columns), plan)

@@ -1251,7 +1251,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
             kexpr = func("cast", Col(k.name), dtype=k.dtype, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
-            agg = L.SetIndex((k.name,), True, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
+            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
         else:
             agg = L.Aggregate((key,), (label,), count, False, dropna, True, plan)
         out = Series._from_frame_plan(agg)
@@ -1435,9 +1435,10 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         aggs.append((f"v{i}", Agg(fn, tuple(sorted(params.items())), x)))
         if not skipna and fn not in ("count", "nunique", "size"):
             aggs.append((f"n{i}", Agg("any", (), func("isna", e))))
-        if min_count or fn in ("sum", "prod") and t is not None and pa.types.is_floating(t):
-            # a float sum's or product's missing result is NaN made by the values (inf * 0): the
-            # engines hold it as null, like the empty sum (0) - the count of values tells them apart
+        if min_count or fn in _NAN_MADE and t is not None and pa.types.is_floating(t):
+            # a float sum's, product's, mean's... missing result is NaN made by the values (inf * 0,
+            # inf - inf): the engines hold it as null, like the result of no values - the count of
+            # values tells them apart
             aggs.append((f"c{i}", Agg("count", (), e)))
     # pandas' NaN of a float reduction (or of an int's std/var over one row) is a numpy scalar over
     # rows, a Python float over none
@@ -1453,9 +1454,11 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
     for i, (e, t) in enumerate(cols):
         value, out_t = row[f"v{i}"]
         result = _scalar(value, fn, t, out_t)
-        if value is not None and not value.is_valid and fn in ("sum", "prod") and f"c{i}" in row \
-                and row[f"c{i}"][0] is not None and (row[f"c{i}"][0].as_py() or 0) > 0:
-            result = _nan(out_t)
+        made_nan = value is not None and not value.is_valid and fn in _NAN_MADE and f"c{i}" in row \
+            and row[f"c{i}"][0] is not None \
+            and (row[f"c{i}"][0].as_py() or 0) > (int(params.get("ddof", 1)) if fn in ("std", "var") else 0)
+        if made_nan:
+            result = _nan(out_t)  # numpy's scalar (np.float32(nan) for float32)
         if isinstance(result, float) and np.isnan(result) and has_rows and fn != "mean":
             result = _nan(out_t)
         missing = not skipna and f"n{i}" in row and row[f"n{i}"][0] is not None and row[f"n{i}"][0].as_py()
@@ -1463,9 +1466,17 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
             missing = True
         if missing:
             temporal = out_t is not None and (pa.types.is_timestamp(out_t) or pa.types.is_duration(out_t))
-            result = pd.NaT if temporal else (_nan(out_t) if has_rows and fn != "mean" else np.nan)
-        out.append(family_scalar(result, fams[f"v{i}"]))
+            # numpy's NaN scalar over rows (a mean's too), and for a float column's min_count over none
+            float_in = t is not None and pa.types.is_floating(t)
+            result = pd.NaT if temporal else (_nan(out_t) if has_rows or (min_count and float_in) else np.nan)
+        fam = fams[f"v{i}"]
+        # pyarrow's NaN made by the values is a NaN (a Python float), not NA; masked dtypes give NA
+        out.append(float("nan") if made_nan and not missing and fam in ARROW_FAMILIES else family_scalar(result, fam))
     return out
+
+
+_NAN_MADE = ("sum", "prod", "mean", "median", "std", "var")
+"""Float reductions whose result may be NaN made by valid values (pandas: NaN, not "no result")."""
 
 
 def _nan(t: Any) -> Any:

@@ -167,6 +167,8 @@ def _(node: L.Aggregate, preds: Preds, ctx: _Pusher) -> tuple[L.Plan, Preds]:
 
 @sink.register
 def _(node: L.SetIndex, preds: Preds, ctx: _Pusher) -> tuple[L.Plan, Preds]:
+    if node.range_key is not None:  # the index type is decided by the rows here: a barrier
+        return sink.dispatch(L.Plan)(node, preds, ctx)
     child = node.child.schema
     mapping = {n: n for n in node.schema.names}
     base = len(child.index or ()) if node.append else 0

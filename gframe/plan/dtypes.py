@@ -561,8 +561,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         fam = combine_families(*kids) if kids else NUMPY
         if expr.fn == "isin" and (fam != MASKED or is_string(expr_type(expr.children[0], lookup))):
             return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean, ``string``'s bool
-        if fam == ARROW_LARGE and expr.fn in _INT_RESULT:
-            return ARROW
+        if fam == ARROW_LARGE and expr.fn in _INT_RESULT and expr.fn != "str.len":
+            return ARROW  # (str.len keeps it: pyarrow's length of large strings is int64, see family_type)
         return fam if fam in OBJECT_FAMILIES and expr.fn in ("fillna", "coalesce", "where", "shift") else (
             NUMPY if fam in OBJECT_FAMILIES else fam)
     if isinstance(expr, Agg):
@@ -579,15 +579,21 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
     return NUMPY
 
 
-def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> ArrowType | None:
+def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup,
+                family: FamilyLookup | None = None) -> ArrowType | None:
     """``expr_type`` refined for a result in an NA family: where the numpy rules leave the type to
     the data only because a missing value would turn ints into floats (``str.len``, ``dt.year``,
-    ``where(cond)``, a join's missing rows), an NA family keeps the type (the missing value is NA)."""
+    ``where(cond)``, a join's missing rows), an NA family keeps the type (the missing value is NA).
+
+    ``//`` and ``%`` keep ints only where the left operand is a masked int column (pandas' masked
+    ``floordiv``/``mod`` is numpy's: ``Int64 % 0`` is 0); with a numpy or boolean left operand the
+    masked array's reflected op follows pandas' numpy rules (``int32 % Int64(0)`` is Float64, NaN
+    where a divisor is 0: decided by the data)."""
     if fam not in NA_FAMILIES:
         return t
     if isinstance(expr, Func):
         if expr.fn in _INT_RESULT and t is None:
-            if expr.fn == "str.len":
+            if expr.fn == "str.len":  # pyarrow's utf8_length: the offsets' width (int32 for string, int64 for large_string)
                 return pa.int32() if fam == ARROW else pa.int64()
             return pa.int64()
         if expr.fn == "where" and isinstance(expr.children[2], Lit) and expr.children[2].value is None:
@@ -595,8 +601,10 @@ def family_type(expr: Expr, t: ArrowType | None, fam: str, lookup: Lookup) -> Ar
     if isinstance(expr, BinOp) and expr.op in ("floordiv", "mod") and (t is None or pa.types.is_floating(t)):
         lt, rt = expr_type(expr.left, lookup), expr_type(expr.right, lookup)
         intlike = (pa.types.is_integer, pa.types.is_boolean)
-        if lt is not None and rt is not None and any(f(lt) for f in intlike) and any(f(rt) for f in intlike) \
-                and not (pa.types.is_boolean(lt) and pa.types.is_boolean(rt)):
+        masked_int_left = family is None or (expr_family(expr.left, family, lookup) == MASKED
+                                             and lt is not None and pa.types.is_integer(lt))
+        if masked_int_left and lt is not None and rt is not None and any(f(lt) for f in intlike) \
+                and any(f(rt) for f in intlike) and not (pa.types.is_boolean(lt) and pa.types.is_boolean(rt)):
             # pandas: Int64 // 0 is 0, NA-typed ints (boolean // Int32 is Int32)
             return int_division_type(lt, rt, expr.left, expr.right)
     return t
@@ -673,7 +681,7 @@ def expr_field(label: object, expr: Expr, schema: Schema) -> Field:
 
     t = expr_type(expr, schema.dtype_of)
     fam = expr_family(expr, schema.family_of, schema.dtype_of)
-    return Field(label, family_type(expr, t, fam, schema.dtype_of), fam)
+    return Field(label, family_type(expr, t, fam, schema.dtype_of, schema.family_of), fam)
 
 
 def family_lookup(lookup: Lookup) -> FamilyLookup:

@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT_FAMILIES, STRING, Field, IndexField, Schema
+from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, STRING, Field, IndexField, Schema
 from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
@@ -604,6 +604,11 @@ class Union(Plan):
             present = [t for t in ts if t not in ("missing", "absent")]
             if keeps_type_when_missing(fam) and all(t == present[0] for t in present):
                 fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
+            elif (fam == NUMPY or fam in OBJECT_FAMILIES) and "missing" in ts and all(t is not None and pa.types.is_boolean(t) for t in present):
+                # pandas 3 reindexes bools to object (NaN) for a child with other columns, rows or not
+                # ("missing", as ints to float64): the family says so, so that an op that drops the
+                # missing rows later (dropna, a filter) keeps object, as pandas does
+                fields.append(Field(label, pa.bool_(), OBJECT if fam == NUMPY else fam))
             else:
                 fields.append(Field(label, _union_type(ts), fam))
         # no columns: pandas' union of the column Indexes keeps a typed empty one (str) over a RangeIndex
@@ -723,13 +728,30 @@ class HConcat(Plan):
 
 
 class SetIndex(Plan):
-    """Make data columns ``keys`` the index (``append``: after the existing levels); ``drop`` removes them from the data."""
+    """Make data columns ``keys`` the index (``append``: after the existing levels); ``drop`` removes them from the data.
 
-    __slots__ = ("keys", "drop", "append")
-    _non_child = ("keys", "drop", "append")
+    ``as_range``: pandas' ``DataFrame.set_index`` of one column (``ensure_index_from_sequences``),
+    which makes a RangeIndex of a numpy signed int column whose values form an arithmetic range
+    (``maybe_sequence_to_range``: no rows, or two or more evenly spaced by a nonzero step) - an int64
+    index from an int8/16/32 column, decided by the data as the rows are *here* (so nothing that
+    changes them may move below this node). Other uses (value_counts, pivots) build an Index as is.
+    """
 
-    def __init__(self, keys: tuple[str, ...], drop: bool, append: bool, child: Plan) -> None:
-        self._init((child,), tuple(keys), drop, append)
+    __slots__ = ("keys", "drop", "append", "as_range")
+    _non_child = ("keys", "drop", "append", "as_range")
+
+    def __init__(self, keys: tuple[str, ...], drop: bool, append: bool, as_range: bool, child: Plan) -> None:
+        self._init((child,), tuple(keys), drop, append, as_range)
+
+    @property
+    def range_key(self) -> str | None:
+        """The key whose index type the data decides (int64 where its values form a range), if any."""
+        if not self.as_range or self.append or len(self.keys) != 1:
+            return None
+        s, k = self.child.schema, self.keys[0]
+        t = s.dtype_of(k)
+        narrow = t is not None and pa.types.is_signed_integer(t) and t != pa.int64()
+        return k if narrow and s.family_of(k) == NUMPY else None
 
     def _compute_schema(self) -> Schema:
         s = self.child.schema
@@ -739,7 +761,7 @@ class SetIndex(Plan):
             levels.extend(s.index)
         for k in self.keys:
             f = by_name[k]
-            levels.append(IndexField(f.label, f.dtype, len(levels), f.family))
+            levels.append(IndexField(f.label, None if k == self.range_key else f.dtype, len(levels), f.family))
         cols = [f for f in s.columns if not (self.drop and f.name in self.keys)]
         return s.with_columns(cols).with_index(tuple(levels))  # no columns left: the labels' Index type stays
 

@@ -387,7 +387,7 @@ def is_numeric_for_pandas(t: ArrowType | None, family: str) -> bool:
     if family in ARROW_FAMILIES and t is not None:
         return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
     if family in OBJECT_FAMILIES:
-        return False  # an object block is not numeric, whatever its values (``datetime.fillna(1.5)``)
+        return False  # an object block is never numeric, whatever its values (object bools, ``datetime.fillna(1.5)``)
     return is_numeric(t)
 
 

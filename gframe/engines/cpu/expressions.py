@@ -256,20 +256,21 @@ class Lowering:
         res = BINARY[op](left, right)
         if op == "mod" and _is_bool(rt):  # numpy's x % False is 0 (pandas fills NaN only for int divisors)
             return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=it)).otherwise(res)  # NA % False: NA
-        if expr_family(e.left, self.family, self.lookup) == MASKED:
-            # pandas' nullable ints divide as numpy does: x // 0 and x % 0 are 0, the type stays
+        if expr_family(e.left, self.family, self.lookup) == MASKED and not _is_bool(lt):
+            # pandas' nullable ints divide as numpy does: x // 0 and x % 0 are 0, the type stays (a
+            # nullable bool's // and % are pandas' numpy rules: float where a divisor is 0)
             return pl.when((right == 0) & left.is_not_null()).then(pl.lit(0, dtype=it)).otherwise(res.cast(it))
         if op == "mod" and isinstance(e.right, Lit) and e.right.value == 0 and _is_float(self.type_of(e)):
             return res.cast(pl.Float64) * None  # x % 0: all missing (NaN), float64 even over no rows
         if self.type_of(e) is not None:  # a nonzero literal divisor (or a nullable int): exact integer result
             return res
-        if op == "mod":
-            return pl.when(right == 0).then(None).otherwise(res)
         has_zero = True
         if self.data is not None:  # pandas converts to float only where a row divides by 0
             has_zero = self.data.height > 0 and bool(self.data.select((right == 0).any()).item())
         if not has_zero:
             return res.cast(it)
+        if op == "mod":  # x % 0 is NaN: float64 (Float64 in a nullable family, which holds missing ints)
+            return pl.when(right == 0).then(None).otherwise(res.cast(pl.Float64))
         quotient = left.cast(pl.Float64) / right.cast(pl.Float64)  # +-inf, NaN for the zeros
         # 0 // 0 is NaN, which is pandas' missing value in float64: gframe's null (the type is the
         # data's here, so ``lower`` cannot turn it into null itself)

@@ -31,7 +31,7 @@ from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import Field, Schema, index_name
+from gframe.plan.schema import NA_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -51,7 +51,7 @@ def promote_missing(df: pl.DataFrame, schema: Schema) -> pl.DataFrame:
     """
     casts = []
     for f in list(schema.columns) + list(schema.index or ()):
-        if f.dtype is None and f.name in df.columns:
+        if f.dtype is None and f.name in df.columns and f.family not in NA_FAMILIES:  # (NA holds the missing ints)
             col = df.get_column(f.name)
             if col.dtype.is_integer() and col.null_count() > 0:
                 casts.append(pl.col(f.name).cast(pl.Float64))
@@ -353,6 +353,12 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     out = _finish(out, low, named, grouped=True)
     if "__gf_len" in out.columns and "__gf_len" not in node.schema.all_names:
         out = out.drop("__gf_len")
+    if out.height == 0:
+        # no groups: pandas' float32 mean is its Cython kernel's float32 (numpy's reduceat, float64,
+        # needs rows; ``aggregate_type`` leaves the type to the data)
+        f32 = [pl.col(n).cast(pl.Float32) for n, a in named if a.fn == "mean" and n in out.columns
+               and node.schema.dtype_of(n) is None and low.type_of(a.child) == pa.float32()]
+        out = out.with_columns(f32) if f32 else out
     return _order(out, node.schema)
 
 
@@ -1023,6 +1029,8 @@ def _narrowed(col: pl.Series, narrow: Any) -> pl.Series:
     lo, hi = col.min(), col.max()
     if col.null_count() == 0 and (lo is None or (info.min <= lo and hi <= info.max)):  # type: ignore[operator]
         return col.cast(_polars_type(narrow))
+    if pa.types.is_unsigned_integer(narrow) and col.dtype != pl.UInt64:
+        return col.cast(pl.UInt64)  # pandas sums unsigned ints in uint64 (a kernel's int64 sums: same values)
     return col
 
 
@@ -1420,6 +1428,8 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
             df = df.select(keep) if keep or not df.width else df.select(pl.col(df.columns[0]).is_null().alias("__gf_len"))
         frames.append(df)
     out = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
+    if not names and out.width:  # no columns, no index: a placeholder keeps the rows (as Select does)
+        return out.select(pl.col(out.columns[0]).is_null().alias("__gf_len"))
     for n in names:
         if n not in out.columns:
             out = out.with_columns(pl.lit(None).alias(n))
@@ -1485,7 +1495,19 @@ def _(node: L.SetIndex, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if node.append:
         exprs += [pl.col(n) for n in child.index_names]
     exprs += [pl.col(k).alias(index_name(base + i)) for i, k in enumerate(node.keys)]
-    return df.select(exprs)
+    out = df.select(exprs)
+    if node.range_key is not None and _is_int_range(out.get_column(index_name(0))):
+        out = out.with_columns(pl.col(index_name(0)).cast(pl.Int64))  # pandas' RangeIndex: int64
+    return out
+
+
+def _is_int_range(s: pl.Series) -> bool:
+    """pandas' ``maybe_sequence_to_range`` test: no values, or two or more evenly spaced by a nonzero step."""
+    if len(s) < 2:
+        return len(s) == 0
+    x = s.cast(pl.Int64)  # narrow ints: their differences fit
+    step = x[1] - x[0]
+    return step != 0 and bool((x.diff().slice(1) == step).all())
 
 
 @run.register

@@ -278,7 +278,8 @@ def _cast(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         if pa.types.is_floating(from_t):
             return _float_repr(x.cast(pl.String))
         if pa.types.is_boolean(from_t):
-            return pl.when(x).then(pl.lit("True")).when(~x).then(pl.lit("False"))  # missing stays missing
+            # a missing bool (an object column's NaN) stays missing: pandas' astype(str) keeps NaN
+            return pl.when(x).then(pl.lit("True")).when(x.not_()).then(pl.lit("False"))
         return x.cast(pl.String)
     if pa.types.is_integer(to_t) and _is_float(from_t):
         return x.cast(polars_type(to_t), strict=True)

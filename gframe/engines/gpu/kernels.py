@@ -37,7 +37,7 @@ from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import expr_type, group_sum_narrow_type
 from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
-from gframe.plan.schema import STRING, Schema, index_name, is_string
+from gframe.plan.schema import NA_FAMILIES, STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
 BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()  # (expressions.py's, by value)
@@ -172,10 +172,11 @@ def sort_table(t: GpuTable, keys: Sequence[Any], descending: Sequence[bool], nul
 
 def promote_missing(t: GpuTable, schema: Schema) -> GpuTable:
     """pandas' value-dependent dtype: an int column whose plan type is None and that holds
-    missing values becomes float64 (``engines/cpu/kernels.promote_missing``)."""
+    missing values becomes float64 (``engines/cpu/kernels.promote_missing``); not in an NA family,
+    whose missing value an int holds."""
     casts = []
     for f in list(schema.columns) + list(schema.index or ()):
-        if f.dtype is None and t.has(f.name):
+        if f.dtype is None and t.has(f.name) and f.family not in NA_FAMILIES:
             col = t.column(f.name)
             if pa.types.is_integer(col_type(col)) and col.null_count() > 0:
                 casts.append((f.name, plc.unary.cast(col, plc_type(F64))))
@@ -1289,7 +1290,26 @@ def _(node: L.SetIndex, inputs: list[GpuTable]) -> GpuTable:
     for i, k in enumerate(node.keys):
         names.append(index_name(base + i))
         cols.append(t.column(k))
+    if node.range_key is not None:
+        wide = plc.unary.cast(cols[-1], plc_type(I64))
+        if _is_int_range(t, wide):
+            cols[-1] = wide  # pandas' RangeIndex: int64
     return GpuTable(names, cols, t.num_rows)
+
+
+def _is_int_range(t: GpuTable, x: Any) -> bool:
+    """pandas' ``maybe_sequence_to_range`` test of the int64 column ``x`` (no nulls): no values, or two
+    or more evenly spaced by a nonzero step (the sequence from its first two values, compared)."""
+    n = t.num_rows
+    if n < 2:
+        return n == 0
+    first, second = (plc.reduce.reduce(plc.copying.slice(x, [i, i + 1])[0], plc.aggregation.min(), plc_type(I64)).to_py()
+                     for i in (0, 1))
+    if first == second:
+        return False
+    seq = plc.filling.sequence(n, scalar(first, I64), scalar(second - first, I64))
+    eq = E.Evaluator(t, lambda name: None).binary("EQUAL", x, seq, BOOL)
+    return bool(plc.reduce.reduce(eq, plc.aggregation.all(), plc_type(BOOL)).to_py())
 
 
 @kernel(L.ResetIndex)
