@@ -792,7 +792,37 @@ def _check_agg(fn: str, agg: Any, context: str, t: pa.DataType, vals: list[Any])
         raise _unmodelled(fn, "col", "NaN", f"{agg.kind} over NaN (make NaN null first)")
 
 
-def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType) -> tuple[Any, pa.DataType]:
+def _linear_middle(nonnull: list[Any]) -> float:
+    """libcudf's median (quantile 0.5, LINEAR) of sorted values: ``(1 - f) * lower + f * upper``
+    in double, f the fraction of the position - also where f is 0, so an infinite middle value
+    gives 0 * inf = NaN (cudf/detail/utilities/cuda.cuh ``interpolate::linear``, seen on the H100:
+    the median of [inf] came back NaN)."""
+    xs = sorted(float(v) for v in nonnull)
+    pos = 0.5 * (len(xs) - 1)
+    lower, upper = math.floor(pos), math.ceil(pos)
+    frac = pos - lower
+    return (1.0 - frac) * xs[lower] + frac * xs[upper]
+
+
+def _chan_variance(nonnull: list[Any], ddof: int) -> float:
+    """libcudf's variance reduction: (sum, squared deviations, count) triples merged as Chan, Golub
+    and LeVeque's pairwise update (reduction_operators.cuh ``var_std``), here in row order (CUB's
+    tree is another order: the last bits may differ). A merge where one side's sum is infinite
+    gives an infinite variance: [inf, 1e20] has variance inf on the H100 (pandas: NaN)."""
+    total, ssd, m = 0.0, 0.0, 0
+    for v in nonnull:
+        x = float(v)
+        if m == 0:
+            total, ssd, m = x, 0.0, 1
+            continue
+        diff = (1.0 / m) * total - x
+        ssd = ssd + (m / 1.0) / (m + 1) * diff * diff
+        total, m = total + x, m + 1
+    return ssd / (m - ddof)
+
+
+def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType,
+                reduction: bool = False) -> tuple[Any, pa.DataType]:
     """One group's aggregate (Python values) and its libcudf result type."""
     k = agg.kind
     if k in ("corr", "cov"):
@@ -823,12 +853,13 @@ def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType) -> tuple[Any,
     if k == "mean":
         return float(np.mean(nonnull)), pa.float64()
     if k == "median":
-        return float(np.median(nonnull)), pa.float64()
+        # the group median (group_quantiles.cu ``select_quantile``) takes a group of one as it is
+        return (float(nonnull[0]) if len(nonnull) == 1 and not reduction else _linear_middle(nonnull)), pa.float64()
     if k in ("std", "var"):
         ddof = agg.params["ddof"]
         if len(nonnull) - ddof <= 0:
             return None, pa.float64()
-        v = float(np.var(np.asarray(nonnull, dtype=float), ddof=ddof))
+        v = _chan_variance(nonnull, ddof) if reduction else float(np.var(np.asarray(nonnull, dtype=float), ddof=ddof))
         return (v ** 0.5 if k == "std" else v), pa.float64()
     if k == "any":
         return any(nonnull), pa.bool_()
@@ -919,7 +950,7 @@ def reduce(col: Column, agg: Aggregation, data_type: DataType, init: Any = None)
         return Scalar(pa.scalar(agg.kind == "all", type=out))  # libcudf: the identity, valid (seen on the device)
     if agg.kind == "nunique" and not vals:
         return Scalar(pa.scalar(None, type=out))  # libcudf: an empty column's nunique is null (seen on the device)
-    v, _ = _agg_values(vals, agg, col.arr.type)
+    v, _ = _agg_values(vals, agg, col.arr.type, reduction=True)
     return Scalar(pa.scalar(v, type=out) if v is not None else pa.scalar(None, type=out))
 
 
