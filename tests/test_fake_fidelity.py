@@ -255,6 +255,16 @@ case("groupby_median_infinite", ("groupby.GroupBy", "GroupBy.aggregate", "aggreg
      datasets=("rows",))(
     lambda plc, d: plc.groupby.GroupBy(T(plc, pa.array([1, 1, 1, 2, 3, 3], pa.int64()))).aggregate(
         [plc.groupby.GroupByRequest(C(plc, pa.array([1.0, _INF, _INF, _INF, -_INF, 2.0])), [plc.aggregation.median()])]))
+# int64 sums and products past the width wrap around in libcudf's accumulator, as numpy's do
+_MAX64 = 2 ** 63 - 1
+case("reduce_scan_groupby_int_sums_wrap", ("reduce.reduce", "reduce.scan", "aggregation.sum", "aggregation.product",
+                                           "groupby.GroupBy", "GroupBy.aggregate"), datasets=("rows",))(
+    lambda plc, d: [plc.reduce.reduce(C(plc, pa.array([_MAX64, 3])), plc.aggregation.sum(), plc.DataType.from_arrow(pa.int64())),
+                    plc.reduce.reduce(C(plc, pa.array([2 ** 40, 2 ** 40])), plc.aggregation.product(),
+                                      plc.DataType.from_arrow(pa.int64())),
+                    plc.reduce.scan(C(plc, pa.array([_MAX64, 3])), plc.aggregation.sum(), plc.reduce.ScanType.INCLUSIVE),
+                    plc.groupby.GroupBy(T(plc, pa.array([1, 1]))).aggregate(
+                        [plc.groupby.GroupByRequest(C(plc, pa.array([_MAX64, 3])), [plc.aggregation.sum()])])[1]])
 case("reduce_nunique_nth", ("reduce.reduce", "aggregation.nunique", "aggregation.nth_element"))(
     lambda plc, d: [plc.reduce.reduce(C(plc, d["i"]), a, plc.DataType.from_arrow(t)) for a, t in
                     ((plc.aggregation.nunique(plc.types.NullPolicy.EXCLUDE), pa.int32()),

@@ -581,6 +581,8 @@ GPU_CASES: dict[str, tuple[str | None, str]] = {
     "gpu_median_of_inf_is_inf": (None, arrow_case(  # seed 500508
         "df = pd.DataFrame({'c1': pd.array([inf], dtype=pd.ArrowDtype(pa.float64()))})",
         "df = df.median(numeric_only=True)")),
+    "gpu_frame_sum_int64_wraps": (None, case(  # seed 732836: the stand-in raised OverflowError (libcudf wraps)
+        "df = pd.DataFrame({'c3': [9223372036854775807, 3]})", "df = df.sum(numeric_only=True)")),
     "gpu_groupby_median_infinite_middle": (None, case(
         "df = pd.DataFrame({'k': [1, 1, 1, 2, 2], 'v': [1.0, inf, inf, None, -inf]})",
         "df = df.groupby('k')['v'].median()")),

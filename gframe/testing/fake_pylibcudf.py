@@ -23,7 +23,8 @@ IndexError). Known, deliberate differences:
   the orders an unstable sort may return, so this is a valid answer, not a model of which one
   libcudf returns; code must not rely on the order of ties after an unstable sort.
 * ``stream_compaction`` ``KEEP_ANY`` keeps the first row of each duplicate set (a valid choice).
-* Integer arithmetic does not model overflow wrap-around of sums and products of huge values.
+* Element-wise integer arithmetic past the width is refused (not modelled); sums and products in
+  reductions, group-bys and scans wrap as libcudf's do (two's complement in the result type).
 
 It is not libcudf: results on a real device are what the GPU tests check.
 """
@@ -792,6 +793,16 @@ def _check_agg(fn: str, agg: Any, context: str, t: pa.DataType, vals: list[Any])
         raise _unmodelled(fn, "col", "NaN", f"{agg.kind} over NaN (make NaN null first)")
 
 
+def _wrap_int(v: Any, t: pa.DataType) -> Any:
+    """An integer sum or product as libcudf's accumulator in type ``t`` holds it: wrapped around
+    (two's complement), as numpy's and pandas' int64 sums wrap."""
+    if not isinstance(v, int) or isinstance(v, bool) or not pa.types.is_integer(t):
+        return v
+    span = 1 << t.bit_width
+    v %= span
+    return v - span if pa.types.is_signed_integer(t) and v >= span >> 1 else v
+
+
 def _linear_middle(nonnull: list[Any]) -> float:
     """libcudf's median (quantile 0.5, LINEAR) of sorted values: ``(1 - f) * lower + f * upper``
     in double, f the fraction of the position - also where f is 0, so an infinite middle value
@@ -843,9 +854,11 @@ def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType,
         rt = pa.int64() if k in ("sum", "product") and numeric else (pa.float64() if k in ("mean", "median", "std", "var") else t)
         return None, rt
     if k == "sum":
-        return sum(nonnull), (pa.uint64() if pa.types.is_unsigned_integer(t) else pa.int64()) if numeric else t
+        rt = (pa.uint64() if pa.types.is_unsigned_integer(t) else pa.int64()) if numeric else t
+        return _wrap_int(sum(nonnull), rt), rt
     if k == "product":
-        return functools.reduce(lambda x, y: x * y, nonnull), pa.int64() if numeric else t
+        rt = pa.int64() if numeric else t
+        return _wrap_int(functools.reduce(lambda x, y: x * y, nonnull), rt), rt
     if k == "min":
         return min(nonnull), t
     if k == "max":
@@ -951,6 +964,8 @@ def reduce(col: Column, agg: Aggregation, data_type: DataType, init: Any = None)
     if agg.kind == "nunique" and not vals:
         return Scalar(pa.scalar(None, type=out))  # libcudf: an empty column's nunique is null (seen on the device)
     v, _ = _agg_values(vals, agg, col.arr.type, reduction=True)
+    if agg.kind in ("sum", "product"):
+        v = _wrap_int(v, out)  # (libcudf accumulates in the output type)
     return Scalar(pa.scalar(v, type=out) if v is not None else pa.scalar(None, type=out))
 
 
@@ -972,7 +987,7 @@ def scan(col: Column, agg: Aggregation, inclusive: Any) -> Column:
         if v is None:
             out.append(None)
             continue
-        cur = v if cur is None else step(cur, v)
+        cur = v if cur is None else _wrap_int(step(cur, v), t)
         out.append(cur)
     return Column(pa.array(out, type=t))
 
