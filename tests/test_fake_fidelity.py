@@ -265,6 +265,15 @@ case("reduce_scan_groupby_int_sums_wrap", ("reduce.reduce", "reduce.scan", "aggr
                     plc.reduce.scan(C(plc, pa.array([_MAX64, 3])), plc.aggregation.sum(), plc.reduce.ScanType.INCLUSIVE),
                     plc.groupby.GroupBy(T(plc, pa.array([1, 1]))).aggregate(
                         [plc.groupby.GroupByRequest(C(plc, pa.array([_MAX64, 3])), [plc.aggregation.sum()])])[1]])
+# sort keys past a Python datetime's range (year 9999): libcudf compares the stored ticks
+case("sort_timestamps_past_year_9999", ("sorting.stable_sorted_order", "sorting.segmented_sort_by_key"),
+     datasets=("rows",))(
+    lambda plc, d: [plc.sorting.stable_sorted_order(T(plc, pa.array([2 ** 63 - 1, None, 5, -5], pa.timestamp("us"))),
+                                                    [plc.types.Order.DESCENDING], [plc.types.NullOrder.BEFORE]),
+                    plc.sorting.segmented_sort_by_key(
+                        T(plc, pa.array([0, 1, 2, 3], pa.int64())),
+                        T(plc, pa.array([2 ** 63 - 1, -5, 7, 5], pa.duration("ns"))),
+                        C(plc, pa.array([0, 2, 4], pa.int32())), [plc.types.Order.ASCENDING], [plc.types.NullOrder.AFTER])])
 case("reduce_nunique_nth", ("reduce.reduce", "aggregation.nunique", "aggregation.nth_element"))(
     lambda plc, d: [plc.reduce.reduce(C(plc, d["i"]), a, plc.DataType.from_arrow(t)) for a, t in
                     ((plc.aggregation.nunique(plc.types.NullPolicy.EXCLUDE), pa.int32()),

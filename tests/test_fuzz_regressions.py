@@ -583,6 +583,10 @@ GPU_CASES: dict[str, tuple[str | None, str]] = {
         "df = df.median(numeric_only=True)")),
     "gpu_frame_sum_int64_wraps": (None, case(  # seed 732836: the stand-in raised OverflowError (libcudf wraps)
         "df = pd.DataFrame({'c3': [9223372036854775807, 3]})", "df = df.sum(numeric_only=True)")),
+    "gpu_sort_timestamp_past_year_9999": (None, arrow_case(  # seed 734317: the stand-in raised OverflowError
+        "df = pd.DataFrame({'c1': pd.array([9223372036854775807, None, 5], dtype='Int64')})",
+        "df = df.astype({'c1': pd.ArrowDtype(pa.timestamp('us'))})\n"
+        "df = df.sort_values(['c1'], ascending=False, na_position='first', kind='stable')")),
     "gpu_groupby_median_infinite_middle": (None, case(
         "df = pd.DataFrame({'k': [1, 1, 1, 2, 2], 'v': [1.0, inf, inf, None, -inf]})",
         "df = df.groupby('k')['v'].median()")),

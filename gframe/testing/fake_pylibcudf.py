@@ -1035,6 +1035,16 @@ def _cmp_rows(cols: list[list[Any]], orders: Sequence[Any], nulls: Sequence[Any]
     return functools.cmp_to_key(cmp)
 
 
+def _order_values(arr: pa.Array) -> list[Any]:
+    """A sort key column's values as Python values that compare as libcudf compares them: times,
+    dates and durations as their integers (libcudf compares the stored ticks; a Python datetime
+    cannot hold the ticks past year 9999, e.g. int64's largest microsecond)."""
+    t = arr.type
+    if pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date(t) or pa.types.is_time(t):
+        return arr.view(pa.int32() if t.bit_width == 32 else pa.int64()).to_pylist()
+    return arr.to_pylist()
+
+
 def _sort_args(fn: str, t: Table, column_order: Sequence[Any], null_precedence: Sequence[Any]) -> None:
     if not isinstance(t, Table):
         raise TypeError(f"fake pylibcudf: {fn} expects a Table")
@@ -1049,7 +1059,7 @@ def _sort_args(fn: str, t: Table, column_order: Sequence[Any], null_precedence: 
 
 def stable_sorted_order(source_table: Table, column_order: Sequence[Any], null_precedence: Sequence[Any]) -> Column:
     _sort_args("stable_sorted_order", source_table, column_order, null_precedence)
-    cols = [c.arr.to_pylist() for c in source_table.columns()]
+    cols = [_order_values(c.arr) for c in source_table.columns()]
     idx = sorted(range(source_table.num_rows()), key=_cmp_rows(cols, column_order, null_precedence))
     return Column(pa.array(idx, type=pa.int32()))
 
@@ -1066,7 +1076,7 @@ def _segmented_sort(fn: str, values: Table, keys: Table, segment_offsets: Column
     if segment_offsets.arr.type != pa.int32() or None in offs or not offs or offs[0] != 0 or offs[-1] != n \
             or any(a > b for a, b in itertools.pairwise(offs)):
         raise _unmodelled(fn, "segment_offsets", offs, "INT32 offsets from 0 to the row count, non-decreasing")
-    cols = [c.arr.to_pylist() for c in keys.columns()]
+    cols = [_order_values(c.arr) for c in keys.columns()]
     cmp = _cmp_rows(cols, column_order, null_precedence)
     idx = [i for a, b in itertools.pairwise(offs) for i in sorted(range(a, b), key=cmp)]
     take = pa.array(idx, type=pa.int64())
