@@ -241,6 +241,39 @@ case("reduce_std_ddof0", ("reduce.reduce", "aggregation.std", "aggregation.varia
     lambda plc, d: (plc.reduce.reduce(C(plc, d["g"]), plc.aggregation.std(ddof=0), plc.DataType.from_arrow(pa.float64())),
                     plc.reduce.reduce(C(plc, d["g"]), plc.aggregation.variance(ddof=0),
                                       plc.DataType.from_arrow(pa.float64()))))
+# infinities, where libcudf and pandas part ways (the GPU engine computes these itself: kernels.py
+# ``_column_variance``, ``_column_median``, ``SortedGroups.median``): the variance reduction merges
+# (sum, squared deviations) pairs, so [inf, 1e20] has variance inf; the LINEAR median is
+# (1 - f) * lower + f * upper also at f = 0, so an infinite middle value gives NaN (a group of one: as it is)
+_INF = float("inf")
+case("reduce_infinite_moments", ("reduce.reduce", "aggregation.std", "aggregation.variance", "aggregation.median"),
+     datasets=("rows",))(
+    lambda plc, d: [plc.reduce.reduce(C(plc, a), agg(), plc.DataType.from_arrow(pa.float64()))
+                    for a in (pa.array([_INF, 1e20]), pa.array([1.0, _INF, None, _INF]), pa.array([_INF]))
+                    for agg in (plc.aggregation.variance, plc.aggregation.std, plc.aggregation.median)])
+case("groupby_median_infinite", ("groupby.GroupBy", "GroupBy.aggregate", "aggregation.median"), order="rows",
+     datasets=("rows",))(
+    lambda plc, d: plc.groupby.GroupBy(T(plc, pa.array([1, 1, 1, 2, 3, 3], pa.int64()))).aggregate(
+        [plc.groupby.GroupByRequest(C(plc, pa.array([1.0, _INF, _INF, _INF, -_INF, 2.0])), [plc.aggregation.median()])]))
+# int64 sums and products past the width wrap around in libcudf's accumulator, as numpy's do
+_MAX64 = 2 ** 63 - 1
+case("reduce_scan_groupby_int_sums_wrap", ("reduce.reduce", "reduce.scan", "aggregation.sum", "aggregation.product",
+                                           "groupby.GroupBy", "GroupBy.aggregate"), datasets=("rows",))(
+    lambda plc, d: [plc.reduce.reduce(C(plc, pa.array([_MAX64, 3])), plc.aggregation.sum(), plc.DataType.from_arrow(pa.int64())),
+                    plc.reduce.reduce(C(plc, pa.array([2 ** 40, 2 ** 40])), plc.aggregation.product(),
+                                      plc.DataType.from_arrow(pa.int64())),
+                    plc.reduce.scan(C(plc, pa.array([_MAX64, 3])), plc.aggregation.sum(), plc.reduce.ScanType.INCLUSIVE),
+                    plc.groupby.GroupBy(T(plc, pa.array([1, 1]))).aggregate(
+                        [plc.groupby.GroupByRequest(C(plc, pa.array([_MAX64, 3])), [plc.aggregation.sum()])])[1]])
+# sort keys past a Python datetime's range (year 9999): libcudf compares the stored ticks
+case("sort_timestamps_past_year_9999", ("sorting.stable_sorted_order", "sorting.segmented_sort_by_key"),
+     datasets=("rows",))(
+    lambda plc, d: [plc.sorting.stable_sorted_order(T(plc, pa.array([2 ** 63 - 1, None, 5, -5], pa.timestamp("us"))),
+                                                    [plc.types.Order.DESCENDING], [plc.types.NullOrder.BEFORE]),
+                    plc.sorting.segmented_sort_by_key(
+                        T(plc, pa.array([0, 1, 2, 3], pa.int64())),
+                        T(plc, pa.array([2 ** 63 - 1, -5, 7, 5], pa.duration("ns"))),
+                        C(plc, pa.array([0, 2, 4], pa.int32())), [plc.types.Order.ASCENDING], [plc.types.NullOrder.AFTER])])
 case("reduce_nunique_nth", ("reduce.reduce", "aggregation.nunique", "aggregation.nth_element"))(
     lambda plc, d: [plc.reduce.reduce(C(plc, d["i"]), a, plc.DataType.from_arrow(t)) for a, t in
                     ((plc.aggregation.nunique(plc.types.NullPolicy.EXCLUDE), pa.int32()),

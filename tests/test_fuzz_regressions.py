@@ -576,6 +576,25 @@ GPU_CASES: dict[str, tuple[str | None, str]] = {
     "gpu_compare_datetime64s_out_of_ns_range_with_ns": (None, case(
         "df = pd.DataFrame({'k': [3], 'c0': ['2020-01-02'], 'c1': ['3000-01-01']}).astype({'c0': 'datetime64[ns]', 'c1': 'datetime64[s]'})",
         "df = df[~((df['c1'] > df['c0']) | (df['k'] <= -1))]")),
+    # fuzzgpu (session 5): libcudf's variance and median with infinities (docs/fuzzing.md, "helper fuzzgpu");
+    # the stand-in models libcudf's pairwise variance and LINEAR median, the engine computes pandas' own
+    "gpu_std_with_inf_is_nan": (None, case(  # seed 501006
+        "df = pd.DataFrame({'c1': [inf, 1e+20]})", "df = df['c1'].std()")),
+    "gpu_var_float32_with_inf_is_nan": (None, case(  # seed 500421
+        "df = pd.DataFrame({'c1': [38.5, inf, nan, 1e+20]}).astype({'c1': 'float32'})",
+        "df = df.var(numeric_only=True)")),
+    "gpu_median_of_inf_is_inf": (None, arrow_case(  # seed 500508
+        "df = pd.DataFrame({'c1': pd.array([inf], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.median(numeric_only=True)")),
+    "gpu_frame_sum_int64_wraps": (None, case(  # seed 732836: the stand-in raised OverflowError (libcudf wraps)
+        "df = pd.DataFrame({'c3': [9223372036854775807, 3]})", "df = df.sum(numeric_only=True)")),
+    "gpu_sort_timestamp_past_year_9999": (None, arrow_case(  # seed 734317: the stand-in raised OverflowError
+        "df = pd.DataFrame({'c1': pd.array([9223372036854775807, None, 5], dtype='Int64')})",
+        "df = df.astype({'c1': pd.ArrowDtype(pa.timestamp('us'))})\n"
+        "df = df.sort_values(['c1'], ascending=False, na_position='first', kind='stable')")),
+    "gpu_groupby_median_infinite_middle": (None, case(
+        "df = pd.DataFrame({'k': [1, 1, 1, 2, 2], 'v': [1.0, inf, inf, None, -inf]})",
+        "df = df.groupby('k')['v'].median()")),
 }
 
 

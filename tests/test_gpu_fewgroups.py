@@ -157,3 +157,21 @@ def test_hash_collision_falls_back(monkeypatch: pytest.MonkeyPatch, small: None)
     got = _run(monkeypatch, "1", lambda: g.groupby(["s", "t"], dropna=False).agg(**AGGS).to_pandas())
     assert spy.calls == [False]
     _assert_close(got, pdf.groupby(["s", "t"], dropna=False).agg(**AGGS), 1e-9)
+
+
+def test_float_median_keeps_the_sorted_runs(monkeypatch: pytest.MonkeyPatch, small: None) -> None:
+    """A float median among the aggregations: the masks cannot take a middle value, so the whole
+    group-by takes the sorted runs (``SortedGroups.median``, infinities and missing values as pandas)."""
+    pdf = _frame(seed=4)
+    pdf.loc[pdf.index[::5], "v"] = np.nan
+    pdf.loc[pdf.index[1:40:3], "v"] = np.inf
+    g = gframe.DataFrame(pdf)
+    aggs = {"med": ("v", "median"), "total": ("w", "sum"), "avg": ("w", "mean")}
+    spy = Spy(monkeypatch)
+    got = _run(monkeypatch, "1", lambda: g.groupby("s", dropna=False).agg(**aggs).to_pandas())
+    assert spy.calls == [False]
+    _assert_close(got, pdf.groupby("s", dropna=False).agg(**aggs), 1e-9)
+    spy.calls.clear()
+    got = _run(monkeypatch, "1", lambda: g.groupby("s").agg(total=("w", "sum"), avg=("w", "mean")).to_pandas())
+    assert spy.calls == [True]  # without the median: the masks
+    _assert_close(got, pdf.groupby("s").agg(total=("w", "sum"), avg=("w", "mean")), 1e-9)

@@ -23,7 +23,8 @@ IndexError). Known, deliberate differences:
   the orders an unstable sort may return, so this is a valid answer, not a model of which one
   libcudf returns; code must not rely on the order of ties after an unstable sort.
 * ``stream_compaction`` ``KEEP_ANY`` keeps the first row of each duplicate set (a valid choice).
-* Integer arithmetic does not model overflow wrap-around of sums and products of huge values.
+* Element-wise integer arithmetic past the width is refused (not modelled); sums and products in
+  reductions, group-bys and scans wrap as libcudf's do (two's complement in the result type).
 
 It is not libcudf: results on a real device are what the GPU tests check.
 """
@@ -792,7 +793,47 @@ def _check_agg(fn: str, agg: Any, context: str, t: pa.DataType, vals: list[Any])
         raise _unmodelled(fn, "col", "NaN", f"{agg.kind} over NaN (make NaN null first)")
 
 
-def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType) -> tuple[Any, pa.DataType]:
+def _wrap_int(v: Any, t: pa.DataType) -> Any:
+    """An integer sum or product as libcudf's accumulator in type ``t`` holds it: wrapped around
+    (two's complement), as numpy's and pandas' int64 sums wrap."""
+    if not isinstance(v, int) or isinstance(v, bool) or not pa.types.is_integer(t):
+        return v
+    span = 1 << t.bit_width
+    v %= span
+    return v - span if pa.types.is_signed_integer(t) and v >= span >> 1 else v
+
+
+def _linear_middle(nonnull: list[Any]) -> float:
+    """libcudf's median (quantile 0.5, LINEAR) of sorted values: ``(1 - f) * lower + f * upper``
+    in double, f the fraction of the position - also where f is 0, so an infinite middle value
+    gives 0 * inf = NaN (cudf/detail/utilities/cuda.cuh ``interpolate::linear``, seen on the H100:
+    the median of [inf] came back NaN)."""
+    xs = sorted(float(v) for v in nonnull)
+    pos = 0.5 * (len(xs) - 1)
+    lower, upper = math.floor(pos), math.ceil(pos)
+    frac = pos - lower
+    return (1.0 - frac) * xs[lower] + frac * xs[upper]
+
+
+def _chan_variance(nonnull: list[Any], ddof: int) -> float:
+    """libcudf's variance reduction: (sum, squared deviations, count) triples merged as Chan, Golub
+    and LeVeque's pairwise update (reduction_operators.cuh ``var_std``), here in row order (CUB's
+    tree is another order: the last bits may differ). A merge where one side's sum is infinite
+    gives an infinite variance: [inf, 1e20] has variance inf on the H100 (pandas: NaN)."""
+    total, ssd, m = 0.0, 0.0, 0
+    for v in nonnull:
+        x = float(v)
+        if m == 0:
+            total, ssd, m = x, 0.0, 1
+            continue
+        diff = (1.0 / m) * total - x
+        ssd = ssd + (m / 1.0) / (m + 1) * diff * diff
+        total, m = total + x, m + 1
+    return ssd / (m - ddof)
+
+
+def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType,
+                reduction: bool = False) -> tuple[Any, pa.DataType]:
     """One group's aggregate (Python values) and its libcudf result type."""
     k = agg.kind
     if k in ("corr", "cov"):
@@ -813,9 +854,11 @@ def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType) -> tuple[Any,
         rt = pa.int64() if k in ("sum", "product") and numeric else (pa.float64() if k in ("mean", "median", "std", "var") else t)
         return None, rt
     if k == "sum":
-        return sum(nonnull), (pa.uint64() if pa.types.is_unsigned_integer(t) else pa.int64()) if numeric else t
+        rt = (pa.uint64() if pa.types.is_unsigned_integer(t) else pa.int64()) if numeric else t
+        return _wrap_int(sum(nonnull), rt), rt
     if k == "product":
-        return functools.reduce(lambda x, y: x * y, nonnull), pa.int64() if numeric else t
+        rt = pa.int64() if numeric else t
+        return _wrap_int(functools.reduce(lambda x, y: x * y, nonnull), rt), rt
     if k == "min":
         return min(nonnull), t
     if k == "max":
@@ -823,12 +866,13 @@ def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType) -> tuple[Any,
     if k == "mean":
         return float(np.mean(nonnull)), pa.float64()
     if k == "median":
-        return float(np.median(nonnull)), pa.float64()
+        # the group median (group_quantiles.cu ``select_quantile``) takes a group of one as it is
+        return (float(nonnull[0]) if len(nonnull) == 1 and not reduction else _linear_middle(nonnull)), pa.float64()
     if k in ("std", "var"):
         ddof = agg.params["ddof"]
         if len(nonnull) - ddof <= 0:
             return None, pa.float64()
-        v = float(np.var(np.asarray(nonnull, dtype=float), ddof=ddof))
+        v = _chan_variance(nonnull, ddof) if reduction else float(np.var(np.asarray(nonnull, dtype=float), ddof=ddof))
         return (v ** 0.5 if k == "std" else v), pa.float64()
     if k == "any":
         return any(nonnull), pa.bool_()
@@ -919,7 +963,9 @@ def reduce(col: Column, agg: Aggregation, data_type: DataType, init: Any = None)
         return Scalar(pa.scalar(agg.kind == "all", type=out))  # libcudf: the identity, valid (seen on the device)
     if agg.kind == "nunique" and not vals:
         return Scalar(pa.scalar(None, type=out))  # libcudf: an empty column's nunique is null (seen on the device)
-    v, _ = _agg_values(vals, agg, col.arr.type)
+    v, _ = _agg_values(vals, agg, col.arr.type, reduction=True)
+    if agg.kind in ("sum", "product"):
+        v = _wrap_int(v, out)  # (libcudf accumulates in the output type)
     return Scalar(pa.scalar(v, type=out) if v is not None else pa.scalar(None, type=out))
 
 
@@ -941,7 +987,7 @@ def scan(col: Column, agg: Aggregation, inclusive: Any) -> Column:
         if v is None:
             out.append(None)
             continue
-        cur = v if cur is None else step(cur, v)
+        cur = v if cur is None else _wrap_int(step(cur, v), t)
         out.append(cur)
     return Column(pa.array(out, type=t))
 
@@ -989,6 +1035,16 @@ def _cmp_rows(cols: list[list[Any]], orders: Sequence[Any], nulls: Sequence[Any]
     return functools.cmp_to_key(cmp)
 
 
+def _order_values(arr: pa.Array) -> list[Any]:
+    """A sort key column's values as Python values that compare as libcudf compares them: times,
+    dates and durations as their integers (libcudf compares the stored ticks; a Python datetime
+    cannot hold the ticks past year 9999, e.g. int64's largest microsecond)."""
+    t = arr.type
+    if pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date(t) or pa.types.is_time(t):
+        return arr.view(pa.int32() if t.bit_width == 32 else pa.int64()).to_pylist()
+    return arr.to_pylist()
+
+
 def _sort_args(fn: str, t: Table, column_order: Sequence[Any], null_precedence: Sequence[Any]) -> None:
     if not isinstance(t, Table):
         raise TypeError(f"fake pylibcudf: {fn} expects a Table")
@@ -1003,7 +1059,7 @@ def _sort_args(fn: str, t: Table, column_order: Sequence[Any], null_precedence: 
 
 def stable_sorted_order(source_table: Table, column_order: Sequence[Any], null_precedence: Sequence[Any]) -> Column:
     _sort_args("stable_sorted_order", source_table, column_order, null_precedence)
-    cols = [c.arr.to_pylist() for c in source_table.columns()]
+    cols = [_order_values(c.arr) for c in source_table.columns()]
     idx = sorted(range(source_table.num_rows()), key=_cmp_rows(cols, column_order, null_precedence))
     return Column(pa.array(idx, type=pa.int32()))
 
@@ -1020,7 +1076,7 @@ def _segmented_sort(fn: str, values: Table, keys: Table, segment_offsets: Column
     if segment_offsets.arr.type != pa.int32() or None in offs or not offs or offs[0] != 0 or offs[-1] != n \
             or any(a > b for a, b in itertools.pairwise(offs)):
         raise _unmodelled(fn, "segment_offsets", offs, "INT32 offsets from 0 to the row count, non-decreasing")
-    cols = [c.arr.to_pylist() for c in keys.columns()]
+    cols = [_order_values(c.arr) for c in keys.columns()]
     cmp = _cmp_rows(cols, column_order, null_precedence)
     idx = [i for a, b in itertools.pairwise(offs) for i in sorted(range(a, b), key=cmp)]
     take = pa.array(idx, type=pa.int64())

@@ -626,7 +626,7 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
         requests[j][1].append(i)
     # order-sensitive aggregations (float sums and moments) reduce over the rows sorted by the keys
     # (``SortedGroups``), the rest in libcudf's hash group-by, whose groups are then sorted by key too
-    ordered = [i for i, ap in enumerate(plans) if order_sensitive(ap)] if t.num_rows else []
+    ordered = [i for i, ap in enumerate(plans) if on_sorted_runs(ap)] if t.num_rows else []
     sg = _ordered_groups(key_cols, t.num_rows, [plans[i] for i in ordered]) if ordered else None
     if sg is not None:
         requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
@@ -747,6 +747,16 @@ def order_sensitive(ap: AggPlan) -> bool:
     return ap.child_kind in _ORDER_SENSITIVE.get(ap.fn, ())
 
 
+def on_sorted_runs(ap: AggPlan) -> bool:
+    """Whether ``ap`` reduces over ``SortedGroups``' runs rather than in libcudf's group-by: the
+    order-sensitive aggregations (``order_sensitive``), and medians of floats.
+
+    libcudf's group median interpolates (1 - f) * lower + f * upper even where f is 0, so a group
+    of three or more whose middle value is infinite gets 0 * inf = NaN, a missing value (pandas:
+    the infinity); ``SortedGroups.median`` takes the middle value as it is."""
+    return order_sensitive(ap) or ap.fn == "median" and ap.child_kind == "float"
+
+
 # rows one thread of libcudf's rolling sum adds in order (``SortedGroups._pairwise``)
 CHUNK = 32
 # group counts (and rows per group) below which group sums are per-group device reductions
@@ -801,23 +811,32 @@ class SortedGroups:
         return ev.binary("SUB", following, self.starts, I32)
 
     def median(self, values: Any) -> Any:
-        """Each group's median of ``values`` (numbers, none missing; row order), in float64, as
-        libcudf's group median gives it: each run's values sorted (one segmented sort, runs
-        apart), then the middle value, or (1 - 0.5) * lower + 0.5 * upper of the two middle ones."""
+        """Each group's median of ``values`` (numbers; row order), in float64, as pandas': each
+        run's values sorted (one segmented sort, runs apart, missing values last in each), then
+        the middle value of its present ones as it is, or 0.5 * lower + 0.5 * upper of the two
+        middle ones (libcudf's interpolation at f = 0.5); a group without values: missing."""
         x = plc.copying.gather(plc.Table([values]), self.order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
         offsets = plc.concatenate.concatenate([self.starts, plc.Column.from_scalar(scalar(self.n, I32), 1)])
         x = plc.sorting.segmented_sort_by_key(plc.Table([x]), plc.Table([x]), offsets, *ascending(1)).columns()[0]
         x = E.cast(x, F64)
         ev = E.Evaluator(GpuTable([], [], self.groups), lambda name: None)
-        sizes = self.sizes()
-        lower = ev.binary("ADD", self.starts, ev.binary("FLOOR_DIV", ev.binary("SUB", sizes, E.Const(1, I32), I32),
+        none = None
+        if x.null_count():  # each group's count of present values (an integer sum: exact)
+            present = plc.unary.cast(plc.unary.is_valid(x), plc_type(I32))
+            count = E.cast(self._pairwise([present], "ADD")[0], I32)
+            none = ev.binary("EQUAL", count, E.Const(0, I32), BOOL)
+            count = plc.copying.copy_if_else(scalar(1, I32), count, none)  # (an index inside the group)
+        else:
+            count = self.sizes()
+        lower = ev.binary("ADD", self.starts, ev.binary("FLOOR_DIV", ev.binary("SUB", count, E.Const(1, I32), I32),
                                                          E.Const(2, I32), I32), I32)
-        upper = ev.binary("ADD", self.starts, ev.binary("FLOOR_DIV", sizes, E.Const(2, I32), I32), I32)
+        upper = ev.binary("ADD", self.starts, ev.binary("FLOOR_DIV", count, E.Const(2, I32), I32), I32)
         lo, hi = (plc.copying.gather(plc.Table([x]), at, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
                   for at in (lower, upper))
         half = E.Const(0.5, F64)
         mid = ev.binary("ADD", ev.binary("MUL", half, lo, F64), ev.binary("MUL", half, hi, F64), F64)
-        return plc.copying.copy_if_else(lo, mid, ev.binary("EQUAL", lower, upper, BOOL))
+        out = plc.copying.copy_if_else(lo, mid, ev.binary("EQUAL", lower, upper, BOOL))
+        return out if none is None else plc.copying.copy_if_else(scalar(None, F64), out, none)
 
     def group_keys(self, keys: Sequence[Any]) -> list[Any]:
         """Each group's key values (at its first row)."""
@@ -825,14 +844,16 @@ class SortedGroups:
                                   plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
 
     def aggregate(self, ap: AggPlan, ev: E.Evaluator) -> Any:
-        """``ap`` (sum, prod, mean, var, std) per group, in float64, the same bits every run:
+        """``ap`` (sum, prod, mean, var, std; median: ``median``) per group, in float64, the same bits every run:
         sums and products in ``_pairwise``'s fixed order; the mean as sum / count; the variance in
         two passes, the squared deviations from each group's mean summed the same way. A group
         without values gives 0 (sum), 1 (prod) or a missing value, as libcudf's aggregations."""
+        fn = ap.fn
+        if fn == "median":
+            return self.median(ap.values(ev))
         x = plc.copying.gather(plc.Table([ap.values(ev)]), self.order,
                                plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
         x = E.cast(x, F64)
-        fn = ap.fn
         if fn == "prod":
             return self._pairwise([E.fill_null(x, 1.0)], "MUL")[0]
         if fn == "sum":
@@ -980,18 +1001,64 @@ def _fix_const(ap: AggPlan, col: Any) -> Any:
 def _reduce_one(ap: AggPlan, x: Any) -> Any:
     fn = ap.fn
     xt = col_type(x)
+    if fn in ("std", "var"):
+        return _column_variance(x, int(ap.a.param("ddof", 1)), fn == "std")
+    if fn == "median":
+        return _column_median(x)
     if fn in ("any", "all"):
         agg = plc.aggregation.any() if fn == "any" else plc.aggregation.all()
         s = plc.reduce.reduce(plc.unary.cast(x, plc_type(BOOL)), agg, plc_type(BOOL))
         return plc.Column.from_scalar(s, 1)
     if fn in ("sum", "prod"):
         out = pa.uint64() if kind(xt) == "uint" else (I64 if kind(xt) in ("int", "bool") else xt if kind(xt) == "dec" else F64)
-    elif fn in ("mean", "median", "std", "var"):
+    elif fn == "mean":
         out = F64
     else:
         out = xt
     s = plc.reduce.reduce(x, ap.aggregation(), plc_type(out))
     return plc.Column.from_scalar(s, 1)
+
+
+def _column_variance(x: Any, ddof: int, root: bool) -> Any:
+    """A column's variance (its square root for ``root``) in float64, as pandas' ``nanvar``
+    computes it: the mean first, then the squared deviations from it summed.
+
+    Not libcudf's variance reduction: it merges (sum, squared deviations) pairs as it goes (Chan,
+    Golub and LeVeque), and a merge with an infinite sum on one side gives an infinite variance,
+    where pandas' deviation from an infinite mean is NaN: ``[inf, 1e20].std()`` was inf on the
+    H100, NaN in pandas (seeds 500421, 501006). Two device sums, each one CUB tree of the
+    column's length: the same bits every run. Fewer than ddof + 1 values: missing (pandas' NaN)."""
+    n = x.size() - x.null_count()
+    if n - ddof <= 0:
+        return all_null(F64, 1)
+    x = E.cast(x, F64)
+    ev = E.Evaluator(GpuTable([], [], x.size()), lambda name: None)
+    mean = plc.reduce.reduce(x, plc.aggregation.mean(), plc_type(F64))  # (libcudf's: the sum / n)
+    dev = ev.binary("SUB", x, mean, F64)
+    ssd = plc.reduce.reduce(ev.binary("MUL", dev, dev, F64), plc.aggregation.sum(), plc_type(F64))
+    var = ev.binary("TRUE_DIV", plc.Column.from_scalar(ssd, 1), E.Const(float(n - ddof), F64), F64)
+    return plc.unary.unary_operation(var, plc.unary.UnaryOperator.SQRT) if root else var
+
+
+def _column_median(x: Any) -> Any:
+    """A column's median (some value present) in float64, as pandas': the middle value of the
+    sorted values, or 0.5 * lower + 0.5 * upper of the two middle ones (``SortedGroups.median``'s
+    rule).
+
+    Not libcudf's median reduction: its LINEAR interpolation computes (1 - f) * lower + f * upper
+    even where f is 0, and 0 * inf is NaN, so an infinite middle value came back NaN (a missing
+    value) on the H100 (seed 500508: the median of ``[inf]``)."""
+    n = x.size() - x.null_count()
+    if x.null_count():
+        x = plc.stream_compaction.drop_nulls(plc.Table([x]), [0], 1).columns()[0]
+    x = E.cast(plc.sorting.sort(plc.Table([x]), *ascending(1)).columns()[0], F64)
+    lower, upper = (n - 1) // 2, n // 2
+    lo, hi = (plc.copying.slice(x, [i, i + 1])[0] for i in (lower, upper))
+    if lower == upper:
+        return lo
+    ev = E.Evaluator(GpuTable([], [], 1), lambda name: None)
+    half = E.Const(0.5, F64)
+    return ev.binary("ADD", ev.binary("MUL", half, lo, F64), ev.binary("MUL", half, hi, F64), F64)
 
 
 @kernel(L.GroupHead)
@@ -1535,8 +1602,8 @@ def _(node: L.GroupWindow, inputs: list[GpuTable]) -> GpuTable:
     if sizes_needed:
         broadcast.append((-1, AggPlan(Agg("size", (), Col(node.keys[0])), ev)))
     sizes = None
-    ordered = [(i, ap) for i, ap in broadcast if order_sensitive(ap)]  # float sums and moments: see SortedGroups
-    broadcast = [(i, ap) for i, ap in broadcast if not order_sensitive(ap)]
+    ordered = [(i, ap) for i, ap in broadcast if on_sorted_runs(ap)]  # float sums, moments, medians: see SortedGroups
+    broadcast = [(i, ap) for i, ap in broadcast if not on_sorted_runs(ap)]
     sg = None
     if ordered:
         sg = SortedGroups(keys, n)
