@@ -77,7 +77,7 @@ def _values(sizes: list[int], seed: int) -> np.ndarray:
 
 
 def _simulated(cases: dict[str, tuple[list[int], list[float]]]) -> dict[str, list[np.ndarray]]:
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=str(ROOT))
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(cases)], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -214,7 +214,7 @@ def test_group_by_through_the_kernel() -> None:
     """SortedGroups' wiring (rank, group numbers, bounds, largest group) into the simulated kernel,
     over the stand-in for pylibcudf: sums, means with missing values (a count summed beside the
     total), variances (a second pass), against pandas and against the previous path."""
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=str(ROOT), GFRAME_ENGINE="gpu")
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), GFRAME_ENGINE="gpu")
     proc = subprocess.run([sys.executable, "-c", _WIRED], env=env, cwd=ROOT, capture_output=True, text=True,
                           timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -73,7 +73,7 @@ def test_setting_an_index_of_another_length_raises_like_pandas():
 
 SOURCES = [
     pandas.DatetimeIndex(["1969-12-31 23:59:59.5", "2000-01-01 00:00:00.7", None], name="x"),
-    pandas.date_range("2000", periods=3, freq="h", tz="US/Eastern").as_unit("s"),
+    pandas.date_range("2000", periods=3, freq="h", tz="America/New_York").as_unit("s"),
     pandas.date_range("2000", periods=3, freq="h", tz="dateutil/Asia/Singapore"),
     pandas.date_range("2000", periods=3, freq="h", tz=datetime.timezone(datetime.timedelta(hours=-1), name="foo")),
     pandas.TimedeltaIndex(["1s", "-1.5s", None]),

@@ -3,8 +3,11 @@ aggregations, in one process: ``--switch segsum`` (default) times the fixed-orde
 sums (``engines/gpu/segmented.py``, ``GFRAME_GPU_SEGSUM=1``, the default) against the previous
 chunked rolling sums (``GFRAME_GPU_SEGSUM=0``); ``--switch groupcodes`` how the groups are found:
 by a hash of the keys (``engines/gpu/groupcodes.py``, the default) or by a stable sort by the keys
-(``GFRAME_GPU_GROUPCODES=0``). db-benchmark's data and questions (``benchmarks/dbbench_data.py``,
-``dbbench_questions.py``: sort=False, dropna=False).
+(``GFRAME_GPU_GROUPCODES=0``); ``--switch fewgroups`` a few large groups by masked reductions
+(``engines/gpu/fewgroups.py``, ``GFRAME_GPU_FEWGROUPS``) against the sorted runs, on TPC-H q1's
+shape (4 groups of two string keys, sums and means of price expressions: ``q1_data``). Otherwise
+db-benchmark's data and questions (``benchmarks/dbbench_data.py``, ``dbbench_questions.py``:
+sort=False, dropna=False).
 
     GFRAME_ENGINE=gpu python benchmarks/profiles/gpu_groupby_phases.py [--rows 1e7] [--switch segsum]
         [--modes 1,0] [--questions q1,...,q10] [--repeat 3] [--no-phases]
@@ -76,6 +79,41 @@ def instrument() -> None:
     K._aggregate_runs = timed("_aggregate_runs (all after the runs)", K._aggregate_runs)
     K.sort_table = timed("sort_table (hash group-by's groups)", K.sort_table)
     K.gather = timed("gather (tables)", K.gather)
+    from gframe.engines.gpu import fewgroups as F
+
+    F.hashes = timed("fewgroups.hashes (row hashes)", F.hashes)
+    F.find = timed("fewgroups.find (all of the masks)", F.find)
+    F._has_nan = timed("  _has_nan (float keys)", F._has_nan)
+    F._distinct_keys = timed("  _distinct_keys (the check)", F._distinct_keys)
+    F.MaskedGroups.aggregate = timed("MaskedGroups.aggregate (ordered aggs)", F.MaskedGroups.aggregate)
+
+
+def q1_data(n: int) -> Any:
+    """TPC-H q1's group-by input at ``n`` rows: l_returnflag / l_linestatus (4 combinations, as
+    the data has), quantity, price, discount and tax as lineitem's value ranges."""
+    import numpy as np
+    import pandas
+
+    rng = np.random.default_rng(1)
+    combo = rng.integers(0, 4, n)
+    return pandas.DataFrame({
+        "l_returnflag": pandas.Series(np.array(["A", "N", "N", "R"])[combo], dtype="str"),
+        "l_linestatus": pandas.Series(np.array(["F", "F", "O", "F"])[combo], dtype="str"),
+        "l_quantity": rng.integers(1, 51, n).astype("float64"),
+        "l_extendedprice": np.round(rng.uniform(900, 105000, n), 2),
+        "l_discount": np.round(rng.integers(0, 11, n) * 0.01, 2),
+        "l_tax": np.round(rng.integers(0, 9, n) * 0.01, 2),
+    })
+
+
+def q1(pd: Any, li: Any) -> Any:
+    """TPC-H q1's aggregation (benchmarks/tpch/queries_pandas.py), without its date filter."""
+    li = li.assign(disc_price=li.l_extendedprice * (1 - li.l_discount))
+    li = li.assign(charge=li.disc_price * (1 + li.l_tax))
+    return li.groupby(["l_returnflag", "l_linestatus"], as_index=False).agg(
+        sum_qty=("l_quantity", "sum"), sum_base_price=("l_extendedprice", "sum"),
+        sum_disc_price=("disc_price", "sum"), sum_charge=("charge", "sum"), avg_qty=("l_quantity", "mean"),
+        avg_price=("l_extendedprice", "mean"), avg_disc=("l_discount", "mean"), count_order=("l_quantity", "size"))
 
 
 def bits(ans: Any) -> list[bytes]:
@@ -125,8 +163,9 @@ def max_rel_diff(a: list[Any], b: list[Any]) -> float:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", default="1e7")
-    ap.add_argument("--switch", choices=["segsum", "groupcodes"], default="segsum",
-                    help="the environment switch to A/B: GFRAME_GPU_SEGSUM or GFRAME_GPU_GROUPCODES")
+    ap.add_argument("--switch", choices=["segsum", "groupcodes", "fewgroups"], default="segsum",
+                    help="the environment switch to A/B: GFRAME_GPU_SEGSUM, GFRAME_GPU_GROUPCODES or "
+                         "GFRAME_GPU_FEWGROUPS (on TPC-H q1's shape)")
     ap.add_argument("--modes", default="1,0", help="the switch's values to run, in order")
     ap.add_argument("--questions", default="q1,q2,q3,q4,q5,q6,q7,q8,q9,q10")
     ap.add_argument("--repeat", type=int, default=3)
@@ -141,12 +180,16 @@ def main(argv: list[str] | None = None) -> None:
     import dbbench_questions as Q
 
     import gframe
-    from gframe.engines.gpu import groupcodes, segmented
+    from gframe.engines.gpu import fewgroups, groupcodes, segmented
 
-    env = segmented.ENV if args.switch == "segsum" else groupcodes.ENV
+    env = {"segsum": segmented.ENV, "groupcodes": groupcodes.ENV, "fewgroups": fewgroups.ENV}[args.switch]
     n = int(float(args.rows))
     t0 = time.perf_counter()
-    x = dbbench_data.groupby_data(n)["x"]
+    x = q1_data(n) if args.switch == "fewgroups" else dbbench_data.groupby_data(n)["x"]
+    questions, titles = ({"tpch_q1": lambda pd, li: q1(pd, li)}, {"tpch_q1": "TPC-H q1's group-by"}) \
+        if args.switch == "fewgroups" else (Q.PANDAS_API["groupby"], Q.GROUPBY_TITLES)
+    if args.switch == "fewgroups":
+        args.questions = "tpch_q1"
     print(f"data: {n:,} rows in {time.perf_counter() - t0:.1f} s")
     if args.switch == "segsum":
         print(f"segmented kernel: {'usable' if segmented.unavailable_reason() is None else segmented.unavailable_reason()}"
@@ -160,7 +203,7 @@ def main(argv: list[str] | None = None) -> None:
         len(g)
         answers: dict[tuple[str, str], Any] = {}
         for q in args.questions.split(","):
-            fn = Q.PANDAS_API["groupby"][q]
+            fn = questions[q]
             line = [q]
             for mode in modes:
                 os.environ[env] = mode
@@ -179,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
                 stable = all(r == runs[0] for r in runs[1:])
                 failed |= not stable
                 answers[q, mode] = ans
-                print(f"\n== {q} {Q.GROUPBY_TITLES[q]}, {env}={mode}: best {best * 1000:.1f} ms "
+                print(f"\n== {q} {titles[q]}, {env}={mode}: best {best * 1000:.1f} ms "
                       f"of {args.repeat}, {len(ans):,} groups; run to run: {'the same bits' if stable else 'DIFFERENT BITS'}")
                 line.append(f"{env}={mode} {best * 1000:8.1f} ms{'' if stable else ' (NOT DETERMINISTIC)'}")
                 if args.no_phases:

@@ -422,8 +422,9 @@ def _categories_differ(frames: list[Any], join: str) -> bool:
     order, or ``ordered``) are not the same everywhere. pandas then gives a categorical of the
     first's categories (unordered, the same set) or the values in their own dtype (float64 for
     ints with missing values); the engines' categorical columns concatenate only with the same
-    categories. The plan's types do not hold the categories: they are read from the data (each
-    frame's column computed, as the concat would)."""
+    categories. The plan's types do not hold the categories: frames of one plan share them, and
+    the others' are read from the data (the dtype of the column's first 0 rows: no ``.cat``
+    call through pandas, no rows moved)."""
     schemas = [f._plan.schema for f in frames]
     if any(len(set(s.labels)) != len(s.labels) for s in schemas):
         return False
@@ -432,10 +433,12 @@ def _categories_differ(frames: list[Any], join: str) -> bool:
         fields = [schemas[i].field(lab) for i in having]
         if len(having) < 2 or not all(f.dtype is not None and pa.types.is_dictionary(f.dtype) for f in fields):
             continue
+        if all(frames[i]._plan == frames[having[0]]._plan for i in having):
+            continue
         first = None
         for i in having:
-            col = frames[i][lab]
-            seen = (list(col.cat.categories), bool(col.cat.ordered))
+            dtype = frames[i][lab].head(0).to_pandas().dtype
+            seen = (list(dtype.categories), bool(dtype.ordered))
             if first is None:
                 first = seen
             elif seen != first:

@@ -866,8 +866,8 @@ def _agg_values(vals: list[Any], agg: Aggregation, t: pa.DataType,
     if k == "mean":
         return float(np.mean(nonnull)), pa.float64()
     if k == "median":
-        # the group median (group_quantiles.cu ``select_quantile``) takes a group of one as it is
-        return (float(nonnull[0]) if len(nonnull) == 1 and not reduction else _linear_middle(nonnull)), pa.float64()
+        # the group median interpolates a group of one too (the H100: a group [inf] gives NaN)
+        return _linear_middle(nonnull), pa.float64()
     if k in ("std", "var"):
         ddof = agg.params["ddof"]
         if len(nonnull) - ddof <= 0:
@@ -1006,7 +1006,16 @@ def distinct_count(source: Column, null_handling: Any, nan_handling: Any) -> int
     return len(seen)
 
 
-reduce_mod = types.SimpleNamespace(reduce=reduce, scan=scan, ScanType=ScanType, distinct_count=distinct_count)
+def distinct_count_table(source: Table, nulls_equal: Any) -> int:
+    """The number of distinct rows, nulls equal each other (EQUAL, the only one modelled; NaN keys
+    are not modelled either: fewgroups' check holds whichever way libcudf counts them)."""
+    _require("distinct_count_table", "nulls_equal",
+             _enum_arg(NullEquality, "distinct_count_table", "nulls_equal", nulls_equal), [NullEquality.EQUAL])
+    return len(set(_row_keys(source.columns(), source.num_rows())))
+
+
+reduce_mod = types.SimpleNamespace(reduce=reduce, scan=scan, ScanType=ScanType, distinct_count=distinct_count,
+                                   distinct_count_table=distinct_count_table)
 
 
 # -------------------------------------------------------------------------------------- sorting

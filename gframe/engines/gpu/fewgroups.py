@@ -11,9 +11,9 @@ With few groups there is a cheaper fixed order: one device-wide reduction per gr
 over the whole column with the other groups' rows replaced by the operation's identity
 (``copy_if_else(x, 0.0, in_group)``). libcudf's reduction is CUB's, whose tree is fixed by the
 column's length alone, so each group's sum has the same bits every run; nothing is sorted or
-gathered. Each group is found as the rows whose 64-bit key hash equals its first row's hash, then
-checked: every row of a group must hold its first row's keys (two keys sharing a hash, or a NaN
-key, fail the check and the caller takes the sorted layout). The groups come out in the order the
+gathered. Each group is found as the rows whose 64-bit key hash equals its first row's hash,
+where the keys have as many distinct rows as distinct hashes (two keys sharing a hash, or a NaN
+key, send the group-by to the sorted layout). The groups come out in the order the
 key-sorted hash group-by gives them (``kernels.sort_table`` over the groups' keys), the layout the
 Aggregate kernel's generic path expects of ``SortedGroups`` with ``hashed=False``.
 
@@ -80,20 +80,30 @@ def find(keys: Sequence[Any], n: int, sort_keys: Any, h: Any) -> "MaskedGroups |
                   first_keys)
     firsts = t.column("__gf_first")
     first_keys = [t.column(f"k{i}") for i in range(len(keys))]
+    if _has_nan(keys) or _distinct_keys(keys) != count:
+        return None  # two keys share a hash, or keys the hash tells apart that compare equal: the sorted runs
     ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
     first_hashes = plc.copying.gather(plc.Table([h]), firsts, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
-    masks, bad = [], None
-    for g in range(count):
-        m = ev.binary("EQUAL", h, plc.copying.get_element(first_hashes, g), BOOL)
-        for k, fk in zip(keys, first_keys):  # every row of the group holds the group's keys
-            differ = plc.unary.unary_operation(
-                ev.binary("NULL_EQUALS", k, plc.copying.get_element(fk, g), BOOL), plc.unary.UnaryOperator.NOT)
-            wrong = ev.binary("LOGICAL_AND", m, differ, BOOL)
-            bad = wrong if bad is None else ev.binary("LOGICAL_OR", bad, wrong, BOOL)
-        masks.append(m)
-    if bad is not None and plc.reduce.reduce(bad, plc.aggregation.any(), plc_type(BOOL)).to_py():
-        return None  # two keys share a hash, or a key unequal to itself (NaN): the sorted runs
+    masks = [ev.binary("EQUAL", h, plc.copying.get_element(first_hashes, g), BOOL) for g in range(count)]
     return MaskedGroups(masks, firsts, first_keys, n)
+
+
+def _has_nan(keys: Sequence[Any]) -> bool:
+    """Whether a float key holds NaN (pandas' missing key): the sorted runs decide those groups."""
+    for k in keys:
+        if k.type().id() in (plc.types.TypeId.FLOAT32, plc.types.TypeId.FLOAT64):
+            if plc.reduce.reduce(plc.unary.is_nan(k), plc.aggregation.any(), plc_type(BOOL)).to_py():
+                return True
+    return False
+
+
+def _distinct_keys(keys: Sequence[Any]) -> int:
+    """The number of distinct key rows (nulls equal). Equal keys always hash alike, so where there
+    are as many distinct keys as distinct hashes, the hash tells the groups apart exactly: one
+    counting pass over the keys instead of comparing every row with its group's keys (string
+    keys made that check most of the masks' cost). A NaN key, or -0.0 next to 0.0, can only make
+    the counts differ, which sends the group-by to the sorted runs."""
+    return int(plc.reduce.distinct_count_table(plc.Table(list(keys)), plc.types.NullEquality.EQUAL))
 
 
 class MaskedGroups:
