@@ -189,8 +189,8 @@ def test_small_float_groupby_bit_identical(fn: str) -> None:
 @pytest.mark.parametrize("fn", ["sum", "mean", "std"])
 def test_few_large_float_groups_bit_identical(fn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A handful of groups of many rows each (TPC-H q1: 4 groups of 15 million rows at sf10): the
-    GPU engine sums each group with one device-wide reduction of its slice (``_few_sums``) or, over
-    ``fewgroups.MIN_ROWS`` rows, of the column masked to the group (``fewgroups``), which must give
+    GPU engine sums each group with one device-wide reduction of its slice (``_few_sums``) or, where
+    numba-cuda is there, with the fixed-order segmented kernel (``_segment_sums``), which must give
     the same bits every run too, and pandas' answer within 1e-9."""
     rng = np.random.default_rng(5)
     n = _rows(400_000)
@@ -202,15 +202,13 @@ def test_few_large_float_groups_bit_identical(fn: str, monkeypatch: pytest.Monke
 
         if STAND_IN:  # the stand-in's frame is smaller: let its groups count as large
             monkeypatch.setattr(kernels, "FEW_GROUPS_MIN_ROWS", 1)
-        from gframe.engines.gpu import fewgroups
-
         few = kernels.SortedGroups._few_sums
         monkeypatch.setattr(kernels.SortedGroups, "_few_sums", lambda self, cols: calls.append(1) or few(self, cols))
-        masked = fewgroups.MaskedGroups._sums  # over 2**20 rows (the device): one masked reduction per group
-        monkeypatch.setattr(fewgroups.MaskedGroups, "_sums", lambda self, x: calls.append(2) or masked(self, x))
+        seg = kernels.SortedGroups._segment_sums  # the device: the fixed-order numba-cuda kernel sums them
+        monkeypatch.setattr(kernels.SortedGroups, "_segment_sums", lambda self, cols: calls.append(2) or seg(self, cols))
     g = gpd.DataFrame(pdf)
     runs = {getattr(g.groupby("k")["v"], fn)().to_pandas().to_numpy().tobytes() for _ in range(30)}
     assert len(runs) == 1
     pandas.testing.assert_series_equal(getattr(g.groupby("k")["v"], fn)().to_pandas(), getattr(pdf.groupby("k")["v"], fn)(),
                                        check_exact=False, rtol=1e-9, atol=0)
-    assert bool(calls) == GPU  # the GPU engine took one of the per-group reductions
+    assert bool(calls) == GPU  # the GPU engine took a fixed-order per-group sum

@@ -3,11 +3,9 @@ aggregations, in one process: ``--switch segsum`` (default) times the fixed-orde
 sums (``engines/gpu/segmented.py``, ``GFRAME_GPU_SEGSUM=1``, the default) against the previous
 chunked rolling sums (``GFRAME_GPU_SEGSUM=0``); ``--switch groupcodes`` how the groups are found:
 by a hash of the keys (``engines/gpu/groupcodes.py``, the default) or by a stable sort by the keys
-(``GFRAME_GPU_GROUPCODES=0``); ``--switch fewgroups`` a few large groups by masked reductions
-(``engines/gpu/fewgroups.py``, ``GFRAME_GPU_FEWGROUPS``) against the sorted runs, on TPC-H q1's
-shape (4 groups of two string keys, sums and means of price expressions: ``q1_data``). Otherwise
-db-benchmark's data and questions (``benchmarks/dbbench_data.py``, ``dbbench_questions.py``:
-sort=False, dropna=False).
+(``GFRAME_GPU_GROUPCODES=0``). db-benchmark's data and questions (``benchmarks/dbbench_data.py``,
+``dbbench_questions.py``: sort=False, dropna=False), or with ``--data q1`` TPC-H q1's group-by shape
+(4 groups of two string keys, sums and means of price expressions: ``q1_data``).
 
     GFRAME_ENGINE=gpu python benchmarks/profiles/gpu_groupby_phases.py [--rows 1e7] [--switch segsum]
         [--modes 1,0] [--questions q1,...,q10] [--repeat 3] [--no-phases]
@@ -79,13 +77,6 @@ def instrument() -> None:
     K._aggregate_runs = timed("_aggregate_runs (all after the runs)", K._aggregate_runs)
     K.sort_table = timed("sort_table (hash group-by's groups)", K.sort_table)
     K.gather = timed("gather (tables)", K.gather)
-    from gframe.engines.gpu import fewgroups as F
-
-    F.hashes = timed("fewgroups.hashes (row hashes)", F.hashes)
-    F.find = timed("fewgroups.find (all of the masks)", F.find)
-    F._has_nan = timed("  _has_nan (float keys)", F._has_nan)
-    F._distinct_keys = timed("  _distinct_keys (the check)", F._distinct_keys)
-    F.MaskedGroups.aggregate = timed("MaskedGroups.aggregate (ordered aggs)", F.MaskedGroups.aggregate)
 
 
 def q1_data(n: int) -> Any:
@@ -163,9 +154,10 @@ def max_rel_diff(a: list[Any], b: list[Any]) -> float:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", default="1e7")
-    ap.add_argument("--switch", choices=["segsum", "groupcodes", "fewgroups"], default="segsum",
-                    help="the environment switch to A/B: GFRAME_GPU_SEGSUM, GFRAME_GPU_GROUPCODES or "
-                         "GFRAME_GPU_FEWGROUPS (on TPC-H q1's shape)")
+    ap.add_argument("--switch", choices=["segsum", "groupcodes"], default="segsum",
+                    help="the environment switch to A/B: GFRAME_GPU_SEGSUM or GFRAME_GPU_GROUPCODES")
+    ap.add_argument("--data", choices=["dbbench", "q1"], default="dbbench",
+                    help="db-benchmark's groupby data and questions, or TPC-H q1's group-by shape")
     ap.add_argument("--modes", default="1,0", help="the switch's values to run, in order")
     ap.add_argument("--questions", default="q1,q2,q3,q4,q5,q6,q7,q8,q9,q10")
     ap.add_argument("--repeat", type=int, default=3)
@@ -180,15 +172,15 @@ def main(argv: list[str] | None = None) -> None:
     import dbbench_questions as Q
 
     import gframe
-    from gframe.engines.gpu import fewgroups, groupcodes, segmented
+    from gframe.engines.gpu import groupcodes, segmented
 
-    env = {"segsum": segmented.ENV, "groupcodes": groupcodes.ENV, "fewgroups": fewgroups.ENV}[args.switch]
+    env = segmented.ENV if args.switch == "segsum" else groupcodes.ENV
     n = int(float(args.rows))
     t0 = time.perf_counter()
-    x = q1_data(n) if args.switch == "fewgroups" else dbbench_data.groupby_data(n)["x"]
-    questions, titles = ({"tpch_q1": lambda pd, li: q1(pd, li)}, {"tpch_q1": "TPC-H q1's group-by"}) \
-        if args.switch == "fewgroups" else (Q.PANDAS_API["groupby"], Q.GROUPBY_TITLES)
-    if args.switch == "fewgroups":
+    x = q1_data(n) if args.data == "q1" else dbbench_data.groupby_data(n)["x"]
+    questions, titles = ({"tpch_q1": q1}, {"tpch_q1": "TPC-H q1's group-by"}) \
+        if args.data == "q1" else (Q.PANDAS_API["groupby"], Q.GROUPBY_TITLES)
+    if args.data == "q1":
         args.questions = "tpch_q1"
     print(f"data: {n:,} rows in {time.perf_counter() - t0:.1f} s")
     if args.switch == "segsum":

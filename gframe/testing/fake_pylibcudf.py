@@ -1006,16 +1006,7 @@ def distinct_count(source: Column, null_handling: Any, nan_handling: Any) -> int
     return len(seen)
 
 
-def distinct_count_table(source: Table, nulls_equal: Any) -> int:
-    """The number of distinct rows, nulls equal each other (EQUAL, the only one modelled; NaN keys
-    are not modelled either: fewgroups' check holds whichever way libcudf counts them)."""
-    _require("distinct_count_table", "nulls_equal",
-             _enum_arg(NullEquality, "distinct_count_table", "nulls_equal", nulls_equal), [NullEquality.EQUAL])
-    return len(set(_row_keys(source.columns(), source.num_rows())))
-
-
-reduce_mod = types.SimpleNamespace(reduce=reduce, scan=scan, ScanType=ScanType, distinct_count=distinct_count,
-                                   distinct_count_table=distinct_count_table)
+reduce_mod = types.SimpleNamespace(reduce=reduce, scan=scan, ScanType=ScanType, distinct_count=distinct_count)
 
 
 # -------------------------------------------------------------------------------------- sorting
@@ -1255,15 +1246,8 @@ def scatter(source: Any, scatter_map: Column, target_table: Table) -> Table:
     return Table(out, n)
 
 
-def get_element(input_column: Column, index: int) -> Scalar:
-    """One element as a device scalar (missing where the element is)."""
-    if not 0 <= index < input_column.size():
-        raise IndexError(f"fake pylibcudf: get_element: index {index} out of bounds")
-    return Scalar(input_column.arr[index])
-
-
 copying = types.SimpleNamespace(gather=gather, slice=_slice, shift=shift, copy_if_else=copy_if_else, scatter=scatter,
-                                get_element=get_element, OutOfBoundsPolicy=OutOfBoundsPolicy)
+                                OutOfBoundsPolicy=OutOfBoundsPolicy)
 
 
 # ------------------------------------------------------------------------------------ rolling

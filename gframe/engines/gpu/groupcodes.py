@@ -75,14 +75,13 @@ def row_hashes(keys: Sequence[Any], n: int) -> Any:
     return plc.hashing.xxhash_64(plc.Table(cols))
 
 
-def hash_runs(keys: Sequence[Any], n: int, hashes: Any = None) -> tuple[Any, Any, Any] | None:
+def hash_runs(keys: Sequence[Any], n: int) -> tuple[Any, Any, Any] | None:
     """(order, start, starts) for the ``n`` rows (n >= 1) grouped by ``keys``: ``order`` the stable
     order of the rows by the hash of their keys (sorted position -> row), ``start`` whether each
     sorted position begins a group (BOOL8), ``starts`` those positions (INT32, one per group).
-    None where two different keys share a hash (the caller then sorts by the keys). ``hashes``:
-    ``row_hashes(keys, n)`` where the caller has it already."""
+    None where two different keys share a hash (the caller then sorts by the keys)."""
     ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
-    h = row_hashes(keys, n) if hashes is None else hashes
+    h = row_hashes(keys, n)
     asc, last = plc.types.Order.ASCENDING, plc.types.NullOrder.AFTER
     order = plc.sorting.stable_sorted_order(plc.Table([h]), [asc], [last])
     hs = _take(h, order)

@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import categorical, fewgroups, groupcodes, ops, segmented
+from gframe.engines.gpu import categorical, groupcodes, ops, segmented
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -627,7 +627,7 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     # order-sensitive aggregations (float sums and moments) reduce over the rows sorted by the keys
     # (``SortedGroups``), the rest in libcudf's hash group-by, whose groups are then sorted by key too
     ordered = [i for i, ap in enumerate(plans) if on_sorted_runs(ap)] if t.num_rows else []
-    sg = _ordered_groups(key_cols, t.num_rows, [plans[i] for i in ordered]) if ordered else None
+    sg = SortedGroups(key_cols, t.num_rows) if ordered else None
     if sg is not None:
         requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
         requests = [r for r in requests if r[1]]
@@ -661,16 +661,6 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     if not node.sort:
         tbl = gather(tbl, plc.sorting.sorted_order(plc.Table([tbl.column(first)]), *ascending(1)))
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
-
-
-def _ordered_groups(key_cols: list[Any], n: int, plans: list[AggPlan]) -> "SortedGroups | fewgroups.MaskedGroups":
-    """The layout the order-sensitive aggregations ``plans`` reduce over: a mask per group where there
-    are a few large groups and the masks can compute every one of them (``fewgroups``: no sort, no
-    gathers), else the rows in runs (``SortedGroups``)."""
-    masked = all(ap.fn in fewgroups.AGGREGATIONS for ap in plans)
-    hashes = fewgroups.hashes(key_cols, n) if masked else None  # (None: the masks are not considered)
-    few = fewgroups.find(key_cols, n, lambda t, keys: sort_table(t, keys, [False] * len(keys), True), hashes)
-    return few if few is not None else SortedGroups(key_cols, n, hashes)
 
 
 def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], plans: list[AggPlan],
@@ -781,9 +771,9 @@ class SortedGroups:
     numba-cuda kernel of ``segmented.py``, or, without it, libcudf's rolling sum over the chunks).
     """
 
-    def __init__(self, keys: Sequence[Any], n: int, hashes: Any = None) -> None:
+    def __init__(self, keys: Sequence[Any], n: int) -> None:
         self.n = n
-        runs = groupcodes.hash_runs(keys, n, hashes) if n and groupcodes.enabled() else None
+        runs = groupcodes.hash_runs(keys, n) if n and groupcodes.enabled() else None
         self.hashed = runs is not None
         ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
         if runs is None:
