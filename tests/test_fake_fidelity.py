@@ -446,6 +446,10 @@ case("copy_if_else", "copying.copy_if_else")(
                     plc.copying.copy_if_else(S(plc, True, pa.bool_()), S(plc, False, pa.bool_()), C(plc, d["m"]))))
 case("copy_if_else_type_mismatch_raises", "copying.copy_if_else", raises=True)(
     lambda plc, d: plc.copying.copy_if_else(C(plc, d["i"]), C(plc, d["g"]), C(plc, d["m"])))
+case("distinct_count_table", "reduce.distinct_count_table", datasets=("rows",))(
+    lambda plc, d: [plc.reduce.distinct_count_table(T(plc, *cols), plc.types.NullEquality.EQUAL)
+                    for cols in ((d["s"],), (d["i"], d["s"]),
+                                 (pa.array([1, 1, None, None, 2]), pa.array(["a", "a", None, None, None])))])
 case("scatter", "copying.scatter", datasets=("rows",))(
     lambda plc, d: (plc.copying.scatter(T(plc, pa.array([100, None], pa.int64()), pa.array(["p", "q"], pa.string())),
                                         C(plc, pa.array([4, -1], pa.int32())), T(plc, d["i"], d["s"])),

@@ -67,7 +67,7 @@ def instrument() -> None:
     from gframe.engines.gpu import kernels as K
 
     G.row_hashes = timed("  hash of the keys (xxhash_64)", G.row_hashes)
-    G._keys_agree = timed("  check: adjacent keys agree", G._keys_agree)
+    G._keys_agree = timed("  check: the runs' keys agree", G._keys_agree)
     G.hash_runs = timed("runs by hash (hash, radix sort, check)", G.hash_runs)
     K._group_rank = timed("runs by key sort (stable sort by keys)", K._group_rank)
     K.SortedGroups.__init__ = timed("SortedGroups.__init__ (all of the runs)", K.SortedGroups.__init__)

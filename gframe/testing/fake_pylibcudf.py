@@ -1006,7 +1006,16 @@ def distinct_count(source: Column, null_handling: Any, nan_handling: Any) -> int
     return len(seen)
 
 
-reduce_mod = types.SimpleNamespace(reduce=reduce, scan=scan, ScanType=ScanType, distinct_count=distinct_count)
+def distinct_count_table(source: Table, nulls_equal: Any) -> int:
+    """The number of distinct rows, nulls equal each other (EQUAL, the only one modelled). NaN keys
+    are not modelled (counted as one here): the GPU engine counts only keys without NaN."""
+    _require("distinct_count_table", "nulls_equal",
+             _enum_arg(NullEquality, "distinct_count_table", "nulls_equal", nulls_equal), [NullEquality.EQUAL])
+    return len(set(_row_keys(source.columns(), source.num_rows())))
+
+
+reduce_mod = types.SimpleNamespace(reduce=reduce, scan=scan, ScanType=ScanType, distinct_count=distinct_count,
+                                   distinct_count_table=distinct_count_table)
 
 
 # -------------------------------------------------------------------------------------- sorting
