@@ -46,7 +46,8 @@ def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: 
     df = DataFrame._from_plan(plan)
     if columns is None:
         return df
-    missing = [c for c in columns if c not in df.columns]
+    have = set(plan.schema.labels)  # (the plan's labels: ``df.columns`` builds a pandas Index per call)
+    missing = [c for c in columns if c not in have]
     if missing:  # pandas lets pyarrow's error through: the same type here
         raise pa.ArrowInvalid(f"No match for FieldRef.Name({missing[0]}) in the columns of {os.fspath(path)!r}")
     return df[list(columns)]
