@@ -19,6 +19,8 @@ kernels need), are reached through ``lib.py`` at the first call.
 """
 from __future__ import annotations
 
+import math
+
 from functools import singledispatch
 from typing import Any, Callable, Sequence
 
@@ -626,7 +628,14 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
         requests[j][1].append(i)
     # order-sensitive aggregations (float sums and moments) reduce over the rows sorted by the keys
     # (``SortedGroups``), the rest in libcudf's hash group-by, whose groups are then sorted by key too
-    ordered = [i for i, ap in enumerate(plans) if on_sorted_runs(ap)] if t.num_rows else []
+    # ... except float sums and means whose every partial sum is exact (``exact_sums``): any order of
+    # addition gives the same bits there, so the hash group-by may add them (TPC-H's l_quantity)
+    exact: set[int] = set()
+    for values, idx in requests:
+        sums = [i for i in idx if plans[i].fn in ("sum", "mean") and plans[i].child_kind == "float"]
+        if sums and t.num_rows and exact_sums(values):
+            exact.update(sums)
+    ordered = [i for i, ap in enumerate(plans) if on_sorted_runs(ap) and i not in exact] if t.num_rows else []
     sg = SortedGroups(key_cols, t.num_rows) if ordered else None
     if sg is not None:
         requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
@@ -735,6 +744,29 @@ def order_sensitive(ap: AggPlan) -> bool:
     first/last, nunique, and integer means (an exact int64 sum divided once).
     """
     return ap.child_kind in _ORDER_SENSITIVE.get(ap.fn, ())
+
+
+def exact_sums(x: Any) -> bool:
+    """Whether every sum of ``x``'s values, added in any order, is exact: FLOAT64 values that are
+    all integers (no NaN, no infinity, no -0.0) with ``max |x| * rows <= 2**53``, so every partial
+    sum is an integer a double holds exactly. Then a hash group-by's atomic adds give the same bits
+    as the sorted runs' fixed order, and as pandas' (quantities in TPC-H: q18's sum over 15 million
+    groups needs no sort). Decided by the data alone, in a few reductions over the column; the
+    answer does not depend on it."""
+    if col_type(x) != F64 or x.size() == 0 or x.null_count() == x.size():
+        return False
+    ev = E.Evaluator(GpuTable([], [], x.size()), lambda name: None)
+    whole = ev.binary("EQUAL", x, plc.unary.unary_operation(x, plc.unary.UnaryOperator.FLOOR), BOOL)  # NaN: False
+    if not plc.reduce.reduce(whole, plc.aggregation.all(), plc_type(BOOL)).to_py():
+        return False
+    biggest = plc.reduce.reduce(plc.unary.unary_operation(x, plc.unary.UnaryOperator.ABS), plc.aggregation.max(),
+                                plc_type(F64)).to_py()
+    if not biggest * x.size() <= 2.0 ** 53:  # (an infinity fails here)
+        return False
+    # -0.0 (pandas' sum of only -0.0 is -0.0, the hash group-by's starts from +0.0): of integers,
+    # only -0.0 has 1 / x == -inf
+    negative_zero = ev.binary("EQUAL", ev.binary("TRUE_DIV", E.Const(1.0, F64), x, F64), E.Const(-math.inf, F64), BOOL)
+    return not plc.reduce.reduce(negative_zero, plc.aggregation.any(), plc_type(BOOL)).to_py()
 
 
 def on_sorted_runs(ap: AggPlan) -> bool:
