@@ -3,7 +3,9 @@
 sum of them rounds. The answer must be pandas' to the bit and the sorted runs' to the bit (the
 order of exact additions cannot matter), and anything that could round or depend on the order -
 a fraction, NaN, an infinity, -0.0, a bound past 2**53 - must keep the sorted runs. Runs on the
-GPU engine (the device, or the host stand-in for pylibcudf); skipped where there is none."""
+GPU engine (the device, or the host stand-in for pylibcudf); skipped where there is none.
+Where another aggregation needs the sorted runs anyway, the exact sums go over them too (one
+group-by, not two)."""
 from __future__ import annotations
 
 from typing import Any
@@ -77,8 +79,22 @@ def test_values_that_could_round_keep_the_sorted_runs(monkeypatch: pytest.Monkey
     pdf = _frame(q.astype("float32") if case == "float32" else q)
     spy = Spy(monkeypatch)
     got = _gpu(pdf)
-    assert spy.calls == ([] if case == "float32" else [False])  # (float32 is not asked: FLOAT64 only)
+    assert True not in spy.calls  # (float32: FLOAT64 only)
     pandas.testing.assert_frame_equal(got, pdf.groupby("k").agg(**AGGS), check_exact=False, rtol=1e-12, atol=0)
+
+
+def test_exact_sums_beside_an_inexact_one_share_the_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(3)
+    pdf = _frame(rng.integers(1, 51, 3000).astype("float64")).assign(p=rng.uniform(0, 100, 3000))
+    aggs = {"s": ("q", "sum"), "m": ("q", "mean"), "p": ("p", "sum"), "n": ("q", "size")}
+    runs: list[int] = []
+    real = kernels.SortedGroups.__init__
+    monkeypatch.setattr(kernels.SortedGroups, "__init__", lambda self, *a: runs.append(1) or real(self, *a))
+    with gframe.option_context(engine="gpu"):
+        got = gframe.DataFrame(pdf).groupby("k").agg(**aggs).to_pandas()
+    assert runs == [1]  # one layout for all of them
+    pandas.testing.assert_frame_equal(got, pdf.groupby("k").agg(**aggs), check_exact=False, rtol=1e-12, atol=0)
+    pandas.testing.assert_frame_equal(got[["s", "m", "n"]], pdf.groupby("k").agg(**aggs)[["s", "m", "n"]], check_exact=True)
 
 
 def test_exact_sums_itself() -> None:

@@ -628,14 +628,14 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
         requests[j][1].append(i)
     # order-sensitive aggregations (float sums and moments) reduce over the rows sorted by the keys
     # (``SortedGroups``), the rest in libcudf's hash group-by, whose groups are then sorted by key too
-    # ... except float sums and means whose every partial sum is exact (``exact_sums``): any order of
-    # addition gives the same bits there, so the hash group-by may add them (TPC-H's l_quantity)
-    exact: set[int] = set()
-    for values, idx in requests:
-        sums = [i for i in idx if plans[i].fn in ("sum", "mean") and plans[i].child_kind == "float"]
-        if sums and t.num_rows and exact_sums(values):
-            exact.update(sums)
-    ordered = [i for i, ap in enumerate(plans) if on_sorted_runs(ap) and i not in exact] if t.num_rows else []
+    ordered = [i for i, ap in enumerate(plans) if on_sorted_runs(ap)] if t.num_rows else []
+    if ordered and all(plans[i].fn in ("sum", "mean") and plans[i].child_kind == "float" for i in ordered) \
+            and all(exact_sums(values) for values, idx in requests if set(idx) & set(ordered)):
+        # every one of them a float sum or mean whose partial sums are all exact: any order of addition
+        # gives the same bits, so the hash group-by adds them and no runs are needed (TPC-H q18's
+        # l_quantity). Where some other needs the runs, these go over the runs too: a second
+        # group-by (of string keys, q1) would cost more than their sums over the runs.
+        ordered = []
     sg = SortedGroups(key_cols, t.num_rows) if ordered else None
     if sg is not None:
         requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
