@@ -633,8 +633,9 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
             and all(exact_sums(values) for values, idx in requests if set(idx) & set(ordered)):
         # every one of them a float sum or mean whose partial sums are all exact: any order of addition
         # gives the same bits, so the hash group-by adds them and no runs are needed (TPC-H q18's
-        # l_quantity). Where some other needs the runs, these go over the runs too: a second
-        # group-by (of string keys, q1) would cost more than their sums over the runs.
+        # l_quantity). Where some other needs the runs, these are summed over the runs too: one
+        # kernel there, where libcudf's group-by over the runs would first gather the column into
+        # run order (q1 on the H100: slower that way).
         ordered = []
     sg = SortedGroups(key_cols, t.num_rows) if ordered else None
     if sg is not None:
