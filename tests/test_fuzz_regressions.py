@@ -1135,3 +1135,19 @@ FUZZA_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZA_CASES.items()])
 def test_fuzz_regression_fuzza(code: str) -> None:
     check_code(code)
+
+
+# session 6, fz6gpu
+# GPU engine classes (docs/fuzzing.md, "Session 6, helper fz6gpu"); each case fails on the GPU engine
+# over the stand-in (or, where noted, on the device) without its fix, and runs on both engines
+FZ6GPU_CASES: dict[str, str] = {
+    # a Python number compared with float32 is weak (NEP 50): numpy compares in float32
+    "gpu_float32_gt_python_float_in_float32": case(  # seed 802851
+        "df = pd.DataFrame({'c4': [0.1, 0.2]}).astype({'c4': 'float32'})",
+        "df = df.assign(c4=df['c4'].where(df['c4'] > 0.1, -1.5), e=df['c4'] == 0.1, i=df['c4'] == 16777217)"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6GPU_CASES.items()])
+def test_fuzz_regression_fz6gpu(code: str) -> None:
+    check_code(code)

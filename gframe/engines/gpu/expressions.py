@@ -125,8 +125,10 @@ def _finer(a: pa.DataType, b: pa.DataType) -> pa.DataType:
     return pa.timestamp(unit) if pa.types.is_timestamp(a) else pa.duration(unit)
 
 
-def comparison_type(lt: pa.DataType, rt: pa.DataType) -> pa.DataType:
-    """The type both sides of a comparison are cast to (Polars' / numpy's supertype)."""
+def comparison_type(lt: pa.DataType, rt: pa.DataType, left: Expr | None = None, right: Expr | None = None) -> pa.DataType:
+    """The type both sides of a comparison are cast to (Polars' / numpy's supertype). A Python
+    number compared with a float32 operand is weak (NEP 50): numpy compares in float32, so
+    ``float32(0.1) > 0.1`` is False there, where float64 would see 0.10000000149 > 0.1."""
     if lt == rt:
         return lt
     lk, rk = kind(lt), kind(rt)
@@ -134,11 +136,18 @@ def comparison_type(lt: pa.DataType, rt: pa.DataType) -> pa.DataType:
         return _finer(lt, rt)
     if "dec" in (lk, rk):  # a decimal with an integer literal: the literal as a decimal of the column's scale
         return lt if lk == "dec" else rt
+    if (pa.types.is_float32(lt) and _weak_number(right)) or (pa.types.is_float32(rt) and _weak_number(left)):
+        return pa.float32()
     if "float" in (lk, rk):
         return F64
     if lk == rk == "uint":
         return U64
     return I64
+
+
+def _weak_number(e: Expr | None) -> bool:
+    """A Python int or float literal (not bool): numpy's weak scalar, which takes the array's type."""
+    return isinstance(e, Lit) and e.dtype is None and type(e.value) in (int, float)
 
 
 class Evaluator:
@@ -240,7 +249,7 @@ class Evaluator:
             return self.binary(ops.ARITHMETIC[op], cast(a, t), cast(b, t), t)
         na = keeps_missing(e, self.family, self.look)  # nullable / Arrow dtypes: NA stays NA
         if op in COMPARISON:
-            ct = comparison_type(lt, rt)
+            ct = comparison_type(lt, rt, e.left, e.right)
             res = self.binary(ops.COMPARISON[op], cast(a, ct), cast(b, ct), BOOL)
             return res if na else fill_null(res, op == "ne")
         if na and op in ("and", "or") and (lk == "bool" or rk == "bool"):  # Kleene logic
