@@ -1145,6 +1145,10 @@ FZ6GPU_CASES: dict[str, str] = {
     "gpu_float32_gt_python_float_in_float32": case(  # seed 802851
         "df = pd.DataFrame({'c4': [0.1, 0.2]}).astype({'c4': 'float32'})",
         "df = df.assign(c4=df['c4'].where(df['c4'] > 0.1, -1.5), e=df['c4'] == 0.1, i=df['c4'] == 16777217)"),
+    # float32 std: the float64 variance narrowed to float32 (inf past its range), then its root
+    "gpu_float32_std_past_float32_range": case(  # seed 802338
+        "df = pd.DataFrame({'c2': [1e+20, 7.5], 'c3': [2.5, 7.5]}).astype({'c2': 'float32', 'c3': 'float32'})",
+        "df = df.std(numeric_only=True)"),
 }
 
 

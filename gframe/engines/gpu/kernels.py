@@ -1001,6 +1001,11 @@ def _fix_const(ap: AggPlan, col: Any) -> Any:
 def _reduce_one(ap: AggPlan, x: Any) -> Any:
     fn = ap.fn
     xt = col_type(x)
+    if fn == "std" and pa.types.is_float32(xt):
+        # pandas (nanops): the float64 variance narrowed to float32 (inf past its range), then its
+        # root in float32 - a float32 std of values near 1e20 is inf, not the float64 root narrowed
+        var = _column_variance(x, int(ap.a.param("ddof", 1)), False)
+        return plc.unary.unary_operation(E.cast(var, pa.float32()), plc.unary.UnaryOperator.SQRT)
     if fn in ("std", "var"):
         return _column_variance(x, int(ap.a.param("ddof", 1)), fn == "std")
     if fn == "median":
