@@ -1149,6 +1149,14 @@ FZ6GPU_CASES: dict[str, str] = {
     "gpu_float32_std_past_float32_range": case(  # seed 802338
         "df = pd.DataFrame({'c2': [1e+20, 7.5], 'c3': [2.5, 7.5]}).astype({'c2': 'float32', 'c3': 'float32'})",
         "df = df.std(numeric_only=True)"),
+    # an outer merge of categorical keys types its key None (decided by the data): its device column
+    # (the codes) is not numbers - the median was the codes' (0.0, or NaN of none), pandas' TypeError
+    "gpu_merged_categorical_median_typeerror": case(  # seed 803656
+        "df = pd.DataFrame({'k': ['d', 'e', 'e']}).astype({'k': pd.CategoricalDtype(['d', 'e'], ordered=False)})",
+        "df = df.merge(df.head(2), on='k', how='outer')\ndf = df['k'].median()"),
+    "gpu_merged_empty_categorical_median_typeerror": case(  # seed 803656
+        "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['d'], ordered=False)})",
+        "df = df.merge(df, on='k', how='outer')\ndf = df['k'].median()"),
 }
 
 

@@ -105,9 +105,13 @@ _NUMERIC_KINDS = ("int", "uint", "float", "bool")
 
 def untyped_columns_reason(schema: Schema, exprs: Sequence[Expr], t: GpuTable) -> str | None:
     """A column the plan types None ("decided by the data", taken to be numeric by placement) that
-    an expression reads, holding something else than numbers."""
+    an expression reads, holding something else than numbers. A categorical's device column is
+    its int32 codes (``categorical.py``): read as numbers, a median would be the codes' median (an
+    outer merge of categorical keys types its key None), so it is not numbers either."""
     names = set().union(*(columns_used(e) for e in exprs)) if exprs else set()
     for n in sorted(names):
+        if schema.dtype_of(n) is None and t.has(n) and n in t.categories:
+            return f"column {n!r} holds a categorical, not numbers"
         if schema.dtype_of(n) is None and t.has(n) and kind(col_type(t.column(n))) not in _NUMERIC_KINDS:
             return f"column {n!r} holds {col_type(t.column(n))}, not numbers"
     return None
