@@ -1157,6 +1157,13 @@ FZ6GPU_CASES: dict[str, str] = {
     "gpu_merged_empty_categorical_median_typeerror": case(  # seed 803656
         "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['d'], ordered=False)})",
         "df = df.merge(df, on='k', how='outer')\ndf = df['k'].median()"),
+    # a group mean of ints is pandas' float64 sum of the values as float64: libcudf's MEAN is an int64
+    # SUM over the count, which wraps past 2**63 (on the device; the stand-in now models it) and
+    # rounds otherwise past 2**53
+    "gpu_group_mean_int64_past_2_63": case(  # seed 803616
+        "df = pd.DataFrame({'c0': [3, 3, 1], 'c3': pd.array([9223372036854775806, 5, 1], dtype='Int64'), "
+        "'c4': [9007199254740993, 1, 2], 'c5': [18446744073709551615, 1, 2]}).astype({'c0': 'int16', 'c5': 'uint64'})",
+        "df = df.groupby('c0').mean(numeric_only=True)"),
 }
 
 

@@ -292,6 +292,19 @@ def _fits_int(col: Any, narrow: pa.DataType) -> bool:
     return lo is None or info.min <= lo <= hi <= info.max
 
 
+def _int_sum_inexact(col: Any) -> bool:
+    """Whether an integer column's group sums could reach 2**53 (the largest magnitude times the
+    count of values), past which libcudf's int64 SUM (and its MEAN, that SUM over the count) is
+    not pandas' float64 sum of the values as float64: it rounds, and past 2**63 wraps around
+    (seed 803616: a group mean of [2**63 - 2, 5] was -4.6e18 on the H100). One min/max pair read
+    back, as ``_fits_int``."""
+    n = col.size() - col.null_count()
+    if n == 0:
+        return False
+    lo, hi = (plc.reduce.reduce(col, agg, col.type()).to_py() for agg in (plc.aggregation.min(), plc.aggregation.max()))
+    return max(abs(int(lo)), abs(int(hi))) * n >= 2 ** 53
+
+
 def _check_fits(col: Any, want: pa.DataType, position: int) -> None:
     """A CSV integer column read as int64 narrowed to ``dtype=``'s width: pandas raises where a value
     does not fit."""
@@ -615,6 +628,10 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
         t = GpuTable(t.names, kept.columns(), kept.num_rows())
     ev = E.Evaluator(t, node.child.schema.dtype_of)
     plans = [AggPlan(a, ev) for _, a in node.aggs]
+    for ap in plans:
+        if ap.fn == "mean" and ap.child_kind in ("int", "uint") and _int_sum_inexact(ev.column(ap.a.child)):
+            # pandas' group mean sums the values as float64: a float mean, over the sorted runs
+            ap.child_kind = "float"
     # one request per distinct value expression, carrying every aggregation of it
     requests: list[tuple[Any, list[int]]] = []
     by_expr: dict[Any, int] = {}
