@@ -274,6 +274,13 @@ case("groupby_int_mean_wraps", ("groupby.GroupBy", "GroupBy.aggregate", "aggrega
                                     [plc.aggregation.mean()]),
          plc.groupby.GroupByRequest(C(plc, pa.array([2 ** 64 - 1, 2, 1, 1, 4], pa.uint64())),
                                     [plc.aggregation.mean()])]))
+# a float64 product is correctly rounded on the device (the engine squares x ** 2 with MUL: CUDA's
+# pow is up to 2 ulp off, seed 803410: POW(99999999.99, 2.0) was 9999999998000000.0 on the H100)
+case("binaryop_float64_square_correctly_rounded", "binaryop.binary_operation", datasets=("rows",))(
+    lambda plc, d: plc.binaryop.binary_operation(
+        C(plc, pa.array([99999999.99, None, -3.0, 1e-300, 1.5e154, 0.1], pa.float64())),
+        C(plc, pa.array([99999999.99, None, -3.0, 1e-300, 1.5e154, 0.1], pa.float64())),
+        plc.binaryop.BinaryOperator.MUL, plc.DataType.from_arrow(pa.float64())))
 # sort keys past a Python datetime's range (year 9999): libcudf compares the stored ticks
 case("sort_timestamps_past_year_9999", ("sorting.stable_sorted_order", "sorting.segmented_sort_by_key"),
      datasets=("rows",))(

@@ -1164,6 +1164,13 @@ FZ6GPU_CASES: dict[str, str] = {
         "df = pd.DataFrame({'c0': [3, 3, 1], 'c3': pd.array([9223372036854775806, 5, 1], dtype='Int64'), "
         "'c4': [9007199254740993, 1, 2], 'c5': [18446744073709551615, 1, 2]}).astype({'c0': 'int16', 'c5': 'uint64'})",
         "df = df.groupby('c0').mean(numeric_only=True)"),
+    # x ** 2 of float64 is the correctly rounded square (CUDA's pow is up to 2 ulp off: the device;
+    # the stand-in's numpy power is glibc's)
+    "gpu_float64_pow_2_correctly_rounded": arrow_case(  # seed 803410
+        f"df = pd.DataFrame({{'c0': pd.array([Decimal('99999999.99'), None, Decimal('-3')], dtype={DEC}), "
+        "'c1': [2, 2, 3], 'f': [99999999.99, nan, -3.0]}).astype({'c1': 'uint16'})",
+        "df = df.assign(m=df['c0'] ** df['c1'], n=df['f'] ** df['c1'], o=df['f'] ** 2, p=df['f'] ** 2.0)\n"
+        "df = df.astype({'m': 'string'})"),
 }
 
 

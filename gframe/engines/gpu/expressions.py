@@ -266,6 +266,8 @@ class Evaluator:
         first rescaled (exactly, upward) to the result's scale plus the divisor's, and the quotient of
         the stored integers is truncated as Arrow's. Integers go in as decimals of scale 0; with a
         float, both sides are float64 (Arrow's cast). The precision is the plan's (DECIMAL128)."""
+        if pa.types.is_floating(t) and op == "pow":
+            return self._pow(cast(a, F64), cast(b, F64), F64)
         if pa.types.is_floating(t):
             return self.binary(ops.ARITHMETIC[op] if op != "truediv" else "TRUE_DIV", cast(a, F64), cast(b, F64), F64)
         ld, rd = decimal_operand(lt, e.left), decimal_operand(rt, e.right)
@@ -280,12 +282,27 @@ class Evaluator:
             return self.binary("DIV", a, b, pa.decimal128(38, t.scale))
         return self.binary(ops.ARITHMETIC[op], a, b, pa.decimal128(38, t.scale))
 
+    def _pow(self, a: Value, b: Value, t: pa.DataType) -> Any:
+        """libcudf's POW, but ``x ** 2`` of float64 as ``x * x``. CUDA's ``pow`` is not correctly
+        rounded (up to 2 ulp, CUDA math API accuracy tables) where glibc's, which pyarrow and
+        numpy call, is (and numpy squares ``arr ** 2``): ``99999999.99 ** 2`` was 9999999998000000.0
+        on the H100, pandas 9999999997999998.0 (seed 803410). A product is correctly rounded on
+        the device too. (Other exponents stay CUDA's pow: repeated products round more than once.)"""
+        res = self.binary("POW", a, b, t)
+        if t != F64 or (isinstance(b, Const) and b.value != 2):
+            return res
+        square = self.binary("MUL", a, a, t)
+        if isinstance(b, Const):
+            return square
+        two = fill_null(self.binary("EQUAL", b, Const(2.0, t), BOOL), False)
+        return plc.copying.copy_if_else(as_column(square, self.n), as_column(res, self.n), two)
+
     def _float_pow(self, a: Value, b: Value, t: pa.DataType) -> Any:
         """numpy's float power: ``x ** 0`` and ``1 ** x`` are 1 even for NaN, which is gframe's
         missing value here (libcudf's POW of a missing value is missing); pandas' nullable ints mask
         ``1 ** NA`` and ``NA ** 0`` as 1 the same way."""
         z, o = (0.0, 1.0) if pa.types.is_floating(t) else (0, 1)
-        res = self.binary("POW", a, b, t)
+        res = self._pow(a, b, t)
         zero = fill_null(self.binary("EQUAL", b, Const(z, t), BOOL), False)
         one = fill_null(self.binary("EQUAL", a, Const(o, t), BOOL), False)
         either = self.binary("LOGICAL_OR", zero, one, BOOL)
