@@ -136,7 +136,7 @@ def comparison_type(lt: pa.DataType, rt: pa.DataType, left: Expr | None = None, 
         return _finer(lt, rt)
     if "dec" in (lk, rk):  # a decimal with an integer literal: the literal as a decimal of the column's scale
         return lt if lk == "dec" else rt
-    if (pa.types.is_float32(lt) and _weak_number(right)) or (pa.types.is_float32(rt) and _weak_number(left)):
+    if (lt == pa.float32() and _weak_number(right)) or (rt == pa.float32() and _weak_number(left)):
         return pa.float32()
     if "float" in (lk, rk):
         return F64
