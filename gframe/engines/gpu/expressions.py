@@ -287,7 +287,7 @@ class Evaluator:
         rounded (up to 2 ulp, CUDA math API accuracy tables) where glibc's, which pyarrow and
         numpy call, is (and numpy squares ``arr ** 2``): ``99999999.99 ** 2`` was 9999999998000000.0
         on the H100, pandas 9999999997999998.0 (seed 803410). A product is correctly rounded on
-        the device too. (Other exponents stay CUDA's pow: repeated products round more than once.)"""
+        the device too. Other exponents stay CUDA's pow: repeated products round more than once."""
         res = self.binary("POW", a, b, t)
         if t != F64 or (isinstance(b, Const) and b.value != 2):
             return res
