@@ -274,6 +274,11 @@ case("groupby_int_mean_wraps", ("groupby.GroupBy", "GroupBy.aggregate", "aggrega
                                     [plc.aggregation.mean()]),
          plc.groupby.GroupByRequest(C(plc, pa.array([2 ** 64 - 1, 2, 1, 1, 4], pa.uint64())),
                                     [plc.aggregation.mean()])]))
+# ... where the whole-column reduction's MEAN casts each value to the result type (double) before
+# summing (reduction_operators.cuh ``mean``: ``cast_fn<ResultType>``): no wrap there
+case("reduce_int_mean_in_double", ("reduce.reduce", "aggregation.mean"), datasets=("rows",))(
+    lambda plc, d: [plc.reduce.reduce(C(plc, pa.array(v, t)), plc.aggregation.mean(), plc.DataType.from_arrow(pa.float64()))
+                    for v, t in (([_MAX64 - 1, 5], pa.int64()), ([2 ** 64 - 1, 2], pa.uint64()))])
 # a float64 product is correctly rounded on the device (the engine squares x ** 2 with MUL: CUDA's
 # pow is up to 2 ulp off, seed 803410: POW(99999999.99, 2.0) was 9999999998000000.0 on the H100)
 case("binaryop_float64_square_correctly_rounded", "binaryop.binary_operation", datasets=("rows",))(
