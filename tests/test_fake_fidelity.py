@@ -265,6 +265,27 @@ case("reduce_scan_groupby_int_sums_wrap", ("reduce.reduce", "reduce.scan", "aggr
                     plc.reduce.scan(C(plc, pa.array([_MAX64, 3])), plc.aggregation.sum(), plc.reduce.ScanType.INCLUSIVE),
                     plc.groupby.GroupBy(T(plc, pa.array([1, 1]))).aggregate(
                         [plc.groupby.GroupByRequest(C(plc, pa.array([_MAX64, 3])), [plc.aggregation.sum()])])[1]])
+# the group-by's MEAN of ints is a compound aggregation, its int64 / uint64 SUM (wrapping) over its
+# COUNT_VALID, divided in double: [2**63 - 2, 5] has mean -4.6e18 (seen on the H100, seed 803616)
+case("groupby_int_mean_wraps", ("groupby.GroupBy", "GroupBy.aggregate", "aggregation.mean"), order="rows",
+     datasets=("rows",))(
+    lambda plc, d: plc.groupby.GroupBy(T(plc, pa.array([1, 1, 2, 2, 3], pa.int64()))).aggregate(
+        [plc.groupby.GroupByRequest(C(plc, pa.array([_MAX64 - 1, 5, 7, None, -_MAX64], pa.int64())),
+                                    [plc.aggregation.mean()]),
+         plc.groupby.GroupByRequest(C(plc, pa.array([2 ** 64 - 1, 2, 1, 1, 4], pa.uint64())),
+                                    [plc.aggregation.mean()])]))
+# ... where the whole-column reduction's MEAN casts each value to the result type (double) before
+# summing (reduction_operators.cuh ``mean``: ``cast_fn<ResultType>``): no wrap there
+case("reduce_int_mean_in_double", ("reduce.reduce", "aggregation.mean"), datasets=("rows",))(
+    lambda plc, d: [plc.reduce.reduce(C(plc, pa.array(v, t)), plc.aggregation.mean(), plc.DataType.from_arrow(pa.float64()))
+                    for v, t in (([_MAX64 - 1, 5], pa.int64()), ([2 ** 64 - 1, 2], pa.uint64()))])
+# a float64 product is correctly rounded on the device (the engine squares x ** 2 with MUL: CUDA's
+# pow is up to 2 ulp off, seed 803410: POW(99999999.99, 2.0) was 9999999998000000.0 on the H100)
+case("binaryop_float64_square_correctly_rounded", "binaryop.binary_operation", datasets=("rows",))(
+    lambda plc, d: plc.binaryop.binary_operation(
+        C(plc, pa.array([99999999.99, None, -3.0, 1e-300, 1.5e154, 0.1], pa.float64())),
+        C(plc, pa.array([99999999.99, None, -3.0, 1e-300, 1.5e154, 0.1], pa.float64())),
+        plc.binaryop.BinaryOperator.MUL, plc.DataType.from_arrow(pa.float64())))
 # sort keys past a Python datetime's range (year 9999): libcudf compares the stored ticks
 case("sort_timestamps_past_year_9999", ("sorting.stable_sorted_order", "sorting.segmented_sort_by_key"),
      datasets=("rows",))(

@@ -1135,3 +1135,45 @@ FUZZA_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZA_CASES.items()])
 def test_fuzz_regression_fuzza(code: str) -> None:
     check_code(code)
+
+
+# session 6, fz6gpu
+# GPU engine classes (docs/fuzzing.md, "Session 6, helper fz6gpu"); each case fails on the GPU engine
+# over the stand-in (or, where noted, on the device) without its fix, and runs on both engines
+FZ6GPU_CASES: dict[str, str] = {
+    # a Python number compared with float32 is weak (NEP 50): numpy compares in float32
+    "gpu_float32_gt_python_float_in_float32": case(  # seed 802851
+        "df = pd.DataFrame({'c4': [0.1, 0.2]}).astype({'c4': 'float32'})",
+        "df = df.assign(c4=df['c4'].where(df['c4'] > 0.1, -1.5), e=df['c4'] == 0.1, i=df['c4'] == 16777217)"),
+    # float32 std: the float64 variance narrowed to float32 (inf past its range), then its root
+    "gpu_float32_std_past_float32_range": case(  # seed 802338
+        "df = pd.DataFrame({'c2': [1e+20, 7.5], 'c3': [2.5, 7.5]}).astype({'c2': 'float32', 'c3': 'float32'})",
+        "df = df.std(numeric_only=True)"),
+    # an outer merge of categorical keys types its key None (decided by the data): its device column
+    # (the codes) is not numbers - the median was the codes' (0.0, or NaN of none), pandas' TypeError
+    "gpu_merged_categorical_median_typeerror": case(  # seed 803656
+        "df = pd.DataFrame({'k': ['d', 'e', 'e']}).astype({'k': pd.CategoricalDtype(['d', 'e'], ordered=False)})",
+        "df = df.merge(df.head(2), on='k', how='outer')\ndf = df['k'].median()"),
+    "gpu_merged_empty_categorical_median_typeerror": case(  # seed 803656
+        "df = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['d'], ordered=False)})",
+        "df = df.merge(df, on='k', how='outer')\ndf = df['k'].median()"),
+    # a group mean of ints is pandas' float64 sum of the values as float64: libcudf's MEAN is an int64
+    # SUM over the count, which wraps past 2**63 (on the device; the stand-in now models it) and
+    # rounds otherwise past 2**53
+    "gpu_group_mean_int64_past_2_63": case(  # seed 803616
+        "df = pd.DataFrame({'c0': [3, 3, 1], 'c3': pd.array([9223372036854775806, 5, 1], dtype='Int64'), "
+        "'c4': [9007199254740993, 1, 2], 'c5': [18446744073709551615, 1, 2]}).astype({'c0': 'int16', 'c5': 'uint64'})",
+        "df = df.groupby('c0').mean(numeric_only=True)"),
+    # x ** 2 of float64 is the correctly rounded square (CUDA's pow is up to 2 ulp off: the device;
+    # the stand-in's numpy power is glibc's)
+    "gpu_float64_pow_2_correctly_rounded": arrow_case(  # seed 803410
+        f"df = pd.DataFrame({{'c0': pd.array([Decimal('99999999.99'), None, Decimal('-3')], dtype={DEC}), "
+        "'c1': [2, 2, 3], 'f': [99999999.99, nan, -3.0]}).astype({'c1': 'uint16'})",
+        "df = df.assign(m=df['c0'] ** df['c1'], n=df['f'] ** df['c1'], o=df['f'] ** 2, p=df['f'] ** 2.0)\n"
+        "df = df.astype({'m': 'string'})"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6GPU_CASES.items()])
+def test_fuzz_regression_fz6gpu(code: str) -> None:
+    check_code(code)

@@ -125,8 +125,10 @@ def _finer(a: pa.DataType, b: pa.DataType) -> pa.DataType:
     return pa.timestamp(unit) if pa.types.is_timestamp(a) else pa.duration(unit)
 
 
-def comparison_type(lt: pa.DataType, rt: pa.DataType) -> pa.DataType:
-    """The type both sides of a comparison are cast to (Polars' / numpy's supertype)."""
+def comparison_type(lt: pa.DataType, rt: pa.DataType, left: Expr | None = None, right: Expr | None = None) -> pa.DataType:
+    """The type both sides of a comparison are cast to (Polars' / numpy's supertype). A Python
+    number compared with a float32 operand is weak (NEP 50): numpy compares in float32, so
+    ``float32(0.1) > 0.1`` is False there, where float64 would see 0.10000000149 > 0.1."""
     if lt == rt:
         return lt
     lk, rk = kind(lt), kind(rt)
@@ -134,11 +136,18 @@ def comparison_type(lt: pa.DataType, rt: pa.DataType) -> pa.DataType:
         return _finer(lt, rt)
     if "dec" in (lk, rk):  # a decimal with an integer literal: the literal as a decimal of the column's scale
         return lt if lk == "dec" else rt
+    if (lt == pa.float32() and _weak_number(right)) or (rt == pa.float32() and _weak_number(left)):
+        return pa.float32()
     if "float" in (lk, rk):
         return F64
     if lk == rk == "uint":
         return U64
     return I64
+
+
+def _weak_number(e: Expr | None) -> bool:
+    """A Python int or float literal (not bool): numpy's weak scalar, which takes the array's type."""
+    return isinstance(e, Lit) and e.dtype is None and type(e.value) in (int, float)
 
 
 class Evaluator:
@@ -240,7 +249,7 @@ class Evaluator:
             return self.binary(ops.ARITHMETIC[op], cast(a, t), cast(b, t), t)
         na = keeps_missing(e, self.family, self.look)  # nullable / Arrow dtypes: NA stays NA
         if op in COMPARISON:
-            ct = comparison_type(lt, rt)
+            ct = comparison_type(lt, rt, e.left, e.right)
             res = self.binary(ops.COMPARISON[op], cast(a, ct), cast(b, ct), BOOL)
             return res if na else fill_null(res, op == "ne")
         if na and op in ("and", "or") and (lk == "bool" or rk == "bool"):  # Kleene logic
@@ -257,6 +266,8 @@ class Evaluator:
         first rescaled (exactly, upward) to the result's scale plus the divisor's, and the quotient of
         the stored integers is truncated as Arrow's. Integers go in as decimals of scale 0; with a
         float, both sides are float64 (Arrow's cast). The precision is the plan's (DECIMAL128)."""
+        if pa.types.is_floating(t) and op == "pow":
+            return self._pow(cast(a, F64), cast(b, F64), F64)
         if pa.types.is_floating(t):
             return self.binary(ops.ARITHMETIC[op] if op != "truediv" else "TRUE_DIV", cast(a, F64), cast(b, F64), F64)
         ld, rd = decimal_operand(lt, e.left), decimal_operand(rt, e.right)
@@ -271,12 +282,27 @@ class Evaluator:
             return self.binary("DIV", a, b, pa.decimal128(38, t.scale))
         return self.binary(ops.ARITHMETIC[op], a, b, pa.decimal128(38, t.scale))
 
+    def _pow(self, a: Value, b: Value, t: pa.DataType) -> Any:
+        """libcudf's POW, but ``x ** 2`` of float64 as ``x * x``. CUDA's ``pow`` is not correctly
+        rounded (up to 2 ulp, CUDA math API accuracy tables) where glibc's, which pyarrow and
+        numpy call, is (and numpy squares ``arr ** 2``): ``99999999.99 ** 2`` was 9999999998000000.0
+        on the H100, pandas 9999999997999998.0 (seed 803410). A product is correctly rounded on
+        the device too. Other exponents stay CUDA's pow: repeated products round more than once."""
+        res = self.binary("POW", a, b, t)
+        if t != F64 or (isinstance(b, Const) and b.value != 2):
+            return res
+        square = self.binary("MUL", a, a, t)
+        if isinstance(b, Const):
+            return square
+        two = fill_null(self.binary("EQUAL", b, Const(2.0, t), BOOL), False)
+        return plc.copying.copy_if_else(as_column(square, self.n), as_column(res, self.n), two)
+
     def _float_pow(self, a: Value, b: Value, t: pa.DataType) -> Any:
         """numpy's float power: ``x ** 0`` and ``1 ** x`` are 1 even for NaN, which is gframe's
         missing value here (libcudf's POW of a missing value is missing); pandas' nullable ints mask
         ``1 ** NA`` and ``NA ** 0`` as 1 the same way."""
         z, o = (0.0, 1.0) if pa.types.is_floating(t) else (0, 1)
-        res = self.binary("POW", a, b, t)
+        res = self._pow(a, b, t)
         zero = fill_null(self.binary("EQUAL", b, Const(z, t), BOOL), False)
         one = fill_null(self.binary("EQUAL", a, Const(o, t), BOOL), False)
         either = self.binary("LOGICAL_OR", zero, one, BOOL)

@@ -107,9 +107,13 @@ _NUMERIC_KINDS = ("int", "uint", "float", "bool")
 
 def untyped_columns_reason(schema: Schema, exprs: Sequence[Expr], t: GpuTable) -> str | None:
     """A column the plan types None ("decided by the data", taken to be numeric by placement) that
-    an expression reads, holding something else than numbers."""
+    an expression reads, holding something else than numbers. A categorical's device column is
+    its int32 codes (``categorical.py``): read as numbers, a median would be the codes' median (an
+    outer merge of categorical keys types its key None), so it is not numbers either."""
     names = set().union(*(columns_used(e) for e in exprs)) if exprs else set()
     for n in sorted(names):
+        if schema.dtype_of(n) is None and t.has(n) and n in t.categories:
+            return f"column {n!r} holds a categorical, not numbers"
         if schema.dtype_of(n) is None and t.has(n) and kind(col_type(t.column(n))) not in _NUMERIC_KINDS:
             return f"column {n!r} holds {col_type(t.column(n))}, not numbers"
     return None
@@ -288,6 +292,19 @@ def _fits_int(col: Any, narrow: pa.DataType) -> bool:
     lo, hi = (plc.reduce.reduce(col, agg, col.type()).to_py() for agg in (plc.aggregation.min(), plc.aggregation.max()))
     info = np.iinfo(narrow.to_pandas_dtype())
     return lo is None or info.min <= lo <= hi <= info.max
+
+
+def _int_sum_inexact(col: Any) -> bool:
+    """Whether an integer column's group sums could reach 2**53 (the largest magnitude times the
+    count of values), past which libcudf's int64 SUM (and its MEAN, that SUM over the count) is
+    not pandas' float64 sum of the values as float64: it rounds, and past 2**63 wraps around
+    (seed 803616: a group mean of [2**63 - 2, 5] was -4.6e18 on the H100). One min/max pair read
+    back, as ``_fits_int``."""
+    n = col.size() - col.null_count()
+    if n == 0:
+        return False
+    lo, hi = (plc.reduce.reduce(col, agg, col.type()).to_py() for agg in (plc.aggregation.min(), plc.aggregation.max()))
+    return max(abs(int(lo)), abs(int(hi))) * n >= 2 ** 53
 
 
 def _check_fits(col: Any, want: pa.DataType, position: int) -> None:
@@ -613,6 +630,10 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
         t = GpuTable(t.names, kept.columns(), kept.num_rows())
     ev = E.Evaluator(t, node.child.schema.dtype_of)
     plans = [AggPlan(a, ev) for _, a in node.aggs]
+    for ap in plans:
+        if ap.fn == "mean" and ap.child_kind in ("int", "uint") and _int_sum_inexact(ev.column(ap.a.child)):
+            # pandas' group mean sums the values as float64: a float mean, over the sorted runs
+            ap.child_kind = "float"
     # one request per distinct value expression, carrying every aggregation of it
     requests: list[tuple[Any, list[int]]] = []
     by_expr: dict[Any, int] = {}
@@ -1024,6 +1045,11 @@ def _fix_const(ap: AggPlan, col: Any) -> Any:
 def _reduce_one(ap: AggPlan, x: Any) -> Any:
     fn = ap.fn
     xt = col_type(x)
+    if fn == "std" and pa.types.is_float32(xt):
+        # pandas (nanops): the float64 variance narrowed to float32 (inf past its range), then its
+        # root in float32 - a float32 std of values near 1e20 is inf, not the float64 root narrowed
+        var = _column_variance(x, int(ap.a.param("ddof", 1)), False)
+        return plc.unary.unary_operation(E.cast(var, pa.float32()), plc.unary.UnaryOperator.SQRT)
     if fn in ("std", "var"):
         return _column_variance(x, int(ap.a.param("ddof", 1)), fn == "std")
     if fn == "median":
