@@ -1135,3 +1135,33 @@ FUZZA_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZA_CASES.items()])
 def test_fuzz_regression_fuzza(code: str) -> None:
     check_code(code)
+
+
+# session 6, fz6cpu2
+FZ6CPU2_CASES = {
+    # the engine holds datetime64[s] / timedelta64[s] as [ms] (Polars has no [s]): their integers are
+    # pandas' seconds both ways (seeds 821577, 823384, 823606, 825430, 837218)
+    "datetime_s_astype_int64_is_seconds": case(
+        "df = pd.DataFrame({'c0': ['2024-02-29', None]}).astype({'c0': 'datetime64[s]'})",
+        "df = df.astype({'c0': 'int64'})"),
+    "datetime_s_floor_astype_int64_then_int8_wraps_seconds": case(
+        "df = pd.DataFrame({'c3': ['1999-12-31 23:59:59', '2020-01-01 12:30:00']}).astype({'c3': 'datetime64[s]'})",
+        "df = df.assign(n=df['c3'].dt.floor('D'))\ndf = df.astype({'n': 'int64'})\ndf = df.astype({'n': 'int8'})"),
+    "int_astype_datetime_s_and_timedelta_s_are_seconds": case(
+        "df = pd.DataFrame({'a': [1709164800, 2, -200], 'b': [5, 0, 86400]})",
+        "df = df.astype({'a': 'datetime64[s]', 'b': 'timedelta64[s]'})\n"
+        "df = df.assign(ai=df['a'].astype('int64'), bi=df['b'].astype('int64'))"),
+    # the ordered group pass' min / max of ints set NaN on the codes of no rows (keys 7 and 1 leave
+    # codes 1..5 empty): ValueError on an int array (seeds 820476, 824576, 834873, 838635)
+    "int_group_max_with_gapped_int_keys": case(
+        "df = pd.DataFrame({'c1': [3, -32767], 'c4': [7, 1]}).astype({'c1': 'int16', 'c4': 'uint16'})",
+        "df = df.groupby('c4', sort=False).agg(o0=('c1', 'max'), o1=('c1', 'median'))"),
+    "int_group_min_std_count_with_gapped_int_keys": case(
+        "df = pd.DataFrame({'k': [3, 3], 'c1': [1, 7], 'c2': [1, -7]}).astype({'k': 'int32', 'c1': 'uint8', 'c2': 'int32'})",
+        "df = df.groupby('c2', sort=True).agg(o0=('c1', 'std'), o1=('k', 'min'), o2=('k', 'count'))"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU2_CASES.items()])
+def test_fuzz_regression_fz6cpu2(code: str) -> None:
+    check_code(code)

@@ -719,8 +719,11 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
             return _kernel("median")(code, groups, x, size, not np.isnan(x).any())
         x = col.to_numpy()  # min / max: in the column's own type
         out, seen = _kernel("extreme")(code, groups, x, what == "max")
-        if not seen.all():  # groups whose values are all missing (floats)
-            out[~seen] = np.nan
+        # groups whose values are all missing (floats: integers with missing values go to Polars); the
+        # codes of no rows (a gap in a range of int keys) are dropped by ``pick`` and stay as they are
+        unseen = ~seen & (size > 0)
+        if unseen.any():
+            out[unseen] = np.nan
         return out
 
     tasks = []

@@ -283,11 +283,23 @@ def _cast(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         return x.cast(pl.String)
     if pa.types.is_integer(to_t) and _is_float(from_t):
         return x.cast(polars_type(to_t), strict=True)
+    if _in_seconds(from_t) and pa.types.is_integer(to_t):
+        # Polars has no [s]: the engine holds a [s] column as [ms] (``polars_type``), whose integers are
+        # 1000 times pandas' (seconds); whole seconds always, so the division is exact
+        return (x.cast(pl.Int64) // 1000).cast(polars_type(to_t), wrap_numerical=True)
+    if _in_seconds(to_t) and from_t is not None and pa.types.is_integer(from_t):
+        # the integers are seconds (pandas' [s] ticks), held as [ms]
+        return (x.cast(pl.Int64) * 1000).cast(polars_type(to_t))
     if pa.types.is_dictionary(to_t):
         if not pa.types.is_large_string(to_t.value_type) and not pa.types.is_string(to_t.value_type):
             return x  # numeric categories: the engine keeps the values, pandas sees a category
         return x.cast(pl.String).cast(pl.Categorical())
     return x.cast(polars_type(to_t))
+
+
+def _in_seconds(t: Any) -> bool:
+    """Whether ``t`` is a datetime / timedelta in seconds (held as [ms] by the engine)."""
+    return t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)) and t.unit == "s"
 
 
 _SMALL_FIXED = r"^(-?)0\.(0{4,})([1-9])(\d*)$"
