@@ -549,7 +549,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                 l, r = (lit, e) if reflected else (e, lit)
                 expr = BinOp(op_, l, r)
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
-                return cross_kind_equality(expr, self._schema.dtype_of) or expr
+                return cross_kind_equality(expr, self._schema.dtype_of, self._schema.family_of) or expr
 
             return self._map_columns(apply)
         if isinstance(other, DataFrame) and other._plan == self._plan and not any(f.dtype == PYOBJECT for f in self._schema.columns):

@@ -1017,6 +1017,12 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
             todo.append(_narrowed(out.get_column(name), narrow))
             continue
         t = aggregate_type(a, low.lookup, grouped)
+        if t is None and name in out.columns and out.schema[name].is_float() and _has_nan(out.get_column(name)):
+            # a type the data decides (a float32 group mean: float64 from reduceat, float32 over no
+            # rows) is still the engine's float: NaN is its missing value (null), or Polars' ``NaN > inf``
+            # (True) and ``fillna`` see a value
+            todo.append(pl.col(name).fill_nan(None))
+            continue
         if t is not None and not pa.types.is_dictionary(t) and out.schema[name] == _polars_type(t) \
                 and not (pa.types.is_floating(t) and _has_nan(out.get_column(name))):
             continue  # agg_finish would change nothing
