@@ -1171,6 +1171,22 @@ FZ6CPU2_CASES = {
     "float32_group_mean_of_nan_gt_inf_filter": case(
         "df = pd.DataFrame({'c1': [nan, 1.0], 'k': [0, 1]}).astype({'c1': 'float32'})",
         "df = df.groupby('k').agg(o1=('c1', 'mean'))\ndf = df[df['o1'] > inf]"),
+    # ``.str`` of a column pandas holds as object is decided by its values: no values or only missing
+    # ones are taken, bools raise AttributeError (820312, 822747, 826869, 833630)
+    "str_of_empty_object_uint16": case(
+        "df = pd.DataFrame({'c0': []}).astype({'c0': 'uint16'})",
+        "df = df.astype({'c0': 'object'})\ndf = df.assign(n=df['c0'].str.upper())"),
+    "str_of_no_rows_of_dates": case(
+        "df = pd.DataFrame({'k': ['2021-06-15 08:00:01'], 'c0': [10]}).astype({'k': 'datetime64[ns]', 'c0': 'int32'})",
+        "df = df.assign(n=df['k'].dt.date)\ndf = df.query('c0 == 0')\ndf = df.assign(n=df['n'].str.title())"),
+    "str_len_of_all_missing_bools_after_outer_merge": case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': [], 'x0': []}).astype({'k': 'datetime64[ns]', 'x0': 'bool'})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.assign(n=df['x0'].str.len())"),
+    "str_of_object_bools_attributeerror": case(
+        "df = pd.DataFrame({'k': ['a', None]}).astype({'k': 'str'})",
+        "df = df.fillna(pd.Timestamp('2020-01-01'))\ndf = df.assign(n=df['k'].str.endswith('b'))\n"
+        "df = df.assign(n=df['n'].str.replace('a', 'X'))"),
 }
 
 
