@@ -1187,6 +1187,11 @@ FZ6CPU2_CASES = {
         "df = pd.DataFrame({'k': ['a', None]}).astype({'k': 'str'})",
         "df = df.fillna(pd.Timestamp('2020-01-01'))\ndf = df.assign(n=df['k'].str.endswith('b'))\n"
         "df = df.assign(n=df['n'].str.replace('a', 'X'))"),
+    # numpy rounds an int32 in float64 and converts back with the platform's 32-bit conversion: past
+    # int32 it is int32's min, not a wrap (824563, 824587; fuzzb's open 603102)
+    "int32_round_minus_one_past_int32_is_int32_min": case(
+        "df = pd.DataFrame({'c1': [-2147483647, 2147483647, 2147483644, -15]}).astype({'c1': 'int32'})",
+        "df = df.assign(c1=df['c1'].round(-1))\ndf = df.assign(m=df['c1'] // 3)"),
 }
 
 

@@ -152,6 +152,12 @@ def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if t == pl.UInt64:
         return pl.when(out >= 2.0 ** 64).then(pl.lit(_F2U64_PAST, pl.UInt64)).otherwise(out.cast(pl.UInt64, strict=False))
     wide = pl.when(out >= 2.0 ** 63).then(pl.lit(_F2I64_PAST, pl.Int64)).otherwise(out.cast(pl.Int64, strict=False))
+    if t == pl.Int32:
+        # numpy's double -> int32 is the platform's 32-bit conversion: past int32 it is int32's min
+        # (x86-64), not a wrap (int32 max rounded to -1 places: -2147483648); the narrower types and
+        # uint32 convert through a wider int and wrap
+        past = (out >= 2.0 ** 31) | (out < -(2.0 ** 31))
+        return pl.when(past).then(pl.lit(_F2I32_PAST, pl.Int32)).otherwise(wide.cast(t, wrap_numerical=True))
     return wide if t == pl.Int64 else wide.cast(t, wrap_numerical=True)
 
 
@@ -164,6 +170,7 @@ def _numpy_cast_past(value: float, dtype: Any) -> int:
 
 _F2I64_PAST = _numpy_cast_past(2.0 ** 63, np.int64)
 _F2U64_PAST = _numpy_cast_past(2.0 ** 64, np.uint64)
+_F2I32_PAST = _numpy_cast_past(2.0 ** 31, np.int32)
 
 
 @declare("isin")
