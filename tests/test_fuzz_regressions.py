@@ -1192,6 +1192,14 @@ FZ6CPU2_CASES = {
     "int32_round_minus_one_past_int32_is_int32_min": case(
         "df = pd.DataFrame({'c1': [-2147483647, 2147483647, 2147483644, -15]}).astype({'c1': 'int32'})",
         "df = df.assign(c1=df['c1'].round(-1))\ndf = df.assign(m=df['c1'] // 3)"),
+    # group aggregations of Python objects (a str column's fillna(0)) are pandas': the engines raised
+    # UnsupportedError while running the plan (823904, 826784)
+    "group_first_nunique_of_python_objects": case(
+        "df = pd.DataFrame({'k': [None, 'a'], 'c0': [0, -53]}).astype({'k': 'str', 'c0': 'int8'})",
+        "df = df.fillna(0)\ndf = df.groupby('c0', sort=False).agg(o0=('k', 'first'), o1=('k', 'nunique'))"),
+    "group_max_of_python_objects": case(
+        "df = pd.DataFrame({'c0': pd.array([None, ' x '], dtype='string'), 'c1': [-1.5, 77.7]})",
+        "df = df.fillna(True)\ndf = df.groupby('c1').max()"),
 }
 
 
