@@ -1200,6 +1200,11 @@ FZ6CPU2_CASES = {
     "group_max_of_python_objects": case(
         "df = pd.DataFrame({'c0': pd.array([None, ' x '], dtype='string'), 'c1': [-1.5, 77.7]})",
         "df = df.fillna(True)\ndf = df.groupby('c1').max()"),
+    # pandas' nullable float / int sums and means are numpy's ``where`` the values are: each run of
+    # present values pairwise, the runs in sequence (a missing value moves 1e20 and -1e20 apart) (839932)
+    "Float64_mean_runs_between_missing": case(
+        "df = pd.DataFrame({'c1': pd.array([1e-300, -0.0, 0.1, -1e+20, 1e+20, nan, -1.5, 59.835981], dtype='Float64')})",
+        "df = pd.concat([df.mean(numeric_only=True), df.sum(numeric_only=True)])"),
 }
 
 

@@ -29,9 +29,9 @@ from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
-from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
+from gframe.plan.dtypes import aggregate_type, expr_family, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import NA_FAMILIES, Field, Schema, index_name
+from gframe.plan.schema import MASKED, NA_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -377,6 +377,18 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
                 or pa.types.is_float16(t):
             continue
         col = df.select(low.lower(a.child).alias("x")).get_column("x")
+        if expr_family(a.child, low.family, low.lookup) == MASKED:
+            # pandas' nullable Float64 / Int64 (``masked_reductions``): numpy's sum / mean ``where`` a
+            # value is - numpy adds each run of present values pairwise and the runs one after
+            # another (a missing value between 1e20 and -1e20 changes the result)
+            valid = col.is_not_null().to_numpy()
+            x = col.fill_null(0).to_numpy()
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                value = (np.sum if a.fn == "sum" else np.mean)(x, where=valid)
+            if a.fn == "mean" and not valid.any() or np.isnan(value):
+                value = None
+            todo.append(pl.Series(name, [None if value is None else float(value)], dtype=pl.Float64).cast(out.schema[name]))
+            continue
         if pa.types.is_integer(t):
             if col.null_count():
                 continue  # (a nullable int's mean: its own masked kernel)
