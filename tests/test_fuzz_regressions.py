@@ -1205,6 +1205,15 @@ FZ6CPU2_CASES = {
     "Float64_mean_runs_between_missing": case(
         "df = pd.DataFrame({'c1': pd.array([1e-300, -0.0, 0.1, -1e+20, 1e+20, nan, -1.5, 59.835981], dtype='Float64')})",
         "df = pd.concat([df.mean(numeric_only=True), df.sum(numeric_only=True)])"),
+    # a DataFrame reduction of one double[pyarrow] column keeps pyarrow's NaN made by the values (its
+    # row is the block's result as it is); over several columns pandas sets the row value by value: NA
+    "arrow_double_frame_sum_of_inf_and_minus_inf_is_nan": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([-inf, inf], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.sum(numeric_only=True)"),
+    "arrow_double_frame_sum_two_columns_is_na": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([-inf, inf], dtype=pd.ArrowDtype(pa.float64())), "
+        "'c3': pd.array([1.5, None], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.mean()"),
 }
 
 
