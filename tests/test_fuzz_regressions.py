@@ -1214,6 +1214,15 @@ FZ6CPU2_CASES = {
         "df = pd.DataFrame({'c1': pd.array([-inf, inf], dtype=pd.ArrowDtype(pa.float64())), "
         "'c3': pd.array([1.5, None], dtype=pd.ArrowDtype(pa.float64()))})",
         "df = df.mean()"),
+    # a datetime mean is pandas' nanmean: the ticks summed as float64 by numpy, / count, truncated
+    # (Polars' mean was 256 ns apart) (831729)
+    "datetime_ns_mean_is_float64_sum_of_ticks": case(
+        "df = pd.DataFrame({'k': ['2020-01-01 12:30:00', '2021-06-15 08:00:01', '2020-01-01 12:30:00', '2020-01-01', None, "
+        "'2020-01-01 12:30:00', '2021-06-15 08:00:01', '2021-06-15 08:00:01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df['k'].mean()"),
+    "datetime_s_frame_mean_and_timedelta_mean": case(
+        "df = pd.DataFrame({'k': ['2020-01-01 12:30:00', '2021-06-15 08:00:01', None, '2020-01-01 12:30:01']}).astype({'k': 'datetime64[s]'})",
+        "df = df.assign(d=df['k'] - pd.Timestamp('2019-01-01'))\ndf = df.mean()"),
 }
 
 

@@ -373,6 +373,9 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
         if a.fn not in ("sum", "mean"):
             continue
         t = low.type_of(a.child)
+        if a.fn == "mean" and t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+            todo.append(_numpy_time_mean(df.select(low.lower(a.child).alias("x")).get_column("x"), t, out.schema[name], name))
+            continue
         if t is None or not (pa.types.is_floating(t) or a.fn == "mean" and pa.types.is_integer(t)) \
                 or pa.types.is_float16(t):
             continue
@@ -406,6 +409,24 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
         target = out.schema[name]
         todo.append(pl.Series(name, [None if value is None else float(value)], dtype=pl.Float64).cast(target))
     return out.with_columns(todo) if todo else out
+
+
+def _numpy_time_mean(col: pl.Series, t: Any, target: pl.DataType, name: str) -> pl.Series:
+    """A whole column's datetime / timedelta mean as pandas' ``nanops.nanmean``: the ticks (in the
+    column's own unit; the engine holds [s] as [ms]) summed as float64 by numpy, missing ones as 0,
+    / count, truncated to int64 - Polars' mean rounds differently (256 ns apart near 2020)."""
+    ticks = col.to_physical()
+    scale = 1000 if t.unit == "s" else 1
+    valid = int(ticks.len() - ticks.null_count())
+    if not valid:
+        return pl.Series(name, [None], dtype=target)
+    x = ticks.fill_null(0).to_numpy()
+    x = x // scale if scale != 1 else x
+    with np.errstate(invalid="ignore", over="ignore"):
+        mean = np.sum(x, dtype=np.float64) / np.float64(valid)
+    if not np.isfinite(mean) or abs(mean) >= 2.0 ** 63:
+        return pl.Series(name, [None], dtype=target)
+    return pl.Series(name, [int(np.int64(mean)) * scale], dtype=pl.Int64).cast(target)
 
 
 def _rows_in_group_order(df: pl.DataFrame, keys: list[str], sort: bool, dropna: bool) -> bool:
