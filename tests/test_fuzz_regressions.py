@@ -1223,6 +1223,12 @@ FZ6CPU2_CASES = {
     "datetime_s_frame_mean_and_timedelta_mean": case(
         "df = pd.DataFrame({'k': ['2020-01-01 12:30:00', '2021-06-15 08:00:01', None, '2020-01-01 12:30:01']}).astype({'k': 'datetime64[s]'})",
         "df = df.assign(d=df['k'] - pd.Timestamp('2019-01-01'))\ndf = df.mean()"),
+    # an object column of Timestamps with nanoseconds (here pandas' result of nlargest, which the
+    # mixed objects send to pandas) lost them in pyarrow's conversion to [us] (839364)
+    "object_timestamps_keep_nanoseconds_through_pandas": case(
+        "df = pd.DataFrame({'k': [1.0, 3.0], 'c0': [2, 1]}).astype({'c0': 'uint8'})\ndf2 = pd.DataFrame({'k': [1.0], 'x0': ['ba']})",
+        "df = df.astype({'k': 'datetime64[ns]'})\ndf = pd.concat([df, df2], ignore_index=True)\n"
+        "df = df.nlargest(2, 'c0', keep='last')\ndf = df.sort_values(['x0'], ascending=False, na_position='first', kind='stable')"),
 }
 
 
