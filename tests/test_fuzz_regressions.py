@@ -1229,6 +1229,13 @@ FZ6CPU2_CASES = {
         "df = pd.DataFrame({'k': [1.0, 3.0], 'c0': [2, 1]}).astype({'c0': 'uint8'})\ndf2 = pd.DataFrame({'k': [1.0], 'x0': ['ba']})",
         "df = df.astype({'k': 'datetime64[ns]'})\ndf = pd.concat([df, df2], ignore_index=True)\n"
         "df = df.nlargest(2, 'c0', keep='last')\ndf = df.sort_values(['x0'], ascending=False, na_position='first', kind='stable')"),
+    # numpy uint64 to an Arrow string: pandas boxes the values through pyarrow's inference of Python
+    # ints, OverflowError past int64 (839914)
+    "uint64_past_int64_astype_arrow_string_overflowerror": arrow_case(
+        "df = pd.DataFrame({'c1': [18446744073709551614]}).astype({'c1': 'uint64'})",
+        "df = df.astype({'c1': pd.ArrowDtype(pa.large_string())})"),
+    "uint64_astype_arrow_string": arrow_case(
+        "df = pd.DataFrame({'c1': [5, 7]}).astype({'c1': 'uint64'})", "df = df.astype({'c1': pd.ArrowDtype(pa.string())})"),
 }
 
 

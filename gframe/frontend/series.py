@@ -323,7 +323,9 @@ def _arrow_cast_native(src: Any, src_family: str, target: Any, family: str) -> b
         return False
     if family in ARROW_FAMILIES:
         if is_string(target):
-            return not (floating(src) or boolean(src))
+            # (numpy / masked uint64: pandas boxes the values through pyarrow's inference of Python
+            # ints, which overflows past int64 - OverflowError where such a value is: pandas decides)
+            return not (floating(src) or boolean(src) or src == pa.uint64() and src_family not in ARROW_FAMILIES)
         if integer(target):
             return integer(src) or boolean(src)
         if floating(target):
