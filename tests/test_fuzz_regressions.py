@@ -1242,3 +1242,27 @@ FZ6CPU2_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU2_CASES.items()])
 def test_fuzz_regression_fz6cpu2(code: str) -> None:
     check_code(code)
+
+
+def test_fz6cpu2_seconds_past_ms_range_refused_not_wrapped() -> None:
+    """836136: the CPU engine holds datetime64[s] as [ms] (Polars has no [s]); seconds past int64 / 1000
+    wrapped silently (year -292277022657 became 1970-01-01 00:00:01). They are refused now, both when
+    a frame holding them reaches the engine and when an int column is cast to them. (The GPU engine
+    holds [s] as it is.)"""
+    import os
+
+    if os.environ.get("GFRAME_ENGINE", "").lower() == "gpu":
+        pytest.skip("CPU-engine representation: the GPU engine holds [s] natively")
+    import numpy as np
+    import pandas
+
+    import gframe as gpd
+    from gframe.errors import UnsupportedError
+
+    secs = pandas.Series(np.array([-9223372036854775807, 5], dtype=np.int64))
+    with pytest.raises(UnsupportedError):
+        gpd.DataFrame({"c0": secs.astype("datetime64[s]")}).head(1).to_pandas()
+    with pytest.raises(UnsupportedError):
+        gpd.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1).to_pandas()
+    ok = gpd.DataFrame({"c0": [1709164800, 5]}).astype({"c0": "datetime64[s]"}).head(2).to_pandas()
+    assert ok["c0"].tolist() == [pandas.Timestamp("2024-02-29"), pandas.Timestamp(5, unit="s")]

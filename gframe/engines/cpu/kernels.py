@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 # the function declarations, by family (each registers its lowering in functions.FUNCTIONS)
 from gframe.engines.cpu import datetimes, rowwise, strings, window  # noqa: F401
@@ -81,7 +82,21 @@ def _(node: L.InMemoryScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 def _from_table(table: pa.Table) -> pl.DataFrame:
     table = C.to_enum_table(table)  # categoricals of numbers etc.: their categories encoded as strings
+    _check_seconds_range(table)
     return _with_categories(pl.from_arrow(table, rechunk=False), table)  # type: ignore[arg-type]
+
+
+def _check_seconds_range(table: pa.Table) -> None:
+    """Polars has no [s]: ``from_arrow`` turns a [s] column into [ms], multiplying the ticks by 1000
+    and wrapping past int64 (year -292277022657 became 1970-01-01 00:00:01). Such values are refused
+    (``UnsupportedError``), never wrapped."""
+    for name in table.column_names:
+        t = table.schema.field(name).type
+        if (pa.types.is_timestamp(t) or pa.types.is_duration(t)) and t.unit == "s" and table.num_rows:
+            lo, hi = pc.min_max(table.column(name).cast(pa.int64())).values()
+            limit = (2 ** 63 - 1) // 1000
+            if lo.is_valid and (lo.as_py() < -limit or hi.as_py() > limit):
+                raise UnsupportedError(f"column {name!r}: {t} values past the cpu engine's range (it holds [s] as [ms])")
 
 
 def _with_categories(df: pl.DataFrame, table: pa.Table) -> pl.DataFrame:

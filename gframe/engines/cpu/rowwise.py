@@ -13,6 +13,7 @@ from gframe.engines.cpu import categorical as C
 from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, exact_divisor, polars_type
 from gframe.engines.cpu.functions import declare
 from gframe.engines.values import ColumnValues
+from gframe.errors import UnsupportedError
 from gframe.plan.dtypes import holds, is_python_number, replaced_type
 from gframe.plan.expr import Col, Func, Lit
 from gframe.plan.node import Opaque
@@ -295,13 +296,25 @@ def _cast(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         # 1000 times pandas' (seconds); whole seconds always, so the division is exact
         return (x.cast(pl.Int64) // 1000).cast(polars_type(to_t), wrap_numerical=True)
     if _in_seconds(to_t) and from_t is not None and pa.types.is_integer(from_t):
-        # the integers are seconds (pandas' [s] ticks), held as [ms]
-        return (x.cast(pl.Int64) * 1000).cast(polars_type(to_t))
+        # the integers are seconds (pandas' [s] ticks), held as [ms]: past int64 / 1000 seconds (292
+        # million years) the engine cannot hold them - refused where the node has the rows, never wrapped
+        ticks = x.cast(pl.Int64)
+        if lo.data is not None and lo.data.height and bool(lo.data.select(past_ms_range(ticks).any()).item()):
+            raise UnsupportedError(f"{to_t} values past the cpu engine's range (it holds [s] as [ms]: Polars has no [s])")
+        return (ticks * 1000).cast(polars_type(to_t))
     if pa.types.is_dictionary(to_t):
         if not pa.types.is_large_string(to_t.value_type) and not pa.types.is_string(to_t.value_type):
             return x  # numeric categories: the engine keeps the values, pandas sees a category
         return x.cast(pl.String).cast(pl.Categorical())
     return x.cast(polars_type(to_t))
+
+
+_MS_LIMIT_S = (2 ** 63 - 1) // 1000
+
+
+def past_ms_range(seconds: pl.Expr) -> pl.Expr:
+    """Whether int64 seconds are past what [ms] ticks in int64 hold (the engine's [s])."""
+    return (seconds > _MS_LIMIT_S) | (seconds < -_MS_LIMIT_S)
 
 
 def _in_seconds(t: Any) -> bool:
