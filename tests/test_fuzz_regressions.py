@@ -1236,6 +1236,15 @@ FZ6CPU2_CASES = {
         "df = df.astype({'c1': pd.ArrowDtype(pa.large_string())})"),
     "uint64_astype_arrow_string": arrow_case(
         "df = pd.DataFrame({'c1': [5, 7]}).astype({'c1': 'uint64'})", "df = df.astype({'c1': pd.ArrowDtype(pa.string())})"),
+    # found by the check campaign (seeds 845000-845399): a Timestamp literal lost its nanoseconds in
+    # the CPU lowering (a Python datetime): x < Timestamp(38 ns) was x < 0 (845128)
+    "datetime_ns_lt_timestamp_with_nanoseconds": case(
+        "df = pd.DataFrame({'c1': [1e-300, 5.0, 38.0]})",
+        "df = df.astype({'c1': 'datetime64[ns]'})\ndf = df[(df['c1'] < pd.Timestamp('1970-01-01 00:00:00.000000038'))]"),
+    # a whole column's median is numpy's: the middle pair averaged as (a + b) / 2 (-inf with a
+    # number is -inf; Polars' interpolation gave NaN) (845108)
+    "median_of_minus_inf_middle_is_minus_inf": case(
+        "df = pd.DataFrame({'c2': [-inf, -inf, 2.25, 39.0], 'i': [1, 2**60 + 1, 3, 2**62]})", "df = df.median(numeric_only=True)"),
 }
 
 

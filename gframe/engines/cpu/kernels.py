@@ -32,7 +32,7 @@ from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.dtypes import aggregate_type, expr_family, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import MASKED, NA_FAMILIES, Field, Schema, index_name
+from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -385,9 +385,14 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
     than the last bits. NaN made by the values (inf - inf) is null, as ``_finish`` makes it."""
     todo = []
     for name, a in named:
+        t = low.type_of(a.child)
+        if a.fn == "median" and t is not None and (pa.types.is_floating(t) and not pa.types.is_float16(t)
+                                                    or pa.types.is_integer(t)) \
+                and expr_family(a.child, low.family, low.lookup) not in ARROW_FAMILIES:
+            todo.append(_numpy_median(df.select(low.lower(a.child).alias("x")).get_column("x"), out.schema[name], name))
+            continue
         if a.fn not in ("sum", "mean"):
             continue
-        t = low.type_of(a.child)
         if a.fn == "mean" and t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
             todo.append(_numpy_time_mean(df.select(low.lower(a.child).alias("x")).get_column("x"), t, out.schema[name], name))
             continue
@@ -424,6 +429,20 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
         target = out.schema[name]
         todo.append(pl.Series(name, [None if value is None else float(value)], dtype=pl.Float64).cast(target))
     return out.with_columns(todo) if todo else out
+
+
+def _numpy_median(col: pl.Series, target: pl.DataType, name: str) -> pl.Series:
+    """A whole column's median as pandas' ``nanops.nanmedian``: numpy's median of the present values
+    (ints as float64; floats in their type), whose middle pair is averaged as ``(a + b) / 2`` -
+    Polars' interpolation ``a + (b - a) / 2`` gave NaN for ``-inf`` and a number (``[-inf, -inf,
+    2.25, 39]``: pandas -inf). NaN made by the values is null, as ``_finish`` makes it."""
+    x = col.drop_nulls()
+    if not x.len():
+        return pl.Series(name, [None], dtype=target)
+    v = x.to_numpy()
+    with np.errstate(invalid="ignore", over="ignore"):
+        value = np.median(v.astype(np.float64) if v.dtype.kind in "iu" else v)
+    return pl.Series(name, [None if np.isnan(value) else float(value)], dtype=pl.Float64).cast(target)
 
 
 def _numpy_time_mean(col: pl.Series, t: Any, target: pl.DataType, name: str) -> pl.Series:
