@@ -1254,10 +1254,13 @@ def test_fuzz_regression_fz6cpu2(code: str) -> None:
 
 
 def test_fz6cpu2_seconds_past_ms_range_refused_not_wrapped() -> None:
-    """836136: the CPU engine holds datetime64[s] as [ms] (Polars has no [s]); seconds past int64 / 1000
-    wrapped silently (year -292277022657 became 1970-01-01 00:00:01). They are refused now, both when
-    a frame holding them reaches the engine and when an int column is cast to them. (The GPU engine
-    holds [s] as it is.)"""
+    """CPU [s] times past its [ms] range are refused, not wrapped (836136).
+
+    The CPU engine holds datetime64[s] as [ms] (Polars has no [s]); seconds past int64 / 1000 wrapped
+    silently (year -292277022657 became 1970-01-01 00:00:01). They are refused now, both when a frame
+    holding them reaches the engine and when an int column is cast to them. (The GPU engine holds [s]
+    as it is.)
+    """
     import os
 
     if os.environ.get("GFRAME_ENGINE", "").lower() == "gpu":
