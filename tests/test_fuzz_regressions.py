@@ -1245,6 +1245,18 @@ FZ6CPU2_CASES = {
     # number is -inf; Polars' interpolation gave NaN) (845108)
     "median_of_minus_inf_middle_is_minus_inf": case(
         "df = pd.DataFrame({'c2': [-inf, -inf, 2.25, 39.0], 'i': [1, 2**60 + 1, 3, 2**62]})", "df = df.median(numeric_only=True)"),
+    # concat fills a child's missing object column with NaN, whatever marker the column's own missing
+    # values have (None for decimals' objects, NA for a nullable dtype's): the column's marker is NaN's
+    # (831826, 839908; a column holding both markers is not representable - new O)
+    "decimal_objects_concat_missing_side_nan": arrow_case(
+        "df = pd.DataFrame({'c2': pd.array(['-0.01'], dtype=" + DEC + ")})\ndf2 = pd.DataFrame({'x1': [5]}).astype({'x1': 'int32'})",
+        "df = df.astype({'c2': 'object'})\ndf = pd.concat([df, df2], ignore_index=True)"),
+    "boolean_objects_concat_missing_side_nan": case(
+        "df = pd.DataFrame({'c2': pd.array([None, True], dtype='boolean')})\ndf2 = pd.DataFrame({'x0': [1]}).astype({'x0': 'int8'})",
+        "df = df.astype({'c2': 'object'})\ndf = df.dropna()\ndf = pd.concat([df, df2], ignore_index=False)"),
+    "dates_concat_missing_side_nan": case(
+        "df = pd.DataFrame({'t': ['2020-01-01']}).astype({'t': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'x': [1]})",
+        "df = df.assign(t=df['t'].dt.date)\ndf = pd.concat([df2, df])"),
 }
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Hashable, Sequence
 
+import numpy as np
 import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, STRING, Field, IndexField, Schema
+from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, PYOBJECT, STRING, Field, IndexField, Schema,
+                                pandas_dtype)
 from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
@@ -608,7 +610,12 @@ class Union(Plan):
                 # pandas 3 reindexes bools to object (NaN) for a child with other columns, rows or not
                 # ("missing", as ints to float64): the family says so, so that an op that drops the
                 # missing rows later (dropna, a filter) keeps object, as pandas does
-                fields.append(Field(label, pa.bool_(), OBJECT if fam == NUMPY else fam))
+                fields.append(Field(label, pa.bool_(), OBJECT))  # (NaN, as below, in an object family too)
+            elif "missing" in ts and _object_column(_union_type(ts), fam):
+                # an object column (``astype(object)`` of decimals or of a nullable dtype, ``.dt.date``):
+                # pandas fills a child's missing column with NaN, whatever marker the column's own
+                # missing values have - one marker per column here, so NaN's (``OBJECT``)
+                fields.append(Field(label, _union_type(ts), OBJECT))
             else:
                 fields.append(Field(label, _union_type(ts), fam))
         # no columns: pandas' union of the column Indexes keeps a typed empty one (str) over a RangeIndex
@@ -634,6 +641,11 @@ class Union(Plan):
 
     def describe(self) -> str:
         return f"Union{' ignore_index' if self.ignore_index else ''}"
+
+
+def _object_column(t: Any, fam: str) -> bool:
+    """Whether a column of type ``t`` (known) and family ``fam`` is an object column in pandas."""
+    return t is not None and t != PYOBJECT and pandas_dtype(t, False, fam) == np.dtype("O")
 
 
 def _union_type(types: list[Any]) -> pa.DataType | None:
