@@ -1257,6 +1257,18 @@ FZ6CPU2_CASES = {
     "dates_concat_missing_side_nan": case(
         "df = pd.DataFrame({'t': ['2020-01-01']}).astype({'t': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'x': [1]})",
         "df = df.assign(t=df['t'].dt.date)\ndf = pd.concat([df2, df])"),
+    # a group's first / last of an object column with no value in the group is None (pandas' object
+    # kernels), whatever marker the column's missing values had (833093)
+    "object_group_last_of_only_missing_is_none": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), "
+        "'c0': pd.array([False], dtype=pd.ArrowDtype(pa.bool_())), 'c3': [3]}).astype({'c3': 'uint32'})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['2021-06-15'], dtype=pd.ArrowDtype(pa.date32())), 'x0': [True]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.astype({'c0': 'str'})\ndf = df.groupby('c3', sort=True).last()"),
+    "object_families_group_first_last_of_only_missing_is_none": case(
+        "df = pd.DataFrame({'k': [1, 1, 2], 'f': [nan, nan, 1.5], 'b': pd.array([None, None, True], dtype='boolean'), "
+        "'t': pd.to_datetime([None, None, '2020-01-01']), 's': pd.Series([None, None, 'a'], dtype=object)})",
+        "df = df.astype({'f': object, 'b': object, 't': object})\n"
+        "df = pd.concat([df.groupby('k').last(), df.groupby('k').agg(x=('f', 'first'), y=('s', 'first'))], axis=1)"),
 }
 
 

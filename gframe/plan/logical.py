@@ -18,9 +18,9 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, PYOBJECT, STRING, Field, IndexField, Schema,
-                                pandas_dtype)
-from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
+from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
+                                IndexField, Schema, pandas_dtype)
+from gframe.plan.dtypes import aggregate_type, combine_families, expr_family, expr_field, expr_type, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
 
@@ -350,6 +350,12 @@ class Aggregate(Plan):
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
         aggf = [f if f.family != NUMPY else Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY)
                 for (label, a), f in ((la, expr_field(la[0], la[1], s)) for la in self.aggs)]
+        if self.keys:
+            # a group's first / last of an object column where the group has no value is None (pandas'
+            # object kernels), whatever marker the column's missing values had
+            aggf = [Field(f.label, f.dtype, OBJECT_NONE) if a.fn in ("first", "last")
+                    and _object_column(expr_type(a.child, look), expr_family(a.child, s.family_of, look))
+                    else f for f, (_, a) in zip(aggf, self.aggs)]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))
             # no aggregations: pandas' empty column Index keeps the dtype of the grouped frame's labels
