@@ -1269,6 +1269,15 @@ FZ6CPU2_CASES = {
         "'t': pd.to_datetime([None, None, '2020-01-01']), 's': pd.Series([None, None, 'a'], dtype=object)})",
         "df = df.astype({'f': object, 'b': object, 't': object})\n"
         "df = pd.concat([df.groupby('k').last(), df.groupby('k').agg(x=('f', 'first'), y=('s', 'first'))], axis=1)"),
+    # a merge's missing side of an object column is NaN too (dates from .dt.date showed NaT) (847257,
+    # found by the check campaign 846000-847499)
+    "dates_merge_outer_missing_side_nan": case(
+        "df = pd.DataFrame({'k': ['a'], 'c0': ['1970-01-01'], 'c4': [-0.0]}).astype({'c0': 'datetime64[ms]'})\n"
+        "df2 = pd.DataFrame({'k': ['b']})",
+        "df = df[df['c4'].isin([])]\ndf = df.assign(n=df['c0'].dt.date)\ndf = df.merge(df2, on='k', how='outer')"),
+    "boolean_objects_merge_left_missing_side_nan": case(
+        "df = pd.DataFrame({'k': [1, 2], 'b': pd.array([True, False], dtype='boolean')})\ndf2 = pd.DataFrame({'k': [3, 1]})",
+        "df = df.assign(b=df['b'].astype(object))\ndf = df2.merge(df, on='k', how='left')"),
 }
 
 

@@ -501,9 +501,13 @@ class Join(Plan):
                 t = None  # the other side's key values
             if side == "key" or (side == "right" and self.right_key_from_left_index(name)):
                 t = self._categorical_key(side, name, t)
+            # an object column's missing rows are NaN (pandas' reindex), whatever its own marker (``Union``)
+            objects = may_miss and side != "key" and _object_column(t, fam)
             if may_miss and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)) \
                     and not keeps_type_when_missing(fam):
                 t = None
+            if objects:
+                fam = OBJECT
             fields.append(Field(label, t, fam))
         index: tuple[IndexField, ...] | None
         if self.index_from == "none":
