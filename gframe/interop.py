@@ -84,12 +84,31 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         # pyarrow reads the first value's kind and converts the rest to it (a Timestamp, then 0 ->
         # 1970-01-01); pandas' appended index of timestamps and positions holds both as they are
         return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
+    if dtype == object and (pa.types.is_timestamp(arr.type) or pa.types.is_duration(arr.type)) and arr.type.unit != "ns":
+        arr = _object_times_in_ns(values, arr)
     t = normalize_arrow_type(arr.type)
     if t != arr.type:
         arr = arr.cast(t)
     if dtype == object and pa.types.is_null(arr.type):
         arr = pa.nulls(len(values), pa.float64())
     return arr
+
+
+def _object_times_in_ns(values: pd.Series | pd.Index, arr: pa.Array) -> pa.Array:
+    """An object column of pandas ``Timestamp`` / ``Timedelta`` objects: pyarrow converts them to
+    [us], dropping their nanoseconds (``Timestamp(1)`` became 1970-01-01 00:00:00); where that lost
+    something, the values in [ns] (pandas' conversion, which knows them), else Arrow's as they are."""
+    kind = "datetime64[ns]" if pa.types.is_timestamp(arr.type) else "timedelta64[ns]"
+    try:
+        with _storage_warnings_quiet():
+            ns = pa.Array.from_pandas(pd.Series(np.asarray(values, dtype=object)).astype(kind))
+    except (ValueError, TypeError, OverflowError, pa.ArrowInvalid, pd.errors.OutOfBoundsDatetime):
+        return arr  # (tz-aware, or past the [ns] range: nothing finer than [us] to keep)
+    if isinstance(ns, pa.ChunkedArray):
+        ns = ns.combine_chunks()
+    if ns.type.unit != "ns" or ns.equals(arr.cast(ns.type)):
+        return arr
+    return ns
 
 
 @contextlib.contextmanager

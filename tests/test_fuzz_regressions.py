@@ -1177,3 +1177,177 @@ FZ6GPU_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6GPU_CASES.items()])
 def test_fuzz_regression_fz6gpu(code: str) -> None:
     check_code(code)
+# session 6, fz6cpu2
+FZ6CPU2_CASES = {
+    # the engine holds datetime64[s] / timedelta64[s] as [ms] (Polars has no [s]): their integers are
+    # pandas' seconds both ways (seeds 821577, 823384, 823606, 825430, 837218)
+    "datetime_s_astype_int64_is_seconds": case(
+        "df = pd.DataFrame({'c0': ['2024-02-29', None]}).astype({'c0': 'datetime64[s]'})",
+        "df = df.astype({'c0': 'int64'})"),
+    "datetime_s_floor_astype_int64_then_int8_wraps_seconds": case(
+        "df = pd.DataFrame({'c3': ['1999-12-31 23:59:59', '2020-01-01 12:30:00']}).astype({'c3': 'datetime64[s]'})",
+        "df = df.assign(n=df['c3'].dt.floor('D'))\ndf = df.astype({'n': 'int64', 'c3': 'int64'})\ndf = df.astype({'c3': 'int8'})"),
+    "int_astype_datetime_s_and_timedelta_s_are_seconds": case(
+        "df = pd.DataFrame({'a': [1709164800, 2, -200], 'b': [5, 0, 86400]})",
+        "df = df.astype({'a': 'datetime64[s]', 'b': 'timedelta64[s]'})\n"
+        "df = df.assign(ai=df['a'].astype('int64'), bi=df['b'].astype('int64'))"),
+    # the ordered group pass' min / max of ints set NaN on the codes of no rows (keys 7 and 1 leave
+    # codes 1..5 empty): ValueError on an int array (seeds 820476, 824576, 834873, 838635)
+    "int_group_max_with_gapped_int_keys": case(
+        "df = pd.DataFrame({'c1': [3, -32767], 'c4': [7, 1]}).astype({'c1': 'int16', 'c4': 'uint16'})",
+        "df = df.groupby('c4', sort=False).agg(o0=('c1', 'max'), o1=('c1', 'median'))"),
+    "int_group_min_std_count_with_gapped_int_keys": case(
+        "df = pd.DataFrame({'k': [3, 3], 'c1': [1, 7], 'c2': [1, -7]}).astype({'k': 'int32', 'c1': 'uint8', 'c2': 'int32'})",
+        "df = df.groupby('c2', sort=True).agg(o0=('c1', 'std'), o1=('k', 'min'), o2=('k', 'count'))"),
+    # a nullable column compared with a scalar of another kind keeps NA where it is missing (827967)
+    "Float64_group_std_ne_str_keeps_na": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([3, 4, 4], dtype='Int64'), 'c2': pd.array(['1.50', '2', '2'], dtype=" + DEC + ")})",
+        "df = df.groupby('c2', dropna=False).agg(o2=('k', 'std'))\ndf = df[(df['o2'] != 'a')]"),
+    "Int64_frame_eq_ne_str_keeps_na": case(
+        "df = pd.DataFrame({'a': pd.array([1, None], dtype='Int64'), 'b': [1.0, None], 'c': pd.array([1.5, None], dtype='Float64')})",
+        "df = pd.concat([df != 'a', df == 'a', ('a' != df['a']).to_frame('n')], axis=1)"),
+    # a float32 group mean of only NaN (the type the data decides) came back NaN, not the engine's
+    # null: Polars' NaN > inf is True, so a filter kept the row (822063)
+    "float32_group_mean_of_nan_gt_inf_filter": case(
+        "df = pd.DataFrame({'c1': [nan, 1.0], 'k': [0, 1]}).astype({'c1': 'float32'})",
+        "df = df.groupby('k').agg(o1=('c1', 'mean'))\ndf = df[df['o1'] > inf]"),
+    # ``.str`` of a column pandas holds as object is decided by its values: no values or only missing
+    # ones are taken, bools raise AttributeError (820312, 822747, 826869, 833630)
+    "str_of_empty_object_uint16": case(
+        "df = pd.DataFrame({'c0': []}).astype({'c0': 'uint16'})",
+        "df = df.astype({'c0': 'object'})\ndf = df.assign(n=df['c0'].str.upper())"),
+    "str_of_no_rows_of_dates": case(
+        "df = pd.DataFrame({'k': ['2021-06-15 08:00:01'], 'c0': [10]}).astype({'k': 'datetime64[ns]', 'c0': 'int32'})",
+        "df = df.assign(n=df['k'].dt.date)\ndf = df.query('c0 == 0')\ndf = df.assign(n=df['n'].str.title())"),
+    "str_len_of_all_missing_bools_after_outer_merge": case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': [], 'x0': []}).astype({'k': 'datetime64[ns]', 'x0': 'bool'})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.assign(n=df['x0'].str.len())"),
+    "str_of_object_bools_attributeerror": case(
+        "df = pd.DataFrame({'k': ['a', None]}).astype({'k': 'str'})",
+        "df = df.fillna(pd.Timestamp('2020-01-01'))\ndf = df.assign(n=df['k'].str.endswith('b'))\n"
+        "df = df.assign(n=df['n'].str.replace('a', 'X'))"),
+    # numpy rounds an int32 in float64 and converts back with the platform's 32-bit conversion: past
+    # int32 it is int32's min, not a wrap (824563, 824587; fuzzb's open 603102)
+    "int32_round_minus_one_past_int32_is_int32_min": case(
+        "df = pd.DataFrame({'c1': [-2147483647, 2147483647, 2147483644, -15]}).astype({'c1': 'int32'})",
+        "df = df.assign(c1=df['c1'].round(-1))\ndf = df.assign(m=df['c1'] // 3)"),
+    # group aggregations of Python objects (a str column's fillna(0)) are pandas': the engines raised
+    # UnsupportedError while running the plan (823904, 826784)
+    "group_first_nunique_of_python_objects": case(
+        "df = pd.DataFrame({'k': [None, 'a'], 'c0': [0, -53]}).astype({'k': 'str', 'c0': 'int8'})",
+        "df = df.fillna(0)\ndf = df.groupby('c0', sort=False).agg(o0=('k', 'first'), o1=('k', 'nunique'))"),
+    "group_max_of_python_objects": case(
+        "df = pd.DataFrame({'c0': pd.array([None, ' x '], dtype='string'), 'c1': [-1.5, 77.7]})",
+        "df = df.fillna(True)\ndf = df.groupby('c1').max()"),
+    # pandas' nullable float / int sums and means are numpy's ``where`` the values are: each run of
+    # present values pairwise, the runs in sequence (a missing value moves 1e20 and -1e20 apart) (839932)
+    "Float64_mean_runs_between_missing": case(
+        "df = pd.DataFrame({'c1': pd.array([1e-300, -0.0, 0.1, -1e+20, 1e+20, nan, -1.5, 59.835981], dtype='Float64')})",
+        "df = pd.concat([df.mean(numeric_only=True), df.sum(numeric_only=True)])"),
+    # a DataFrame reduction of one double[pyarrow] column keeps pyarrow's NaN made by the values (its
+    # row is the block's result as it is); over several columns pandas sets the row value by value: NA
+    "arrow_double_frame_sum_of_inf_and_minus_inf_is_nan": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([-inf, inf], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.sum(numeric_only=True)"),
+    "arrow_double_frame_sum_two_columns_is_na": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([-inf, inf], dtype=pd.ArrowDtype(pa.float64())), "
+        "'c3': pd.array([1.5, None], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.mean()"),
+    # a datetime mean is pandas' nanmean: the ticks summed as float64 by numpy, / count, truncated
+    # (Polars' mean was 256 ns apart) (831729)
+    "datetime_ns_mean_is_float64_sum_of_ticks": case(
+        "df = pd.DataFrame({'k': ['2020-01-01 12:30:00', '2021-06-15 08:00:01', '2020-01-01 12:30:00', '2020-01-01', None, "
+        "'2020-01-01 12:30:00', '2021-06-15 08:00:01', '2021-06-15 08:00:01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df['k'].mean()"),
+    "datetime_s_frame_mean_and_timedelta_mean": case(
+        "df = pd.DataFrame({'k': ['2020-01-01 12:30:00', '2021-06-15 08:00:01', None, '2020-01-01 12:30:01']}).astype({'k': 'datetime64[s]'})",
+        "df = df.assign(d=df['k'] - pd.Timestamp('2019-01-01'))\ndf = df.mean()"),
+    # an object column of Timestamps with nanoseconds (here pandas' result of nlargest, which the
+    # mixed objects send to pandas) lost them in pyarrow's conversion to [us] (839364)
+    "object_timestamps_keep_nanoseconds_through_pandas": case(
+        "df = pd.DataFrame({'k': [1.0, 3.0], 'c0': [2, 1]}).astype({'c0': 'uint8'})\ndf2 = pd.DataFrame({'k': [1.0], 'x0': ['ba']})",
+        "df = df.astype({'k': 'datetime64[ns]'})\ndf = pd.concat([df, df2], ignore_index=True)\n"
+        "df = df.nlargest(2, 'c0', keep='last')\ndf = df.sort_values(['x0'], ascending=False, na_position='first', kind='stable')"),
+    # numpy uint64 to an Arrow string: pandas boxes the values through pyarrow's inference of Python
+    # ints, OverflowError past int64 (839914)
+    "uint64_past_int64_astype_arrow_string_overflowerror": arrow_case(
+        "df = pd.DataFrame({'c1': [18446744073709551614]}).astype({'c1': 'uint64'})",
+        "df = df.astype({'c1': pd.ArrowDtype(pa.large_string())})"),
+    "uint64_astype_arrow_string": arrow_case(
+        "df = pd.DataFrame({'c1': [5, 7]}).astype({'c1': 'uint64'})", "df = df.astype({'c1': pd.ArrowDtype(pa.string())})"),
+    # found by the check campaign (seeds 845000-845399): a Timestamp literal lost its nanoseconds in
+    # the CPU lowering (a Python datetime): x < Timestamp(38 ns) was x < 0 (845128)
+    "datetime_ns_lt_timestamp_with_nanoseconds": case(
+        "df = pd.DataFrame({'c1': [1e-300, 5.0, 38.0]})",
+        "df = df.astype({'c1': 'datetime64[ns]'})\ndf = df[(df['c1'] < pd.Timestamp('1970-01-01 00:00:00.000000038'))]"),
+    # a whole column's median is numpy's: the middle pair averaged as (a + b) / 2 (-inf with a
+    # number is -inf; Polars' interpolation gave NaN) (845108)
+    "median_of_minus_inf_middle_is_minus_inf": case(
+        "df = pd.DataFrame({'c2': [-inf, -inf, 2.25, 39.0], 'i': [1, 2**60 + 1, 3, 2**62]})", "df = df.median(numeric_only=True)"),
+    # concat fills a child's missing object column with NaN, whatever marker the column's own missing
+    # values have (None for decimals' objects, NA for a nullable dtype's): the column's marker is NaN's
+    # (831826, 839908; a column holding both markers is not representable - new O)
+    "decimal_objects_concat_missing_side_nan": arrow_case(
+        "df = pd.DataFrame({'c2': pd.array(['-0.01'], dtype=" + DEC + ")})\ndf2 = pd.DataFrame({'x1': [5]}).astype({'x1': 'int32'})",
+        "df = df.astype({'c2': 'object'})\ndf = pd.concat([df, df2], ignore_index=True)"),
+    "boolean_objects_concat_missing_side_nan": case(
+        "df = pd.DataFrame({'c2': pd.array([None, True], dtype='boolean')})\ndf2 = pd.DataFrame({'x0': [1]}).astype({'x0': 'int8'})",
+        "df = df.astype({'c2': 'object'})\ndf = df.dropna()\ndf = pd.concat([df, df2], ignore_index=False)"),
+    "dates_concat_missing_side_nan": case(
+        "df = pd.DataFrame({'t': ['2020-01-01']}).astype({'t': 'datetime64[ns]'})\ndf2 = pd.DataFrame({'x': [1]})",
+        "df = df.assign(t=df['t'].dt.date)\ndf = pd.concat([df2, df])"),
+    # a group's first / last of an object column with no value in the group is None (pandas' object
+    # kernels), whatever marker the column's missing values had (833093)
+    "object_group_last_of_only_missing_is_none": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), "
+        "'c0': pd.array([False], dtype=pd.ArrowDtype(pa.bool_())), 'c3': [3]}).astype({'c3': 'uint32'})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['2021-06-15'], dtype=pd.ArrowDtype(pa.date32())), 'x0': [True]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.astype({'c0': 'str'})\ndf = df.groupby('c3', sort=True).last()"),
+    "object_families_group_first_last_of_only_missing_is_none": case(
+        "df = pd.DataFrame({'k': [1, 1, 2], 'f': [nan, nan, 1.5], 'b': pd.array([None, None, True], dtype='boolean'), "
+        "'t': pd.to_datetime([None, None, '2020-01-01']), 's': pd.Series([None, None, 'a'], dtype=object)})",
+        "df = df.astype({'f': object, 'b': object, 't': object})\n"
+        "df = pd.concat([df.groupby('k').last(), df.groupby('k').agg(x=('f', 'first'), y=('s', 'first'))], axis=1)"),
+    # a merge's missing side of an object column is NaN too (dates from .dt.date showed NaT) (847257,
+    # found by the check campaign 846000-847499)
+    "dates_merge_outer_missing_side_nan": case(
+        "df = pd.DataFrame({'k': ['a'], 'c0': ['1970-01-01'], 'c4': [-0.0]}).astype({'c0': 'datetime64[ms]'})\n"
+        "df2 = pd.DataFrame({'k': ['b']})",
+        "df = df[df['c4'].isin([])]\ndf = df.assign(n=df['c0'].dt.date)\ndf = df.merge(df2, on='k', how='outer')"),
+    "boolean_objects_merge_left_missing_side_nan": case(
+        "df = pd.DataFrame({'k': [1, 2], 'b': pd.array([True, False], dtype='boolean')})\ndf2 = pd.DataFrame({'k': [3, 1]})",
+        "df = df.assign(b=df['b'].astype(object))\ndf = df2.merge(df, on='k', how='left')"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU2_CASES.items()])
+def test_fuzz_regression_fz6cpu2(code: str) -> None:
+    check_code(code)
+
+
+def test_fz6cpu2_seconds_past_ms_range_refused_not_wrapped() -> None:
+    """CPU [s] times past its [ms] range are refused, not wrapped (836136).
+
+    The CPU engine holds datetime64[s] as [ms] (Polars has no [s]); seconds past int64 / 1000 wrapped
+    silently (year -292277022657 became 1970-01-01 00:00:01). They are refused now, both when a frame
+    holding them reaches the engine and when an int column is cast to them. (The GPU engine holds [s]
+    as it is.)
+    """
+    import os
+
+    if os.environ.get("GFRAME_ENGINE", "").lower() == "gpu":
+        pytest.skip("CPU-engine representation: the GPU engine holds [s] natively")
+    import numpy as np
+    import pandas
+
+    import gframe as gpd
+    from gframe.errors import UnsupportedError
+
+    secs = pandas.Series(np.array([-9223372036854775807, 5], dtype=np.int64))
+    with pytest.raises(UnsupportedError):
+        gpd.DataFrame({"c0": secs.astype("datetime64[s]")}).head(1).to_pandas()
+    with pytest.raises(UnsupportedError):
+        gpd.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1).to_pandas()
+    ok = gpd.DataFrame({"c0": [1709164800, 5]}).astype({"c0": "datetime64[s]"}).head(2).to_pandas()
+    assert ok["c0"].tolist() == [pandas.Timestamp("2024-02-29"), pandas.Timestamp(5, unit="s")]

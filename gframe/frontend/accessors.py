@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_family, is_string
+from gframe.plan.schema import OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_family, is_string, pandas_dtype
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -131,9 +132,11 @@ class StringMethods(_Accessor):
     def __init__(self, series: Any) -> None:
         t = series._dtype_arrow
         categorical = t is not None and pa.types.is_dictionary(t) and is_string(t.value_type)
-        # Python objects (``datetime.fillna(True)``): pandas decides by the values (``infer_dtype``:
-        # strings or a mix are taken), so every method is pandas' (``_fn`` raises NotNative)
-        self._objects = t == PYOBJECT
+        # a column pandas holds as object (Python objects - ``datetime.fillna(True)`` -, ``astype(object)``
+        # of numbers, ``.dt.date``, bools with missing values, a type the data decides): pandas decides
+        # by the values (``infer_dtype``: strings, a mix, no values or only missing ones are taken;
+        # bools or numbers raise AttributeError), so every method is pandas' (``_fn`` raises NotNative)
+        self._objects = not categorical and not is_string(t) and pandas_dtype(t, True, series._family) == np.dtype("O")
         if t is not None and not is_string(t) and not categorical and not self._objects:
             raise AttributeError("Can only use .str accessor with string values!")
         # pandas applies .str to a categorical's string values: predicates as on str, while string

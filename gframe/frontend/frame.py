@@ -549,7 +549,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                 l, r = (lit, e) if reflected else (e, lit)
                 expr = BinOp(op_, l, r)
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
-                return cross_kind_equality(expr, self._schema.dtype_of) or expr
+                return cross_kind_equality(expr, self._schema.dtype_of, self._schema.family_of) or expr
 
             return self._map_columns(apply)
         if isinstance(other, DataFrame) and other._plan == self._plan and not any(f.dtype == PYOBJECT for f in self._schema.columns):
@@ -814,10 +814,18 @@ class DataFrame(NumpyProtocols, NDFrame):
             common = find_common_type(dtypes)
             if fn in ("any", "all") and str(common) != "boolean":
                 common = np.dtype(bool)  # pandas' out_dtype for any/all, unless the blocks agree on boolean
-            if isinstance(common, pd.api.extensions.ExtensionDtype):
-                values = [pd.NA if v is pd.NA or v is None or v is pd.NaT
-                          or (isinstance(v, (float, np.floating)) and np.isnan(v)) else v for v in values]
-            out = pd.Series(pd.array(values, dtype=common), index=out.index)
+            if isinstance(common, pd.ArrowDtype) and len(values) == 1:
+                # one Arrow column: pandas' row of the results is its block's pyarrow result as it is, so
+                # pyarrow's NaN made by the values (``[-inf, inf].sum()``) stays NaN; the row of several
+                # columns is set value by value, which makes it NA
+                arr = pa.array([None if v is pd.NA or v is None or v is pd.NaT else v for v in values],
+                               type=common.pyarrow_dtype, from_pandas=False)
+                out = pd.Series(pd.arrays.ArrowExtensionArray(arr), index=out.index)
+            else:
+                if isinstance(common, pd.api.extensions.ExtensionDtype):
+                    values = [pd.NA if v is pd.NA or v is None or v is pd.NaT
+                              or (isinstance(v, (float, np.floating)) and np.isnan(v)) else v for v in values]
+                out = pd.Series(pd.array(values, dtype=common), index=out.index)
         elif kinds and all(k.kind in "iuf" for k in kinds):
             # pandas' result is the common type of the columns' results (int64 and uint64: float64;
             # int32 and float32: float64 - the Series of the scalars alone would say float32)

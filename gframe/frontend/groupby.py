@@ -229,7 +229,8 @@ class _GroupBy:
             # a type the data decides (int or float where rows went missing) is pandas' to judge
             fields = [f for f in fields if f.dtype is None or is_numeric_for_pandas(f.dtype, f.family)]
         for f in fields:
-            if f.dtype is None or pa.types.is_dictionary(f.dtype):
+            if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
+                # (Python objects: pandas compares / hashes them by Python's rules; ``_ok`` says why)
                 return self._fallback(fn, **params)
             if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
                 return self._fallback(fn, **params)
@@ -417,6 +418,10 @@ class _GroupBy:
             return fn in ("count", "size")
         if pa.types.is_dictionary(t):
             return False
+        if t == PYOBJECT:
+            # Python objects (a str column's ``fillna(0)``): the engines only move them; pandas takes
+            # their first / max / nunique by Python's rules (TypeError where kinds do not compare)
+            return fn == "size"
         if is_string(t) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
             return False
         if pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):

@@ -91,16 +91,21 @@ def _operand_name(t: Any, e: Expr, other: Any) -> str:
     return str(pandas_dtype(t))
 
 
-def cross_kind_equality(expr: BinOp, lookup: Any) -> Expr | None:
+def cross_kind_equality(expr: BinOp, lookup: Any, family: Any = None) -> Expr | None:
     """``==`` / ``!=`` between kinds that never compare equal (a str column and a number, a datetime and
     an int): pandas gives all False / all True, missing values included, without raising. The
-    replacement expression (None: an ordinary comparison)."""
+    replacement expression (None: an ordinary comparison). A nullable column (``Int64 != 'a'``,
+    ``family`` given) keeps its missing values: pandas' masked comparison is NA there."""
     if expr.op not in ("eq", "ne"):
         return None
     lk, rk = _kind(expr_type(expr.left, lookup)), _kind(expr_type(expr.right, lookup))
     if lk is None or rk is None or lk == rk or "category" in (lk, rk) or any({lk, rk} <= s for s in _ORDERED_TOGETHER):
         return None
     col = expr.right if isinstance(expr.left, Lit) else expr.left
+    if family is not None and isinstance(expr.left if col is expr.right else expr.right, Lit) \
+            and expr_family(col, family, lookup) == MASKED and not is_string(expr_type(col, lookup)):
+        # the column against itself: True (False for ==) where a value is, NA where it is missing
+        return BinOp("eq" if expr.op == "ne" else "ne", col, col)
     both = BinOp("or", func("isna", col), func("notna", col))  # True on every row
     return both if expr.op == "ne" else func("invert", both)
 
@@ -318,7 +323,9 @@ def _arrow_cast_native(src: Any, src_family: str, target: Any, family: str) -> b
         return False
     if family in ARROW_FAMILIES:
         if is_string(target):
-            return not (floating(src) or boolean(src))
+            # (numpy / masked uint64: pandas boxes the values through pyarrow's inference of Python
+            # ints, which overflows past int64 - OverflowError where such a value is: pandas decides)
+            return not (floating(src) or boolean(src) or src == pa.uint64() and src_family not in ARROW_FAMILIES)
         if integer(target):
             return integer(src) or boolean(src)
         if floating(target):
@@ -790,7 +797,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "strings compared with another kind: pandas decides by the values")
             raise
-        return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of) or expr, name)
+        return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of, plan.schema.family_of) or expr, name)
 
     def _bool_family(self) -> str | None:
         """The family of this Series' bool dtype (NUMPY: numpy's bool, MASKED: "boolean"); None if not bool."""

@@ -26,6 +26,7 @@ from gframe.plan.schema import (
     OBJECT_FAMILIES,
     OBJECT_NA,
     OBJECT_NAT,
+    OBJECT_NONE,
     OBJECT_STRING,
     STRING,
     ArrowType,
@@ -515,7 +516,7 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
 
 FamilyLookup = Callable[[str], str]
 
-_FAMILY_RANK = {NUMPY: 0, OBJECT: 1, OBJECT_NA: 1, OBJECT_NAT: 1, MASKED: 2, ARROW: 3, ARROW_LARGE: 3}
+_FAMILY_RANK = {NUMPY: 0, OBJECT: 1, OBJECT_NA: 1, OBJECT_NAT: 1, OBJECT_NONE: 1, MASKED: 2, ARROW: 3, ARROW_LARGE: 3}
 # functions whose result is a plain numpy column whatever the input (``Int64.isna()`` is bool)
 _NUMPY_RESULT = frozenset({"isna", "notna", "duplicated", "str.split_get", "udf", "dt.date", "str.to_datetime"})
 # functions whose missing values pandas' numpy rules make a new dtype (ints with NaN -> float64):

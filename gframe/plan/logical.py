@@ -13,12 +13,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Hashable, Sequence
 
+import numpy as np
 import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, STRING, Field, IndexField, Schema
-from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
+from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
+                                IndexField, Schema, pandas_dtype)
+from gframe.plan.dtypes import aggregate_type, combine_families, expr_family, expr_field, expr_type, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
 
@@ -348,6 +350,12 @@ class Aggregate(Plan):
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
         aggf = [f if f.family != NUMPY else Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY)
                 for (label, a), f in ((la, expr_field(la[0], la[1], s)) for la in self.aggs)]
+        if self.keys:
+            # a group's first / last of an object column where the group has no value is None (pandas'
+            # object kernels), whatever marker the column's missing values had
+            aggf = [Field(f.label, f.dtype, OBJECT_NONE) if a.fn in ("first", "last")
+                    and _object_column(expr_type(a.child, look), expr_family(a.child, s.family_of, look))
+                    else f for f, (_, a) in zip(aggf, self.aggs)]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))
             # no aggregations: pandas' empty column Index keeps the dtype of the grouped frame's labels
@@ -493,9 +501,13 @@ class Join(Plan):
                 t = None  # the other side's key values
             if side == "key" or (side == "right" and self.right_key_from_left_index(name)):
                 t = self._categorical_key(side, name, t)
+            # an object column's missing rows are NaN (pandas' reindex), whatever its own marker (``Union``)
+            objects = may_miss and side != "key" and _object_column(t, fam)
             if may_miss and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)) \
                     and not keeps_type_when_missing(fam):
                 t = None
+            if objects:
+                fam = OBJECT
             fields.append(Field(label, t, fam))
         index: tuple[IndexField, ...] | None
         if self.index_from == "none":
@@ -608,7 +620,12 @@ class Union(Plan):
                 # pandas 3 reindexes bools to object (NaN) for a child with other columns, rows or not
                 # ("missing", as ints to float64): the family says so, so that an op that drops the
                 # missing rows later (dropna, a filter) keeps object, as pandas does
-                fields.append(Field(label, pa.bool_(), OBJECT if fam == NUMPY else fam))
+                fields.append(Field(label, pa.bool_(), OBJECT))  # (NaN, as below, in an object family too)
+            elif "missing" in ts and _object_column(_union_type(ts), fam):
+                # an object column (``astype(object)`` of decimals or of a nullable dtype, ``.dt.date``):
+                # pandas fills a child's missing column with NaN, whatever marker the column's own
+                # missing values have - one marker per column here, so NaN's (``OBJECT``)
+                fields.append(Field(label, _union_type(ts), OBJECT))
             else:
                 fields.append(Field(label, _union_type(ts), fam))
         # no columns: pandas' union of the column Indexes keeps a typed empty one (str) over a RangeIndex
@@ -634,6 +651,11 @@ class Union(Plan):
 
     def describe(self) -> str:
         return f"Union{' ignore_index' if self.ignore_index else ''}"
+
+
+def _object_column(t: Any, fam: str) -> bool:
+    """Whether a column of type ``t`` (known) and family ``fam`` is an object column in pandas."""
+    return t is not None and t != PYOBJECT and pandas_dtype(t, False, fam) == np.dtype("O")
 
 
 def _union_type(types: list[Any]) -> pa.DataType | None:

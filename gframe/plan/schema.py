@@ -75,7 +75,10 @@ ARROW_LARGE = "arrow_large"
 OBJECT = "object"
 OBJECT_NA = "object_na"
 OBJECT_NAT = "object_nat"
-OBJECT_FAMILIES = frozenset({OBJECT, OBJECT_NA, OBJECT_NAT})
+# an object column whose missing values show as None: a group's ``first`` / ``last`` of an object
+# column where the group has no value (pandas' object kernels leave None there)
+OBJECT_NONE = "object_none"
+OBJECT_FAMILIES = frozenset({OBJECT, OBJECT_NA, OBJECT_NAT, OBJECT_NONE})
 NA_FAMILIES = frozenset({MASKED, ARROW, ARROW_LARGE})  # missing is NA, comparisons propagate it
 ARROW_FAMILIES = frozenset({ARROW, ARROW_LARGE})  # pd.ArrowDtype: pandas computes with pyarrow
 
@@ -99,7 +102,7 @@ def object_family(family: str, t: ArrowType | None) -> str:
 
 def object_missing(family: str) -> object:
     """The missing value an object family shows (see ``object_family``)."""
-    return pd.NA if family == OBJECT_NA else pd.NaT if family == OBJECT_NAT else np.nan
+    return pd.NA if family == OBJECT_NA else pd.NaT if family == OBJECT_NAT else None if family == OBJECT_NONE else np.nan
 
 
 @dataclass(frozen=True)

@@ -115,12 +115,15 @@ class Lowering:
             unit = e.value.unit if e.value.unit != "s" else "ms"
             out = pl.lit(e.value.as_unit(unit).asm8.astype(np.int64)).cast(pl.Duration(unit))
             return out.cast(polars_type(e.dtype)) if e.dtype is not None else out
+        if isinstance(e.value, pd.Timestamp) and e.value is not pd.NaT:
+            # exactly, from its ticks (UTC for a tz-aware one) in its own unit: a Python datetime drops
+            # the nanoseconds (x < Timestamp(38 ns) was x < 0 on an [ns] column)
+            unit = e.value.unit if e.value.unit != "s" else "ms"
+            tz = str(e.value.tz) if e.value.tz else None
+            out = pl.lit(e.value.as_unit(unit)._value, dtype=pl.Int64).cast(pl.Datetime(unit, tz))
+            return out.cast(polars_type(e.dtype)) if e.dtype is not None else out
         if e.dtype is not None:
             return pl.lit(e.value, dtype=polars_type(e.dtype))
-
-        if isinstance(e.value, pd.Timestamp):
-            return pl.lit(e.value.to_pydatetime() if e.value.tz is None else e.value.to_pydatetime()).cast(
-                polars_type(pa.timestamp(e.value.unit, tz=str(e.value.tz) if e.value.tz else None)))
         return pl.lit(e.value)
 
     def _binop(self, e: BinOp) -> pl.Expr:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 # the function declarations, by family (each registers its lowering in functions.FUNCTIONS)
 from gframe.engines.cpu import datetimes, rowwise, strings, window  # noqa: F401
@@ -29,9 +30,9 @@ from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
-from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
+from gframe.plan.dtypes import aggregate_type, expr_family, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import NA_FAMILIES, Field, Schema, index_name
+from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -81,7 +82,21 @@ def _(node: L.InMemoryScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 def _from_table(table: pa.Table) -> pl.DataFrame:
     table = C.to_enum_table(table)  # categoricals of numbers etc.: their categories encoded as strings
+    _check_seconds_range(table)
     return _with_categories(pl.from_arrow(table, rechunk=False), table)  # type: ignore[arg-type]
+
+
+def _check_seconds_range(table: pa.Table) -> None:
+    """Polars has no [s]: ``from_arrow`` turns a [s] column into [ms], multiplying the ticks by 1000
+    and wrapping past int64 (year -292277022657 became 1970-01-01 00:00:01). Such values are refused
+    (``UnsupportedError``), never wrapped."""
+    for name in table.column_names:
+        t = table.schema.field(name).type
+        if (pa.types.is_timestamp(t) or pa.types.is_duration(t)) and t.unit == "s" and table.num_rows:
+            lo, hi = pc.min_max(table.column(name).cast(pa.int64())).values()
+            limit = (2 ** 63 - 1) // 1000
+            if lo.is_valid and (lo.as_py() < -limit or hi.as_py() > limit):
+                raise UnsupportedError(f"column {name!r}: {t} values past the cpu engine's range (it holds [s] as [ms])")
 
 
 def _with_categories(df: pl.DataFrame, table: pa.Table) -> pl.DataFrame:
@@ -370,13 +385,33 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
     than the last bits. NaN made by the values (inf - inf) is null, as ``_finish`` makes it."""
     todo = []
     for name, a in named:
+        t = low.type_of(a.child)
+        if a.fn == "median" and t is not None and (pa.types.is_floating(t) and not pa.types.is_float16(t)
+                                                    or pa.types.is_integer(t)) \
+                and expr_family(a.child, low.family, low.lookup) not in ARROW_FAMILIES:
+            todo.append(_numpy_median(df.select(low.lower(a.child).alias("x")).get_column("x"), out.schema[name], name))
+            continue
         if a.fn not in ("sum", "mean"):
             continue
-        t = low.type_of(a.child)
+        if a.fn == "mean" and t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+            todo.append(_numpy_time_mean(df.select(low.lower(a.child).alias("x")).get_column("x"), t, out.schema[name], name))
+            continue
         if t is None or not (pa.types.is_floating(t) or a.fn == "mean" and pa.types.is_integer(t)) \
                 or pa.types.is_float16(t):
             continue
         col = df.select(low.lower(a.child).alias("x")).get_column("x")
+        if expr_family(a.child, low.family, low.lookup) == MASKED:
+            # pandas' nullable Float64 / Int64 (``masked_reductions``): numpy's sum / mean ``where`` a
+            # value is - numpy adds each run of present values pairwise and the runs one after
+            # another (a missing value between 1e20 and -1e20 changes the result)
+            valid = col.is_not_null().to_numpy()
+            x = col.fill_null(0).to_numpy()
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                value = (np.sum if a.fn == "sum" else np.mean)(x, where=valid)
+            if a.fn == "mean" and not valid.any() or np.isnan(value):
+                value = None
+            todo.append(pl.Series(name, [None if value is None else float(value)], dtype=pl.Float64).cast(out.schema[name]))
+            continue
         if pa.types.is_integer(t):
             if col.null_count():
                 continue  # (a nullable int's mean: its own masked kernel)
@@ -394,6 +429,38 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
         target = out.schema[name]
         todo.append(pl.Series(name, [None if value is None else float(value)], dtype=pl.Float64).cast(target))
     return out.with_columns(todo) if todo else out
+
+
+def _numpy_median(col: pl.Series, target: pl.DataType, name: str) -> pl.Series:
+    """A whole column's median as pandas' ``nanops.nanmedian``: numpy's median of the present values
+    (ints as float64; floats in their type), whose middle pair is averaged as ``(a + b) / 2`` -
+    Polars' interpolation ``a + (b - a) / 2`` gave NaN for ``-inf`` and a number (``[-inf, -inf,
+    2.25, 39]``: pandas -inf). NaN made by the values is null, as ``_finish`` makes it."""
+    x = col.drop_nulls()
+    if not x.len():
+        return pl.Series(name, [None], dtype=target)
+    v = x.to_numpy()
+    with np.errstate(invalid="ignore", over="ignore"):
+        value = np.median(v.astype(np.float64) if v.dtype.kind in "iu" else v)
+    return pl.Series(name, [None if np.isnan(value) else float(value)], dtype=pl.Float64).cast(target)
+
+
+def _numpy_time_mean(col: pl.Series, t: Any, target: pl.DataType, name: str) -> pl.Series:
+    """A whole column's datetime / timedelta mean as pandas' ``nanops.nanmean``: the ticks (in the
+    column's own unit; the engine holds [s] as [ms]) summed as float64 by numpy, missing ones as 0,
+    / count, truncated to int64 - Polars' mean rounds differently (256 ns apart near 2020)."""
+    ticks = col.to_physical()
+    scale = 1000 if t.unit == "s" else 1
+    valid = int(ticks.len() - ticks.null_count())
+    if not valid:
+        return pl.Series(name, [None], dtype=target)
+    x = ticks.fill_null(0).to_numpy()
+    x = x // scale if scale != 1 else x
+    with np.errstate(invalid="ignore", over="ignore"):
+        mean = np.sum(x, dtype=np.float64) / np.float64(valid)
+    if not np.isfinite(mean) or abs(mean) >= 2.0 ** 63:
+        return pl.Series(name, [None], dtype=target)
+    return pl.Series(name, [int(np.int64(mean)) * scale], dtype=pl.Int64).cast(target)
 
 
 def _rows_in_group_order(df: pl.DataFrame, keys: list[str], sort: bool, dropna: bool) -> bool:
@@ -719,8 +786,11 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
             return _kernel("median")(code, groups, x, size, not np.isnan(x).any())
         x = col.to_numpy()  # min / max: in the column's own type
         out, seen = _kernel("extreme")(code, groups, x, what == "max")
-        if not seen.all():  # groups whose values are all missing (floats)
-            out[~seen] = np.nan
+        # groups whose values are all missing (floats: integers with missing values go to Polars); the
+        # codes of no rows (a gap in a range of int keys) are dropped by ``pick`` and stay as they are
+        unseen = ~seen & (size > 0)
+        if unseen.any():
+            out[unseen] = np.nan
         return out
 
     tasks = []
@@ -1014,6 +1084,12 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
             todo.append(_narrowed(out.get_column(name), narrow))
             continue
         t = aggregate_type(a, low.lookup, grouped)
+        if t is None and name in out.columns and out.schema[name].is_float() and _has_nan(out.get_column(name)):
+            # a type the data decides (a float32 group mean: float64 from reduceat, float32 over no
+            # rows) is still the engine's float: NaN is its missing value (null), or Polars' ``NaN > inf``
+            # (True) and ``fillna`` see a value
+            todo.append(pl.col(name).fill_nan(None))
+            continue
         if t is not None and not pa.types.is_dictionary(t) and out.schema[name] == _polars_type(t) \
                 and not (pa.types.is_floating(t) and _has_nan(out.get_column(name))):
             continue  # agg_finish would change nothing

@@ -13,6 +13,7 @@ from gframe.engines.cpu import categorical as C
 from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, exact_divisor, polars_type
 from gframe.engines.cpu.functions import declare
 from gframe.engines.values import ColumnValues
+from gframe.errors import UnsupportedError
 from gframe.plan.dtypes import holds, is_python_number, replaced_type
 from gframe.plan.expr import Col, Func, Lit
 from gframe.plan.node import Opaque
@@ -152,6 +153,12 @@ def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if t == pl.UInt64:
         return pl.when(out >= 2.0 ** 64).then(pl.lit(_F2U64_PAST, pl.UInt64)).otherwise(out.cast(pl.UInt64, strict=False))
     wide = pl.when(out >= 2.0 ** 63).then(pl.lit(_F2I64_PAST, pl.Int64)).otherwise(out.cast(pl.Int64, strict=False))
+    if t == pl.Int32:
+        # numpy's double -> int32 is the platform's 32-bit conversion: past int32 it is int32's min
+        # (x86-64), not a wrap (int32 max rounded to -1 places: -2147483648); the narrower types and
+        # uint32 convert through a wider int and wrap
+        past = (out >= 2.0 ** 31) | (out < -(2.0 ** 31))
+        return pl.when(past).then(pl.lit(_F2I32_PAST, pl.Int32)).otherwise(wide.cast(t, wrap_numerical=True))
     return wide if t == pl.Int64 else wide.cast(t, wrap_numerical=True)
 
 
@@ -164,6 +171,7 @@ def _numpy_cast_past(value: float, dtype: Any) -> int:
 
 _F2I64_PAST = _numpy_cast_past(2.0 ** 63, np.int64)
 _F2U64_PAST = _numpy_cast_past(2.0 ** 64, np.uint64)
+_F2I32_PAST = _numpy_cast_past(2.0 ** 31, np.int32)
 
 
 @declare("isin")
@@ -283,11 +291,35 @@ def _cast(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         return x.cast(pl.String)
     if pa.types.is_integer(to_t) and _is_float(from_t):
         return x.cast(polars_type(to_t), strict=True)
+    if _in_seconds(from_t) and pa.types.is_integer(to_t):
+        # Polars has no [s]: the engine holds a [s] column as [ms] (``polars_type``), whose integers are
+        # 1000 times pandas' (seconds); whole seconds always, so the division is exact
+        return (x.cast(pl.Int64) // 1000).cast(polars_type(to_t), wrap_numerical=True)
+    if _in_seconds(to_t) and from_t is not None and pa.types.is_integer(from_t):
+        # the integers are seconds (pandas' [s] ticks), held as [ms]: past int64 / 1000 seconds (292
+        # million years) the engine cannot hold them - refused where the node has the rows, never wrapped
+        ticks = x.cast(pl.Int64)
+        if lo.data is not None and lo.data.height and bool(lo.data.select(past_ms_range(ticks).any()).item()):
+            raise UnsupportedError(f"{to_t} values past the cpu engine's range (it holds [s] as [ms]: Polars has no [s])")
+        return (ticks * 1000).cast(polars_type(to_t))
     if pa.types.is_dictionary(to_t):
         if not pa.types.is_large_string(to_t.value_type) and not pa.types.is_string(to_t.value_type):
             return x  # numeric categories: the engine keeps the values, pandas sees a category
         return x.cast(pl.String).cast(pl.Categorical())
     return x.cast(polars_type(to_t))
+
+
+_MS_LIMIT_S = (2 ** 63 - 1) // 1000
+
+
+def past_ms_range(seconds: pl.Expr) -> pl.Expr:
+    """Whether int64 seconds are past what [ms] ticks in int64 hold (the engine's [s])."""
+    return (seconds > _MS_LIMIT_S) | (seconds < -_MS_LIMIT_S)
+
+
+def _in_seconds(t: Any) -> bool:
+    """Whether ``t`` is a datetime / timedelta in seconds (held as [ms] by the engine)."""
+    return t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)) and t.unit == "s"
 
 
 _SMALL_FIXED = r"^(-?)0\.(0{4,})([1-9])(\d*)$"
