@@ -1135,3 +1135,27 @@ FUZZA_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FUZZA_CASES.items()])
 def test_fuzz_regression_fuzza(code: str) -> None:
     check_code(code)
+
+
+# session 6, fz6cpu1
+FZ6CPU1_CASES: dict[str, str] = {
+    # B1: a decimal's group median is typed by the data (pandas goes through object numpy and back to
+    # Arrow): the decimal type with no groups, null[pyarrow] where every median is missing, else double
+    "decimal_group_median_no_groups_keeps_decimal": arrow_case(
+        f"df = pd.DataFrame({{'c2': [], 'c3': pd.array([], dtype={DEC})}}).astype({{'c2': 'float32'}})",
+        "df = df.groupby('c2').median()"),
+    "decimal_group_median_all_missing_is_null_type": arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array([None, None], dtype={DEC}), 'c2': [265691, 3]}}).astype({{'c2': 'uint64'}})",
+        "df = df.groupby('c2')['c1'].median()"),
+    "decimal_group_median_named_agg_all_missing": arrow_case(
+        f"df = pd.DataFrame({{'k': [3], 'c0': [inf], 'c3': pd.array([None], dtype={DEC})}}).astype({{'c0': 'float32'}})",
+        "df = df.groupby('k').agg(o0=('c3', 'median'), o1=('c0', 'median'))"),
+    "decimal_group_median_values_is_double": arrow_case(
+        f"df = pd.DataFrame({{'k': [1, 1, 2, 3], 'v': pd.array([Decimal('1.5'), Decimal('2.25'), None, Decimal('-3')], dtype={DEC})}})",
+        "df = df.groupby('k').agg(a=('v', 'median'), b=('v', 'mean'))"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU1_CASES.items()])
+def test_fuzz_regression_fz6cpu1(code: str) -> None:
+    check_code(code)

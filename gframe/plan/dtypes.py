@@ -459,11 +459,22 @@ def group_sum_narrow_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     return None
 
 
+def group_median_decimal(expr: Agg, lookup: Lookup) -> ArrowType | None:
+    """The decimal type of a column whose *group* median pandas types by the data (None where the
+    rule does not apply): pandas takes the values through object numpy and back into Arrow, so the
+    result is double where a group has a median, ``null[pyarrow]`` where none has (every value
+    missing), and the input's decimal type where there are no groups (nothing to infer from)."""
+    if expr.fn != "median":
+        return None
+    arg = expr_type(expr.child, lookup)
+    return arg if arg is not None and pa.types.is_decimal(arg) else None
+
+
 def aggregate_type(expr: Agg, lookup: Lookup, grouped: bool) -> ArrowType | None:
     """An aggregation's type in a group-by (``grouped``) or over the whole input: they differ for
     sums and products of narrow ints, decided by the data in a group-by (``group_sum_narrow_type``),
     and for the mean of float32."""
-    if grouped and group_sum_narrow_type(expr, lookup) is not None:
+    if grouped and (group_sum_narrow_type(expr, lookup) is not None or group_median_decimal(expr, lookup) is not None):
         return None
     if grouped and expr.fn == "mean" and expr_type(expr.child, lookup) == pa.float32():
         # pandas 3.1: float64 where the rows are in group order and hold no NaN (numpy's reduceat

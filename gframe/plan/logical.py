@@ -18,7 +18,7 @@ import pyarrow as pa
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, STRING, Field, IndexField, Schema
-from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, keeps_type_when_missing
+from gframe.plan.dtypes import aggregate_type, combine_families, expr_field, group_median_decimal, keeps_type_when_missing
 from gframe.plan.source import FileSnapshot
 
 
@@ -346,7 +346,9 @@ class Aggregate(Plan):
         keyf = [(lab, look(k), _inferred_family(s.family_of(k))) for k, lab in zip(self.keys, self.key_labels)]
         # the family (numpy / masked / arrow) from the expression; numpy results take pandas' numpy
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
-        aggf = [f if f.family != NUMPY else Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY)
+        # (and a decimal's group median, an Arrow family's: its type decided by the data too)
+        aggf = [Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY) if f.family == NUMPY
+                else Field(label, None, f.family) if self.keys and group_median_decimal(a, look) is not None else f
                 for (label, a), f in ((la, expr_field(la[0], la[1], s)) for la in self.aggs)]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))

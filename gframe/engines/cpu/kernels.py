@@ -29,7 +29,7 @@ from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
-from gframe.plan.dtypes import aggregate_type, group_sum_narrow_type
+from gframe.plan.dtypes import aggregate_type, group_median_decimal, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
 from gframe.plan.schema import NA_FAMILIES, Field, Schema, index_name
 
@@ -1013,6 +1013,10 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
         if narrow is not None:
             todo.append(_narrowed(out.get_column(name), narrow))
             continue
+        decimal = group_median_decimal(a, low.lookup) if grouped else None
+        if decimal is not None:
+            todo.append(_decimal_median(out.get_column(name), decimal))
+            continue
         t = aggregate_type(a, low.lookup, grouped)
         if t is not None and not pa.types.is_dictionary(t) and out.schema[name] == _polars_type(t) \
                 and not (pa.types.is_floating(t) and _has_nan(out.get_column(name))):
@@ -1032,6 +1036,17 @@ def _narrowed(col: pl.Series, narrow: Any) -> pl.Series:
     if pa.types.is_unsigned_integer(narrow) and col.dtype != pl.UInt64:
         return col.cast(pl.UInt64)  # pandas sums unsigned ints in uint64 (a kernel's int64 sums: same values)
     return col
+
+
+def _decimal_median(col: pl.Series, decimal: Any) -> pl.Series:
+    """Group medians of a decimal column as pandas types them (``group_median_decimal``): the
+    input's decimal type where there are no groups, Arrow's null type where every median is
+    missing, double otherwise."""
+    if col.len() == 0:
+        return col.cast(_polars_type(decimal))
+    if col.null_count() == col.len():
+        return pl.Series(col.name, [None] * col.len(), dtype=pl.Null)
+    return col.cast(pl.Float64)
 
 
 def _has_nan(s: pl.Series) -> bool:
