@@ -1153,6 +1153,21 @@ FZ6CPU1_CASES: dict[str, str] = {
     "decimal_group_median_values_is_double": arrow_case(
         f"df = pd.DataFrame({{'k': [1, 1, 2, 3], 'v': pd.array([Decimal('1.5'), Decimal('2.25'), None, Decimal('-3')], dtype={DEC})}})",
         "df = df.groupby('k').agg(a=('v', 'median'), b=('v', 'mean'))"),
+    # B2: set_index of a narrow signed int column whose type the data decides (a merge's key, a side
+    # that may miss rows) forms pandas' RangeIndex (int64) as a typed one does
+    "merge_outer_key_int32_set_index_empty_is_range": case(
+        "df = pd.DataFrame({'k': []}).astype({'k': 'int32'})\ndf2 = pd.DataFrame({'k': []}).astype({'k': 'int32'})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df.set_index('k')"),
+    "merge_outer_int32_side_set_index_range_is_int64": case(
+        "df = pd.DataFrame({'k': ['ab', 'b'], 'c1': [-462668, 3]}).astype({'c1': 'int32'})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': 'str'})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df.set_index('c1')"),
+    "merge_left_int16_side_missing_set_index_is_float": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [1, 3], 'x': [4, 8]}).astype({'x': 'int16'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.set_index('x')"),
+    "merge_left_int16_side_not_range_kept": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [1, 2, 3], 'x': [4, 8, 9]}).astype({'x': 'int16'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.set_index('x')"),
 }
 
 

@@ -729,6 +729,11 @@ class HConcat(Plan):
         return Schema(tuple(fields), index)
 
 
+def narrow_signed_int(t: Any) -> bool:
+    """An int8/16/32 (a type pandas' ``maybe_sequence_to_range`` makes a RangeIndex, int64, of)."""
+    return t is not None and pa.types.is_signed_integer(t) and t != pa.int64()
+
+
 class SetIndex(Plan):
     """Make data columns ``keys`` the index (``append``: after the existing levels); ``drop`` removes them from the data.
 
@@ -752,7 +757,9 @@ class SetIndex(Plan):
             return None
         s, k = self.child.schema, self.keys[0]
         t = s.dtype_of(k)
-        narrow = t is not None and pa.types.is_signed_integer(t) and t != pa.int64()
+        # a type the data decides (a merge's key or a side that may miss rows: int or float64) may
+        # be a narrow int too: the engines read the column's own type (``narrow_signed_int``)
+        narrow = t is None or narrow_signed_int(t)
         return k if narrow and s.family_of(k) == NUMPY else None
 
     def _compute_schema(self) -> Schema:

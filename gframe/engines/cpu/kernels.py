@@ -1511,7 +1511,8 @@ def _(node: L.SetIndex, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         exprs += [pl.col(n) for n in child.index_names]
     exprs += [pl.col(k).alias(index_name(base + i)) for i, k in enumerate(node.keys)]
     out = df.select(exprs)
-    if node.range_key is not None and _is_int_range(out.get_column(index_name(0))):
+    key = out.get_column(index_name(0))
+    if node.range_key is not None and key.dtype in (pl.Int8, pl.Int16, pl.Int32) and _is_int_range(key):
         out = out.with_columns(pl.col(index_name(0)).cast(pl.Int64))  # pandas' RangeIndex: int64
     return out
 

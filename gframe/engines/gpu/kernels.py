@@ -1357,7 +1357,7 @@ def _(node: L.SetIndex, inputs: list[GpuTable]) -> GpuTable:
     for i, k in enumerate(node.keys):
         names.append(index_name(base + i))
         cols.append(t.column(k))
-    if node.range_key is not None:
+    if node.range_key is not None and L.narrow_signed_int(col_type(cols[-1])):  # (a type the data decides: its own)
         wide = plc.unary.cast(cols[-1], plc_type(I64))
         if _is_int_range(t, wide):
             cols[-1] = wide  # pandas' RangeIndex: int64
