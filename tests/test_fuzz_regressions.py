@@ -1168,6 +1168,21 @@ FZ6CPU1_CASES: dict[str, str] = {
     "merge_left_int16_side_not_range_kept": case(
         "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [1, 2, 3], 'x': [4, 8, 9]}).astype({'x': 'int16'})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.set_index('x')"),
+    # B3: pandas 3.1's multi-key sort_values with na_position='first' fills a numpy float key's NaN
+    # with -inf (+inf descending): NaN ties with it, the tie kept in order / ordered by the next key
+    "sort_values_two_keys_nan_first_ties_minus_inf": case(
+        "df = pd.DataFrame({'k': [3, 3], 'c1': [-inf, nan]})",
+        "df = df.sort_values(['c1', 'k'], ascending=[True, True], na_position='first', kind='stable')"),
+    "sort_values_two_keys_nan_first_float32_categorical": case(
+        "df = pd.DataFrame({'k': ['b', 'b'], 'c0': [-inf, nan]}).astype({'k': pd.CategoricalDtype(['b', 'd'], ordered=True), "
+        "'c0': 'float32'})",
+        "df = df.sort_values(['c0', 'k'], ascending=[True, True], na_position='first', kind='stable')"),
+    "sort_values_two_keys_nan_first_descending_ties_inf": case(
+        "df = pd.DataFrame({'c1': [-inf, nan, 2.0, -inf, inf, nan], 'k': [3, 1, 2, 0, 5, 0]})",
+        "df = df.sort_values(['c1', 'k'], ascending=[False, True], na_position='first')"),
+    "sort_values_two_keys_nan_first_second_key": case(
+        "df = pd.DataFrame({'c1': [-inf, nan, 2.0, -inf, inf, nan], 'k': [3, 1, 3, 0, 3, 3]})",
+        "df = df.sort_values(['k', 'c1'], na_position='first')"),
 }
 
 

@@ -924,7 +924,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         desc = _descending(ascending, len(names))
         if na_position not in ("first", "last"):
             raise ValueError(f"invalid na_position: {na_position}")
-        plan = L.Sort(tuple(names), desc, na_position == "last", _positions(self._plan))
+        plan = _sort_values_plan(_positions(self._plan), names, desc, na_position == "last")
         new = DataFrame._from_plan(plan)
         if ignore_index:
             new = new.reset_index(drop=True)
@@ -1239,6 +1239,28 @@ def _reduction_dtype(fn: str, f: Field, kind: np.dtype, schema: Schema) -> Any:
 def _known_no_rows(plan: L.Plan) -> bool:
     """Whether ``plan`` is data in memory without rows (``pd.DataFrame()``): known without running."""
     return isinstance(plan, L.InMemoryScan) and plan.table.value.num_rows == 0
+
+
+def _sort_values_plan(plan: L.Plan, names: list[str], desc: tuple[bool, ...], nulls_last: bool) -> L.Plan:
+    """``sort_values`` by several keys. pandas 3.1's ``lexsort_indexer`` sorts a numpy float key
+    with ``na_position="first"`` by its values with NaN replaced by -inf (negated first where
+    descending): a NaN ties with -inf (+inf descending), the rows of the tie kept in order or
+    ordered by the next keys - not every NaN before every number. Such keys are sorted as a copy
+    filled so (numbers typed by the data are left as they are: an int key has no NaN)."""
+    s = plan.schema
+    by_name = {f.name: f for f in s.columns}
+    filled = {}
+    if len(names) > 1 and not nulls_last:
+        for i, (n, d) in enumerate(zip(names, desc)):
+            f = by_name.get(n)
+            if f is not None and f.family == NUMPY and f.dtype is not None and pa.types.is_floating(f.dtype):
+                filled[n] = (f"__gf_nan_first_{i}", func("fillna", Col(n), Lit(float("inf") if d else float("-inf"))))
+    if not filled:
+        return L.Sort(tuple(names), desc, nulls_last, plan)
+    keep = tuple((f.label, Col(f.name)) for f in s.columns)
+    plan = L.Select(keep + tuple(filled.values()), plan)
+    keys = tuple(internal_name(filled[n][0]) if n in filled else n for n in names)
+    return L.Select(keep, L.Sort(keys, desc, nulls_last, plan))
 
 
 def _positions(plan: L.Plan) -> L.Plan:
