@@ -1183,6 +1183,27 @@ FZ6CPU1_CASES: dict[str, str] = {
     "sort_values_two_keys_nan_first_second_key": case(
         "df = pd.DataFrame({'c1': [-inf, nan, 2.0, -inf, inf, nan], 'k': [3, 1, 3, 0, 3, 3]})",
         "df = df.sort_values(['k', 'c1'], na_position='first')"),
+    # B4: fillna of a column whose type the data decides (a merge's side that may miss rows) with a
+    # value other than a number: pandas' object column where something is missing (pandas computes it)
+    "merge_left_missing_uint16_fillna_str_is_object": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['ab'], dtype=pd.ArrowDtype(pa.string()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.string())), 'x0': [7]}).astype({'x0': 'uint16'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.assign(x0=df['x0'].fillna('z'))"),
+    "merge_left_missing_ints_frame_fillna_true_is_object": case(
+        "df = pd.DataFrame({'k': ['a'], 'c0': [7]}).astype({'c0': 'uint16'})\n"
+        "df2 = pd.DataFrame({'k': ['b'], 'x0': [2], 'x1': [4294967295], 'c0': [3]}).astype({'x0': 'int8', 'x1': 'uint32', 'c0': 'uint16'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df[['x0', 'x1', 'c0_x', 'c0_y']]\ndf = df.fillna(True)"),
+    "merge_outer_missing_bool_fillna_str_then_groupby": case(
+        "df = pd.DataFrame({'k': [None], 'c0': ['3000-01-01']}).astype({'k': 'str', 'c0': 'datetime64[s]'})\n"
+        "df2 = pd.DataFrame({'k': ['b'], 'x0': [True]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.assign(x0=df['x0'].fillna('b'))\n"
+        "df = df.groupby('x0', sort=True).agg(o0=('c0', 'last'))\ndf = df[df['o0'].isna()]"),
+    "merge_left_nothing_missing_int8_fillna_str_kept": case(
+        "df = pd.DataFrame({'k': ['a']})\ndf2 = pd.DataFrame({'k': ['a'], 'x0': [2]}).astype({'x0': 'int8'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.assign(x0=df['x0'].fillna('z'))"),
+    "merge_left_missing_int8_fillna_number_native": case(
+        "df = pd.DataFrame({'k': ['a', 'b']})\ndf2 = pd.DataFrame({'k': ['a'], 'x0': [2]}).astype({'x0': 'int8'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.fillna(0)"),
 }
 
 

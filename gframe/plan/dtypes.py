@@ -304,9 +304,15 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
 def fill_makes_objects(column: ArrowType | None, value: ArrowType | None) -> bool:
     """Whether ``fillna`` of a column of type ``column`` with a value of type ``value`` gives
     pandas' object column where values are missing (a value of another kind): the frontend has
-    pandas compute those, as the engines hold no mixed columns."""
-    if column is None or value is None:
+    pandas compute those, as the engines hold no mixed columns.
+
+    A column whose type the data decides (a merge's side that may miss rows: int, or float64 where
+    rows went missing; bool, or object) may hold missing values of a number column: a value other
+    than a number (a bool, a string) is pandas' to judge there too."""
+    if value is None:
         return False
+    if column is None:
+        return not (pa.types.is_integer(value) or pa.types.is_floating(value))
     return _fillna(Func("fillna", (), Col("x"), Col("v")), lambda c: column if c.name == "x" else value) is None
 
 
