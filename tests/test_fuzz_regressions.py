@@ -1204,6 +1204,25 @@ FZ6CPU1_CASES: dict[str, str] = {
     "merge_left_missing_int8_fillna_number_native": case(
         "df = pd.DataFrame({'k': ['a', 'b']})\ndf2 = pd.DataFrame({'k': ['a'], 'x0': [2]}).astype({'x0': 'int8'})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.fillna(0)"),
+    # B5: an object column's group keys: pandas infers the Index from the values (ints int64, floats
+    # float64) and, with no groups, has nothing to infer from (object)
+    "object_int32_group_key_level_is_int64": case(
+        "df = pd.DataFrame({'c0': [-2147483647, 5], 'c1': [100, 7]}).astype({'c0': 'int32', 'c1': 'uint64'})",
+        "df = df.astype({'c0': 'object'})\ndf = df.assign(n=df['c1'] * 2)\ndf = df.groupby(['n', 'c0']).max()"),
+    "object_int_group_key_no_groups_is_object": case(
+        "df = pd.DataFrame({'k': [0], 'c1': [1.0]})",
+        "df = df[df['c1'].between(inf, 0.1, inclusive='both')]\ndf = df.astype({'k': 'object'})\ndf = df.groupby('k').max()"),
+    "object_key_shifted_multiindex_no_groups_level_is_object": case(
+        "df = pd.DataFrame({'c0': [-2147483647], 'c1': [100]}).astype({'c0': 'int32', 'c1': 'uint64'})",
+        "df = df.astype({'c0': 'object'})\ndf = df.assign(n=df['c1'].shift(1))\ndf = df.groupby(['n', 'c0']).max()"),
+    "object_float32_group_key_as_column_is_float64": case(
+        "df = pd.DataFrame({'k': [1.5, 2.0, 1.5], 'v': [1, 2, 3]}).astype({'k': 'float32'})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('k', as_index=False).sum()"),
+    "object_uint64_group_key_past_int64_is_uint64": case(
+        "df = pd.DataFrame({'k': [2**63 + 1, 2], 'v': [1, 2]}).astype({'k': 'uint64'})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('k').v.sum()"),
+    "object_int_value_counts_keeps_object": case(
+        "df = pd.DataFrame({'k': [3, 3, 1]}).astype({'k': 'int16'})", "df = df.astype({'k': 'object'})\ndf = df['k'].value_counts()"),
 }
 
 

@@ -1250,7 +1250,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # dtype for its index: the keys as a column, cast back to the object family, then the index
             flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
-            kexpr = func("cast", Col(k.name), dtype=k.dtype, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
+            t0 = frame._plan.schema.columns[0].dtype  # (the key's type in the result is the data's)
+            kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
             agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
         else:
             agg = L.Aggregate((key,), (label,), count, False, dropna, True, plan)

@@ -322,6 +322,14 @@ def _inferred_family(family: str) -> str:
     return NUMPY if family in OBJECT_FAMILIES else family
 
 
+def _inferred_type(t: Any, family: str) -> Any:
+    """The type of a group key in the result: an object column's is the data's (``_inferred_keys``
+    in the engines), times' aside."""
+    if family in OBJECT_FAMILIES and t is not None and not pa.types.is_temporal(t):
+        return None
+    return t
+
+
 class Aggregate(Plan):
     """Group by ``keys`` (internal names) and aggregate; no keys: one row.
 
@@ -342,8 +350,11 @@ class Aggregate(Plan):
         s = self.child.schema
         # pandas builds the group keys' index from their unique values, inferring its dtype: an object
         # column's keys come back as what they hold (strings ``str``, ints int64); ``Series.value_counts``
-        # alone keeps object, and says so itself
-        keyf = [(lab, look(k), _inferred_family(s.family_of(k))) for k, lab in zip(self.keys, self.key_labels)]
+        # alone keeps object, and says so itself. The inferred dtype is the data's: ints are int64 (uint64
+        # past its range), floats float64, and no groups leave nothing to infer from (object). Times
+        # keep their type (the engines' units are not pandas': the plan's type keeps the unit)
+        keyf = [(lab, _inferred_type(look(k), s.family_of(k)), _inferred_family(s.family_of(k)))
+                for k, lab in zip(self.keys, self.key_labels)]
         # the family (numpy / masked / arrow) from the expression; numpy results take pandas' numpy
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
         # (and a decimal's group median, an Arrow family's: its type decided by the data too)

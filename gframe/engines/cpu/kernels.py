@@ -31,7 +31,7 @@ from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.dtypes import aggregate_type, group_median_decimal, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import NA_FAMILIES, Field, Schema, index_name
+from gframe.plan.schema import NA_FAMILIES, OBJECT_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -359,7 +359,27 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         f32 = [pl.col(n).cast(pl.Float32) for n, a in named if a.fn == "mean" and n in out.columns
                and node.schema.dtype_of(n) is None and low.type_of(a.child) == pa.float32()]
         out = out.with_columns(f32) if f32 else out
-    return _order(out, node.schema)
+    return _order(_inferred_keys(df, out, node, key_out), node.schema)
+
+
+def _inferred_keys(df: pl.DataFrame, out: pl.DataFrame, node: L.Aggregate, key_out: list[str]) -> pl.DataFrame:
+    """Object columns' group keys as pandas infers their Index (a MultiIndex's level) from the
+    values of the key column ``df`` holds - every row's, the rows a missing value of another key
+    drops too (the plan leaves the type to the data): ints int64 (uint64 past int64's range), floats
+    float64; no values, nothing to infer from: object (Arrow's null type, which pandas shows as object)."""
+    s = node.child.schema
+    casts = []
+    for k, name in zip(node.keys, key_out):
+        if s.family_of(k) not in OBJECT_FAMILIES or node.schema.dtype_of(name) is not None:
+            continue
+        t, values = out.schema[name], df.get_column(k)
+        if values.null_count() == values.len():
+            casts.append(pl.lit(None, dtype=pl.Null).alias(name))
+        elif t.is_integer() and t != pl.Int64 and not (t == pl.UInt64 and values.max() > 2**63 - 1):  # type: ignore[operator]
+            casts.append(pl.col(name).cast(pl.Int64))
+        elif t.is_float() and t != pl.Float64:
+            casts.append(pl.col(name).cast(pl.Float64))
+    return out.with_columns(casts) if casts else out
 
 
 def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[tuple[str, Agg]]) -> pl.DataFrame:

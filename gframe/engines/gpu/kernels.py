@@ -37,7 +37,7 @@ from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import expr_type, group_sum_narrow_type
 from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
-from gframe.plan.schema import NA_FAMILIES, STRING, Schema, index_name, is_string
+from gframe.plan.schema import NA_FAMILIES, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
 BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()  # (expressions.py's, by value)
@@ -584,6 +584,10 @@ def _aggregate_reason(node: L.Aggregate) -> str | None:
         return "an aggregation of nothing"
     if not node.keys and any(a.fn in BIVARIATE for _, a in node.aggs):
         return "corr / cov of a whole column (libcudf reduces these only per group)"
+    out = node.schema.index_names if node.keys_as_index else [f.name for f in node.schema.columns[: len(node.keys)]]
+    if any(node.child.schema.family_of(k) in OBJECT_FAMILIES and node.schema.dtype_of(n) is None
+           for k, n in zip(node.keys, out)):
+        return "an object column's group keys (pandas infers their Index from the values: the CPU engine's _inferred_keys)"
     for _, a in node.aggs:
         r = agg_reason(a, look)
         if r is not None:
