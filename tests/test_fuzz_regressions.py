@@ -1223,6 +1223,15 @@ FZ6CPU1_CASES: dict[str, str] = {
         "df = df.astype({'k': 'object'})\ndf = df.groupby('k').v.sum()"),
     "object_int_value_counts_keeps_object": case(
         "df = pd.DataFrame({'k': [3, 3, 1]}).astype({'k': 'int16'})", "df = df.astype({'k': 'object'})\ndf = df['k'].value_counts()"),
+    # B6: a group-by with observed=False whose only columns are its keys keeps the grouped frame's
+    # column labels' Index type (str) for its empty columns (CompleteGroups dropped it: RangeIndex)
+    "observed_false_count_no_columns_then_max_index_is_str": case(
+        "df = pd.DataFrame({'k': [None], 'c0': pd.array([True], dtype='boolean')})"
+        ".astype({'k': pd.CategoricalDtype(['b', 'd', 'a', 'c'], ordered=False)})",
+        "df = df.groupby(['c0', 'k'], sort=True, observed=False).count()\ndf = df.max(numeric_only=True)"),
+    "observed_false_nunique_keys_only_columns_are_str": case(
+        "df = pd.DataFrame({'k': ['a', 'b'], 'c0': ['d', 'a']}).astype({'c0': pd.CategoricalDtype(['d', 'a', 'e'], ordered=True)})",
+        "df = df[['c0']]\ndf = df.groupby('c0', sort=False, observed=False).nunique()"),
 }
 
 

@@ -405,7 +405,7 @@ class CompleteGroups(Plan):
             return None if pa.types.is_integer(t) or pa.types.is_boolean(t) else t
 
         cols = tuple(Field(f.label, widen(f), f.family) for f in s.columns)
-        return Schema(cols, s.index)
+        return Schema(cols, s.index, s.empty_columns_dtype)  # (no columns: the labels' Index type stays)
 
     def describe(self) -> str:
         return f"CompleteGroups keys={list(self.keys)}{' sort' if self.sort else ''}"
