@@ -1232,6 +1232,18 @@ FZ6CPU1_CASES: dict[str, str] = {
     "observed_false_nunique_keys_only_columns_are_str": case(
         "df = pd.DataFrame({'k': ['a', 'b'], 'c0': ['d', 'a']}).astype({'c0': pd.CategoricalDtype(['d', 'a', 'e'], ordered=True)})",
         "df = df[['c0']]\ndf = df.groupby('c0', sort=False, observed=False).nunique()"),
+    # B7: a nullable (masked) array's value_counts(dropna=False) appends the NA count after the values'
+    # counts: NA's group is last before the (stable) sort by count, wherever it appeared
+    "Float64_value_counts_dropna_false_na_last_in_ties": case(
+        "df = pd.DataFrame({'c1': pd.array([None, 49.59], dtype='Float64')})", "df = df['c1'].value_counts(dropna=False)"),
+    "Int64_value_counts_dropna_false_unsorted_na_last": case(
+        "df = pd.DataFrame({'c1': pd.array([None, 3, 1, None, 3, 1, 2], dtype='Int64')})",
+        "df = df['c1'].value_counts(dropna=False, sort=False)"),
+    "boolean_value_counts_dropna_false_ascending": case(
+        "df = pd.DataFrame({'c1': pd.array([None, True, False, None, True], dtype='boolean')})",
+        "df = df['c1'].value_counts(dropna=False, ascending=True)"),
+    "string_value_counts_dropna_false_na_where_it_appears": case(
+        "df = pd.DataFrame({'c1': pd.array([None, 'b', 'a'], dtype='string')})", "df = df['c1'].value_counts(dropna=False)"),
 }
 
 

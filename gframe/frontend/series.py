@@ -1253,6 +1253,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             t0 = frame._plan.schema.columns[0].dtype  # (the key's type in the result is the data's)
             kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
             agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
+        elif fam0 == MASKED and not dropna and not (t is not None and is_string(t)) and label != name:
+            # a nullable array's value_counts counts the values, then appends the NA count: the
+            # missing key's group comes last, before the counts are sorted (stably) - not where it appeared
+            flat = L.Aggregate((key,), (label,), count, False, dropna, False, plan)
+            k, c = flat.schema.columns[0], flat.schema.columns[-1]
+            na = "__gf_na_last"
+            with_na = L.Select(((label, Col(k.name)), (name, Col(c.name)), (na, func("isna", Col(k.name)))), flat)
+            ordered = L.Sort((internal_name(na),), (False,), True, with_na)
+            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, Col(k.name)), (name, Col(c.name))), ordered))
         else:
             agg = L.Aggregate((key,), (label,), count, False, dropna, True, plan)
         out = Series._from_frame_plan(agg)
