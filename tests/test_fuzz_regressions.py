@@ -1244,6 +1244,27 @@ FZ6CPU1_CASES: dict[str, str] = {
         "df = df['c1'].value_counts(dropna=False, ascending=True)"),
     "string_value_counts_dropna_false_na_where_it_appears": case(
         "df = pd.DataFrame({'c1': pd.array([None, 'b', 'a'], dtype='string')})", "df = df['c1'].value_counts(dropna=False)"),
+    # B8: an object column's sum / prod / min / max are Python's (values.sum() of objects): Python
+    # scalars, the int 0 (1) over no values, NaN (a Python float) for a missing min / max
+    "object_datetime_fillna_int_then_empty_sum_is_int_zero": case(
+        "df = pd.DataFrame({'c0': ['b'], 'c2': [None]}).astype({'c0': pd.CategoricalDtype(['b'], ordered=True), 'c2': 'datetime64[us]'})",
+        "df = df.fillna(0)\ndf = df[df['c0'].isna()]\ndf = df.fillna(True)\ndf = df['c2'].sum()"),
+    "object_int_sum_is_python_int": case("df = pd.DataFrame({'c': [1, 2]}).astype({'c': 'object'})", "df = df['c'].sum()"),
+    "object_float_empty_prod_is_int_one": case(
+        "df = pd.DataFrame({'c': [0.0, 1.5]}).astype({'c': 'object'})", "df = df[df['c'] > 5]\ndf = df['c'].prod()"),
+    "object_float_zero_sum_is_python_float": case("df = pd.DataFrame({'c': [0.0]}).astype({'c': 'object'})", "df = df['c'].sum()"),
+    "object_bool_max_is_python_bool": case("df = pd.DataFrame({'c': [True, False]}).astype({'c': 'object'})", "df = df['c'].max()"),
+    "object_missing_min_is_python_nan": case("df = pd.DataFrame({'c': [None]}).astype({'c': 'object'})", "df = df['c'].min()"),
+    # B9: the sum / product of ints whose type the data decides (7 // uint32) is uint64 for unsigned
+    # ints, int64 for signed ones (Polars' product of unsigned ints is Int64, its sum keeps the width)
+    "python_int_floordiv_uint32_prod_is_uint64": case(
+        "df = pd.DataFrame({'c1': [1]}).astype({'c1': 'uint32'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].prod()"),
+    "python_int_floordiv_uint32_sum_is_uint64": case(
+        "df = pd.DataFrame({'c1': [1, 2]}).astype({'c1': 'uint32'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].sum()"),
+    "python_int_floordiv_int8_prod_is_int64": case(
+        "df = pd.DataFrame({'c1': [1, 2]}).astype({'c1': 'int8'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].prod()"),
+    "python_int_floordiv_uint8_zero_sum_is_float": case(
+        "df = pd.DataFrame({'c1': [0, 2]}).astype({'c1': 'uint8'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].sum()"),
 }
 
 

@@ -1042,7 +1042,18 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             raise TypeError(f"'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead.")
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return call_method(self, fn, (), {"skipna": skipna, **params})
-        return reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
+        result = reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
+        if self._family in OBJECT_FAMILIES and fn in ("sum", "prod", "min", "max") and isinstance(result, np.generic):
+            # pandas reduces an object column's values with Python's arithmetic (``values.sum()`` of
+            # objects): a Python scalar (a missing min / max: NaN, a Python float); no values at all
+            # give the start value, the int 0 (1 for prod)
+            if isinstance(result, np.floating) and np.isnan(result):
+                return float("nan")
+            if fn in ("sum", "prod") and result == (0 if fn == "sum" else 1) and t is not None and pa.types.is_floating(t) \
+                    and reduce_columns(self._plan, [(self._expr, t)], "count")[0] == 0:
+                return 0 if fn == "sum" else 1
+            return result.item()
+        return result
 
     @objects_via_pandas
     def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:

@@ -300,7 +300,7 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if not node.keys:
         if not aggs:
             return pl.DataFrame()
-        return _numpy_sums(df, _finish(df.select(aggs), low, named), low, named)
+        return _numpy_sums(df, _finish(df.select(aggs), low, named, source=df.schema), low, named)
     keys = list(node.keys)
     key_out = [f.name for f in (node.schema.index or ())] if node.keys_as_index else [
         f.name for f in node.schema.columns[: len(keys)]]
@@ -1022,7 +1022,8 @@ def _orderable(t: pl.DataType) -> bool:
     return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(t, (pl.Enum, pl.Datetime, pl.Duration))
 
 
-def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grouped: bool = False) -> pl.DataFrame:
+def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grouped: bool = False,
+            source: pl.Schema | None = None) -> pl.DataFrame:
     """The aggregations' pandas dtypes (``Lowering.agg_finish``: a cast, NaN -> null for floats),
     leaving out what changes nothing - a column already of its target type, holding no NaN - which
     is most of the cost of a reduction's small result (Polars' fill_nan is ~0.1 ms a call).
@@ -1038,6 +1039,13 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
             todo.append(_decimal_median(out.get_column(name), decimal))
             continue
         t = aggregate_type(a, low.lookup, grouped)
+        if t is None and source is not None and a.fn in ("sum", "prod") and isinstance(a.child, Col) \
+                and a.child.name in source and source[a.child.name].is_integer():
+            # a column whose type the data decides (``7 // uint32``: ints, or float64 where a divisor
+            # is 0): pandas' sum / product of its ints is uint64 for unsigned ones, else int64 (Polars'
+            # product of unsigned ints is Int64, its sum keeps the width)
+            todo.append(pl.col(name).cast(pl.UInt64 if source[a.child.name].is_unsigned_integer() else pl.Int64))
+            continue
         if t is not None and not pa.types.is_dictionary(t) and out.schema[name] == _polars_type(t) \
                 and not (pa.types.is_floating(t) and _has_nan(out.get_column(name))):
             continue  # agg_finish would change nothing
