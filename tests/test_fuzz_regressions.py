@@ -1265,6 +1265,18 @@ FZ6CPU1_CASES: dict[str, str] = {
         "df = pd.DataFrame({'c1': [1, 2]}).astype({'c1': 'int8'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].prod()"),
     "python_int_floordiv_uint8_zero_sum_is_float": case(
         "df = pd.DataFrame({'c1': [0, 2]}).astype({'c1': 'uint8'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].sum()"),
+    # B10: pandas 3.1 takes numpy's reduceat (a float32 group mean in float64) only where its group
+    # codes are monotonic - the -1 of a row a missing key drops included: such rows must come first
+    "float32_group_mean_missing_key_after_rows_is_float32": case(
+        "df = pd.DataFrame({'c0': pd.array([1, None], dtype='Int64'), 'c1': [-71.0, 51.0], 'c3': [1, 5]})"
+        ".astype({'c1': 'float32', 'c3': 'uint16'})",
+        "df = df.groupby(['c0', 'c3']).agg(o0=('c1', 'std'), o1=('c1', 'sum'), o2=('c1', 'mean'))"),
+    "float32_group_mean_missing_keys_first_is_float64": case(
+        "df = pd.DataFrame({'c0': pd.array([None, None, 1, 2], dtype='Int64'), 'c1': [0.1, 1.1, 2.1, 3.1]}).astype({'c1': 'float32'})",
+        "df = df.groupby('c0').agg(o=('c1', 'mean'))"),
+    "float32_group_mean_missing_key_between_is_float32": case(
+        "df = pd.DataFrame({'c0': pd.array([1, None, 2], dtype='Int64'), 'c1': [0.1, 1.1, 2.1]}).astype({'c1': 'float32'})",
+        "df = df.groupby('c0', sort=False).agg(o=('c1', 'mean'))"),
 }
 
 

@@ -422,7 +422,14 @@ def _rows_in_group_order(df: pl.DataFrame, keys: list[str], sort: bool, dropna: 
     contiguous. Only asked for float32 sums and means, whose result depends on it."""
     k = df.select(keys)
     if dropna:
-        k = k.drop_nulls()
+        # a row a missing key drops has code -1: monotonic only where every such row comes first
+        # (and pandas' reduceat then needs a row left)
+        dropped = k.select(pl.any_horizontal(pl.all().is_null())).to_series()
+        n = int(dropped.sum())
+        if n:
+            if not bool(dropped.head(n).all()) or n == k.height:
+                return False
+            k = k.slice(n)
     if k.height < 2:
         return True
     if sort:
