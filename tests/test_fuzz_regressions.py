@@ -1277,6 +1277,15 @@ FZ6CPU1_CASES: dict[str, str] = {
     "float32_group_mean_missing_key_between_is_float32": case(
         "df = pd.DataFrame({'c0': pd.array([1, None, 2], dtype='Int64'), 'c1': [0.1, 1.1, 2.1]}).astype({'c1': 'float32'})",
         "df = df.groupby('c0', sort=False).agg(o=('c1', 'mean'))"),
+    # B11: reset_index moving an object index level into a column: pandas infers the column's dtype
+    # from the values (Timedeltas timedelta64, ints int64, strs str) - pandas computes it
+    "object_duration_value_counts_reset_index_is_timedelta": arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([1000000000000000], dtype=pd.ArrowDtype(pa.duration('us')))})",
+        "df = df.astype({'c2': 'object'})\ndf = df['c2'].value_counts().reset_index()"),
+    "object_int32_value_counts_reset_index_is_int64": case(
+        "df = pd.DataFrame({'c': [3, 1, 3]}).astype({'c': 'int32'})", "df = df.astype({'c': 'object'})\ndf = df['c'].value_counts().reset_index()"),
+    "object_str_value_counts_reset_index_is_str": case(
+        "df = pd.DataFrame({'c': ['a', 'b', 'a']})", "df = df.astype({'c': 'object'})\ndf = df['c'].value_counts().reset_index()"),
 }
 
 

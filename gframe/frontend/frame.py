@@ -29,7 +29,7 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, OBJECT_FAMILIES, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
                                  is_numeric_for_pandas, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
@@ -706,7 +706,10 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def reset_index(self, level: Any = None, *, drop: bool = False, inplace: bool = False, col_level: Any = 0,
                     col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":
-        if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default):
+        # an object index level moved into a column: pandas infers the column's dtype from the values
+        # (ints int64, Timedeltas timedelta64, NaN among ints float64, none at all object), the data's
+        objects = not drop and any(f.family in OBJECT_FAMILIES for f in self._schema.index or ())
+        if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default) or objects:
             return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
                                                                   "col_level": col_level, "col_fill": col_fill,
                                                                   "allow_duplicates": allow_duplicates})
