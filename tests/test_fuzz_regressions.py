@@ -1286,6 +1286,35 @@ FZ6CPU1_CASES: dict[str, str] = {
         "df = pd.DataFrame({'c': [3, 1, 3]}).astype({'c': 'int32'})", "df = df.astype({'c': 'object'})\ndf = df['c'].value_counts().reset_index()"),
     "object_str_value_counts_reset_index_is_str": case(
         "df = pd.DataFrame({'c': ['a', 'b', 'a']})", "df = df.astype({'c': 'object'})\ndf = df['c'].value_counts().reset_index()"),
+    # B12: a merge's numpy bool column on a side that may miss rows is object exactly where the merge
+    # left a row missing, and stays object when a later operation drops those rows (head, dropna, a
+    # filter); its counts' index is object; a concat missing it from a child makes it object
+    "merge_left_missing_bool_then_head_stays_object": case(
+        "df = pd.DataFrame({'k': [3.0, 2.0, 1.0]})\ndf2 = pd.DataFrame({'k': [2.0, 3.0, 3.0, 2.0, 2.0], 'x0': [True, True, False, False, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.head(5)"),
+    "merge_outer_missing_bool_then_dropna_stays_object": case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c0': [True]}).astype({'k': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': ['2021-06-15 08:00:01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df.dropna()"),
+    "merge_outer_missing_bool_then_filter_stays_object": case(
+        "df = pd.DataFrame({'k': ['ab'], 'c0': [0], 'c3': [False]}).astype({'c0': 'uint8'})\ndf2 = pd.DataFrame({'k': ['b']})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c0'].between(1.0, 1.5, inclusive='both')]"),
+    "merge_right_categorical_keys_missing_bool_dropna_subset": case(
+        "df = pd.DataFrame({'k': ['a'], 'c2': ['1970-01-01'], 'c3': [False]}).astype({'k': pd.CategoricalDtype(['d', 'a'], ordered=False), "
+        "'c2': 'datetime64[ms]'})\ndf2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['d', 'a'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='right')\ndf = df.dropna(subset=['c2'])"),
+    "merge_left_all_missing_bool_value_counts_index_object": case(
+        "df = pd.DataFrame({'k': [1]})\ndf2 = pd.DataFrame({'k': [3], 'x0': [True]})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df['x0'].value_counts(ascending=True)"),
+    "merge_right_empty_then_concat_missing_bool_is_object": case(
+        "df = pd.DataFrame({'k': [2.0], 'c2': [True]})\ndf2 = pd.DataFrame({'k': []}).astype({'k': 'float64'})",
+        "df = df.merge(df2, on='k', how='right')\ndf = pd.concat([df, df2], ignore_index=True)"),
+    "merge_left_nothing_missing_bool_then_head_stays_bool": case(
+        "df = pd.DataFrame({'k': [3.0, 2.0]})\ndf2 = pd.DataFrame({'k': [2.0, 3.0], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.head(1)"),
+    "merge_left_missing_bool_selected_renamed_then_sliced": case(
+        "df = pd.DataFrame({'k': [3.0, 2.0, 1.0]})\ndf2 = pd.DataFrame({'k': [2.0, 3.0], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df[['x0']].rename(columns={'x0': 'y'})\ndf = df.iloc[:1]"),
 }
 
 

@@ -29,7 +29,7 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, OBJECT_FAMILIES, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, OBJECT, OBJECT_FAMILIES, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
                                  is_numeric_for_pandas, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
@@ -200,7 +200,11 @@ class DataFrame(NumpyProtocols, NDFrame):
         if hit is not None:
             return hit
         res = self._result()
-        return arrow_to_pandas(res.to_arrow(), self._schema)
+        schema = self._schema
+        if res.objects:  # a merge's bools it left missing: object, whatever rows were dropped since
+            schema = schema.with_columns(Field(f.label, pa.bool_(), OBJECT) if f.name in res.objects else f
+                                         for f in schema.columns)
+        return arrow_to_pandas(res.to_arrow(), schema)
 
     def __len__(self) -> int:
         return self._result().num_rows()

@@ -1242,11 +1242,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
                      dropna: bool = True) -> "Series":
         t = self._dtype_arrow
-        if bins is not None or t is not None and pa.types.is_dictionary(t):
+        frame = self._frame()
+        # a merge's bools a side may miss are object where it did (the index of their counts too): the data's
+        undecided = t is None and frame._plan.schema.columns[0].name in L.undecided_bool_sources(frame._plan)
+        if bins is not None or t is not None and pa.types.is_dictionary(t) or undecided:
             # a categorical counts every category, observed or not, in the dtype's order (sort=False)
             return call_method(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
                                                              "bins": bins, "dropna": dropna})
-        frame = self._frame()
         label = frame._plan.schema.columns[0].label
         name = "proportion" if normalize else "count"
         key = frame._plan.schema.columns[0].name

@@ -11,7 +11,7 @@ Operations that reorder or drop rows need the original positions, so the fronten
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import pyarrow as pa
 
@@ -552,6 +552,21 @@ class Join(Plan):
         return tuple(t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t))
                      and s.family_of(a) not in ARROW_FAMILIES for a in self.left_on for t in [s.dtype_of(a)])
 
+    def undecided_bools(self) -> frozenset[str]:
+        """Output names of numpy bool columns of a side that may miss rows: pandas makes them object
+        (NaN where missing) exactly where the merge leaves a row missing, and keeps that dtype when a
+        later operation drops those rows - the data decides here, not where the result is shown."""
+        lt, rt = self.left.schema, self.right.schema
+        out = set()
+        for f, (label, side, name) in zip(self.schema.columns, self.outputs):
+            may_miss = (side == "right" and self.how in ("left", "outer")) or (side == "left" and self.how in ("right", "outer"))
+            src = lt if side == "left" else rt
+            if may_miss and f.dtype is None and f.family == NUMPY and not self.right_key_from_left_index(name):
+                t = src.dtype_of(name)
+                if t is not None and pa.types.is_boolean(t) and src.family_of(name) == NUMPY:
+                    out.add(f.name)
+        return frozenset(out)
+
     def right_key_from_left_index(self, name: str) -> bool:
         """Whether right column ``name`` is a key joined to the left's index (pandas fills it from there)."""
         if name not in self.right_on:
@@ -605,6 +620,14 @@ class Union(Plan):
                     seen.add(f.name)
                     labels.append(f.label)
         fields = []
+        undecided: dict[int, set[str]] = {}
+
+        def undecided_bool(i: int, name: str) -> bool:
+            # a merge's bool column a side may miss (bool, or object where it did): bools here
+            if i not in undecided:
+                undecided[i] = set(undecided_bool_sources(self.children[i]))
+            return name in undecided[i]
+
         for label in labels:
             ts = []
             fams = []
@@ -617,7 +640,9 @@ class Union(Plan):
             present = [t for t in ts if t not in ("missing", "absent")]
             if keeps_type_when_missing(fam) and all(t == present[0] for t in present):
                 fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
-            elif (fam == NUMPY or fam in OBJECT_FAMILIES) and "missing" in ts and all(t is not None and pa.types.is_boolean(t) for t in present):
+            elif (fam == NUMPY or fam in OBJECT_FAMILIES) and "missing" in ts and all(
+                    t is not None and pa.types.is_boolean(t) or t is None and undecided_bool(i, Field(label, None).name)
+                    for i, t in enumerate(ts) if t not in ("missing", "absent")):
                 # pandas 3 reindexes bools to object (NaN) for a child with other columns, rows or not
                 # ("missing", as ints to float64): the family says so, so that an op that drops the
                 # missing rows later (dropna, a filter) keeps object, as pandas does
@@ -904,3 +929,45 @@ def signed_zero_keys(plan: Plan, names: Sequence[str]) -> tuple[Plan, tuple[str,
     out = Select((*keep, *extra), plan)
     renamed = {f.name: g.name for f, g in zip(plan.schema.columns, out.schema.columns)}
     return out, tuple(renamed.get(n, n) for n in names), tuple(f.name for f in out.schema.columns[len(keep):])
+
+
+_ROWS_ONLY = (Filter, Sort, Slice, Take, TopK, Distinct, GroupHead, Cache, RowIndex, RenameIndex)
+
+
+def undecided_bool_sources(plan: Plan) -> dict[str, tuple[Join, str]]:
+    """The columns of ``plan``'s output that are a merge's undecided bools (``Join.undecided_bools``)
+    carried unchanged - through operations that only select, reorder or drop rows, and selections
+    of the column as it is: output name -> (the join, its output name). The engines tell whether
+    the join left such a column missing (where pandas made it object); nothing after the join that
+    drops rows may change that."""
+    memo: dict[int, dict[str, tuple[Join, str]]] = {}
+
+    def go(node: Plan) -> dict[str, tuple[Join, str]]:
+        hit = memo.get(id(node))
+        if hit is not None:
+            return hit
+        out: dict[str, tuple[Join, str]] = {}
+        if isinstance(node, Join):
+            out = {n: (node, n) for n in node.undecided_bools()}
+        elif isinstance(node, (*_ROWS_ONLY, SetIndex)) or (
+                len(node.children) == 1 and node.schema == node.children[0].schema and not isinstance(node, Select)):
+            # (and an engine's own node that moves the data as it is: a transfer between devices)
+            below = go(node.children[0])
+            names = set(node.schema.names)
+            out = {n: src for n, src in below.items() if n in names and node.schema.dtype_of(n) is None}
+        elif isinstance(node, Select):
+            below = go(node.child)
+            for label, e in node.outputs:
+                name = Field(label, None).name
+                if isinstance(e, Col) and e.name in below and node.schema.dtype_of(name) is None:
+                    out[name] = below[e.name]
+        memo[id(node)] = out
+        return out
+
+    return go(plan)
+
+
+def missing_bool_columns(plan: Plan, missing: Callable[[Join], frozenset[str]]) -> frozenset[str]:
+    """The columns of ``plan``'s output (just run) that carry a merge's undecided bools where the
+    merge left rows missing: ``missing`` says, for a join the engine ran, which of them it did."""
+    return frozenset(n for n, (join, name) in undecided_bool_sources(plan).items() if name in missing(join))

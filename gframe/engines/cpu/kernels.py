@@ -1277,7 +1277,15 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         # missing value's code -1 pandas sorts first
         first = tuple(f or isinstance(out.schema[n], pl.Enum) for f, n in zip(first, sort_names))
         out = out.sort(sort_names, nulls_last=[not f for f in first], maintain_order=True).drop(sort_names)
+    undecided = node.undecided_bools()
+    if undecided:  # (O(1) null counts) read by ``missing_bools`` once the plan has run
+        MISSING_BOOLS[node] = frozenset(n for n in undecided if out.get_column(n).null_count())
     return promote_missing(out, node.schema)
+
+
+# Joins run -> their undecided bool columns (``Join.undecided_bools``) the join left missing: pandas'
+# object columns, whatever rows a later operation drops (``engines.materialize`` reads it)
+MISSING_BOOLS: "weakref.WeakKeyDictionary[L.Join, frozenset[str]]" = weakref.WeakKeyDictionary()
 
 
 def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: dict[str, str],

@@ -19,6 +19,8 @@ kernels need), are reached through ``lib.py`` at the first call.
 """
 from __future__ import annotations
 
+import weakref
+
 from functools import singledispatch
 from typing import Any, Callable, Sequence
 
@@ -1185,7 +1187,14 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
             nulls = [plc.types.NullOrder.BEFORE if f else plc.types.NullOrder.AFTER for f in node.missing_keys_first()]
             out = gather(out, plc.sorting.stable_sorted_order(plc.Table(keys), [plc.types.Order.ASCENDING] * len(keys),
                                                               nulls))
+    undecided = node.undecided_bools()
+    if undecided:  # read by ``GpuEngine.missing_bools`` once the plan has run (as the CPU engine's)
+        MISSING_BOOLS[node] = frozenset(n for n in undecided if out.column(n).null_count())
     return promote_missing(out, node.schema)
+
+
+# Joins run -> their undecided bool columns the join left missing (``engines.materialize`` reads it)
+MISSING_BOOLS: "weakref.WeakKeyDictionary[L.Join, frozenset[str]]" = weakref.WeakKeyDictionary()
 
 
 def _join_columns_used(node: L.Join) -> tuple[set[str], set[str]]:
