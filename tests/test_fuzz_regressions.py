@@ -1315,6 +1315,19 @@ FZ6CPU1_CASES: dict[str, str] = {
     "merge_left_missing_bool_selected_renamed_then_sliced": case(
         "df = pd.DataFrame({'k': [3.0, 2.0, 1.0]})\ndf2 = pd.DataFrame({'k': [2.0, 3.0], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df[['x0']].rename(columns={'x0': 'y'})\ndf = df.iloc[:1]"),
+    # B13 (fresh seed 840511): a merge's bools the merge left all missing as a group key: a level of
+    # no values (object), or NaN's group (float64) with dropna=False; object keys of no values alike
+    "merge_left_all_missing_bool_group_key_level_is_object": case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([1], dtype='Int64'), 'x0': [False]})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.groupby(['k', 'x0']).first()"),
+    "merge_left_all_missing_bool_group_key_dropna_false_is_float": case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([1], dtype='Int64'), 'x0': [False]})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.groupby('x0', dropna=False).size()"),
+    "merge_left_nothing_missing_bool_group_key_is_bool": case(
+        "df = pd.DataFrame({'k': pd.array([1], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([1], dtype='Int64'), 'x0': [False]})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.groupby(['k', 'x0']).first()"),
+    "object_all_missing_group_key_dropna_false_is_float": case(
+        "df = pd.DataFrame({'k': [nan, nan], 'v': [1, 2]})", "df = df.astype({'k': 'object'})\ndf = df.groupby('k', dropna=False).v.sum()"),
 }
 
 

@@ -362,6 +362,12 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     return _order(_inferred_keys(df, out, node, key_out), node.schema)
 
 
+def _no_values(name: str, out: pl.DataFrame) -> pl.Expr:
+    """An inferred key column of no values: object (Arrow's null type) where no group has it, NaN
+    (float64) where a missing key's group does (``dropna=False``: pandas' ``Index([nan])``)."""
+    return pl.lit(None, dtype=pl.Float64 if out.height else pl.Null).alias(name)
+
+
 def _inferred_keys(df: pl.DataFrame, out: pl.DataFrame, node: L.Aggregate, key_out: list[str]) -> pl.DataFrame:
     """Object columns' group keys as pandas infers their Index (a MultiIndex's level) from the
     values of the key column ``df`` holds - every row's, the rows a missing value of another key
@@ -369,12 +375,21 @@ def _inferred_keys(df: pl.DataFrame, out: pl.DataFrame, node: L.Aggregate, key_o
     float64; no values, nothing to infer from: object (Arrow's null type, which pandas shows as object)."""
     s = node.child.schema
     casts = []
+    merged = None
     for k, name in zip(node.keys, key_out):
-        if s.family_of(k) not in OBJECT_FAMILIES or node.schema.dtype_of(name) is not None:
+        if node.schema.dtype_of(name) is not None:
+            continue
+        if s.family_of(k) not in OBJECT_FAMILIES:
+            # a merge's bools a side may miss: object where it did - and with every value missing,
+            # nothing to infer from (object); otherwise bools, as they are
+            merged = L.undecided_bool_sources(node.child) if merged is None else merged
+            values = df.get_column(k)
+            if k in merged and values.len() and values.null_count() == values.len():
+                casts.append(_no_values(name, out))
             continue
         t, values = out.schema[name], df.get_column(k)
         if values.null_count() == values.len():
-            casts.append(pl.lit(None, dtype=pl.Null).alias(name))
+            casts.append(_no_values(name, out))
         elif t.is_integer() and t != pl.Int64 and not (t == pl.UInt64 and values.max() > 2**63 - 1):  # type: ignore[operator]
             casts.append(pl.col(name).cast(pl.Int64))
         elif t.is_float() and t != pl.Float64:

@@ -590,6 +590,8 @@ def _aggregate_reason(node: L.Aggregate) -> str | None:
     if any(node.child.schema.family_of(k) in OBJECT_FAMILIES and node.schema.dtype_of(n) is None
            for k, n in zip(node.keys, out)):
         return "an object column's group keys (pandas infers their Index from the values: the CPU engine's _inferred_keys)"
+    if any(node.child.schema.dtype_of(k) is None for k in node.keys) and set(node.keys) & set(L.undecided_bool_sources(node.child)):
+        return "a merge's bools a side may miss as group keys (object where it did: the CPU engine's _inferred_keys)"
     for _, a in node.aggs:
         r = agg_reason(a, look)
         if r is not None:
