@@ -1351,3 +1351,200 @@ def test_fz6cpu2_seconds_past_ms_range_refused_not_wrapped() -> None:
         gpd.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1).to_pandas()
     ok = gpd.DataFrame({"c0": [1709164800, 5]}).astype({"c0": "datetime64[s]"}).head(2).to_pandas()
     assert ok["c0"].tolist() == [pandas.Timestamp("2024-02-29"), pandas.Timestamp(5, unit="s")]
+# session 6, fz6cpu1
+FZ6CPU1_CASES: dict[str, str] = {
+    # B1: a decimal's group median is typed by the data (pandas goes through object numpy and back to
+    # Arrow): the decimal type with no groups, null[pyarrow] where every median is missing, else double
+    "decimal_group_median_no_groups_keeps_decimal": arrow_case(
+        f"df = pd.DataFrame({{'c2': [], 'c3': pd.array([], dtype={DEC})}}).astype({{'c2': 'float32'}})",
+        "df = df.groupby('c2').median()"),
+    "decimal_group_median_all_missing_is_null_type": arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array([None, None], dtype={DEC}), 'c2': [265691, 3]}}).astype({{'c2': 'uint64'}})",
+        "df = df.groupby('c2')['c1'].median()"),
+    "decimal_group_median_named_agg_all_missing": arrow_case(
+        f"df = pd.DataFrame({{'k': [3], 'c0': [inf], 'c3': pd.array([None], dtype={DEC})}}).astype({{'c0': 'float32'}})",
+        "df = df.groupby('k').agg(o0=('c3', 'median'), o1=('c0', 'median'))"),
+    "decimal_group_median_values_is_double": arrow_case(
+        f"df = pd.DataFrame({{'k': [1, 1, 2, 3], 'v': pd.array([Decimal('1.5'), Decimal('2.25'), None, Decimal('-3')], dtype={DEC})}})",
+        "df = df.groupby('k').agg(a=('v', 'median'), b=('v', 'mean'))"),
+    # B2: set_index of a narrow signed int column whose type the data decides (a merge's key, a side
+    # that may miss rows) forms pandas' RangeIndex (int64) as a typed one does
+    "merge_outer_key_int32_set_index_empty_is_range": case(
+        "df = pd.DataFrame({'k': []}).astype({'k': 'int32'})\ndf2 = pd.DataFrame({'k': []}).astype({'k': 'int32'})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df.set_index('k')"),
+    "merge_outer_int32_side_set_index_range_is_int64": case(
+        "df = pd.DataFrame({'k': ['ab', 'b'], 'c1': [-462668, 3]}).astype({'c1': 'int32'})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': 'str'})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df.set_index('c1')"),
+    "merge_left_int16_side_missing_set_index_is_float": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [1, 3], 'x': [4, 8]}).astype({'x': 'int16'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.set_index('x')"),
+    "merge_left_int16_side_not_range_kept": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [1, 2, 3], 'x': [4, 8, 9]}).astype({'x': 'int16'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.set_index('x')"),
+    # B3: pandas 3.1's multi-key sort_values with na_position='first' fills a numpy float key's NaN
+    # with -inf (+inf descending): NaN ties with it, the tie kept in order / ordered by the next key
+    "sort_values_two_keys_nan_first_ties_minus_inf": case(
+        "df = pd.DataFrame({'k': [3, 3], 'c1': [-inf, nan]})",
+        "df = df.sort_values(['c1', 'k'], ascending=[True, True], na_position='first', kind='stable')"),
+    "sort_values_two_keys_nan_first_float32_categorical": case(
+        "df = pd.DataFrame({'k': ['b', 'b'], 'c0': [-inf, nan]}).astype({'k': pd.CategoricalDtype(['b', 'd'], ordered=True), "
+        "'c0': 'float32'})",
+        "df = df.sort_values(['c0', 'k'], ascending=[True, True], na_position='first', kind='stable')"),
+    "sort_values_two_keys_nan_first_descending_ties_inf": case(
+        "df = pd.DataFrame({'c1': [-inf, nan, 2.0, -inf, inf, nan], 'k': [3, 1, 2, 0, 5, 0]})",
+        "df = df.sort_values(['c1', 'k'], ascending=[False, True], na_position='first')"),
+    "sort_values_two_keys_nan_first_second_key": case(
+        "df = pd.DataFrame({'c1': [-inf, nan, 2.0, -inf, inf, nan], 'k': [3, 1, 3, 0, 3, 3]})",
+        "df = df.sort_values(['k', 'c1'], na_position='first')"),
+    # B4: fillna of a column whose type the data decides (a merge's side that may miss rows) with a
+    # value other than a number: pandas' object column where something is missing (pandas computes it)
+    "merge_left_missing_uint16_fillna_str_is_object": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['ab'], dtype=pd.ArrowDtype(pa.string()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.string())), 'x0': [7]}).astype({'x0': 'uint16'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.assign(x0=df['x0'].fillna('z'))"),
+    "merge_left_missing_ints_frame_fillna_true_is_object": case(
+        "df = pd.DataFrame({'k': ['a'], 'c0': [7]}).astype({'c0': 'uint16'})\n"
+        "df2 = pd.DataFrame({'k': ['b'], 'x0': [2], 'x1': [4294967295], 'c0': [3]}).astype({'x0': 'int8', 'x1': 'uint32', 'c0': 'uint16'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df[['x0', 'x1', 'c0_x', 'c0_y']]\ndf = df.fillna(True)"),
+    "merge_outer_missing_bool_fillna_str_then_groupby": case(
+        "df = pd.DataFrame({'k': [None], 'c0': ['3000-01-01']}).astype({'k': 'str', 'c0': 'datetime64[s]'})\n"
+        "df2 = pd.DataFrame({'k': ['b'], 'x0': [True]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.assign(x0=df['x0'].fillna('b'))\n"
+        "df = df.groupby('x0', sort=True).agg(o0=('c0', 'last'))\ndf = df[df['o0'].isna()]"),
+    "merge_left_nothing_missing_int8_fillna_str_kept": case(
+        "df = pd.DataFrame({'k': ['a']})\ndf2 = pd.DataFrame({'k': ['a'], 'x0': [2]}).astype({'x0': 'int8'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.assign(x0=df['x0'].fillna('z'))"),
+    "merge_left_missing_int8_fillna_number_native": case(
+        "df = pd.DataFrame({'k': ['a', 'b']})\ndf2 = pd.DataFrame({'k': ['a'], 'x0': [2]}).astype({'x0': 'int8'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.fillna(0)"),
+    # B5: an object column's group keys: pandas infers the Index from the values (ints int64, floats
+    # float64) and, with no groups, has nothing to infer from (object)
+    "object_int32_group_key_level_is_int64": case(
+        "df = pd.DataFrame({'c0': [-2147483647, 5], 'c1': [100, 7]}).astype({'c0': 'int32', 'c1': 'uint64'})",
+        "df = df.astype({'c0': 'object'})\ndf = df.assign(n=df['c1'] * 2)\ndf = df.groupby(['n', 'c0']).max()"),
+    "object_int_group_key_no_groups_is_object": case(
+        "df = pd.DataFrame({'k': [0], 'c1': [1.0]})",
+        "df = df[df['c1'].between(inf, 0.1, inclusive='both')]\ndf = df.astype({'k': 'object'})\ndf = df.groupby('k').max()"),
+    "object_key_shifted_multiindex_no_groups_level_is_object": case(
+        "df = pd.DataFrame({'c0': [-2147483647], 'c1': [100]}).astype({'c0': 'int32', 'c1': 'uint64'})",
+        "df = df.astype({'c0': 'object'})\ndf = df.assign(n=df['c1'].shift(1))\ndf = df.groupby(['n', 'c0']).max()"),
+    "object_float32_group_key_as_column_is_float64": case(
+        "df = pd.DataFrame({'k': [1.5, 2.0, 1.5], 'v': [1, 2, 3]}).astype({'k': 'float32'})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('k', as_index=False).sum()"),
+    "object_uint64_group_key_past_int64_is_uint64": case(
+        "df = pd.DataFrame({'k': [2**63 + 1, 2], 'v': [1, 2]}).astype({'k': 'uint64'})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('k').v.sum()"),
+    "object_int_value_counts_keeps_object": case(
+        "df = pd.DataFrame({'k': [3, 3, 1]}).astype({'k': 'int16'})", "df = df.astype({'k': 'object'})\ndf = df['k'].value_counts()"),
+    # B6: a group-by with observed=False whose only columns are its keys keeps the grouped frame's
+    # column labels' Index type (str) for its empty columns (CompleteGroups dropped it: RangeIndex)
+    "observed_false_count_no_columns_then_max_index_is_str": case(
+        "df = pd.DataFrame({'k': [None], 'c0': pd.array([True], dtype='boolean')})"
+        ".astype({'k': pd.CategoricalDtype(['b', 'd', 'a', 'c'], ordered=False)})",
+        "df = df.groupby(['c0', 'k'], sort=True, observed=False).count()\ndf = df.max(numeric_only=True)"),
+    "observed_false_nunique_keys_only_columns_are_str": case(
+        "df = pd.DataFrame({'k': ['a', 'b'], 'c0': ['d', 'a']}).astype({'c0': pd.CategoricalDtype(['d', 'a', 'e'], ordered=True)})",
+        "df = df[['c0']]\ndf = df.groupby('c0', sort=False, observed=False).nunique()"),
+    # B7: a nullable (masked) array's value_counts(dropna=False) appends the NA count after the values'
+    # counts: NA's group is last before the (stable) sort by count, wherever it appeared
+    "Float64_value_counts_dropna_false_na_last_in_ties": case(
+        "df = pd.DataFrame({'c1': pd.array([None, 49.59], dtype='Float64')})", "df = df['c1'].value_counts(dropna=False)"),
+    "Int64_value_counts_dropna_false_unsorted_na_last": case(
+        "df = pd.DataFrame({'c1': pd.array([None, 3, 1, None, 3, 1, 2], dtype='Int64')})",
+        "df = df['c1'].value_counts(dropna=False, sort=False)"),
+    "boolean_value_counts_dropna_false_ascending": case(
+        "df = pd.DataFrame({'c1': pd.array([None, True, False, None, True], dtype='boolean')})",
+        "df = df['c1'].value_counts(dropna=False, ascending=True)"),
+    "string_value_counts_dropna_false_na_where_it_appears": case(
+        "df = pd.DataFrame({'c1': pd.array([None, 'b', 'a'], dtype='string')})", "df = df['c1'].value_counts(dropna=False)"),
+    # B8: an object column's sum / prod / min / max are Python's (values.sum() of objects): Python
+    # scalars, the int 0 (1) over no values, NaN (a Python float) for a missing min / max
+    "object_datetime_fillna_int_then_empty_sum_is_int_zero": case(
+        "df = pd.DataFrame({'c0': ['b'], 'c2': [None]}).astype({'c0': pd.CategoricalDtype(['b'], ordered=True), 'c2': 'datetime64[us]'})",
+        "df = df.fillna(0)\ndf = df[df['c0'].isna()]\ndf = df.fillna(True)\ndf = df['c2'].sum()"),
+    "object_int_sum_is_python_int": case("df = pd.DataFrame({'c': [1, 2]}).astype({'c': 'object'})", "df = df['c'].sum()"),
+    "object_float_empty_prod_is_int_one": case(
+        "df = pd.DataFrame({'c': [0.0, 1.5]}).astype({'c': 'object'})", "df = df[df['c'] > 5]\ndf = df['c'].prod()"),
+    "object_float_zero_sum_is_python_float": case("df = pd.DataFrame({'c': [0.0]}).astype({'c': 'object'})", "df = df['c'].sum()"),
+    "object_bool_max_is_python_bool": case("df = pd.DataFrame({'c': [True, False]}).astype({'c': 'object'})", "df = df['c'].max()"),
+    "object_missing_min_is_python_nan": case("df = pd.DataFrame({'c': [None]}).astype({'c': 'object'})", "df = df['c'].min()"),
+    # B9: the sum / product of ints whose type the data decides (7 // uint32) is uint64 for unsigned
+    # ints, int64 for signed ones (Polars' product of unsigned ints is Int64, its sum keeps the width)
+    "python_int_floordiv_uint32_prod_is_uint64": case(
+        "df = pd.DataFrame({'c1': [1]}).astype({'c1': 'uint32'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].prod()"),
+    "python_int_floordiv_uint32_sum_is_uint64": case(
+        "df = pd.DataFrame({'c1': [1, 2]}).astype({'c1': 'uint32'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].sum()"),
+    "python_int_floordiv_int8_prod_is_int64": case(
+        "df = pd.DataFrame({'c1': [1, 2]}).astype({'c1': 'int8'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].prod()"),
+    "python_int_floordiv_uint8_zero_sum_is_float": case(
+        "df = pd.DataFrame({'c1': [0, 2]}).astype({'c1': 'uint8'})", "df = df.assign(c1=7 // df['c1'])\ndf = df['c1'].sum()"),
+    # B10: pandas 3.1 takes numpy's reduceat (a float32 group mean in float64) only where its group
+    # codes are monotonic - the -1 of a row a missing key drops included: such rows must come first
+    "float32_group_mean_missing_key_after_rows_is_float32": case(
+        "df = pd.DataFrame({'c0': pd.array([1, None], dtype='Int64'), 'c1': [-71.0, 51.0], 'c3': [1, 5]})"
+        ".astype({'c1': 'float32', 'c3': 'uint16'})",
+        "df = df.groupby(['c0', 'c3']).agg(o0=('c1', 'std'), o1=('c1', 'sum'), o2=('c1', 'mean'))"),
+    "float32_group_mean_missing_keys_first_is_float64": case(
+        "df = pd.DataFrame({'c0': pd.array([None, None, 1, 2], dtype='Int64'), 'c1': [0.1, 1.1, 2.1, 3.1]}).astype({'c1': 'float32'})",
+        "df = df.groupby('c0').agg(o=('c1', 'mean'))"),
+    "float32_group_mean_missing_key_between_is_float32": case(
+        "df = pd.DataFrame({'c0': pd.array([1, None, 2], dtype='Int64'), 'c1': [0.1, 1.1, 2.1]}).astype({'c1': 'float32'})",
+        "df = df.groupby('c0', sort=False).agg(o=('c1', 'mean'))"),
+    # B11: reset_index moving an object index level into a column: pandas infers the column's dtype
+    # from the values (Timedeltas timedelta64, ints int64, strs str) - pandas computes it
+    "object_duration_value_counts_reset_index_is_timedelta": arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([1000000000000000], dtype=pd.ArrowDtype(pa.duration('us')))})",
+        "df = df.astype({'c2': 'object'})\ndf = df['c2'].value_counts().reset_index()"),
+    "object_int32_value_counts_reset_index_is_int64": case(
+        "df = pd.DataFrame({'c': [3, 1, 3]}).astype({'c': 'int32'})", "df = df.astype({'c': 'object'})\ndf = df['c'].value_counts().reset_index()"),
+    "object_str_value_counts_reset_index_is_str": case(
+        "df = pd.DataFrame({'c': ['a', 'b', 'a']})", "df = df.astype({'c': 'object'})\ndf = df['c'].value_counts().reset_index()"),
+    # B12: a merge's numpy bool column on a side that may miss rows is object exactly where the merge
+    # left a row missing, and stays object when a later operation drops those rows (head, dropna, a
+    # filter); its counts' index is object; a concat missing it from a child makes it object
+    "merge_left_missing_bool_then_head_stays_object": case(
+        "df = pd.DataFrame({'k': [3.0, 2.0, 1.0]})\ndf2 = pd.DataFrame({'k': [2.0, 3.0, 3.0, 2.0, 2.0], 'x0': [True, True, False, False, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.head(5)"),
+    "merge_outer_missing_bool_then_dropna_stays_object": case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c0': [True]}).astype({'k': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': ['2021-06-15 08:00:01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df.dropna()"),
+    "merge_outer_missing_bool_then_filter_stays_object": case(
+        "df = pd.DataFrame({'k': ['ab'], 'c0': [0], 'c3': [False]}).astype({'c0': 'uint8'})\ndf2 = pd.DataFrame({'k': ['b']})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c0'].between(1.0, 1.5, inclusive='both')]"),
+    "merge_right_categorical_keys_missing_bool_dropna_subset": case(
+        "df = pd.DataFrame({'k': ['a'], 'c2': ['1970-01-01'], 'c3': [False]}).astype({'k': pd.CategoricalDtype(['d', 'a'], ordered=False), "
+        "'c2': 'datetime64[ms]'})\ndf2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['d', 'a'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='right')\ndf = df.dropna(subset=['c2'])"),
+    "merge_left_all_missing_bool_value_counts_index_object": case(
+        "df = pd.DataFrame({'k': [1]})\ndf2 = pd.DataFrame({'k': [3], 'x0': [True]})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df['x0'].value_counts(ascending=True)"),
+    "merge_right_empty_then_concat_missing_bool_is_object": case(
+        "df = pd.DataFrame({'k': [2.0], 'c2': [True]})\ndf2 = pd.DataFrame({'k': []}).astype({'k': 'float64'})",
+        "df = df.merge(df2, on='k', how='right')\ndf = pd.concat([df, df2], ignore_index=True)"),
+    "merge_left_nothing_missing_bool_then_head_stays_bool": case(
+        "df = pd.DataFrame({'k': [3.0, 2.0]})\ndf2 = pd.DataFrame({'k': [2.0, 3.0], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.head(1)"),
+    "merge_left_missing_bool_selected_renamed_then_sliced": case(
+        "df = pd.DataFrame({'k': [3.0, 2.0, 1.0]})\ndf2 = pd.DataFrame({'k': [2.0, 3.0], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df[['x0']].rename(columns={'x0': 'y'})\ndf = df.iloc[:1]"),
+    # B13 (fresh seed 840511): a merge's bools the merge left all missing as a group key: a level of
+    # no values (object), or NaN's group (float64) with dropna=False; object keys of no values alike
+    "merge_left_all_missing_bool_group_key_level_is_object": case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([1], dtype='Int64'), 'x0': [False]})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.groupby(['k', 'x0']).first()"),
+    "merge_left_all_missing_bool_group_key_dropna_false_is_float": case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([1], dtype='Int64'), 'x0': [False]})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.groupby('x0', dropna=False).size()"),
+    "merge_left_nothing_missing_bool_group_key_is_bool": case(
+        "df = pd.DataFrame({'k': pd.array([1], dtype='Int64')})\ndf2 = pd.DataFrame({'k': pd.array([1], dtype='Int64'), 'x0': [False]})",
+        "df = df.merge(df2, on='k', how='left', sort=True)\ndf = df.groupby(['k', 'x0']).first()"),
+    "object_all_missing_group_key_dropna_false_is_float": case(
+        "df = pd.DataFrame({'k': [nan, nan], 'v': [1, 2]})", "df = df.astype({'k': 'object'})\ndf = df.groupby('k', dropna=False).v.sum()"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU1_CASES.items()])
+def test_fuzz_regression_fz6cpu1(code: str) -> None:
+    check_code(code)

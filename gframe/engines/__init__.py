@@ -97,6 +97,9 @@ class Result:
 
     engine: Any
     native: Any
+    # output columns that are a merge's bools the merge left missing (``missing_bools``): pandas'
+    # object columns even where a later operation dropped the missing rows
+    objects: frozenset[str] = frozenset()
 
     def num_rows(self) -> int:
         return self.engine.num_rows(self.native)
@@ -130,7 +133,9 @@ def substitute_cached(plan: Plan, engine: Any) -> Plan:
 
     def materialized(node: Plan) -> Plan | None:
         res = _results.get(node)
-        if res is not None and res.engine is engine:
+        # (a result holding a merge's bools it left missing is computed again: the join below it
+        # tells a plan built on it that they are object - ``missing_bools``)
+        if res is not None and res.engine is engine and not res.objects:
             return Materialized(Opaque(res.native, "result"), engine.name, node.schema)
         return None
 
@@ -153,9 +158,12 @@ def materialize(plan: Plan) -> Result:
     engine = get_engine()
     physical = prepare(plan, engine)
     native = _execute(engine, physical, RunStats())
+    # the output's merge bools the merge left missing (``logical.missing_bool_columns``), as the
+    # engine found them in the plan it ran
+    objects = getattr(engine, "last_objects", frozenset())
     if options.verify_optimizer and options.optimize:
         _verify(plan, engine, native)
-    return _keep(plan, Result(engine, native))
+    return _keep(plan, Result(engine, native, objects))
 
 
 def _keep(plan: Plan, res: Result) -> Result:

@@ -29,7 +29,7 @@ from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
-from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
+from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, OBJECT, OBJECT_FAMILIES, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
                                  is_numeric_for_pandas, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
@@ -200,7 +200,11 @@ class DataFrame(NumpyProtocols, NDFrame):
         if hit is not None:
             return hit
         res = self._result()
-        return arrow_to_pandas(res.to_arrow(), self._schema)
+        schema = self._schema
+        if res.objects:  # a merge's bools it left missing: object, whatever rows were dropped since
+            schema = schema.with_columns(Field(f.label, pa.bool_(), OBJECT) if f.name in res.objects else f
+                                         for f in schema.columns)
+        return arrow_to_pandas(res.to_arrow(), schema)
 
     def __len__(self) -> int:
         return self._result().num_rows()
@@ -706,7 +710,10 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def reset_index(self, level: Any = None, *, drop: bool = False, inplace: bool = False, col_level: Any = 0,
                     col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":
-        if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default):
+        # an object index level moved into a column: pandas infers the column's dtype from the values
+        # (ints int64, Timedeltas timedelta64, NaN among ints float64, none at all object), the data's
+        objects = not drop and any(f.family in OBJECT_FAMILIES for f in self._schema.index or ())
+        if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default) or objects:
             return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
                                                                   "col_level": col_level, "col_fill": col_fill,
                                                                   "allow_duplicates": allow_duplicates})
@@ -932,7 +939,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         desc = _descending(ascending, len(names))
         if na_position not in ("first", "last"):
             raise ValueError(f"invalid na_position: {na_position}")
-        plan = L.Sort(tuple(names), desc, na_position == "last", _positions(self._plan))
+        plan = _sort_values_plan(_positions(self._plan), names, desc, na_position == "last")
         new = DataFrame._from_plan(plan)
         if ignore_index:
             new = new.reset_index(drop=True)
@@ -1247,6 +1254,28 @@ def _reduction_dtype(fn: str, f: Field, kind: np.dtype, schema: Schema) -> Any:
 def _known_no_rows(plan: L.Plan) -> bool:
     """Whether ``plan`` is data in memory without rows (``pd.DataFrame()``): known without running."""
     return isinstance(plan, L.InMemoryScan) and plan.table.value.num_rows == 0
+
+
+def _sort_values_plan(plan: L.Plan, names: list[str], desc: tuple[bool, ...], nulls_last: bool) -> L.Plan:
+    """``sort_values`` by several keys. pandas 3.1's ``lexsort_indexer`` sorts a numpy float key
+    with ``na_position="first"`` by its values with NaN replaced by -inf (negated first where
+    descending): a NaN ties with -inf (+inf descending), the rows of the tie kept in order or
+    ordered by the next keys - not every NaN before every number. Such keys are sorted as a copy
+    filled so (numbers typed by the data are left as they are: an int key has no NaN)."""
+    s = plan.schema
+    by_name = {f.name: f for f in s.columns}
+    filled = {}
+    if len(names) > 1 and not nulls_last:
+        for i, (n, d) in enumerate(zip(names, desc)):
+            f = by_name.get(n)
+            if f is not None and f.family == NUMPY and f.dtype is not None and pa.types.is_floating(f.dtype):
+                filled[n] = (f"__gf_nan_first_{i}", func("fillna", Col(n), Lit(float("inf") if d else float("-inf"))))
+    if not filled:
+        return L.Sort(tuple(names), desc, nulls_last, plan)
+    keep = tuple((f.label, Col(f.name)) for f in s.columns)
+    plan = L.Select(keep + tuple(filled.values()), plan)
+    keys = tuple(internal_name(filled[n][0]) if n in filled else n for n in names)
+    return L.Select(keep, L.Sort(keys, desc, nulls_last, plan))
 
 
 def _positions(plan: L.Plan) -> L.Plan:

@@ -1049,7 +1049,18 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             raise TypeError(f"'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead.")
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return call_method(self, fn, (), {"skipna": skipna, **params})
-        return reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
+        result = reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
+        if self._family in OBJECT_FAMILIES and fn in ("sum", "prod", "min", "max") and isinstance(result, np.generic):
+            # pandas reduces an object column's values with Python's arithmetic (``values.sum()`` of
+            # objects): a Python scalar (a missing min / max: NaN, a Python float); no values at all
+            # give the start value, the int 0 (1 for prod)
+            if isinstance(result, np.floating) and np.isnan(result):
+                return float("nan")
+            if fn in ("sum", "prod") and result == (0 if fn == "sum" else 1) and t is not None and pa.types.is_floating(t) \
+                    and reduce_columns(self._plan, [(self._expr, t)], "count")[0] == 0:
+                return 0 if fn == "sum" else 1
+            return result.item()
+        return result
 
     @objects_via_pandas
     def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
@@ -1238,11 +1249,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
                      dropna: bool = True) -> "Series":
         t = self._dtype_arrow
-        if bins is not None or t is not None and pa.types.is_dictionary(t):
+        frame = self._frame()
+        # a merge's bools a side may miss are object where it did (the index of their counts too): the data's
+        undecided = t is None and frame._plan.schema.columns[0].name in L.undecided_bool_sources(frame._plan)
+        if bins is not None or t is not None and pa.types.is_dictionary(t) or undecided:
             # a categorical counts every category, observed or not, in the dtype's order (sort=False)
             return call_method(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
                                                              "bins": bins, "dropna": dropna})
-        frame = self._frame()
         label = frame._plan.schema.columns[0].label
         name = "proportion" if normalize else "count"
         key = frame._plan.schema.columns[0].name
@@ -1257,8 +1270,18 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # dtype for its index: the keys as a column, cast back to the object family, then the index
             flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
-            kexpr = func("cast", Col(k.name), dtype=k.dtype, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
+            t0 = frame._plan.schema.columns[0].dtype  # (the key's type in the result is the data's)
+            kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
             agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
+        elif fam0 == MASKED and not dropna and not (t is not None and is_string(t)) and label != name:
+            # a nullable array's value_counts counts the values, then appends the NA count: the
+            # missing key's group comes last, before the counts are sorted (stably) - not where it appeared
+            flat = L.Aggregate((key,), (label,), count, False, dropna, False, plan)
+            k, c = flat.schema.columns[0], flat.schema.columns[-1]
+            na = "__gf_na_last"
+            with_na = L.Select(((label, Col(k.name)), (name, Col(c.name)), (na, func("isna", Col(k.name)))), flat)
+            ordered = L.Sort((internal_name(na),), (False,), True, with_na)
+            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, Col(k.name)), (name, Col(c.name))), ordered))
         else:
             agg = L.Aggregate((key,), (label,), count, False, dropna, True, plan)
         out = Series._from_frame_plan(agg)

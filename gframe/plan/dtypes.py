@@ -305,9 +305,15 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
 def fill_makes_objects(column: ArrowType | None, value: ArrowType | None) -> bool:
     """Whether ``fillna`` of a column of type ``column`` with a value of type ``value`` gives
     pandas' object column where values are missing (a value of another kind): the frontend has
-    pandas compute those, as the engines hold no mixed columns."""
-    if column is None or value is None:
+    pandas compute those, as the engines hold no mixed columns.
+
+    A column whose type the data decides (a merge's side that may miss rows: int, or float64 where
+    rows went missing; bool, or object) may hold missing values of a number column: a value other
+    than a number (a bool, a string) is pandas' to judge there too."""
+    if value is None:
         return False
+    if column is None:
+        return not (pa.types.is_integer(value) or pa.types.is_floating(value))
     return _fillna(Func("fillna", (), Col("x"), Col("v")), lambda c: column if c.name == "x" else value) is None
 
 
@@ -460,11 +466,22 @@ def group_sum_narrow_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     return None
 
 
+def group_median_decimal(expr: Agg, lookup: Lookup) -> ArrowType | None:
+    """The decimal type of a column whose *group* median pandas types by the data (None where the
+    rule does not apply): pandas takes the values through object numpy and back into Arrow, so the
+    result is double where a group has a median, ``null[pyarrow]`` where none has (every value
+    missing), and the input's decimal type where there are no groups (nothing to infer from)."""
+    if expr.fn != "median":
+        return None
+    arg = expr_type(expr.child, lookup)
+    return arg if arg is not None and pa.types.is_decimal(arg) else None
+
+
 def aggregate_type(expr: Agg, lookup: Lookup, grouped: bool) -> ArrowType | None:
     """An aggregation's type in a group-by (``grouped``) or over the whole input: they differ for
     sums and products of narrow ints, decided by the data in a group-by (``group_sum_narrow_type``),
     and for the mean of float32."""
-    if grouped and group_sum_narrow_type(expr, lookup) is not None:
+    if grouped and (group_sum_narrow_type(expr, lookup) is not None or group_median_decimal(expr, lookup) is not None):
         return None
     if grouped and expr.fn == "mean" and expr_type(expr.child, lookup) == pa.float32():
         # pandas 3.1: float64 where the rows are in group order and hold no NaN (numpy's reduceat

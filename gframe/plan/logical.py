@@ -11,7 +11,7 @@ Operations that reorder or drop rows need the original positions, so the fronten
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -20,7 +20,8 @@ from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
                                 IndexField, Schema, pandas_dtype)
-from gframe.plan.dtypes import aggregate_type, combine_families, expr_family, expr_field, expr_type, keeps_type_when_missing
+from gframe.plan.dtypes import (aggregate_type, combine_families, expr_family, expr_field, expr_type, group_median_decimal,
+                                keeps_type_when_missing)
 from gframe.plan.source import FileSnapshot
 
 
@@ -324,6 +325,14 @@ def _inferred_family(family: str) -> str:
     return NUMPY if family in OBJECT_FAMILIES else family
 
 
+def _inferred_type(t: Any, family: str) -> Any:
+    """The type of a group key in the result: an object column's is the data's (``_inferred_keys``
+    in the engines), times' aside."""
+    if family in OBJECT_FAMILIES and t is not None and not pa.types.is_temporal(t):
+        return None
+    return t
+
+
 class Aggregate(Plan):
     """Group by ``keys`` (internal names) and aggregate; no keys: one row.
 
@@ -344,11 +353,16 @@ class Aggregate(Plan):
         s = self.child.schema
         # pandas builds the group keys' index from their unique values, inferring its dtype: an object
         # column's keys come back as what they hold (strings ``str``, ints int64); ``Series.value_counts``
-        # alone keeps object, and says so itself
-        keyf = [(lab, look(k), _inferred_family(s.family_of(k))) for k, lab in zip(self.keys, self.key_labels)]
+        # alone keeps object, and says so itself. The inferred dtype is the data's: ints are int64 (uint64
+        # past its range), floats float64, and no groups leave nothing to infer from (object). Times
+        # keep their type (the engines' units are not pandas': the plan's type keeps the unit)
+        keyf = [(lab, _inferred_type(look(k), s.family_of(k)), _inferred_family(s.family_of(k)))
+                for k, lab in zip(self.keys, self.key_labels)]
         # the family (numpy / masked / arrow) from the expression; numpy results take pandas' numpy
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
-        aggf = [f if f.family != NUMPY else Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY)
+        # (and a decimal's group median, an Arrow family's: its type decided by the data too)
+        aggf = [Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY) if f.family == NUMPY
+                else Field(label, None, f.family) if self.keys and group_median_decimal(a, look) is not None else f
                 for (label, a), f in ((la, expr_field(la[0], la[1], s)) for la in self.aggs)]
         if self.keys:
             # a group's first / last of an object column where the group has no value is None (pandas'
@@ -400,7 +414,7 @@ class CompleteGroups(Plan):
             return None if pa.types.is_integer(t) or pa.types.is_boolean(t) else t
 
         cols = tuple(Field(f.label, widen(f), f.family) for f in s.columns)
-        return Schema(cols, s.index)
+        return Schema(cols, s.index, s.empty_columns_dtype)  # (no columns: the labels' Index type stays)
 
     def describe(self) -> str:
         return f"CompleteGroups keys={list(self.keys)}{' sort' if self.sort else ''}"
@@ -551,6 +565,21 @@ class Join(Plan):
         return tuple(t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t))
                      and s.family_of(a) not in ARROW_FAMILIES for a in self.left_on for t in [s.dtype_of(a)])
 
+    def undecided_bools(self) -> frozenset[str]:
+        """Output names of numpy bool columns of a side that may miss rows: pandas makes them object
+        (NaN where missing) exactly where the merge leaves a row missing, and keeps that dtype when a
+        later operation drops those rows - the data decides here, not where the result is shown."""
+        lt, rt = self.left.schema, self.right.schema
+        out = set()
+        for f, (label, side, name) in zip(self.schema.columns, self.outputs):
+            may_miss = (side == "right" and self.how in ("left", "outer")) or (side == "left" and self.how in ("right", "outer"))
+            src = lt if side == "left" else rt
+            if may_miss and f.dtype is None and f.family == NUMPY and not self.right_key_from_left_index(name):
+                t = src.dtype_of(name)
+                if t is not None and pa.types.is_boolean(t) and src.family_of(name) == NUMPY:
+                    out.add(f.name)
+        return frozenset(out)
+
     def right_key_from_left_index(self, name: str) -> bool:
         """Whether right column ``name`` is a key joined to the left's index (pandas fills it from there)."""
         if name not in self.right_on:
@@ -604,6 +633,14 @@ class Union(Plan):
                     seen.add(f.name)
                     labels.append(f.label)
         fields = []
+        undecided: dict[int, set[str]] = {}
+
+        def undecided_bool(i: int, name: str) -> bool:
+            # a merge's bool column a side may miss (bool, or object where it did): bools here
+            if i not in undecided:
+                undecided[i] = set(undecided_bool_sources(self.children[i]))
+            return name in undecided[i]
+
         for label in labels:
             ts = []
             fams = []
@@ -616,7 +653,9 @@ class Union(Plan):
             present = [t for t in ts if t not in ("missing", "absent")]
             if keeps_type_when_missing(fam) and all(t == present[0] for t in present):
                 fields.append(Field(label, present[0], fam))  # NA fills the missing rows: the type stays
-            elif (fam == NUMPY or fam in OBJECT_FAMILIES) and "missing" in ts and all(t is not None and pa.types.is_boolean(t) for t in present):
+            elif (fam == NUMPY or fam in OBJECT_FAMILIES) and "missing" in ts and all(
+                    t is not None and pa.types.is_boolean(t) or t is None and undecided_bool(i, Field(label, None).name)
+                    for i, t in enumerate(ts) if t not in ("missing", "absent")):
                 # pandas 3 reindexes bools to object (NaN) for a child with other columns, rows or not
                 # ("missing", as ints to float64): the family says so, so that an op that drops the
                 # missing rows later (dropna, a filter) keeps object, as pandas does
@@ -749,6 +788,11 @@ class HConcat(Plan):
         return Schema(tuple(fields), index)
 
 
+def narrow_signed_int(t: Any) -> bool:
+    """An int8/16/32 (a type pandas' ``maybe_sequence_to_range`` makes a RangeIndex, int64, of)."""
+    return t is not None and pa.types.is_signed_integer(t) and t != pa.int64()
+
+
 class SetIndex(Plan):
     """Make data columns ``keys`` the index (``append``: after the existing levels); ``drop`` removes them from the data.
 
@@ -772,7 +816,9 @@ class SetIndex(Plan):
             return None
         s, k = self.child.schema, self.keys[0]
         t = s.dtype_of(k)
-        narrow = t is not None and pa.types.is_signed_integer(t) and t != pa.int64()
+        # a type the data decides (a merge's key or a side that may miss rows: int or float64) may
+        # be a narrow int too: the engines read the column's own type (``narrow_signed_int``)
+        narrow = t is None or narrow_signed_int(t)
         return k if narrow and s.family_of(k) == NUMPY else None
 
     def _compute_schema(self) -> Schema:
@@ -906,3 +952,45 @@ def signed_zero_keys(plan: Plan, names: Sequence[str]) -> tuple[Plan, tuple[str,
     out = Select((*keep, *extra), plan)
     renamed = {f.name: g.name for f, g in zip(plan.schema.columns, out.schema.columns)}
     return out, tuple(renamed.get(n, n) for n in names), tuple(f.name for f in out.schema.columns[len(keep):])
+
+
+_ROWS_ONLY = (Filter, Sort, Slice, Take, TopK, Distinct, GroupHead, Cache, RowIndex, RenameIndex)
+
+
+def undecided_bool_sources(plan: Plan) -> dict[str, tuple[Join, str]]:
+    """The columns of ``plan``'s output that are a merge's undecided bools (``Join.undecided_bools``)
+    carried unchanged - through operations that only select, reorder or drop rows, and selections
+    of the column as it is: output name -> (the join, its output name). The engines tell whether
+    the join left such a column missing (where pandas made it object); nothing after the join that
+    drops rows may change that."""
+    memo: dict[int, dict[str, tuple[Join, str]]] = {}
+
+    def go(node: Plan) -> dict[str, tuple[Join, str]]:
+        hit = memo.get(id(node))
+        if hit is not None:
+            return hit
+        out: dict[str, tuple[Join, str]] = {}
+        if isinstance(node, Join):
+            out = {n: (node, n) for n in node.undecided_bools()}
+        elif isinstance(node, (*_ROWS_ONLY, SetIndex)) or (
+                len(node.children) == 1 and node.schema == node.children[0].schema and not isinstance(node, Select)):
+            # (and an engine's own node that moves the data as it is: a transfer between devices)
+            below = go(node.children[0])
+            names = set(node.schema.names)
+            out = {n: src for n, src in below.items() if n in names and node.schema.dtype_of(n) is None}
+        elif isinstance(node, Select):
+            below = go(node.child)
+            for label, e in node.outputs:
+                name = Field(label, None).name
+                if isinstance(e, Col) and e.name in below and node.schema.dtype_of(name) is None:
+                    out[name] = below[e.name]
+        memo[id(node)] = out
+        return out
+
+    return go(plan)
+
+
+def missing_bool_columns(plan: Plan, missing: Callable[[Join], frozenset[str]]) -> frozenset[str]:
+    """The columns of ``plan``'s output (just run) that carry a merge's undecided bools where the
+    merge left rows missing: ``missing`` says, for a join the engine ran, which of them it did."""
+    return frozenset(n for n, (join, name) in undecided_bool_sources(plan).items() if name in missing(join))

@@ -18,8 +18,13 @@ class CpuEngine:
     def supports(self, plan: L.Plan) -> str | None:
         return None if run.dispatch(type(plan)) is not run.dispatch(object) else f"no cpu kernel for {type(plan).__name__}"
 
+    # the output's merge bools the merge left missing, of the plan run last (``engines.materialize``)
+    last_objects: frozenset[str] = frozenset()
+
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> pl.DataFrame:
-        out = evaluate(physical(plan), self.kernel, {}, stats, self.measure)
+        ran = physical(plan)
+        out = evaluate(ran, self.kernel, {}, stats, self.measure)
+        self.last_objects = L.missing_bool_columns(ran, self.missing_bools)
         if stats is not None:
             for r in stats.runs:
                 r.engine = r.engine or "cpu"
@@ -42,6 +47,13 @@ class CpuEngine:
                 raise UnsupportedError(f"a {node.engine} result on the cpu engine")
             return node.data.value
         return run(node, inputs)
+
+    @staticmethod
+    def missing_bools(join: L.Join) -> frozenset[str]:
+        """The undecided bool columns (``Join.undecided_bools``) ``join`` left missing when it ran."""
+        from gframe.engines.cpu.kernels import MISSING_BOOLS
+
+        return MISSING_BOOLS.get(join, frozenset())
 
     def num_rows(self, native: pl.DataFrame) -> int:
         return native.height

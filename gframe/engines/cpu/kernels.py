@@ -30,9 +30,9 @@ from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
-from gframe.plan.dtypes import aggregate_type, expr_family, group_sum_narrow_type
+from gframe.plan.dtypes import aggregate_type, expr_family, group_median_decimal, group_sum_narrow_type
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, Field, Schema, index_name
+from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, OBJECT_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -315,7 +315,7 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     if not node.keys:
         if not aggs:
             return pl.DataFrame()
-        return _numpy_sums(df, _finish(df.select(aggs), low, named), low, named)
+        return _numpy_sums(df, _finish(df.select(aggs), low, named, source=df.schema), low, named)
     keys = list(node.keys)
     key_out = [f.name for f in (node.schema.index or ())] if node.keys_as_index else [
         f.name for f in node.schema.columns[: len(keys)]]
@@ -374,7 +374,42 @@ def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         f32 = [pl.col(n).cast(pl.Float32) for n, a in named if a.fn == "mean" and n in out.columns
                and node.schema.dtype_of(n) is None and low.type_of(a.child) == pa.float32()]
         out = out.with_columns(f32) if f32 else out
-    return _order(out, node.schema)
+    return _order(_inferred_keys(df, out, node, key_out), node.schema)
+
+
+def _no_values(name: str, out: pl.DataFrame) -> pl.Expr:
+    """An inferred key column of no values: object (Arrow's null type) where no group has it, NaN
+    (float64) where a missing key's group does (``dropna=False``: pandas' ``Index([nan])``)."""
+    return pl.lit(None, dtype=pl.Float64 if out.height else pl.Null).alias(name)
+
+
+def _inferred_keys(df: pl.DataFrame, out: pl.DataFrame, node: L.Aggregate, key_out: list[str]) -> pl.DataFrame:
+    """Object columns' group keys as pandas infers their Index (a MultiIndex's level) from the
+    values of the key column ``df`` holds - every row's, the rows a missing value of another key
+    drops too (the plan leaves the type to the data): ints int64 (uint64 past int64's range), floats
+    float64; no values, nothing to infer from: object (Arrow's null type, which pandas shows as object)."""
+    s = node.child.schema
+    casts = []
+    merged = None
+    for k, name in zip(node.keys, key_out):
+        if node.schema.dtype_of(name) is not None:
+            continue
+        if s.family_of(k) not in OBJECT_FAMILIES:
+            # a merge's bools a side may miss: object where it did - and with every value missing,
+            # nothing to infer from (object); otherwise bools, as they are
+            merged = L.undecided_bool_sources(node.child) if merged is None else merged
+            values = df.get_column(k)
+            if k in merged and values.len() and values.null_count() == values.len():
+                casts.append(_no_values(name, out))
+            continue
+        t, values = out.schema[name], df.get_column(k)
+        if values.null_count() == values.len():
+            casts.append(_no_values(name, out))
+        elif t.is_integer() and t != pl.Int64 and not (t == pl.UInt64 and values.max() > 2**63 - 1):  # type: ignore[operator]
+            casts.append(pl.col(name).cast(pl.Int64))
+        elif t.is_float() and t != pl.Float64:
+            casts.append(pl.col(name).cast(pl.Float64))
+    return out.with_columns(casts) if casts else out
 
 
 def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[tuple[str, Agg]]) -> pl.DataFrame:
@@ -469,7 +504,14 @@ def _rows_in_group_order(df: pl.DataFrame, keys: list[str], sort: bool, dropna: 
     contiguous. Only asked for float32 sums and means, whose result depends on it."""
     k = df.select(keys)
     if dropna:
-        k = k.drop_nulls()
+        # a row a missing key drops has code -1: monotonic only where every such row comes first
+        # (and pandas' reduceat then needs a row left)
+        dropped = k.select(pl.any_horizontal(pl.all().is_null())).to_series()
+        n = int(dropped.sum())
+        if n:
+            if not bool(dropped.head(n).all()) or n == k.height:
+                return False
+            k = k.slice(n)
     if k.height < 2:
         return True
     if sort:
@@ -1072,7 +1114,8 @@ def _orderable(t: pl.DataType) -> bool:
     return t.is_integer() or t in (pl.String, pl.Boolean, pl.Date) or isinstance(t, (pl.Enum, pl.Datetime, pl.Duration))
 
 
-def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grouped: bool = False) -> pl.DataFrame:
+def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grouped: bool = False,
+            source: pl.Schema | None = None) -> pl.DataFrame:
     """The aggregations' pandas dtypes (``Lowering.agg_finish``: a cast, NaN -> null for floats),
     leaving out what changes nothing - a column already of its target type, holding no NaN - which
     is most of the cost of a reduction's small result (Polars' fill_nan is ~0.1 ms a call).
@@ -1083,7 +1126,18 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
         if narrow is not None:
             todo.append(_narrowed(out.get_column(name), narrow))
             continue
+        decimal = group_median_decimal(a, low.lookup) if grouped else None
+        if decimal is not None:
+            todo.append(_decimal_median(out.get_column(name), decimal))
+            continue
         t = aggregate_type(a, low.lookup, grouped)
+        if t is None and source is not None and a.fn in ("sum", "prod") and isinstance(a.child, Col) \
+                and a.child.name in source and source[a.child.name].is_integer():
+            # a column whose type the data decides (``7 // uint32``: ints, or float64 where a divisor
+            # is 0): pandas' sum / product of its ints is uint64 for unsigned ones, else int64 (Polars'
+            # product of unsigned ints is Int64, its sum keeps the width)
+            todo.append(pl.col(name).cast(pl.UInt64 if source[a.child.name].is_unsigned_integer() else pl.Int64))
+            continue
         if t is None and name in out.columns and out.schema[name].is_float() and _has_nan(out.get_column(name)):
             # a type the data decides (a float32 group mean: float64 from reduceat, float32 over no
             # rows) is still the engine's float: NaN is its missing value (null), or Polars' ``NaN > inf``
@@ -1108,6 +1162,17 @@ def _narrowed(col: pl.Series, narrow: Any) -> pl.Series:
     if pa.types.is_unsigned_integer(narrow) and col.dtype != pl.UInt64:
         return col.cast(pl.UInt64)  # pandas sums unsigned ints in uint64 (a kernel's int64 sums: same values)
     return col
+
+
+def _decimal_median(col: pl.Series, decimal: Any) -> pl.Series:
+    """Group medians of a decimal column as pandas types them (``group_median_decimal``): the
+    input's decimal type where there are no groups, Arrow's null type where every median is
+    missing, double otherwise."""
+    if col.len() == 0:
+        return col.cast(_polars_type(decimal))
+    if col.null_count() == col.len():
+        return pl.Series(col.name, [None] * col.len(), dtype=pl.Null)
+    return col.cast(pl.Float64)
 
 
 def _has_nan(s: pl.Series) -> bool:
@@ -1303,7 +1368,15 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         # missing value's code -1 pandas sorts first
         first = tuple(f or isinstance(out.schema[n], pl.Enum) for f, n in zip(first, sort_names))
         out = out.sort(sort_names, nulls_last=[not f for f in first], maintain_order=True).drop(sort_names)
+    undecided = node.undecided_bools()
+    if undecided:  # (O(1) null counts) read by ``missing_bools`` once the plan has run
+        MISSING_BOOLS[node] = frozenset(n for n in undecided if out.get_column(n).null_count())
     return promote_missing(out, node.schema)
+
+
+# Joins run -> their undecided bool columns (``Join.undecided_bools``) the join left missing: pandas'
+# object columns, whatever rows a later operation drops (``engines.materialize`` reads it)
+MISSING_BOOLS: "weakref.WeakKeyDictionary[L.Join, frozenset[str]]" = weakref.WeakKeyDictionary()
 
 
 def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: dict[str, str],
@@ -1572,7 +1645,8 @@ def _(node: L.SetIndex, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         exprs += [pl.col(n) for n in child.index_names]
     exprs += [pl.col(k).alias(index_name(base + i)) for i, k in enumerate(node.keys)]
     out = df.select(exprs)
-    if node.range_key is not None and _is_int_range(out.get_column(index_name(0))):
+    key = out.get_column(index_name(0))
+    if node.range_key is not None and key.dtype in (pl.Int8, pl.Int16, pl.Int32) and _is_int_range(key):
         out = out.with_columns(pl.col(index_name(0)).cast(pl.Int64))  # pandas' RangeIndex: int64
     return out
 

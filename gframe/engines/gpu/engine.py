@@ -25,6 +25,8 @@ from gframe.plan import logical as L
 
 class GpuEngine:
     name = "gpu"
+    # the output's merge bools the merge left missing, of the plan run last (``engines.materialize``)
+    last_objects: frozenset[str] = frozenset()
 
     def __init__(self) -> None:
         from gframe.engines.gpu import memory
@@ -43,6 +45,7 @@ class GpuEngine:
         if support.stays_on_host(plan):
             t0 = time.perf_counter()
             out = cpu_run(plan, [])
+            self.last_objects = L.missing_bool_columns(plan, self.missing_bools)
             if stats is not None and stats.profile:
                 stats.runs.append(NodeRun(plan, time.perf_counter() - t0, *self.measure(out), engine="cpu"))
             return out
@@ -53,6 +56,8 @@ class GpuEngine:
 
             stats.sync = synchronize
         out = evaluate(lowered.plan, runner.kernel, {}, stats, self.measure)
+        # (the placed plan: a join run on the host is found through the transfers around it)
+        self.last_objects = L.missing_bool_columns(lowered.plan, self.missing_bools)
         if stats is not None:
             for r in stats.runs:  # where each node ran, and the bytes it moved between host and device
                 r.engine, r.transfer_bytes = runner.where.get(id(r.node), ("gpu", 0))
@@ -63,6 +68,13 @@ class GpuEngine:
         if isinstance(native, GpuTable):
             return native.num_rows, int(native.nbytes())
         return native.height, int(native.estimated_size())
+
+    @staticmethod
+    def missing_bools(join: Any) -> frozenset[str]:
+        """The undecided bool columns ``join`` left missing when it ran (on the device, or on the host)."""
+        from gframe.engines.cpu.kernels import MISSING_BOOLS as HOST
+
+        return kernels.MISSING_BOOLS.get(join, frozenset()) | HOST.get(join, frozenset())
 
     def num_rows(self, native: Any) -> int:
         if isinstance(native, GpuTable):

@@ -20,6 +20,7 @@ kernels need), are reached through ``lib.py`` at the first call.
 from __future__ import annotations
 
 import math
+import weakref
 
 from functools import singledispatch
 from typing import Any, Callable, Sequence
@@ -39,7 +40,7 @@ from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import expr_type, group_sum_narrow_type
 from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
-from gframe.plan.schema import NA_FAMILIES, STRING, Schema, index_name, is_string
+from gframe.plan.schema import NA_FAMILIES, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
 BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()  # (expressions.py's, by value)
@@ -603,6 +604,12 @@ def _aggregate_reason(node: L.Aggregate) -> str | None:
         return "an aggregation of nothing"
     if not node.keys and any(a.fn in BIVARIATE for _, a in node.aggs):
         return "corr / cov of a whole column (libcudf reduces these only per group)"
+    out = node.schema.index_names if node.keys_as_index else [f.name for f in node.schema.columns[: len(node.keys)]]
+    if any(node.child.schema.family_of(k) in OBJECT_FAMILIES and node.schema.dtype_of(n) is None
+           for k, n in zip(node.keys, out)):
+        return "an object column's group keys (pandas infers their Index from the values: the CPU engine's _inferred_keys)"
+    if any(node.child.schema.dtype_of(k) is None for k in node.keys) and set(node.keys) & set(L.undecided_bool_sources(node.child)):
+        return "a merge's bools a side may miss as group keys (object where it did: the CPU engine's _inferred_keys)"
     for _, a in node.aggs:
         r = agg_reason(a, look)
         if r is not None:
@@ -1230,7 +1237,14 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
             nulls = [plc.types.NullOrder.BEFORE if f else plc.types.NullOrder.AFTER for f in node.missing_keys_first()]
             out = gather(out, plc.sorting.stable_sorted_order(plc.Table(keys), [plc.types.Order.ASCENDING] * len(keys),
                                                               nulls))
+    undecided = node.undecided_bools()
+    if undecided:  # read by ``GpuEngine.missing_bools`` once the plan has run (as the CPU engine's)
+        MISSING_BOOLS[node] = frozenset(n for n in undecided if out.column(n).null_count())
     return promote_missing(out, node.schema)
+
+
+# Joins run -> their undecided bool columns the join left missing (``engines.materialize`` reads it)
+MISSING_BOOLS: "weakref.WeakKeyDictionary[L.Join, frozenset[str]]" = weakref.WeakKeyDictionary()
 
 
 def _join_columns_used(node: L.Join) -> tuple[set[str], set[str]]:
@@ -1406,7 +1420,7 @@ def _(node: L.SetIndex, inputs: list[GpuTable]) -> GpuTable:
     for i, k in enumerate(node.keys):
         names.append(index_name(base + i))
         cols.append(t.column(k))
-    if node.range_key is not None:
+    if node.range_key is not None and L.narrow_signed_int(col_type(cols[-1])):  # (a type the data decides: its own)
         wide = plc.unary.cast(cols[-1], plc_type(I64))
         if _is_int_range(t, wide):
             cols[-1] = wide  # pandas' RangeIndex: int64
