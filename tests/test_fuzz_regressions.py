@@ -9,6 +9,9 @@ are root causes the fuzzer found beyond the issue's list.
 """
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
 
 from gframe.testing.fuzz import PIPELINE_MARK, check_code
@@ -1321,7 +1324,17 @@ FZ6CPU2_CASES = {
 }
 
 
-@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU2_CASES.items()])
+# open on the device's GPU engine (H100, 2026-11-24): its whole-column float sum is CUB's tree, not
+# numpy's pairwise order, and this case's 1e20 - 1e20 cancels differently (class 9; the stand-in adds
+# in row order, as numpy does for so few values)
+_ON_DEVICE = os.environ.get("GFRAME_ENGINE") == "gpu" and not getattr(sys.modules.get("pylibcudf"), "__host_stand_in__", False)
+_FZ6CPU2_DEVICE_OPEN = {"Float64_mean_runs_between_missing": "9 float/arith semantics: device sum order under cancellation"}
+
+
+@pytest.mark.parametrize("code", [
+    pytest.param(code, id=name, marks=[pytest.mark.xfail(strict=True, reason=_FZ6CPU2_DEVICE_OPEN[name])]
+                 if _ON_DEVICE and name in _FZ6CPU2_DEVICE_OPEN else [])
+    for name, code in FZ6CPU2_CASES.items()])
 def test_fuzz_regression_fz6cpu2(code: str) -> None:
     check_code(code)
 
