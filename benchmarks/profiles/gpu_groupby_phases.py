@@ -21,45 +21,17 @@ stand-in takes the previous path in both segsum modes).
 from __future__ import annotations
 
 import argparse
-import collections
 import gc
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/ (the data and the questions)
 
-TIMES: dict[str, list[float]] = collections.defaultdict(list)
-PHASES = [False]  # whether the phase timers run (off for the end-to-end times)
-
-
-def _sync() -> Callable[[], None]:
-    try:
-        import cupy
-
-        if cupy.cuda.runtime.getDeviceCount() > 0:
-            return cupy.cuda.runtime.deviceSynchronize
-    except Exception:  # noqa: BLE001 - no cupy / no device: the stand-in, nothing to wait for
-        pass
-    return lambda: None
-
-
-SYNC = _sync()
-
-
-def timed(name: str, fn: Callable) -> Callable:
-    def wrapper(*a: Any, **k: Any) -> Any:
-        if not PHASES[0]:
-            return fn(*a, **k)
-        SYNC()
-        t0 = time.perf_counter()
-        out = fn(*a, **k)
-        SYNC()
-        TIMES[name].append(time.perf_counter() - t0)
-        return out
-    return wrapper
+from phase_timers import ON as PHASES  # noqa: E402  (whether the phase timers run: off for the end-to-end times)
+from phase_timers import SYNC, TIMES, timed  # noqa: E402
 
 
 def instrument() -> None:

@@ -14,7 +14,6 @@ reader alone on the same columns (best of 3), and Polars GPU's ``scan_parquet(..
 from __future__ import annotations
 
 import argparse
-import collections
 import gc
 import os
 import sys
@@ -23,34 +22,9 @@ from typing import Any, Callable
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-TIMES: dict[str, list[float]] = collections.defaultdict(list)
-ON = [False]
+from phase_timers import ON, SYNC, TIMES, timed  # noqa: E402  (this folder: the script's own)
+
 SCANS: list[tuple[str, tuple[str, ...], int, int]] = []  # (path, file columns, row groups read, of)
-
-
-def _sync() -> Callable[[], None]:
-    try:
-        from gframe.engines.gpu.exchange import synchronize
-
-        return synchronize
-    except Exception:  # noqa: BLE001 - the stand-in: nothing to wait for
-        return lambda: None
-
-
-SYNC = _sync()
-
-
-def timed(name: str, fn: Callable) -> Callable:
-    def wrapper(*a: Any, **k: Any) -> Any:
-        if not ON[0]:
-            return fn(*a, **k)
-        SYNC()
-        t0 = time.perf_counter()
-        out = fn(*a, **k)
-        SYNC()
-        TIMES[name].append(time.perf_counter() - t0)
-        return out
-    return wrapper
 
 
 def instrument() -> None:
