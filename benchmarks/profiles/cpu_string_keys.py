@@ -32,22 +32,8 @@ from gframe.engines.cpu import ordered as O  # noqa: E402
 
 @numba.njit(nogil=True)
 def median_before(code, groups, x, rows=None, complete=False):  # ``ordered.group_median`` before: np.partition
-    n = len(code)
-    nobs = np.zeros(groups, dtype=np.int64)
-    for i in range(n):
-        if x[i] == x[i]:
-            nobs[code[i]] += 1
-    start = np.zeros(groups + 1, dtype=np.int64)
-    for g in range(groups):
-        start[g + 1] = start[g] + nobs[g]
-    buf = np.empty(start[groups])
-    fill = start[:groups].copy()
-    for i in range(n):
-        v = x[i]
-        if v == v:
-            g = code[i]
-            buf[fill[g]] = v
-            fill[g] += 1
+    nobs = O.count_values(code, groups, x)
+    start, buf = O.bucket_values(code, groups, x, nobs)
     out = np.empty(groups)
     for g in range(groups):
         m = nobs[g]

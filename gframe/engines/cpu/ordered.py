@@ -278,30 +278,41 @@ def factorize_partitioned(k: Any, bits: int) -> Any:
 
 
 @numba.njit(nogil=True, cache=True)
-def group_median(code: Any, groups: int, x: Any, rows: Any, complete: bool) -> Any:
-    # pandas' group median (``median_linear``): missing values skipped, the middle value, or for an
-    # even count (upper middle + lower middle) / 2; each group's values bucketed by a counting
-    # pass (none where ``complete``: no value missing, so the groups' row counts ``rows``), then
-    # selected in linear time (``kth_smallest``, no sort). NaN for a group without values.
-    n = len(code)
-    if complete:
-        nobs = rows.copy()  # (a writable array of one type in both branches)
-    else:
-        nobs = np.zeros(groups, dtype=np.int64)
-        for i in range(n):
-            if x[i] == x[i]:
-                nobs[code[i]] += 1
+def count_values(code: Any, groups: int, x: Any) -> Any:
+    # each group's number of values (NaN, the missing value, not counted)
+    nobs = np.zeros(groups, dtype=np.int64)
+    for i in range(len(code)):
+        if x[i] == x[i]:
+            nobs[code[i]] += 1
+    return nobs
+
+
+@numba.njit(nogil=True, cache=True)
+def bucket_values(code: Any, groups: int, x: Any, nobs: Any) -> Any:
+    # each group's values side by side in row order (missing ones left out): group g's are
+    # buf[start[g]:start[g + 1]], given the groups' value counts ``nobs``
     start = np.zeros(groups + 1, dtype=np.int64)
     for g in range(groups):
         start[g + 1] = start[g] + nobs[g]
     buf = np.empty(start[groups])
     fill = start[:groups].copy()
-    for i in range(n):
+    for i in range(len(code)):
         v = x[i]
         if v == v:
             g = code[i]
             buf[fill[g]] = v
             fill[g] += 1
+    return start, buf
+
+
+@numba.njit(nogil=True, cache=True)
+def group_median(code: Any, groups: int, x: Any, rows: Any, complete: bool) -> Any:
+    # pandas' group median (``median_linear``): missing values skipped, the middle value, or for an
+    # even count (upper middle + lower middle) / 2; each group's values bucketed by a counting
+    # pass (none where ``complete``: no value missing, so the groups' row counts ``rows``), then
+    # selected in linear time (``kth_smallest``, no sort). NaN for a group without values.
+    nobs = rows.copy() if complete else count_values(code, groups, x)  # (a writable array either way)
+    start, buf = bucket_values(code, groups, x, nobs)
     out = np.empty(groups)
     for g in range(groups):
         m = nobs[g]
@@ -367,7 +378,7 @@ def kth_smallest(a: Any, lo: int, hi: int, k: int) -> None:
         a[j + 1] = x
 
 
-# --------------------------------------------------------------------------- cpuperf5: extremes
+# --------------------------------------------------------------------------- extremes
 @numba.njit(nogil=True, cache=True)
 def group_extreme(code: Any, groups: int, x: Any, largest: bool) -> Any:
     # pandas' group_min / group_max: missing values (NaN) skipped, a value replaces the one kept only
