@@ -18,26 +18,19 @@ Nothing here is imported before a GPU plan holds a UDF.
 from __future__ import annotations
 
 import functools
-import warnings
 from typing import Any
 
 import numpy as np
 
 from gframe.udf.numba_cpu import Compiled
 
-_THREADS = 256  # threads per block
-
 
 @functools.cache
 def unavailable_reason() -> str | None:
     """None where numba-cuda imports and sees a device, else why not."""
-    try:
-        from numba import cuda
-    except Exception as exc:  # noqa: BLE001 - any import failure means "no numba-cuda here"
-        return f"numba-cuda is not importable ({type(exc).__name__}: {exc})"
-    if not cuda.is_available():
-        return "numba-cuda finds no usable CUDA device"
-    return None
+    from gframe.engines.gpu.numba_cuda import device_reason  # (the GPU package, at the first use)
+
+    return device_reason()
 
 
 def kernel_reason(udf: Any) -> str | None:
@@ -56,6 +49,8 @@ def _kernel(compiled: Compiled) -> Any:
     """The kernel for ``compiled`` - compiled by launching it once over no rows (none of the user's
     code runs), with the argument types of every later launch - or why numba-cuda cannot build it."""
     from numba import cuda
+
+    from gframe.engines.gpu.numba_cuda import launch
 
     f = cuda.jit(device=True)(compiled.pyfunc)
     if compiled.kind == "map":
@@ -84,7 +79,7 @@ def _kernel(compiled: Compiled) -> Any:
 
         probe = (_empty(compiled.arg), _empty(compiled.result), _empty(np.bool_))
     try:
-        _launch(kernel, 1, *probe)
+        launch(kernel, 1, *probe)
         cuda.synchronize()
     except Exception as exc:  # noqa: BLE001 - numba-cuda's compiler fails with NumbaError and with
         # plain exceptions from its passes (as Numba's does, see numba_cpu.compile_udf); no row runs
@@ -93,36 +88,10 @@ def _kernel(compiled: Compiled) -> Any:
     return kernel
 
 
-def _launch(kernel: Any, n: int, *args: Any) -> None:
-    """Launch ``kernel`` with a thread per row (numba-cuda's warning that a small grid leaves the
-    GPU idle is silenced: small inputs are normal here)."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*under-utilization")
-        kernel[(n + _THREADS - 1) // _THREADS, _THREADS](*args)
-
-
 def _empty(dtype: Any) -> Any:
     from numba import cuda
 
     return cuda.device_array(0, np.dtype(dtype))
-
-
-class _DeviceView:
-    """A typed ``__cuda_array_interface__`` over a pylibcudf column's data (zero-copy); holding the
-    column keeps its memory alive as long as the Numba array made from this view."""
-
-    def __init__(self, col: Any, dtype: np.dtype) -> None:
-        self.col = col
-        self.__cuda_array_interface__ = {
-            "shape": (col.size(),), "typestr": dtype.str, "version": 3, "strides": None,
-            "data": (col.data().ptr + col.offset() * dtype.itemsize, False),
-        }
-
-
-def _array(col: Any, dtype: Any) -> Any:
-    from numba import cuda
-
-    return cuda.as_cuda_array(_DeviceView(col, np.dtype(dtype)))
 
 
 def run(udf: Any, columns: list[Any]) -> Any:
@@ -132,6 +101,7 @@ def run(udf: Any, columns: list[Any]) -> Any:
     import pylibcudf as plc
 
     from gframe.engines.gpu.convert import plc_type, scalar
+    from gframe.engines.gpu.numba_cuda import array, launch
 
     c: Compiled = udf.compiled
     n = columns[0].size()
@@ -152,8 +122,8 @@ def run(udf: Any, columns: list[Any]) -> Any:
         fill, fill_valid = c.result.type(0), False
         if x.null_count() and not udf.skip_missing:
             fill, fill_valid = udf.missing_value()
-        _launch(kernel, n, _array(x, c.arg), _array(missing, np.bool_), _array(out, c.result),
-                _array(valid, np.bool_), fill, fill_valid)
+        launch(kernel, n, array(x, c.arg), array(missing, np.bool_), array(out, c.result),
+                array(valid, np.bool_), fill, fill_valid)
     else:
         fields = []
         for col in columns:
@@ -163,6 +133,6 @@ def run(udf: Any, columns: list[Any]) -> Any:
             fields.append(col)
         # row-major: the fields of row i side by side, the memory of an array of n records
         rows = plc.reshape.interleave_columns(plc.Table(fields))
-        _launch(kernel, n, _array(rows, c.row_dtype).view(c.arg), _array(out, c.result), _array(valid, np.bool_))
+        launch(kernel, n, array(rows, c.row_dtype).view(c.arg), array(out, c.result), array(valid, np.bool_))
     mask, nulls = plc.transform.bools_to_mask(valid)
     return out.with_mask(mask, nulls) if nulls else out

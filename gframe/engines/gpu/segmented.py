@@ -40,14 +40,14 @@ from __future__ import annotations
 
 import functools
 import os
-import warnings
 from typing import Any
 
 import numpy as np
 
+from gframe.engines.gpu.numba_cuda import array, device_reason, launch
+
 ENV = "GFRAME_GPU_SEGSUM"
 FAN_IN = 32  # values one head adds per level (the previous path's CHUNK: same order, same bits)
-_THREADS = 256  # threads per block
 
 
 def enabled() -> bool:
@@ -68,17 +68,16 @@ def usable() -> bool:
 def unavailable_reason() -> str | None:
     """None where numba-cuda imports, sees a device and builds the kernels, else why not (the
     caller then takes the previous path: the result is the same to ~1e-16 relative)."""
-    try:
-        from numba import cuda
-    except Exception as exc:  # noqa: BLE001 - any import failure means "no numba-cuda here"
-        return f"numba-cuda is not importable ({type(exc).__name__}: {exc})"
-    if not cuda.is_available():
-        return "numba-cuda finds no usable CUDA device"
+    reason = device_reason()
+    if reason is not None:
+        return reason
+    from numba import cuda
+
     try:
         level, pick = _kernels()
         empty_f, empty_i = cuda.device_array(0, np.float64), cuda.device_array(0, np.int32)
-        _launch(level, 0, empty_f, empty_f, empty_i, empty_i, cuda.to_device(np.zeros(1, np.int32)), 0, 1)
-        _launch(pick, 0, empty_f, cuda.to_device(np.zeros(1, np.int32)), empty_f)
+        launch(level, 0, empty_f, empty_f, empty_i, empty_i, cuda.to_device(np.zeros(1, np.int32)), 0, 1)
+        launch(pick, 0, empty_f, cuda.to_device(np.zeros(1, np.int32)), empty_f)
         cuda.synchronize()
     except Exception as exc:  # noqa: BLE001 - numba-cuda's compiler / driver fails in many types
         return f"numba-cuda cannot build the segmented sum ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
@@ -90,14 +89,6 @@ def _kernels() -> tuple[Any, Any]:
     from gframe.engines.gpu import segmented_kernels as K
 
     return K.level, K.pick
-
-
-def _launch(kernel: Any, n: int, *args: Any) -> None:
-    """``kernel`` over a thread per item (numba-cuda's warning that a small grid leaves the GPU
-    idle is silenced: small inputs are normal here)."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*under-utilization")
-        kernel[max((n + _THREADS - 1) // _THREADS, 1), _THREADS](*args)
 
 
 def levels(largest: int) -> list[int]:
@@ -122,28 +113,10 @@ def segment_sums(x: Any, rank: Any, group_of: Any, bounds: Any, largest: int, wo
     if n:
         src = x
         for stride in levels(largest):
-            _launch(level, n, src, work, rank, group_of, bounds, n, stride)
+            launch(level, n, src, work, rank, group_of, bounds, n, stride)
             src = work
-    _launch(pick, out.shape[0], work, bounds, out)
+    launch(pick, out.shape[0], work, bounds, out)
     return out
-
-
-class _DeviceView:
-    """A typed ``__cuda_array_interface__`` over a pylibcudf column's data (zero-copy); holding the
-    column keeps its memory alive as long as the Numba array made from this view."""
-
-    def __init__(self, col: Any, dtype: np.dtype) -> None:
-        self.col = col
-        self.__cuda_array_interface__ = {
-            "shape": (col.size(),), "typestr": dtype.str, "version": 3, "strides": None,
-            "data": (col.data().ptr + col.offset() * dtype.itemsize, False),
-        }
-
-
-def _array(col: Any, dtype: Any) -> Any:
-    from numba import cuda
-
-    return cuda.as_cuda_array(_DeviceView(col, np.dtype(dtype)))
 
 
 def group_sums(cols: list[Any], rank: Any, group_of: Any, bounds: Any, largest: int) -> list[Any]:
@@ -161,12 +134,12 @@ def group_sums(cols: list[Any], rank: Any, group_of: Any, bounds: Any, largest: 
     n, groups = rank.size(), bounds.size() - 1
     if not n or not groups:  # nothing to read: every group (if any) is empty, its sum 0
         return [plc.Column.from_scalar(scalar(0.0, pa.float64()), groups) for _ in cols]
-    views = [_array(rank, np.int32), _array(group_of, np.int32), _array(bounds, np.int32)]
+    views = [array(rank, np.int32), array(group_of, np.int32), array(bounds, np.int32)]
     out = []
     for c in cols:
         c = c if c.type() == f64 else plc.unary.cast(c, f64)
         work = plc.column_factories.make_fixed_width_column(f64, n, state)
         res = plc.column_factories.make_fixed_width_column(f64, groups, state)
-        segment_sums(_array(c, np.float64), *views, largest, _array(work, np.float64), _array(res, np.float64))
+        segment_sums(array(c, np.float64), *views, largest, array(work, np.float64), array(res, np.float64))
         out.append(res)
     return out
