@@ -302,10 +302,14 @@ def _int_sum_inexact(col: Any) -> bool:
     (seed 803616: a group mean of [2**63 - 2, 5] was -4.6e18 on the H100). One min/max pair read
     back, as ``_fits_int``."""
     n = col.size() - col.null_count()
-    if n == 0:
-        return False
+    return n > 0 and _largest_magnitude(col) * n >= 2 ** 53
+
+
+def _largest_magnitude(col: Any) -> Any:
+    """max |x| over ``col``'s values (at least one; an int as a Python int, exact), from one min/max
+    pair read back: how large a sum of them can get (``_int_sum_inexact``, ``exact_sums``)."""
     lo, hi = (plc.reduce.reduce(col, agg, col.type()).to_py() for agg in (plc.aggregation.min(), plc.aggregation.max()))
-    return max(abs(int(lo)), abs(int(hi))) * n >= 2 ** 53
+    return max(abs(lo), abs(hi))
 
 
 def _check_fits(col: Any, want: pa.DataType, position: int) -> None:
@@ -788,9 +792,7 @@ def exact_sums(x: Any) -> bool:
     whole = ev.binary("EQUAL", x, plc.unary.unary_operation(x, plc.unary.UnaryOperator.FLOOR), BOOL)  # NaN: False
     if not plc.reduce.reduce(whole, plc.aggregation.all(), plc_type(BOOL)).to_py():
         return False
-    biggest = plc.reduce.reduce(plc.unary.unary_operation(x, plc.unary.UnaryOperator.ABS), plc.aggregation.max(),
-                                plc_type(F64)).to_py()
-    if not biggest * x.size() <= 2.0 ** 53:  # (an infinity fails here)
+    if not _largest_magnitude(x) * x.size() <= 2.0 ** 53:  # (an infinity fails here)
         return False
     # -0.0 (pandas' sum of only -0.0 is -0.0, the hash group-by's starts from +0.0): of integers,
     # only -0.0 has 1 / x == -inf
