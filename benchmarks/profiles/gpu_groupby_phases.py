@@ -3,7 +3,8 @@ aggregations, in one process: ``--switch segsum`` (default) times the fixed-orde
 sums (``engines/gpu/segmented.py``, ``GFRAME_GPU_SEGSUM=1``, the default) against the previous
 chunked rolling sums (``GFRAME_GPU_SEGSUM=0``); ``--switch groupcodes`` how the groups are found:
 by a hash of the keys (``engines/gpu/groupcodes.py``, the default) or by a stable sort by the keys
-(``GFRAME_GPU_GROUPCODES=0``). db-benchmark's data and questions (``benchmarks/dbbench_data.py``,
+(``GFRAME_GPU_GROUPCODES=0``); ``--switch coded`` few groups summed from the rows by their group
+numbers (``engines/gpu/coded.py``, the default) or over the runs (``GFRAME_GPU_CODED=0``). db-benchmark's data and questions (``benchmarks/dbbench_data.py``,
 ``dbbench_questions.py``: sort=False, dropna=False), or with ``--data q1`` TPC-H q1's group-by shape
 (4 groups of two string keys, sums and means of price expressions: ``q1_data``).
 
@@ -43,10 +44,15 @@ def instrument() -> None:
     G.hash_runs = timed("runs by hash (hash, radix sort, check)", G.hash_runs)
     K._group_rank = timed("runs by key sort (stable sort by keys)", K._group_rank)
     K.SortedGroups.__init__ = timed("SortedGroups.__init__ (all of the runs)", K.SortedGroups.__init__)
-    K.SortedGroups.aggregate = timed("SortedGroups.aggregate (ordered aggs)", K.SortedGroups.aggregate)
+    K.GroupLayout.aggregate = timed("GroupLayout.aggregate (ordered aggs)", K.GroupLayout.aggregate)
     K.SortedGroups._pairwise = timed("  _pairwise (chunked sums)", K.SortedGroups._pairwise)
     K.SortedGroups._segment_sums = timed("  _segment_sums (fixed-order kernel)", K.SortedGroups._segment_sums)
     K._aggregate_runs = timed("_aggregate_runs (all after the runs)", K._aggregate_runs)
+    from gframe.engines.gpu import coded as C
+
+    C.find = timed("coded: group numbers (hash, distinct, check, codes)", C.find)
+    C.group_sums = timed("  coded: group sums (kernels)", C.group_sums)
+    K.CodedGroups.exact = timed("  coded: exact aggregations (hash group-by)", K.CodedGroups.exact)
     K.sort_table = timed("sort_table (hash group-by's groups)", K.sort_table)
     K.gather = timed("gather (tables)", K.gather)
 
@@ -126,8 +132,8 @@ def max_rel_diff(a: list[Any], b: list[Any]) -> float:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", default="1e7")
-    ap.add_argument("--switch", choices=["segsum", "groupcodes"], default="segsum",
-                    help="the environment switch to A/B: GFRAME_GPU_SEGSUM or GFRAME_GPU_GROUPCODES")
+    ap.add_argument("--switch", choices=["segsum", "groupcodes", "coded"], default="segsum",
+                    help="the environment switch to A/B: GFRAME_GPU_SEGSUM, GFRAME_GPU_GROUPCODES or GFRAME_GPU_CODED")
     ap.add_argument("--data", choices=["dbbench", "q1"], default="dbbench",
                     help="db-benchmark's groupby data and questions, or TPC-H q1's group-by shape")
     ap.add_argument("--modes", default="1,0", help="the switch's values to run, in order")
@@ -144,9 +150,9 @@ def main(argv: list[str] | None = None) -> None:
     import dbbench_questions as Q
 
     import gframe
-    from gframe.engines.gpu import groupcodes, segmented
+    from gframe.engines.gpu import coded, groupcodes, segmented
 
-    env = segmented.ENV if args.switch == "segsum" else groupcodes.ENV
+    env = {"segsum": segmented.ENV, "groupcodes": groupcodes.ENV, "coded": coded.ENV}[args.switch]
     n = int(float(args.rows))
     t0 = time.perf_counter()
     x = q1_data(n) if args.data == "q1" else dbbench_data.groupby_data(n)["x"]

@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import categorical, groupcodes, ops, segmented
+from gframe.engines.gpu import categorical, coded, groupcodes, ops, segmented
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -669,7 +669,10 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
         # kernel there, where libcudf's group-by over the runs would first gather the column into
         # run order (q1 on the H100: slower that way).
         ordered = []
-    sg = SortedGroups(key_cols, t.num_rows) if ordered else None
+    sg: GroupLayout | None = None
+    if ordered:  # few groups of many rows: no runs (``coded``); else the runs
+        sg = CodedGroups.find(key_cols, t.num_rows) if CodedGroups.usable(plans, ordered) else None
+        sg = sg or SortedGroups(key_cols, t.num_rows)
     if sg is not None:
         requests = [(values, [i for i in idx if i not in ordered]) for values, idx in requests]
         requests = [r for r in requests if r[1]]
@@ -705,7 +708,7 @@ def _(node: L.Aggregate, inputs: list[GpuTable]) -> GpuTable:
     return promote_missing(tbl.select(node.schema.all_names), node.schema)
 
 
-def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], plans: list[AggPlan],
+def _aggregate_runs(node: L.Aggregate, sg: "GroupLayout", key_cols: list[Any], plans: list[AggPlan],
                     requests: list[tuple[Any, list[int]]], ordered: list[int], agg_names: list[str],
                     ev: E.Evaluator) -> GpuTable:
     """The group-by over ``sg``'s runs found by hashing (groups in hash order), then put in pandas'
@@ -738,18 +741,11 @@ def _aggregate_runs(node: L.Aggregate, sg: "SortedGroups", key_cols: list[Any], 
         names.append(agg_names[i])
         cols.append(plans[i].fix(sg.median(v)))
     if requests:
-        # each request's values in run order; a group's size counts the run numbers themselves
-        sized = [plans[idx[0]].fn == "size" for _, idx in requests]
-        moved = [v for (v, _), size in zip(requests, sized) if not size]
-        moved = list(plc.copying.gather(plc.Table(moved), sg.order,
-                                   plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()) if moved else []
-        values = [sg.group_of if size else moved.pop(0) for size in sized]
-        gb = plc.groupby.GroupBy(plc.Table([sg.group_of]), null_handling=plc.types.NullPolicy.INCLUDE,
-                                 keys_are_sorted=plc.types.Sorted.YES)
-        _, results = gb.aggregate([plc.groupby.GroupByRequest(v, [plans[i].aggregation() for i in idx])
-                                   for v, (_, idx) in zip(values, requests)])
+        # a group's size counts the group numbers themselves (values None)
+        results = sg.exact([(None if plans[idx[0]].fn == "size" else v, [plans[i].aggregation() for i in idx])
+                            for v, idx in requests])
         for (_, idx), res in zip(requests, results):
-            for i, col in zip(idx, res.columns()):
+            for i, col in zip(idx, res):
                 names.append(agg_names[i])
                 cols.append(_narrowed(plans[i].fix(col), group_sum_narrow_type(plans[i].a, node.child.schema.dtype_of)))
     for i in ordered:
@@ -817,7 +813,128 @@ CHUNK = 32
 FEW_GROUPS, FEW_GROUPS_MIN_ROWS = 64, 4096
 
 
-class SortedGroups:
+class GroupLayout:
+    """What the order-deterministic aggregations need of a layout of the rows by group: each
+    group's first row (``first_rows``, in the layout's group order), its number of rows
+    (``sizes``), each row's group number in the layout (``group_of``), the values in the layout
+    (``_in_layout``), float sums in a fixed order (``_pairwise``) and libcudf's exact aggregations
+    per group (``exact``). ``aggregate`` is written once over these: ``SortedGroups`` (runs) and
+    ``CodedGroups`` (group numbers, few groups) each supply them."""
+
+    n: int
+    groups: int
+    first_rows: Any
+    group_of: Any
+    hashed: bool
+
+    def sizes(self) -> Any:
+        raise NotImplementedError
+
+    def _in_layout(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def _pairwise(self, cols: list[Any], op: str) -> list[Any]:
+        raise NotImplementedError
+
+    def exact(self, requests: list[tuple[Any, list[Any]]]) -> list[list[Any]]:
+        """libcudf's group-by of each (values, aggregations) request: one list of result columns
+        per request, groups in the layout's order. A request whose values are None counts rows."""
+        raise NotImplementedError
+
+    def group_keys(self, keys: Sequence[Any]) -> list[Any]:
+        """Each group's key values (at its first row)."""
+        return plc.copying.gather(plc.Table(list(keys)), self.first_rows,
+                                  plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+
+    def aggregate(self, ap: AggPlan, ev: E.Evaluator) -> Any:
+        """``ap`` (sum, prod, mean, var, std; median: ``SortedGroups.median``) per group, in float64,
+        the same bits every run: sums and products in ``_pairwise``'s fixed order; the mean as sum /
+        count; the variance in two passes, the squared deviations from each group's mean summed the
+        same way. A group without values gives 0 (sum), 1 (prod) or a missing value, as libcudf's
+        aggregations."""
+        fn = ap.fn
+        if fn == "median":
+            return self.median(ap.values(ev))
+        x = E.cast(self._in_layout(ap.values(ev)), F64)
+        if fn == "prod":
+            return self._pairwise([E.fill_null(x, 1.0)], "MUL")[0]
+        if fn == "sum":
+            return self._pairwise([E.fill_null(x, 0.0)], "ADD")[0]
+        if x.null_count():
+            present = plc.unary.cast(plc.unary.is_valid(x), plc_type(I32))
+            total, count = self._pairwise([E.fill_null(x, 0.0), present], "ADD")
+        else:  # every value present: the count is the group's size (no second column to sum)
+            (total,) = self._pairwise([x], "ADD")
+            count = self.sizes()
+        count = E.cast(count, F64)
+        mean = ev.binary("TRUE_DIV", total, count, F64)  # 0 / 0: NaN, a missing value after ``fix``
+        if fn == "mean":
+            return mean
+        per_row = plc.copying.gather(plc.Table([mean]), self.group_of,
+                                     plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+        dev = ev.binary("SUB", x, per_row, F64)
+        (ssd,) = self._pairwise([E.fill_null(ev.binary("MUL", dev, dev, F64), 0.0)], "ADD")
+        ddof = int(ap.a.param("ddof", 1))
+        var = ev.binary("TRUE_DIV", ssd, ev.binary("SUB", count, E.Const(float(ddof), F64), F64), F64)
+        few = ev.binary("LESS_EQUAL", count, E.Const(float(ddof), F64), BOOL)  # pandas: NaN
+        var = plc.copying.copy_if_else(scalar(None, F64), var, few)
+        return var if fn == "var" else plc.unary.unary_operation(var, plc.unary.UnaryOperator.SQRT)
+
+    def median(self, values: Any) -> Any:
+        raise NotImplementedError
+
+
+class CodedGroups(GroupLayout):
+    """Few groups of many rows, the rows left where they are: each row's group number
+    (``group_of``, from ``coded.find``) and sums read from the rows in ``coded``'s fixed order.
+    Groups in the order of their key hashes (``hashed``), as ``SortedGroups``' hashed runs."""
+
+    hashed = True
+
+    def __init__(self, n: int, codes: Any, first_rows: Any, groups: int) -> None:
+        self.n, self.group_of, self.first_rows, self.groups = n, codes, first_rows, groups
+        self._sizes: Any = None
+
+    @classmethod
+    def find(cls, keys: Sequence[Any], n: int) -> "CodedGroups | None":
+        found = coded.find(keys, n)
+        return None if found is None else cls(n, *found)
+
+    def _in_layout(self, x: Any) -> Any:
+        return x
+
+    def _pairwise(self, cols: list[Any], op: str) -> list[Any]:
+        if op != "ADD":
+            raise UnsupportedError(f"{op} over group numbers (CodedGroups.usable excludes it)")
+        return coded.group_sums(self.group_of, cols, self.groups)
+
+    def sizes(self) -> Any:
+        if self._sizes is None:
+            (self._sizes,) = self.exact([(None, [plc.aggregation.count(plc.types.NullPolicy.INCLUDE)])])[0]
+        return self._sizes
+
+    def exact(self, requests: list[tuple[Any, list[Any]]]) -> list[list[Any]]:
+        """A hash group-by on the group numbers (exact aggregations only: any order gives the same
+        result), its groups then put in number order (a sort of ``groups`` rows)."""
+        gb = plc.groupby.GroupBy(plc.Table([self.group_of]), null_handling=plc.types.NullPolicy.INCLUDE)
+        keys, results = gb.aggregate([plc.groupby.GroupByRequest(self.group_of if v is None else v, aggs)
+                                      for v, aggs in requests])
+        order = plc.sorting.sorted_order(keys, *ascending(1))
+        return [list(plc.copying.gather(res, order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns())
+                for res in results]
+
+    # the aggregations ``exact`` may compute (any order of the rows gives their result) and those
+    # ``aggregate`` may (sums only: no products, no medians)
+    EXACT = frozenset({"size", "count", "sum", "min", "max", "mean"})
+    ORDERED = frozenset({"sum", "mean", "var", "std"})
+
+    @classmethod
+    def usable(cls, plans: list[AggPlan], ordered: list[int]) -> bool:
+        """Whether every aggregation of the group-by can be computed over group numbers."""
+        return all(ap.fn in (cls.ORDERED if i in ordered else cls.EXACT) for i, ap in enumerate(plans))
+
+
+class SortedGroups(GroupLayout):
     """The rows in a stable order in which each group is a run: the layout the order-deterministic
     aggregations reduce over (``aggregate``), each group's rows in row order.
 
@@ -891,45 +1008,20 @@ class SortedGroups:
         out = plc.copying.copy_if_else(lo, mid, ev.binary("EQUAL", lower, upper, BOOL))
         return out if none is None else plc.copying.copy_if_else(scalar(None, F64), out, none)
 
-    def group_keys(self, keys: Sequence[Any]) -> list[Any]:
-        """Each group's key values (at its first row)."""
-        return plc.copying.gather(plc.Table(list(keys)), self.first_rows,
-                                  plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+    def _in_layout(self, x: Any) -> Any:
+        return plc.copying.gather(plc.Table([x]), self.order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
 
-    def aggregate(self, ap: AggPlan, ev: E.Evaluator) -> Any:
-        """``ap`` (sum, prod, mean, var, std; median: ``median``) per group, in float64, the same bits every run:
-        sums and products in ``_pairwise``'s fixed order; the mean as sum / count; the variance in
-        two passes, the squared deviations from each group's mean summed the same way. A group
-        without values gives 0 (sum), 1 (prod) or a missing value, as libcudf's aggregations."""
-        fn = ap.fn
-        if fn == "median":
-            return self.median(ap.values(ev))
-        x = plc.copying.gather(plc.Table([ap.values(ev)]), self.order,
-                               plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
-        x = E.cast(x, F64)
-        if fn == "prod":
-            return self._pairwise([E.fill_null(x, 1.0)], "MUL")[0]
-        if fn == "sum":
-            return self._pairwise([E.fill_null(x, 0.0)], "ADD")[0]
-        if x.null_count():
-            present = plc.unary.cast(plc.unary.is_valid(x), plc_type(I32))
-            total, count = self._pairwise([E.fill_null(x, 0.0), present], "ADD")
-        else:  # every value present: the count is the group's size (no second column to sum)
-            (total,) = self._pairwise([x], "ADD")
-            count = self.sizes()
-        count = E.cast(count, F64)
-        mean = ev.binary("TRUE_DIV", total, count, F64)  # 0 / 0: NaN, a missing value after ``fix``
-        if fn == "mean":
-            return mean
-        per_row = plc.copying.gather(plc.Table([mean]), self.group_of,
-                                     plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
-        dev = ev.binary("SUB", x, per_row, F64)
-        (ssd,) = self._pairwise([E.fill_null(ev.binary("MUL", dev, dev, F64), 0.0)], "ADD")
-        ddof = int(ap.a.param("ddof", 1))
-        var = ev.binary("TRUE_DIV", ssd, ev.binary("SUB", count, E.Const(float(ddof), F64), F64), F64)
-        few = ev.binary("LESS_EQUAL", count, E.Const(float(ddof), F64), BOOL)  # pandas: NaN
-        var = plc.copying.copy_if_else(scalar(None, F64), var, few)
-        return var if fn == "var" else plc.unary.unary_operation(var, plc.unary.UnaryOperator.SQRT)
+    def exact(self, requests: list[tuple[Any, list[Any]]]) -> list[list[Any]]:
+        """libcudf's sort-based group-by over the run numbers, which are in order already
+        (``keys_are_sorted``: no sort, one segmented pass), the values first put in run order."""
+        moved = [v for v, _ in requests if v is not None]
+        moved = list(plc.copying.gather(plc.Table(moved), self.order,
+                                        plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()) if moved else []
+        values = [self.group_of if v is None else moved.pop(0) for v, _ in requests]
+        gb = plc.groupby.GroupBy(plc.Table([self.group_of]), null_handling=plc.types.NullPolicy.INCLUDE,
+                                 keys_are_sorted=plc.types.Sorted.YES)
+        _, results = gb.aggregate([plc.groupby.GroupByRequest(v, aggs) for v, (_, aggs) in zip(values, requests)])
+        return [list(res.columns()) for res in results]
 
     def _few_sums(self, cols: list[Any]) -> list[Any]:
         """Each group's sum when there are few, large groups (TPC-H q1: 4 groups of 15 million
