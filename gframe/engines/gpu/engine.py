@@ -34,6 +34,10 @@ class GpuEngine:
         self.memory_mode = memory.setup(options.gpu_memory)
         import pylibcudf  # noqa: F401 - loads pylibcudf now (the kernels reach it lazily, through lib.py)
 
+        from gframe.engines.gpu import iothreads
+
+        self.io_threads = iothreads.setup()
+
     # ------------------------------------------------------------------------------ contract
     def supports(self, plan: L.Plan) -> str | None:
         return placement.node_reason(plan)
