@@ -1561,3 +1561,30 @@ FZ6CPU1_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU1_CASES.items()])
 def test_fuzz_regression_fz6cpu1(code: str) -> None:
     check_code(code)
+
+
+# session 7, fz7cpu
+FZ7CPU_CASES = {
+    # 876501, 882797: pandas tells one ArrowDtype 64-bit column's duplicates apart as float64 where a
+    # value is missing (ArrowExtensionArray.duplicated: to_numpy(na_value=0)); over several columns exactly
+    "arrow_int64_drop_duplicates_with_missing_compares_as_float": arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([-9223372036854775807, -9223372036854775808, None], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.drop_duplicates(subset=['c2'], keep=False)"),
+    "arrow_int64_drop_duplicates_keep_last_with_missing": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None, 9223372036854775807, 9223372036854775806], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.drop_duplicates(subset=['c0'], keep='last')"),
+    "arrow_int64_drop_duplicates_without_missing_is_exact": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([1, 9223372036854775807, 9223372036854775806], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.drop_duplicates(subset=['c0'], keep='last')"),
+    "arrow_uint64_series_duplicated_with_missing": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None, 18446744073709551615, 18446744073709551614], dtype=pd.ArrowDtype(pa.uint64()))})",
+        "df = df['c0'].duplicated()"),
+    "arrow_int64_two_column_drop_duplicates_is_exact": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None, 9223372036854775807, 9223372036854775806], dtype=pd.ArrowDtype(pa.int64())), 'c1': [1, 1, 1]})",
+        "df = df.drop_duplicates(keep=False)"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ7CPU_CASES.items()])
+def test_fuzz_regression_fz7cpu(code: str) -> None:
+    check_code(code)

@@ -1236,7 +1236,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     def duplicated(self, keep: Any = "first") -> "Series":
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
-        return self._with(func("duplicated", self._expr, keep="none" if keep is False else keep))
+        plan = self._frame()._plan
+        widen = {"float_when_missing": True} if L.floats_where_missing(plan, plan.schema.columns[0].name) else {}
+        return self._with(func("duplicated", self._expr, keep="none" if keep is False else keep, **widen))
 
     @objects_via_pandas
     def unique(self) -> Any:

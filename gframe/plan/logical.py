@@ -954,6 +954,23 @@ def signed_zero_keys(plan: Plan, names: Sequence[str]) -> tuple[Plan, tuple[str,
     return out, tuple(renamed.get(n, n) for n in names), tuple(f.name for f in out.schema.columns[len(keep):])
 
 
+def floats_where_missing(plan: Plan, name: str) -> bool:
+    """Whether pandas tells one column's duplicates (``Series.duplicated``/``drop_duplicates``, and a
+    frame's over one column) apart as float64 where the column has a missing value.
+
+    ``ArrowExtensionArray.duplicated`` compares ints and 64-bit times through ``to_numpy(na_value=0)``,
+    which is float64 once a value is missing: 2**63-1 and 2**63-2 are then one key, as are any two
+    values float64 rounds together. Only 64-bit ints and times can differ that way (narrower ones are
+    exact in float64); a frame's duplicates over several columns factorize each exactly. The engines
+    take the parameter ``float_when_missing`` of ``duplicated`` (``window.py``)."""
+    t = plan.schema.dtype_of(name)
+    if plan.schema.family_of(name) not in ARROW_FAMILIES or t is None:
+        return False
+    if pa.types.is_integer(t) or pa.types.is_temporal(t):
+        return t.bit_width == 64
+    return False
+
+
 _ROWS_ONLY = (Filter, Sort, Slice, Take, TopK, Distinct, GroupHead, Cache, RowIndex, RenameIndex)
 
 
