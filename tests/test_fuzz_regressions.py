@@ -1582,9 +1582,19 @@ FZ7CPU_CASES = {
     "arrow_int64_two_column_drop_duplicates_is_exact": arrow_case(
         "df = pd.DataFrame({'c0': pd.array([None, 9223372036854775807, 9223372036854775806], dtype=pd.ArrowDtype(pa.int64())), 'c1': [1, 1, 1]})",
         "df = df.drop_duplicates(keep=False)"),
+    # 874990: an ArrowDtype column's mean / float sum is pyarrow's (its summation order), not numpy's
+    "arrow_int64_mean_is_pyarrows": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([5, -9223372036854775807, 9223372036854775807, 1, 0, 3, 3, 1], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df['c0'].mean()"),
+    "arrow_float64_sum_with_missing_is_pyarrows": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([1e20, None, -1e20, 3.0], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df['c0'].sum()"),
+    "arrow_float32_mean_is_pyarrows": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([1e8, 1.0, -1e8, 3.5] * 10, dtype=pd.ArrowDtype(pa.float32()))})",
+        "df = df['c0'].mean()"),
 }
 
 
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ7CPU_CASES.items()])
 def test_fuzz_regression_fz7cpu(code: str) -> None:
-    check_code(code)
+    check_code(code, engine="cpu")  # the CPU engine's residue (fz7gpu has the GPU engine's)

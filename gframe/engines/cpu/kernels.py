@@ -435,7 +435,17 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
                 or pa.types.is_float16(t):
             continue
         col = df.select(low.lower(a.child).alias("x")).get_column("x")
-        if expr_family(a.child, low.family, low.lookup) == MASKED:
+        family = expr_family(a.child, low.family, low.lookup)
+        if family in ARROW_FAMILIES:
+            # pandas' ArrowDtype reduces with pyarrow: its own summation order (an int mean adds in
+            # float64 left to right in blocks; 5 beside -2**63 and 2**63 is lost there, not in numpy's)
+            with np.errstate(invalid="ignore"):
+                found = (pc.sum if a.fn == "sum" else pc.mean)(col.to_arrow(), skip_nulls=True, min_count=0).as_py()
+            if a.fn == "mean" and col.len() == col.null_count() or found is None or found != found:
+                found = None
+            todo.append(pl.Series(name, [None if found is None else float(found)], dtype=pl.Float64).cast(out.schema[name]))
+            continue
+        if family == MASKED:
             # pandas' nullable Float64 / Int64 (``masked_reductions``): numpy's sum / mean ``where`` a
             # value is - numpy adds each run of present values pairwise and the runs one after
             # another (a missing value between 1e20 and -1e20 changes the result)
