@@ -1592,6 +1592,10 @@ FZ7CPU_CASES = {
     "arrow_float32_mean_is_pyarrows": arrow_case(
         "df = pd.DataFrame({'c0': pd.array([1e8, 1.0, -1e8, 3.5] * 10, dtype=pd.ArrowDtype(pa.float32()))})",
         "df = df['c0'].mean()"),
+    # 889709: pandas' boolean + and * are missing where an operand is (not Kleene's True | NA = True)
+    "bool_plus_boolean_missing_is_missing": case(
+        "df = pd.DataFrame({'k': [True, False], 'c0': pd.array([None, None], dtype='boolean')})",
+        "df = df.assign(k=df['k'] + df['c0'], m=df['c0'] * df['k'])"),
 }
 
 
