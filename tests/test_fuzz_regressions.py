@@ -1596,6 +1596,14 @@ FZ7CPU_CASES = {
     "bool_plus_boolean_missing_is_missing": case(
         "df = pd.DataFrame({'k': [True, False], 'c0': pd.array([None, None], dtype='boolean')})",
         "df = df.assign(k=df['k'] + df['c0'], m=df['c0'] * df['k'])"),
+    # 877794: appended rows of an object column keep each frame's missing value (pd.NA beside NaN)
+    "concat_object_na_with_frame_lacking_column": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([None], dtype=pd.ArrowDtype(pa.int64()))})\n"
+        "df2 = pd.DataFrame({'x1': pd.array([1.0], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.astype({'c1': 'object'})\ndf = pd.concat([df, df2], ignore_index=False)"),
+    "concat_object_na_with_object_nan": case(
+        "df = pd.DataFrame({'c1': pd.array([None, 1], dtype='Int64')})\ndf2 = pd.DataFrame({'c1': [None, 1.0]}).astype(object)",
+        "df = df.astype({'c1': 'object'})\ndf = pd.concat([df, df2], join='inner')"),
 }
 
 
