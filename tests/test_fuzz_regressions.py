@@ -1604,6 +1604,13 @@ FZ7CPU_CASES = {
     "concat_object_na_with_object_nan": case(
         "df = pd.DataFrame({'c1': pd.array([None, 1], dtype='Int64')})\ndf2 = pd.DataFrame({'c1': [None, 1.0]}).astype(object)",
         "df = df.astype({'c1': 'object'})\ndf = pd.concat([df, df2], join='inner')"),
+    # 874901: an object column of tz-aware and naive Timestamps (pandas' concat of the two) keeps each
+    # as it is when it comes back to gframe (pyarrow made them all UTC)
+    "concat_tz_aware_with_naive_then_assign_keeps_each": arrow_case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c1': [-7]}).astype({'k': 'datetime64[ns]', 'c1': 'int32'})\n"
+        "df2 = pd.DataFrame({'k': ['2020-01-01 12:30:00']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.astype({'k': pd.ArrowDtype(pa.timestamp('us', tz='UTC'))})\ndf = pd.concat([df, df2], ignore_index=True)\n"
+        "df = df.assign(c1=df['c1'].round(-1))"),
 }
 
 
