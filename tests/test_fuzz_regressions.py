@@ -1611,6 +1611,30 @@ FZ7CPU_CASES = {
         "df2 = pd.DataFrame({'k': ['2020-01-01 12:30:00']}).astype({'k': 'datetime64[ns]'})",
         "df = df.astype({'k': pd.ArrowDtype(pa.timestamp('us', tz='UTC'))})\ndf = pd.concat([df, df2], ignore_index=True)\n"
         "df = df.assign(c1=df['c1'].round(-1))"),
+    # 872113, 873001, 873043, 879644, 880043: a merge's bools the merge left missing stay object through a
+    # concat's rows, an aligned mask (a filter pandas computed), and a later merge's non-key column
+    "merge_outer_missing_bool_dropna_concat_self_is_object": case(
+        "df = pd.DataFrame({'k': [1]})\ndf2 = pd.DataFrame({'k': [3], 'c0': [True]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.dropna()\ndf = pd.concat([df, df.head(2)], ignore_index=False)"),
+    "merge_outer_empty_bool_filter_with_str_is_object": case(
+        "df = pd.DataFrame({'k': [3]}).astype({'k': 'int32'})\ndf2 = pd.DataFrame({'k': [], 'x0': []}).astype({'k': 'int32', 'x0': 'bool'})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[(df['x0'] <= 'b')]"),
+    "merge_outer_missing_bool_isin_then_str_replace_is_object": case(
+        "df = pd.DataFrame({'k': [2.0], 'c1': [True]})\ndf2 = pd.DataFrame({'k': [1.0]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c1'].isin(['Ab'])]\ndf = df.assign(n=df['c1'].str.replace('a', 'X'))"),
+    "merge_outer_missing_bool_dropna_then_merge_left_is_object": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2021-06-15'], dtype=pd.ArrowDtype(pa.date32())), 'c0': pd.array(['ba'], dtype='string'), "
+        "'c2': [True]})\ndf2 = pd.DataFrame({'k': pd.array(['1999-12-31'], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.dropna(subset=['c0'])\ndf = df.merge(df2, on='k', how='left')"),
+    "merge_left_nothing_missing_bool_then_merge_left_missing_is_object": case(
+        "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1, 2], 'b': [True, False]})\ndf3 = pd.DataFrame({'j': [5]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df3.merge(df, left_on='j', right_on='k', how='left')"),
+    "merge_left_nothing_missing_bool_then_merge_inner_stays_bool": case(
+        "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1, 2], 'b': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.merge(df2[['k']], on='k', how='inner')"),
+    "str_endswith_merge_right_missing_then_filter_with_str_is_object": case(
+        "df = pd.DataFrame({'k': [3.0], 'c0': ['abc']})\ndf2 = pd.DataFrame({'k': [2.0]})",
+        "df = df.assign(n=df['c0'].str.endswith('b'))\ndf = df.merge(df2, on='k', how='right', sort=True)\ndf = df[(df['n'] >= 'Ab')]"),
 }
 
 

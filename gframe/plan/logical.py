@@ -578,6 +578,8 @@ class Join(Plan):
                 t = src.dtype_of(name)
                 if t is not None and pa.types.is_boolean(t) and src.family_of(name) == NUMPY:
                     out.add(f.name)
+                elif t is None and name in undecided_bool_sources(self.left if side == "left" else self.right):
+                    out.add(f.name)  # an earlier merge's bools: bool where it left none missing
         return frozenset(out)
 
     def right_key_from_left_index(self, name: str) -> bool:
@@ -974,32 +976,47 @@ def floats_where_missing(plan: Plan, name: str) -> bool:
 _ROWS_ONLY = (Filter, Sort, Slice, Take, TopK, Distinct, GroupHead, Cache, RowIndex, RenameIndex)
 
 
-def undecided_bool_sources(plan: Plan) -> dict[str, tuple[Join, str]]:
+def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join, str], ...]]:
     """The columns of ``plan``'s output that are a merge's undecided bools (``Join.undecided_bools``)
-    carried unchanged - through operations that only select, reorder or drop rows, and selections
-    of the column as it is: output name -> (the join, its output name). The engines tell whether
-    the join left such a column missing (where pandas made it object); nothing after the join that
-    drops rows may change that."""
-    memo: dict[int, dict[str, tuple[Join, str]]] = {}
+    carried unchanged: output name -> the (join, its output name) pairs its values come from. A
+    column follows through operations that only select, reorder or drop rows, selections of the
+    column as it is, the rows of a concat (each frame's source), a later merge's non-key column and
+    the rows an aligned mask or left join keeps. The engines tell whether a join left such a column
+    missing (where pandas made it object, and kept it object whatever drops those rows later)."""
+    memo: dict[int, dict[str, tuple[tuple[Join, str], ...]]] = {}
 
-    def go(node: Plan) -> dict[str, tuple[Join, str]]:
+    def go(node: Plan) -> dict[str, tuple[tuple[Join, str], ...]]:
         hit = memo.get(id(node))
         if hit is not None:
             return hit
-        out: dict[str, tuple[Join, str]] = {}
+        out: dict[str, tuple[tuple[Join, str], ...]] = {}
+        names = set(node.schema.names)
+        undecided = lambda n: n in names and node.schema.dtype_of(n) is None  # noqa: E731 - decided by the data
         if isinstance(node, Join):
-            out = {n: (node, n) for n in node.undecided_bools()}
+            out = {n: ((node, n),) for n in node.undecided_bools()}
+            for f, (_, side, name) in zip(node.schema.columns, node.outputs):
+                below = go(node.left if side == "left" else node.right) if side in ("left", "right") else {}
+                if name in below and f.dtype is None:
+                    out[f.name] = out.get(f.name, ()) + below[name]
+        elif isinstance(node, Union):
+            for c in node.children:
+                for n, src in go(c).items():
+                    if undecided(n):
+                        out[n] = out.get(n, ()) + src
+        elif isinstance(node, HConcat) and node.join in ("exact", "left", "mask"):
+            for i, c in enumerate(node.children):
+                if node.join == "exact" or i == 0:
+                    out.update({n: src for n, src in go(c).items() if undecided(n)})
         elif isinstance(node, (*_ROWS_ONLY, SetIndex)) or (
                 len(node.children) == 1 and node.schema == node.children[0].schema and not isinstance(node, Select)):
             # (and an engine's own node that moves the data as it is: a transfer between devices)
             below = go(node.children[0])
-            names = set(node.schema.names)
-            out = {n: src for n, src in below.items() if n in names and node.schema.dtype_of(n) is None}
+            out = {n: src for n, src in below.items() if undecided(n)}
         elif isinstance(node, Select):
             below = go(node.child)
             for label, e in node.outputs:
                 name = Field(label, None).name
-                if isinstance(e, Col) and e.name in below and node.schema.dtype_of(name) is None:
+                if isinstance(e, Col) and e.name in below and undecided(name):
                     out[name] = below[e.name]
         memo[id(node)] = out
         return out
@@ -1008,6 +1025,8 @@ def undecided_bool_sources(plan: Plan) -> dict[str, tuple[Join, str]]:
 
 
 def missing_bool_columns(plan: Plan, missing: Callable[[Join], frozenset[str]]) -> frozenset[str]:
-    """The columns of ``plan``'s output (just run) that carry a merge's undecided bools where the
-    merge left rows missing: ``missing`` says, for a join the engine ran, which of them it did."""
-    return frozenset(n for n, (join, name) in undecided_bool_sources(plan).items() if name in missing(join))
+    """The columns of ``plan``'s output (just run) that carry a merge's undecided bools where a
+    merge they come from left rows missing: ``missing`` says, for a join the engine ran, which of
+    them it did."""
+    return frozenset(n for n, srcs in undecided_bool_sources(plan).items()
+                     if any(name in missing(join) for join, name in srcs))

@@ -14,9 +14,10 @@ first-appearance group order from a prefix of the rows, and ``physical`` fuses a
 """
 from __future__ import annotations
 
+import contextlib
 import weakref
 from functools import singledispatch
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import polars as pl
@@ -1384,9 +1385,26 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     return promote_missing(out, node.schema)
 
 
-# Joins run -> their undecided bool columns (``Join.undecided_bools``) the join left missing: pandas'
-# object columns, whatever rows a later operation drops (``engines.materialize`` reads it)
-MISSING_BOOLS: "weakref.WeakKeyDictionary[L.Join, frozenset[str]]" = weakref.WeakKeyDictionary()
+# Joins of the run in progress -> their undecided bool columns (``Join.undecided_bools``) the join
+# left missing: pandas' object columns, whatever rows a later operation drops (each engine's
+# ``execute`` reads it for ``last_objects``). Held only for one run (``one_run``): plan nodes compare
+# by value, and a weak table lost a join's entry when an equal node of an earlier run was collected.
+MISSING_BOOLS: dict[L.Join, frozenset[str]] = {}
+
+
+@contextlib.contextmanager
+def one_run(*tables: dict) -> Iterator[None]:
+    """Empty ``tables`` (``MISSING_BOOLS``) for one plan's run, and give back what an enclosing run
+    (a kernel that materializes another plan) had recorded when it ends."""
+    saved = [dict(t) for t in tables]
+    for t in tables:
+        t.clear()
+    try:
+        yield
+    finally:
+        for t, old in zip(tables, saved):
+            t.clear()
+            t.update(old)
 
 
 def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: dict[str, str],
