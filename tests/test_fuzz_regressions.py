@@ -1635,6 +1635,12 @@ FZ7CPU_CASES = {
     "str_endswith_merge_right_missing_then_filter_with_str_is_object": case(
         "df = pd.DataFrame({'k': [3.0], 'c0': ['abc']})\ndf2 = pd.DataFrame({'k': [2.0]})",
         "df = df.assign(n=df['c0'].str.endswith('b'))\ndf = df.merge(df2, on='k', how='right', sort=True)\ndf = df[(df['n'] >= 'Ab')]"),
+    # 878175 (optimizer on only): an aligned assign over a frame the optimizer pruned to its index (no
+    # data column) - the CPU HConcat's hstack refused Polars' zero-height empty frame
+    "where_set_index_cummax_astype_int32_pruned_to_index": arrow_case(
+        "df = pd.DataFrame({'k': ['a'], 'c0': [2], 'c1': pd.array(['2020-01-02'], dtype=pd.ArrowDtype(pa.date32()))}).astype({'c0': 'uint16'})",
+        "df = df.assign(c0=df['c0'].where(df['c0'] > 5, None))\ndf = df.set_index('c1')\ndf = df.assign(n=df['c0'].cummax())\n"
+        "df = df.astype({'n': 'int32'})"),
 }
 
 

@@ -1044,7 +1044,9 @@ def _same_keys(keys: pl.DataFrame, groups: int, first: np.ndarray, code: np.ndar
 def _hconcat(frames: list[pl.DataFrame]) -> pl.DataFrame:
     """Frames of one height side by side. Not ``pl.concat(how="horizontal")``: Polars 1.4x warns
     that its meaning changes and 2.x warns about the ``strict`` that 1.4x needs (gframe supports
-    both, ``pyproject.toml``); ``hstack`` means the same in each."""
+    both, ``pyproject.toml``); ``hstack`` means the same in each. A frame of no columns (a side the
+    optimizer pruned to its index, elsewhere) adds nothing: Polars gives it height 0, which hstack refuses."""
+    frames = [f for f in frames if f.width] or frames[:1]
     return frames[0].hstack([c for f in frames[1:] for c in f.get_columns()])
 
 
