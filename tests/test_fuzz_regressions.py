@@ -1641,6 +1641,12 @@ FZ7CPU_CASES = {
         "df = pd.DataFrame({'k': ['a'], 'c0': [2], 'c1': pd.array(['2020-01-02'], dtype=pd.ArrowDtype(pa.date32()))}).astype({'c0': 'uint16'})",
         "df = df.assign(c0=df['c0'].where(df['c0'] > 5, None))\ndf = df.set_index('c1')\ndf = df.assign(n=df['c0'].cummax())\n"
         "df = df.astype({'n': 'int32'})"),
+    # 871145, 885627: astype('category') of numpy floats holding -0.0 and 0.0 makes one category, the
+    # first zero's, and every zero shows as it (pyarrow's two zeros stay an ArrowDtype's: pandas raises)
+    "float32_signed_zeros_astype_category_one_category": case(
+        "df = pd.DataFrame({'c1': [-0.0, 0.0]}).astype({'c1': 'float32'})", "df = df.astype({'c1': 'category'})"),
+    "float64_zero_then_negative_zero_astype_category": case(
+        "df = pd.DataFrame({'c1': [None, 0.0, 2.0, -0.0]})", "df = df.astype({'c1': 'category'})\ndf = df.assign(s=df['c1'].astype('float64'))"),
 }
 
 

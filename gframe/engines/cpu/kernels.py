@@ -66,7 +66,8 @@ def promote_missing(df: pl.DataFrame, schema: Schema) -> pl.DataFrame:
         elif C.encoded(f.dtype) and f.name in df.columns and not isinstance(df.schema[f.name], pl.Enum):
             # a categorical of numbers (bools, dates...) made from values: the Enum of the encodings
             # of their sorted distinct values (``engines/cpu/categorical.py``)
-            casts.append(C.enum_of_values(df.get_column(f.name), f.dtype).alias(f.name))  # type: ignore[arg-type]
+            casts.append(C.enum_of_values(df.get_column(f.name), f.dtype,  # type: ignore[arg-type]
+                                          one_zero=f.family not in ARROW_FAMILIES).alias(f.name))
     return df.with_columns(casts) if casts else df
 
 
