@@ -1647,6 +1647,14 @@ FZ7CPU_CASES = {
         "df = pd.DataFrame({'c1': [-0.0, 0.0]}).astype({'c1': 'float32'})", "df = df.astype({'c1': 'category'})"),
     "float64_zero_then_negative_zero_astype_category": case(
         "df = pd.DataFrame({'c1': [None, 0.0, 2.0, -0.0]})", "df = df.astype({'c1': 'category'})\ndf = df.assign(s=df['c1'].astype('float64'))"),
+    # 877116: a missing max / min of a column the data types (a merge's ints, float64 where rows went
+    # missing) is numpy's NaN scalar over rows; a merge's bools left missing reduce as objects
+    "merge_right_missing_uint16_max_is_numpy_nan": case(
+        "df = pd.DataFrame({'k': [0], 'c1': [3]}).astype({'c1': 'uint16'})\ndf2 = pd.DataFrame({'k': [1]})",
+        "df = df.merge(df2, on='k', how='right', sort=True)\ndf = df['c1'].max()"),
+    "merge_outer_missing_bool_sum_is_python_int": case(
+        "df = pd.DataFrame({'k': [0, 2], 'c1': [True, True]})\ndf2 = pd.DataFrame({'k': [1, 0]})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df['c1'].sum()"),
 }
 
 

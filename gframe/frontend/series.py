@@ -1032,7 +1032,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ reductions
     def _reduce(self, fn: str, skipna: bool = True, min_count: int = 0, **params: Any) -> Any:
         t = self._dtype_arrow
-        if not arrow_reduction_native(fn, t, self._family):  # pyarrow's result types (a duration's mean...)
+        frame_plan = self._frame()._plan if t is None else None
+        if not arrow_reduction_native(fn, t, self._family) or frame_plan is not None \
+                and frame_plan.schema.columns[0].name in L.undecided_bool_sources(frame_plan):
+            # pyarrow's result types (a duration's mean...); a merge's bools, object where it left rows
+            # missing: pandas reduces the objects (Python scalars)
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
@@ -1473,8 +1477,9 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
             # values tells them apart
             aggs.append((f"c{i}", Agg("count", (), e)))
     # pandas' NaN of a float reduction (or of an int's std/var over one row) is a numpy scalar over
-    # rows, a Python float over none
-    narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols) or fn in ("std", "var")
+    # rows, a Python float over none; a type the data decides (a merge's ints, float64 where rows
+    # went missing) may be a float's
+    narrow_float = any(t is None or pa.types.is_floating(t) for _, t in cols) or fn in ("std", "var")
     if narrow_float:
         aggs.append(("rows", Agg("size", (), cols[0][0])))
     agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
@@ -1492,7 +1497,7 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         if made_nan:
             result = _nan(out_t)  # numpy's scalar (np.float32(nan) for float32)
         if isinstance(result, float) and np.isnan(result) and has_rows and fn != "mean":
-            result = _nan(out_t)
+            result = _nan(out_t if out_t is not None else getattr(value, "type", None))  # (the data's type)
         missing = not skipna and f"n{i}" in row and row[f"n{i}"][0] is not None and row[f"n{i}"][0].as_py()
         if min_count and (row[f"c{i}"][0] is None or (row[f"c{i}"][0].as_py() or 0) < min_count):
             missing = True
