@@ -1655,6 +1655,13 @@ FZ7CPU_CASES = {
     "merge_outer_missing_bool_sum_is_python_int": case(
         "df = pd.DataFrame({'k': [0, 2], 'c1': [True, True]})\ndf2 = pd.DataFrame({'k': [1, 0]})",
         "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df['c1'].sum()"),
+    # 883162: pandas 3.1's group mean / median / var / sum / prod of an object column of numbers are object
+    "object_group_var_named_agg_is_object": case(
+        "df = pd.DataFrame({'k': [0], 'c1': [1]}).astype({'c1': 'uint8'})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('c1', sort=True).agg(o0=('k', 'var'), o1=('k', 'first'))"),
+    "object_group_mean_sum_std_of_floats": case(
+        "df = pd.DataFrame({'k': [0.5, None, 2.0], 'c1': [1, 1, 2]})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('c1').agg(m=('k', 'mean'), s=('k', 'sum'), d=('k', 'std'), p=('k', 'prod'))"),
 }
 
 

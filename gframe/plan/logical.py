@@ -19,7 +19,7 @@ import pyarrow as pa
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
-                                IndexField, Schema, pandas_dtype)
+                                IndexField, Schema, is_numeric, pandas_dtype)
 from gframe.plan.dtypes import (aggregate_type, combine_families, expr_family, expr_field, expr_type, group_median_decimal,
                                 keeps_type_when_missing)
 from gframe.plan.source import FileSnapshot
@@ -369,6 +369,12 @@ class Aggregate(Plan):
             # object kernels), whatever marker the column's missing values had
             aggf = [Field(f.label, f.dtype, OBJECT_NONE) if a.fn in ("first", "last")
                     and _object_column(expr_type(a.child, look), expr_family(a.child, s.family_of, look))
+                    else f for f, (_, a) in zip(aggf, self.aggs)]
+            # pandas 3.1's group mean / median / var / sum / prod of an object column of numbers stay
+            # object (its object kernels; std and sem are float64)
+            aggf = [Field(f.label, f.dtype, OBJECT) if a.fn in ("mean", "median", "var", "sum", "prod")
+                    and f.family == NUMPY and expr_family(a.child, s.family_of, look) in OBJECT_FAMILIES
+                    and expr_type(a.child, look) is not None and is_numeric(expr_type(a.child, look))
                     else f for f, (_, a) in zip(aggf, self.aggs)]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))
