@@ -1662,6 +1662,13 @@ FZ7CPU_CASES = {
     "object_group_mean_sum_std_of_floats": case(
         "df = pd.DataFrame({'k': [0.5, None, 2.0], 'c1': [1, 1, 2]})",
         "df = df.astype({'k': 'object'})\ndf = df.groupby('c1').agg(m=('k', 'mean'), s=('k', 'sum'), d=('k', 'std'), p=('k', 'prod'))"),
+    # 887999: a categorical of times cast to a number raises pandas' ValueError (TypeError for Int64)
+    "datetime_categorical_astype_int64_raises": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01']}).astype({'c0': 'datetime64[s]'})",
+        "df = df.astype({'c0': 'category'})\ndf = df.astype({'c0': 'int64'})"),
+    "timedelta_categorical_astype_Int64_raises": case(
+        "df = pd.DataFrame({'c0': [1]}).astype({'c0': 'timedelta64[ns]'})",
+        "df = df.astype({'c0': 'category'})\ndf = df.astype({'c0': 'Int64'})"),
 }
 
 

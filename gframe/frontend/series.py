@@ -365,6 +365,11 @@ def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
     if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_string(src.value_type) \
             and is_numeric(target):
         raise NotImplementedError("categorical of strings to a number: pandas parses each category")
+    if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_numeric(target) \
+            and (pa.types.is_timestamp(src.value_type) or pa.types.is_duration(src.value_type)):
+        # pandas casts the categories' times and refuses (ValueError, TypeError for a nullable
+        # target; a frame's message names the column): its errors, raised by pandas
+        raise NotImplementedError("categorical of times to a number: pandas' errors")
 
 
 def _narrower(target: Any, src: Any) -> bool:
