@@ -1669,6 +1669,17 @@ FZ7CPU_CASES = {
     "timedelta_categorical_astype_Int64_raises": case(
         "df = pd.DataFrame({'c0': [1]}).astype({'c0': 'timedelta64[ns]'})",
         "df = df.astype({'c0': 'category'})\ndf = df.astype({'c0': 'Int64'})"),
+    # 880846: a categorical of numbers cast to a type that cannot hold them all is pandas' cast of the
+    # categories (numpy wraps uint16 to uint8; NaN to an int raises; a nullable target refuses fractions)
+    "uint16_categorical_astype_uint8_wraps": case(
+        "df = pd.DataFrame({'c2': [65534, 4198, 3]}).astype({'c2': 'uint16'})",
+        "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'uint8'})"),
+    "float_categorical_with_missing_astype_int8_raises": case(
+        "df = pd.DataFrame({'c2': [300.0, None]})", "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'int8'})"),
+    "float_categorical_astype_Int64_fractions_raise": case(
+        "df = pd.DataFrame({'c2': [1.5, 2.0]})", "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'Int64'})"),
+    "uint16_categorical_astype_int64_native": case(
+        "df = pd.DataFrame({'c2': [3, 4]}).astype({'c2': 'uint16'})", "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'int64'})"),
 }
 
 

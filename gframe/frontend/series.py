@@ -366,10 +366,25 @@ def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
             and is_numeric(target):
         raise NotImplementedError("categorical of strings to a number: pandas parses each category")
     if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_numeric(target) \
+            and is_numeric(src.value_type) and (masked or not _widens(src.value_type, target)):
+        # pandas casts the categories as numpy casts them (uint16 to uint8 wraps; NaN to an int raises
+        # ValueError; a nullable target its TypeError): the engines' checked casts refuse - pandas'
+        raise NotImplementedError("categorical of numbers to a type that cannot hold them all: pandas' cast")
+    if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_numeric(target) \
             and (pa.types.is_timestamp(src.value_type) or pa.types.is_duration(src.value_type)):
         # pandas casts the categories' times and refuses (ValueError, TypeError for a nullable
         # target; a frame's message names the column): its errors, raised by pandas
         raise NotImplementedError("categorical of times to a number: pandas' errors")
+
+
+def _widens(src: Any, target: Any) -> bool:
+    """Whether every value of type ``src`` casts exactly to ``target`` (a bool's too): the same type,
+    ints to ints that hold them all, floats to floats."""
+    if src == target or pa.types.is_boolean(src) and (pa.types.is_integer(target) or pa.types.is_floating(target)):
+        return True
+    if pa.types.is_integer(src) and pa.types.is_integer(target):
+        return not _narrower(target, src)
+    return pa.types.is_floating(src) and pa.types.is_floating(target)
 
 
 def _narrower(target: Any, src: Any) -> bool:
