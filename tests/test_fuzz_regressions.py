@@ -1680,6 +1680,19 @@ FZ7CPU_CASES = {
         "df = pd.DataFrame({'c2': [1.5, 2.0]})", "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'Int64'})"),
     "uint16_categorical_astype_int64_native": case(
         "df = pd.DataFrame({'c2': [3, 4]}).astype({'c2': 'uint16'})", "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'int64'})"),
+    # 876174, 879077, 886466: dt.date of a column with rows but no value is datetime64[s] (pandas infers
+    # its object array of NaT back), decided at the dt.date (a later head keeps object); ArrowDtype: date32
+    "dt_date_of_all_missing_is_datetime64_s": case(
+        "df = pd.DataFrame({'c0': [None]}).astype({'c0': 'datetime64[us]'})", "df = df.assign(n=df['c0'].dt.date)"),
+    "dt_date_with_a_date_then_head_to_missing_stays_object": case(
+        "df = pd.DataFrame({'c0': [None, '2020-01-01']}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df.head(1)"),
+    "dt_date_all_missing_head_merge_left": case(
+        "df = pd.DataFrame({'k': [1, 2], 'c0': [None, None]}).astype({'c0': 'datetime64[s]'})\ndf2 = pd.DataFrame({'k': [2]})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df.head(1)\ndf = df.merge(df2, on='k', how='left')"),
+    "arrow_timestamp_dt_date_is_date32": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None, datetime.datetime(2020, 1, 1, 10)], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.assign(n=df['c0'].dt.date)"),
 }
 
 
