@@ -1693,6 +1693,14 @@ FZ7CPU_CASES = {
     "arrow_timestamp_dt_date_is_date32": arrow_case(
         "df = pd.DataFrame({'c0': pd.array([None, datetime.datetime(2020, 1, 1, 10)], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
         "df = df.assign(n=df['c0'].dt.date)"),
+    # fresh seed 901233: dt.date as a group key keeping the missing key (dropna=False): pandas labels
+    # that group NaN (value_counts keeps NaT)
+    "dt_date_group_key_dropna_false_missing_label_is_nan": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None]}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df.groupby('n', dropna=False)['c0'].max()"),
+    "dt_date_value_counts_dropna_false_keeps_nat": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None, None]}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df['n'].value_counts(dropna=False)"),
 }
 
 

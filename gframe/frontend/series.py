@@ -59,6 +59,7 @@ from gframe.plan.schema import (
     MASKED,
     NA_FAMILIES,
     NUMPY,
+    OBJECT_DATE,
     OBJECT_FAMILIES,
     OBJECT_NA,
     OBJECT_NAT,
@@ -1291,13 +1292,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         fam0 = frame._plan.schema.columns[0].family
         # pyarrow counts an Arrow float's -0.0 apart from 0.0: a hidden key tells them apart
         plan, (key,), hidden = L.signed_zero_keys(frame._plan, (key,))
-        if (fam0 in OBJECT_FAMILIES or hidden) and label != name:
+        dates = t == OBJECT_DATE  # (dates in an object column: a group-by labels the missing key NaN, value_counts NaT)
+        if (fam0 in OBJECT_FAMILIES or hidden or dates) and label != name:
             # group keys are inferred (``Aggregate``), but pandas' value_counts keeps an object column's
             # dtype for its index: the keys as a column, cast back to the object family, then the index
             flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
             t0 = frame._plan.schema.columns[0].dtype  # (the key's type in the result is the data's)
-            kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
+            kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES or dates else Col(k.name)
             agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
         elif fam0 == MASKED and not dropna and not (t is not None and is_string(t)) and label != name:
             # a nullable array's value_counts counts the values, then appends the NA count: the

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
+from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_DATE, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
                                 IndexField, Schema, is_numeric, pandas_dtype)
 from gframe.plan.dtypes import (aggregate_type, combine_families, expr_family, expr_field, expr_type, group_median_decimal,
                                 keeps_type_when_missing)
@@ -356,7 +356,8 @@ class Aggregate(Plan):
         # alone keeps object, and says so itself. The inferred dtype is the data's: ints are int64 (uint64
         # past its range), floats float64, and no groups leave nothing to infer from (object). Times
         # keep their type (the engines' units are not pandas': the plan's type keeps the unit)
-        keyf = [(lab, _inferred_type(look(k), s.family_of(k)), _inferred_family(s.family_of(k)))
+        # (dates in an object column, ``dt.date``: pandas' group label of the missing key is NaN, not NaT)
+        keyf = [(lab, _inferred_type(look(k), s.family_of(k)), OBJECT if look(k) == OBJECT_DATE else _inferred_family(s.family_of(k)))
                 for k, lab in zip(self.keys, self.key_labels)]
         # the family (numpy / masked / arrow) from the expression; numpy results take pandas' numpy
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
