@@ -1701,6 +1701,13 @@ FZ7CPU_CASES = {
     "dt_date_value_counts_dropna_false_keeps_nat": case(
         "df = pd.DataFrame({'c0': ['2020-01-01', None, None]}).astype({'c0': 'datetime64[ns]'})",
         "df = df.assign(n=df['c0'].dt.date)\ndf = df['n'].value_counts(dropna=False)"),
+    # fresh seed 901011: groupby(observed=False) by a left merge's key over two categoricals of one
+    # dtype (its type the data's): pandas adds the unobserved categories' groups
+    "merge_left_categorical_key_groupby_observed_false": case(
+        "df = pd.DataFrame({'k': ['e'], 'c3': [-1]}).astype({'k': pd.CategoricalDtype(['a', 'd', 'e', 'c', 'b'], ordered=False), "
+        "'c3': 'int16'})\ndf2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['a', 'd', 'e', 'c', 'b'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.groupby('k', observed=False).agg(o0=('c3', 'min'))\n"
+        "df = df.groupby('o0', dropna=True).max()"),
 }
 
 
