@@ -1708,6 +1708,16 @@ FZ7CPU_CASES = {
         "'c3': 'int16'})\ndf2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['a', 'd', 'e', 'c', 'b'], ordered=False)})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.groupby('k', observed=False).agg(o0=('c3', 'min'))\n"
         "df = df.groupby('o0', dropna=True).max()"),
+    # found on the way: an ArrowDtype operand's arithmetic is pyarrow's - no % (NotImplementedError) and
+    # no kernel with a bool operand of any dtype (TypeError naming the dtypes)
+    "arrow_bool_plus_arrow_bool_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([True, False], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df['a'] + df['a']"),
+    "arrow_int_times_numpy_bool_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([5, 7], dtype=pd.ArrowDtype(pa.int64())), 'b': [True, False]})", "df = df['a'] * df['b']"),
+    "python_bool_minus_arrow_double_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([5.5, 7.0], dtype=pd.ArrowDtype(pa.float64()))})", "df = True - df['a']"),
+    "arrow_int_mod_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([5, 7], dtype=pd.ArrowDtype(pa.int64()))})", "df = df['a'] % 2"),
 }
 
 

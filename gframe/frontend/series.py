@@ -796,6 +796,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # and it has no decimal %: NotImplementedError - pandas' own answers
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
                                f"decimal {_OP_SYMBOL[op]} is not native")
+        arrow = any(expr_family(x, plan.schema.family_of, plan.schema.dtype_of) in ARROW_FAMILIES for x in (lexpr, rexpr))
+        bools = any(t is not None and pa.types.is_boolean(t) for t in (
+            *(expr_type(x, plan.schema.dtype_of) for x in (lexpr, rexpr)),  # (an aligned bool side's type is the data's:
+            self._dtype_arrow, getattr(other, "_dtype_arrow", None)))     # the operands' own say)
+        if op in ARITHMETIC and arrow and (bools or op == "mod"):
+            # an ArrowDtype operand's arithmetic is pyarrow's: it has no % (pandas' NotImplementedError)
+            # and no kernels over bools, of any dtype (its TypeError naming the dtypes): pandas' own errors
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               f"{_OP_SYMBOL[op]} of an ArrowDtype operand pandas refuses")
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         if aligned_logical:
             # pandas' logical_op, not Kleene logic: the right side's missing values count as False,
