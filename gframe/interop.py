@@ -84,6 +84,10 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         # pyarrow reads the first value's kind and converts the rest to it (a Timestamp, then 0 ->
         # 1970-01-01); pandas' appended index of timestamps and positions holds both as they are
         return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
+    if dtype == object and pa.types.is_timestamp(arr.type) and _mixed_time_zones(values):
+        # pyarrow takes the first value's time zone for all (a naive Timestamp after a UTC one became
+        # UTC); pandas' object column holds each as it is
+        return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
     if dtype == object and (pa.types.is_timestamp(arr.type) or pa.types.is_duration(arr.type)) and arr.type.unit != "ns":
         arr = _object_times_in_ns(values, arr)
     t = normalize_arrow_type(arr.type)
@@ -92,6 +96,18 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
     if dtype == object and pa.types.is_null(arr.type):
         arr = pa.nulls(len(values), pa.float64())
     return arr
+
+
+def _mixed_time_zones(values: pd.Series | pd.Index) -> bool:
+    """Whether an object column's timestamps mix time zones, or tz-aware with naive ones: pandas'
+    ``DatetimeIndex`` refuses those (ValueError), where Arrow converts them all to one zone."""
+    try:
+        pd.DatetimeIndex(np.asarray(values, dtype=object))
+    except pd.errors.OutOfBoundsDatetime:
+        return False
+    except (ValueError, TypeError):
+        return True
+    return False
 
 
 def _object_times_in_ns(values: pd.Series | pd.Index, arr: pa.Array) -> pa.Array:

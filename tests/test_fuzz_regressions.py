@@ -1561,3 +1561,166 @@ FZ6CPU1_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU1_CASES.items()])
 def test_fuzz_regression_fz6cpu1(code: str) -> None:
     check_code(code)
+
+
+# session 7, fz7cpu
+FZ7CPU_CASES = {
+    # 876501, 882797: pandas tells one ArrowDtype 64-bit column's duplicates apart as float64 where a
+    # value is missing (ArrowExtensionArray.duplicated: to_numpy(na_value=0)); over several columns exactly
+    "arrow_int64_drop_duplicates_with_missing_compares_as_float": arrow_case(
+        "df = pd.DataFrame({'c2': pd.array([-9223372036854775807, -9223372036854775808, None], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.drop_duplicates(subset=['c2'], keep=False)"),
+    "arrow_int64_drop_duplicates_keep_last_with_missing": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None, 9223372036854775807, 9223372036854775806], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.drop_duplicates(subset=['c0'], keep='last')"),
+    "arrow_int64_drop_duplicates_without_missing_is_exact": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([1, 9223372036854775807, 9223372036854775806], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.drop_duplicates(subset=['c0'], keep='last')"),
+    "arrow_uint64_series_duplicated_with_missing": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None, 18446744073709551615, 18446744073709551614], dtype=pd.ArrowDtype(pa.uint64()))})",
+        "df = df['c0'].duplicated()"),
+    "arrow_int64_two_column_drop_duplicates_is_exact": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None, 9223372036854775807, 9223372036854775806], dtype=pd.ArrowDtype(pa.int64())), 'c1': [1, 1, 1]})",
+        "df = df.drop_duplicates(keep=False)"),
+    # 874990: an ArrowDtype column's mean / float sum is pyarrow's (its summation order), not numpy's
+    "arrow_int64_mean_is_pyarrows": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([5, -9223372036854775807, 9223372036854775807, 1, 0, 3, 3, 1], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df['c0'].mean()"),
+    "arrow_float64_sum_with_missing_is_pyarrows": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([1e20, None, -1e20, 3.0], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df['c0'].sum()"),
+    "arrow_float32_mean_is_pyarrows": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([1e8, 1.0, -1e8, 3.5] * 10, dtype=pd.ArrowDtype(pa.float32()))})",
+        "df = df['c0'].mean()"),
+    # 889709: pandas' boolean + and * are missing where an operand is (not Kleene's True | NA = True)
+    "bool_plus_boolean_missing_is_missing": case(
+        "df = pd.DataFrame({'k': [True, False], 'c0': pd.array([None, None], dtype='boolean')})",
+        "df = df.assign(k=df['k'] + df['c0'], m=df['c0'] * df['k'])"),
+    # 877794: appended rows of an object column keep each frame's missing value (pd.NA beside NaN)
+    "concat_object_na_with_frame_lacking_column": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([None], dtype=pd.ArrowDtype(pa.int64()))})\n"
+        "df2 = pd.DataFrame({'x1': pd.array([1.0], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.astype({'c1': 'object'})\ndf = pd.concat([df, df2], ignore_index=False)"),
+    "concat_object_na_with_object_nan": case(
+        "df = pd.DataFrame({'c1': pd.array([None, 1], dtype='Int64')})\ndf2 = pd.DataFrame({'c1': [None, 1.0]}).astype(object)",
+        "df = df.astype({'c1': 'object'})\ndf = pd.concat([df, df2], join='inner')"),
+    # 874901: an object column of tz-aware and naive Timestamps (pandas' concat of the two) keeps each
+    # as it is when it comes back to gframe (pyarrow made them all UTC)
+    "concat_tz_aware_with_naive_then_assign_keeps_each": arrow_case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c1': [-7]}).astype({'k': 'datetime64[ns]', 'c1': 'int32'})\n"
+        "df2 = pd.DataFrame({'k': ['2020-01-01 12:30:00']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.astype({'k': pd.ArrowDtype(pa.timestamp('us', tz='UTC'))})\ndf = pd.concat([df, df2], ignore_index=True)\n"
+        "df = df.assign(c1=df['c1'].round(-1))"),
+    # 872113, 873001, 873043, 879644, 880043: a merge's bools the merge left missing stay object through a
+    # concat's rows, an aligned mask (a filter pandas computed), and a later merge's non-key column
+    "merge_outer_missing_bool_dropna_concat_self_is_object": case(
+        "df = pd.DataFrame({'k': [1]})\ndf2 = pd.DataFrame({'k': [3], 'c0': [True]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.dropna()\ndf = pd.concat([df, df.head(2)], ignore_index=False)"),
+    "merge_outer_empty_bool_filter_with_str_is_object": case(
+        "df = pd.DataFrame({'k': [3]}).astype({'k': 'int32'})\ndf2 = pd.DataFrame({'k': [], 'x0': []}).astype({'k': 'int32', 'x0': 'bool'})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[(df['x0'] <= 'b')]"),
+    "merge_outer_missing_bool_isin_then_str_replace_is_object": case(
+        "df = pd.DataFrame({'k': [2.0], 'c1': [True]})\ndf2 = pd.DataFrame({'k': [1.0]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c1'].isin(['Ab'])]\ndf = df.assign(n=df['c1'].str.replace('a', 'X'))"),
+    "merge_outer_missing_bool_dropna_then_merge_left_is_object": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2021-06-15'], dtype=pd.ArrowDtype(pa.date32())), 'c0': pd.array(['ba'], dtype='string'), "
+        "'c2': [True]})\ndf2 = pd.DataFrame({'k': pd.array(['1999-12-31'], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.dropna(subset=['c0'])\ndf = df.merge(df2, on='k', how='left')"),
+    "merge_left_nothing_missing_bool_then_merge_left_missing_is_object": case(
+        "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1, 2], 'b': [True, False]})\ndf3 = pd.DataFrame({'j': [5]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df3.merge(df, left_on='j', right_on='k', how='left')"),
+    "merge_left_nothing_missing_bool_then_merge_inner_stays_bool": case(
+        "df = pd.DataFrame({'k': [1, 2]})\ndf2 = pd.DataFrame({'k': [1, 2], 'b': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.merge(df2[['k']], on='k', how='inner')"),
+    "str_endswith_merge_right_missing_then_filter_with_str_is_object": case(
+        "df = pd.DataFrame({'k': [3.0], 'c0': ['abc']})\ndf2 = pd.DataFrame({'k': [2.0]})",
+        "df = df.assign(n=df['c0'].str.endswith('b'))\ndf = df.merge(df2, on='k', how='right', sort=True)\ndf = df[(df['n'] >= 'Ab')]"),
+    # 878175 (optimizer on only): an aligned assign over a frame the optimizer pruned to its index (no
+    # data column) - the CPU HConcat's hstack refused Polars' zero-height empty frame
+    "where_set_index_cummax_astype_int32_pruned_to_index": arrow_case(
+        "df = pd.DataFrame({'k': ['a'], 'c0': [2], 'c1': pd.array(['2020-01-02'], dtype=pd.ArrowDtype(pa.date32()))}).astype({'c0': 'uint16'})",
+        "df = df.assign(c0=df['c0'].where(df['c0'] > 5, None))\ndf = df.set_index('c1')\ndf = df.assign(n=df['c0'].cummax())\n"
+        "df = df.astype({'n': 'int32'})"),
+    # 871145, 885627: astype('category') of numpy floats holding -0.0 and 0.0 makes one category, the
+    # first zero's, and every zero shows as it (pyarrow's two zeros stay an ArrowDtype's: pandas raises)
+    "float32_signed_zeros_astype_category_one_category": case(
+        "df = pd.DataFrame({'c1': [-0.0, 0.0]}).astype({'c1': 'float32'})", "df = df.astype({'c1': 'category'})"),
+    "float64_zero_then_negative_zero_astype_category": case(
+        "df = pd.DataFrame({'c1': [None, 0.0, 2.0, -0.0]})", "df = df.astype({'c1': 'category'})\ndf = df.assign(s=df['c1'].astype('float64'))"),
+    # 877116: a missing max / min of a column the data types (a merge's ints, float64 where rows went
+    # missing) is numpy's NaN scalar over rows; a merge's bools left missing reduce as objects
+    "merge_right_missing_uint16_max_is_numpy_nan": case(
+        "df = pd.DataFrame({'k': [0], 'c1': [3]}).astype({'c1': 'uint16'})\ndf2 = pd.DataFrame({'k': [1]})",
+        "df = df.merge(df2, on='k', how='right', sort=True)\ndf = df['c1'].max()"),
+    "merge_outer_missing_bool_sum_is_python_int": case(
+        "df = pd.DataFrame({'k': [0, 2], 'c1': [True, True]})\ndf2 = pd.DataFrame({'k': [1, 0]})",
+        "df = df.merge(df2, on='k', how='outer', sort=True)\ndf = df['c1'].sum()"),
+    # 883162: pandas 3.1's group mean / median / var / sum / prod of an object column of numbers are object
+    "object_group_var_named_agg_is_object": case(
+        "df = pd.DataFrame({'k': [0], 'c1': [1]}).astype({'c1': 'uint8'})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('c1', sort=True).agg(o0=('k', 'var'), o1=('k', 'first'))"),
+    "object_group_mean_sum_std_of_floats": case(
+        "df = pd.DataFrame({'k': [0.5, None, 2.0], 'c1': [1, 1, 2]})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('c1').agg(m=('k', 'mean'), s=('k', 'sum'), d=('k', 'std'), p=('k', 'prod'))"),
+    # 887999: a categorical of times cast to a number raises pandas' ValueError (TypeError for Int64)
+    "datetime_categorical_astype_int64_raises": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01']}).astype({'c0': 'datetime64[s]'})",
+        "df = df.astype({'c0': 'category'})\ndf = df.astype({'c0': 'int64'})"),
+    "timedelta_categorical_astype_Int64_raises": case(
+        "df = pd.DataFrame({'c0': [1]}).astype({'c0': 'timedelta64[ns]'})",
+        "df = df.astype({'c0': 'category'})\ndf = df.astype({'c0': 'Int64'})"),
+    # 880846: a categorical of numbers cast to a type that cannot hold them all is pandas' cast of the
+    # categories (numpy wraps uint16 to uint8; NaN to an int raises; a nullable target refuses fractions)
+    "uint16_categorical_astype_uint8_wraps": case(
+        "df = pd.DataFrame({'c2': [65534, 4198, 3]}).astype({'c2': 'uint16'})",
+        "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'uint8'})"),
+    "float_categorical_with_missing_astype_int8_raises": case(
+        "df = pd.DataFrame({'c2': [300.0, None]})", "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'int8'})"),
+    "float_categorical_astype_Int64_fractions_raise": case(
+        "df = pd.DataFrame({'c2': [1.5, 2.0]})", "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'Int64'})"),
+    "uint16_categorical_astype_int64_native": case(
+        "df = pd.DataFrame({'c2': [3, 4]}).astype({'c2': 'uint16'})", "df = df.astype({'c2': 'category'})\ndf = df.astype({'c2': 'int64'})"),
+    # 876174, 879077, 886466: dt.date of a column with rows but no value is datetime64[s] (pandas infers
+    # its object array of NaT back), decided at the dt.date (a later head keeps object); ArrowDtype: date32
+    "dt_date_of_all_missing_is_datetime64_s": case(
+        "df = pd.DataFrame({'c0': [None]}).astype({'c0': 'datetime64[us]'})", "df = df.assign(n=df['c0'].dt.date)"),
+    "dt_date_with_a_date_then_head_to_missing_stays_object": case(
+        "df = pd.DataFrame({'c0': [None, '2020-01-01']}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df.head(1)"),
+    "dt_date_all_missing_head_merge_left": case(
+        "df = pd.DataFrame({'k': [1, 2], 'c0': [None, None]}).astype({'c0': 'datetime64[s]'})\ndf2 = pd.DataFrame({'k': [2]})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df.head(1)\ndf = df.merge(df2, on='k', how='left')"),
+    "arrow_timestamp_dt_date_is_date32": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None, datetime.datetime(2020, 1, 1, 10)], dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.assign(n=df['c0'].dt.date)"),
+    # fresh seed 901233: dt.date as a group key keeping the missing key (dropna=False): pandas labels
+    # that group NaN (value_counts keeps NaT)
+    "dt_date_group_key_dropna_false_missing_label_is_nan": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None]}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df.groupby('n', dropna=False)['c0'].max()"),
+    "dt_date_value_counts_dropna_false_keeps_nat": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None, None]}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df['n'].value_counts(dropna=False)"),
+    # fresh seed 901011: groupby(observed=False) by a left merge's key over two categoricals of one
+    # dtype (its type the data's): pandas adds the unobserved categories' groups
+    "merge_left_categorical_key_groupby_observed_false": case(
+        "df = pd.DataFrame({'k': ['e'], 'c3': [-1]}).astype({'k': pd.CategoricalDtype(['a', 'd', 'e', 'c', 'b'], ordered=False), "
+        "'c3': 'int16'})\ndf2 = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['a', 'd', 'e', 'c', 'b'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.groupby('k', observed=False).agg(o0=('c3', 'min'))\n"
+        "df = df.groupby('o0', dropna=True).max()"),
+    # found on the way: an ArrowDtype operand's arithmetic is pyarrow's - no % (NotImplementedError) and
+    # no kernel with a bool operand of any dtype (TypeError naming the dtypes)
+    "arrow_bool_plus_arrow_bool_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([True, False], dtype=pd.ArrowDtype(pa.bool_()))})", "df = df['a'] + df['a']"),
+    "arrow_int_times_numpy_bool_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([5, 7], dtype=pd.ArrowDtype(pa.int64())), 'b': [True, False]})", "df = df['a'] * df['b']"),
+    "python_bool_minus_arrow_double_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([5.5, 7.0], dtype=pd.ArrowDtype(pa.float64()))})", "df = True - df['a']"),
+    "arrow_int_mod_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([5, 7], dtype=pd.ArrowDtype(pa.int64()))})", "df = df['a'] % 2"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ7CPU_CASES.items()])
+def test_fuzz_regression_fz7cpu(code: str) -> None:
+    check_code(code, engine="cpu")  # the CPU engine's residue (fz7gpu has the GPU engine's)

@@ -15,7 +15,8 @@ import pyarrow as pa
 from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_family, is_string, pandas_dtype
+from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_family, is_string,
+                                pandas_dtype)
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -364,6 +365,28 @@ class DatetimeMethods(_Accessor):
             return self._fallback_property(name)
         return self._fn(name)
 
+    def _date(self) -> Any:
+        """``dt.date``: pandas builds an object array of dates and infers its dtype back, so a column
+        of rows none of which holds a value is ``datetime64[s]`` (NaT), any date makes it object. The
+        type is the data's *here* (a later filter leaving only NaT keeps object): a count of the
+        values, computed at the call (as ``astype``'s checks are), decides it in the plan."""
+        if self._timestamp() is None:
+            return self._fallback_property("date")
+        from gframe import engines
+        from gframe.plan import logical as L
+        from gframe.plan.expr import Agg
+
+        s = self._s
+        if s._family in ARROW_FAMILIES:  # pyarrow's cast: date32[pyarrow]
+            return s._with(func("cast", s._expr, dtype=pa.date32(), family=ARROW))
+        counts = L.Aggregate((), (), (("n", Agg("count", (), s._expr)), ("rows", Agg("size", (), s._expr))),
+                             False, True, False, s._plan)
+        row = engines.materialize(counts).to_arrow().to_pylist()
+        if row and row[0]["rows"] and not row[0]["n"]:
+            return s._with(func("cast", s._expr, dtype=pa.timestamp("s")))
+        return self._fn("date")
+
+    date = property(lambda self: self._date())
     year = property(lambda self: self._field("year"))
     month = property(lambda self: self._field("month"))
     day = property(lambda self: self._field("day"))
@@ -378,7 +401,6 @@ class DatetimeMethods(_Accessor):
     quarter = property(lambda self: self._field("quarter"))
     dayofyear = property(lambda self: self._field("dayofyear"))
     day_of_year = dayofyear
-    date = property(lambda self: self._field("date"))
 
     def normalize(self) -> Any:
         return self._rounding("floor", "D", (), {}, api="normalize")

@@ -1008,6 +1008,10 @@ class DataFrame(NumpyProtocols, NDFrame):
             plan = L.Distinct((*keys, *hidden), how, plan)
             new = DataFrame._from_plan(L.Select(tuple((f.label, Col(f.name)) for f in plan.schema.columns
                                                       if f.name not in hidden), plan))
+        elif len(one := names or [f.name for f in self._schema.columns]) == 1 and self._float_duplicates(one[0]):
+            base = _positions(self._plan)
+            hit = func("duplicated", Col(one[0]), keep=how, float_when_missing=True)
+            new = DataFrame._from_plan(L.Filter(func("invert", hit), base))
         else:
             new = DataFrame._from_plan(L.Distinct(tuple(names), how, _positions(self._plan)))
         if ignore_index:
@@ -1022,8 +1026,16 @@ class DataFrame(NumpyProtocols, NDFrame):
         names = self._subset_names(labels) if labels else []
         if not names:
             return Series._over(self._plan, Lit(False), None)
-        expr = func("duplicated", *(Col(n) for n in names), keep="none" if keep is False else keep)
+        widen = {"float_when_missing": True} if len(names) == 1 and self._float_duplicates(names[0]) else {}
+        expr = func("duplicated", *(Col(n) for n in names), keep="none" if keep is False else keep, **widen)
         return Series._over(self._plan, expr, None)
+
+    def _float_duplicates(self, name: str) -> bool:
+        """One column's duplicates go through ``Series.duplicated`` in pandas where the labels are
+        unique, which compares an Arrow 64-bit column as float64 where a value is missing
+        (``L.floats_where_missing``)."""
+        labels = self._schema.labels
+        return len(set(labels)) == len(labels) and L.floats_where_missing(self._plan, name)
 
     @objects_via_pandas
     def value_counts(self, subset: Any = None, normalize: bool = False, sort: bool = True, ascending: bool = False,

@@ -115,6 +115,10 @@ class _GroupBy:
             # keys of Python objects: pandas hashes and sorts them by Python's rules (TypeError where
             # sort meets values of kinds that do not compare); the engines only move them
             return None
+        if not self._observed and any(schema.dtype_of(n) is None for n in names):
+            # a key whose type the data decides may be a categorical (a merge's key over two of one
+            # dtype keeps it where the categories match): its unobserved categories are pandas' to add
+            return None
         cat = any(schema.dtype_of(n) is not None and pa.types.is_dictionary(schema.dtype_of(n)) for n in names)
         self._unobserved = cat and not self._observed
         if self._unobserved and len(names) > 1 and not (self._sort and self._dropna):

@@ -17,6 +17,8 @@ from gframe.plan import logical as L
 from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype, merge_keys_native
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
 from gframe.plan.schema import (
+    OBJECT,
+    OBJECT_FAMILIES,
     Field,
     internal_name,
 )
@@ -323,6 +325,9 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             if casts is None:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "columns of different kinds (pandas: object)")
             wrapped = [o.astype(c) if c else o for o, c in zip(wrapped, casts)]
+            if _mixed_missing_markers(wrapped, join):
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs,
+                                  "object columns with different missing values (pandas keeps each)")
             plans = [o._plan if ignore_index or o._plan.schema.index is not None else L.RowIndex(o._plan) for o in wrapped]
             if not ignore_index and len({len(p.schema.index or ()) for p in plans}) > 1:
                 return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index levels differ")
@@ -402,6 +407,19 @@ def _check_column_levels(frames: list[Any]) -> None:
             raise NotImplementedError("Can only union MultiIndex with MultiIndex or Index of tuples, try "
                                       "mi.to_flat_index().union(other) instead.")
         multi = tuples if multi is None else multi and tuples
+
+
+def _mixed_missing_markers(frames: list[Any], join: str) -> bool:
+    """Whether an object column of the appended rows would hold two kinds of missing value: pandas
+    keeps each frame's (``pd.NA`` from an ``Int64`` made object beside the NaN of a frame that lacks
+    the column), where a column's family names one (``OBJECT_NA``...). Those go through pandas."""
+    found: dict[Hashable, set[str | None]] = {}
+    for f in frames:
+        fams = {fl.label: fl.family for fl in f._plan.schema.columns}
+        for lab in set(found) | set(fams):
+            found.setdefault(lab, {None} if f is not frames[0] else set()).add(fams.get(lab))
+    return any(len(fams) > 1 and fams & (OBJECT_FAMILIES - {OBJECT})
+               and (join == "outer" or None not in fams) for fams in found.values())
 
 
 def _object_index(plans: list[L.Plan]) -> bool:

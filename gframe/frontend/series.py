@@ -59,6 +59,7 @@ from gframe.plan.schema import (
     MASKED,
     NA_FAMILIES,
     NUMPY,
+    OBJECT_DATE,
     OBJECT_FAMILIES,
     OBJECT_NA,
     OBJECT_NAT,
@@ -365,6 +366,26 @@ def _check_cast_legal(src: Any, target: Any, dtype: Any) -> None:
     if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_string(src.value_type) \
             and is_numeric(target):
         raise NotImplementedError("categorical of strings to a number: pandas parses each category")
+    if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_numeric(target) \
+            and is_numeric(src.value_type) and (masked or not _widens(src.value_type, target)):
+        # pandas casts the categories as numpy casts them (uint16 to uint8 wraps; NaN to an int raises
+        # ValueError; a nullable target its TypeError): the engines' checked casts refuse - pandas'
+        raise NotImplementedError("categorical of numbers to a type that cannot hold them all: pandas' cast")
+    if pa.types.is_dictionary(src) and not pa.types.is_dictionary(target) and is_numeric(target) \
+            and (pa.types.is_timestamp(src.value_type) or pa.types.is_duration(src.value_type)):
+        # pandas casts the categories' times and refuses (ValueError, TypeError for a nullable
+        # target; a frame's message names the column): its errors, raised by pandas
+        raise NotImplementedError("categorical of times to a number: pandas' errors")
+
+
+def _widens(src: Any, target: Any) -> bool:
+    """Whether every value of type ``src`` casts exactly to ``target`` (a bool's too): the same type,
+    ints to ints that hold them all, floats to floats."""
+    if src == target or pa.types.is_boolean(src) and (pa.types.is_integer(target) or pa.types.is_floating(target)):
+        return True
+    if pa.types.is_integer(src) and pa.types.is_integer(target):
+        return not _narrower(target, src)
+    return pa.types.is_floating(src) and pa.types.is_floating(target)
 
 
 def _narrower(target: Any, src: Any) -> bool:
@@ -775,6 +796,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # and it has no decimal %: NotImplementedError - pandas' own answers
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
                                f"decimal {_OP_SYMBOL[op]} is not native")
+        arrow = any(expr_family(x, plan.schema.family_of, plan.schema.dtype_of) in ARROW_FAMILIES for x in (lexpr, rexpr))
+        bools = any(t is not None and pa.types.is_boolean(t) for t in (
+            *(expr_type(x, plan.schema.dtype_of) for x in (lexpr, rexpr)),  # (an aligned bool side's type is the data's:
+            self._dtype_arrow, getattr(other, "_dtype_arrow", None)))     # the operands' own say)
+        if op in ARITHMETIC and arrow and (bools or op == "mod"):
+            # an ArrowDtype operand's arithmetic is pyarrow's: it has no % (pandas' NotImplementedError)
+            # and no kernels over bools, of any dtype (its TypeError naming the dtypes): pandas' own errors
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               f"{_OP_SYMBOL[op]} of an ArrowDtype operand pandas refuses")
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         if aligned_logical:
             # pandas' logical_op, not Kleene logic: the right side's missing values count as False,
@@ -1032,7 +1062,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ reductions
     def _reduce(self, fn: str, skipna: bool = True, min_count: int = 0, **params: Any) -> Any:
         t = self._dtype_arrow
-        if not arrow_reduction_native(fn, t, self._family):  # pyarrow's result types (a duration's mean...)
+        frame_plan = self._frame()._plan if t is None else None
+        if not arrow_reduction_native(fn, t, self._family) or frame_plan is not None \
+                and frame_plan.schema.columns[0].name in L.undecided_bool_sources(frame_plan):
+            # pyarrow's result types (a duration's mean...); a merge's bools, object where it left rows
+            # missing: pandas reduces the objects (Python scalars)
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
@@ -1236,7 +1270,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     def duplicated(self, keep: Any = "first") -> "Series":
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
-        return self._with(func("duplicated", self._expr, keep="none" if keep is False else keep))
+        plan = self._frame()._plan
+        widen = {"float_when_missing": True} if L.floats_where_missing(plan, plan.schema.columns[0].name) else {}
+        return self._with(func("duplicated", self._expr, keep="none" if keep is False else keep, **widen))
 
     @objects_via_pandas
     def unique(self) -> Any:
@@ -1265,13 +1301,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         fam0 = frame._plan.schema.columns[0].family
         # pyarrow counts an Arrow float's -0.0 apart from 0.0: a hidden key tells them apart
         plan, (key,), hidden = L.signed_zero_keys(frame._plan, (key,))
-        if (fam0 in OBJECT_FAMILIES or hidden) and label != name:
+        dates = t == OBJECT_DATE  # (dates in an object column: a group-by labels the missing key NaN, value_counts NaT)
+        if (fam0 in OBJECT_FAMILIES or hidden or dates) and label != name:
             # group keys are inferred (``Aggregate``), but pandas' value_counts keeps an object column's
             # dtype for its index: the keys as a column, cast back to the object family, then the index
             flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
             t0 = frame._plan.schema.columns[0].dtype  # (the key's type in the result is the data's)
-            kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES else Col(k.name)
+            kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES or dates else Col(k.name)
             agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
         elif fam0 == MASKED and not dropna and not (t is not None and is_string(t)) and label != name:
             # a nullable array's value_counts counts the values, then appends the NA count: the
@@ -1471,8 +1508,9 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
             # values tells them apart
             aggs.append((f"c{i}", Agg("count", (), e)))
     # pandas' NaN of a float reduction (or of an int's std/var over one row) is a numpy scalar over
-    # rows, a Python float over none
-    narrow_float = any(t is not None and pa.types.is_floating(t) for _, t in cols) or fn in ("std", "var")
+    # rows, a Python float over none; a type the data decides (a merge's ints, float64 where rows
+    # went missing) may be a float's
+    narrow_float = any(t is None or pa.types.is_floating(t) for _, t in cols) or fn in ("std", "var")
     if narrow_float:
         aggs.append(("rows", Agg("size", (), cols[0][0])))
     agg_plan = L.Aggregate((), (), tuple(aggs), False, True, False, plan)
@@ -1490,7 +1528,7 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         if made_nan:
             result = _nan(out_t)  # numpy's scalar (np.float32(nan) for float32)
         if isinstance(result, float) and np.isnan(result) and has_rows and fn != "mean":
-            result = _nan(out_t)
+            result = _nan(out_t if out_t is not None else getattr(value, "type", None))  # (the data's type)
         missing = not skipna and f"n{i}" in row and row[f"n{i}"][0] is not None and row[f"n{i}"][0].as_py()
         if min_count and (row[f"c{i}"][0] is None or (row[f"c{i}"][0].as_py() or 0) < min_count):
             missing = True

@@ -18,8 +18,8 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
-                                IndexField, Schema, pandas_dtype)
+from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_DATE, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
+                                IndexField, Schema, is_numeric, pandas_dtype)
 from gframe.plan.dtypes import (aggregate_type, combine_families, expr_family, expr_field, expr_type, group_median_decimal,
                                 keeps_type_when_missing)
 from gframe.plan.source import FileSnapshot
@@ -356,7 +356,8 @@ class Aggregate(Plan):
         # alone keeps object, and says so itself. The inferred dtype is the data's: ints are int64 (uint64
         # past its range), floats float64, and no groups leave nothing to infer from (object). Times
         # keep their type (the engines' units are not pandas': the plan's type keeps the unit)
-        keyf = [(lab, _inferred_type(look(k), s.family_of(k)), _inferred_family(s.family_of(k)))
+        # (dates in an object column, ``dt.date``: pandas' group label of the missing key is NaN, not NaT)
+        keyf = [(lab, _inferred_type(look(k), s.family_of(k)), OBJECT if look(k) == OBJECT_DATE else _inferred_family(s.family_of(k)))
                 for k, lab in zip(self.keys, self.key_labels)]
         # the family (numpy / masked / arrow) from the expression; numpy results take pandas' numpy
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
@@ -369,6 +370,12 @@ class Aggregate(Plan):
             # object kernels), whatever marker the column's missing values had
             aggf = [Field(f.label, f.dtype, OBJECT_NONE) if a.fn in ("first", "last")
                     and _object_column(expr_type(a.child, look), expr_family(a.child, s.family_of, look))
+                    else f for f, (_, a) in zip(aggf, self.aggs)]
+            # pandas 3.1's group mean / median / var / sum / prod of an object column of numbers stay
+            # object (its object kernels; std and sem are float64)
+            aggf = [Field(f.label, f.dtype, OBJECT) if a.fn in ("mean", "median", "var", "sum", "prod")
+                    and f.family == NUMPY and expr_family(a.child, s.family_of, look) in OBJECT_FAMILIES
+                    and expr_type(a.child, look) is not None and is_numeric(expr_type(a.child, look))
                     else f for f, (_, a) in zip(aggf, self.aggs)]
         if self.keys_as_index and self.keys:
             index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))
@@ -578,6 +585,8 @@ class Join(Plan):
                 t = src.dtype_of(name)
                 if t is not None and pa.types.is_boolean(t) and src.family_of(name) == NUMPY:
                     out.add(f.name)
+                elif t is None and name in undecided_bool_sources(self.left if side == "left" else self.right):
+                    out.add(f.name)  # an earlier merge's bools: bool where it left none missing
         return frozenset(out)
 
     def right_key_from_left_index(self, name: str) -> bool:
@@ -954,35 +963,67 @@ def signed_zero_keys(plan: Plan, names: Sequence[str]) -> tuple[Plan, tuple[str,
     return out, tuple(renamed.get(n, n) for n in names), tuple(f.name for f in out.schema.columns[len(keep):])
 
 
+def floats_where_missing(plan: Plan, name: str) -> bool:
+    """Whether pandas tells one column's duplicates (``Series.duplicated``/``drop_duplicates``, and a
+    frame's over one column) apart as float64 where the column has a missing value.
+
+    ``ArrowExtensionArray.duplicated`` compares ints and 64-bit times through ``to_numpy(na_value=0)``,
+    which is float64 once a value is missing: 2**63-1 and 2**63-2 are then one key, as are any two
+    values float64 rounds together. Only 64-bit ints and times can differ that way (narrower ones are
+    exact in float64); a frame's duplicates over several columns factorize each exactly. The engines
+    take the parameter ``float_when_missing`` of ``duplicated`` (``window.py``)."""
+    t = plan.schema.dtype_of(name)
+    if plan.schema.family_of(name) not in ARROW_FAMILIES or t is None:
+        return False
+    if pa.types.is_integer(t) or pa.types.is_temporal(t):
+        return t.bit_width == 64
+    return False
+
+
 _ROWS_ONLY = (Filter, Sort, Slice, Take, TopK, Distinct, GroupHead, Cache, RowIndex, RenameIndex)
 
 
-def undecided_bool_sources(plan: Plan) -> dict[str, tuple[Join, str]]:
+def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join, str], ...]]:
     """The columns of ``plan``'s output that are a merge's undecided bools (``Join.undecided_bools``)
-    carried unchanged - through operations that only select, reorder or drop rows, and selections
-    of the column as it is: output name -> (the join, its output name). The engines tell whether
-    the join left such a column missing (where pandas made it object); nothing after the join that
-    drops rows may change that."""
-    memo: dict[int, dict[str, tuple[Join, str]]] = {}
+    carried unchanged: output name -> the (join, its output name) pairs its values come from. A
+    column follows through operations that only select, reorder or drop rows, selections of the
+    column as it is, the rows of a concat (each frame's source), a later merge's non-key column and
+    the rows an aligned mask or left join keeps. The engines tell whether a join left such a column
+    missing (where pandas made it object, and kept it object whatever drops those rows later)."""
+    memo: dict[int, dict[str, tuple[tuple[Join, str], ...]]] = {}
 
-    def go(node: Plan) -> dict[str, tuple[Join, str]]:
+    def go(node: Plan) -> dict[str, tuple[tuple[Join, str], ...]]:
         hit = memo.get(id(node))
         if hit is not None:
             return hit
-        out: dict[str, tuple[Join, str]] = {}
+        out: dict[str, tuple[tuple[Join, str], ...]] = {}
+        names = set(node.schema.names)
+        undecided = lambda n: n in names and node.schema.dtype_of(n) is None  # noqa: E731 - decided by the data
         if isinstance(node, Join):
-            out = {n: (node, n) for n in node.undecided_bools()}
+            out = {n: ((node, n),) for n in node.undecided_bools()}
+            for f, (_, side, name) in zip(node.schema.columns, node.outputs):
+                below = go(node.left if side == "left" else node.right) if side in ("left", "right") else {}
+                if name in below and f.dtype is None:
+                    out[f.name] = out.get(f.name, ()) + below[name]
+        elif isinstance(node, Union):
+            for c in node.children:
+                for n, src in go(c).items():
+                    if undecided(n):
+                        out[n] = out.get(n, ()) + src
+        elif isinstance(node, HConcat) and node.join in ("exact", "left", "mask"):
+            for i, c in enumerate(node.children):
+                if node.join == "exact" or i == 0:
+                    out.update({n: src for n, src in go(c).items() if undecided(n)})
         elif isinstance(node, (*_ROWS_ONLY, SetIndex)) or (
                 len(node.children) == 1 and node.schema == node.children[0].schema and not isinstance(node, Select)):
             # (and an engine's own node that moves the data as it is: a transfer between devices)
             below = go(node.children[0])
-            names = set(node.schema.names)
-            out = {n: src for n, src in below.items() if n in names and node.schema.dtype_of(n) is None}
+            out = {n: src for n, src in below.items() if undecided(n)}
         elif isinstance(node, Select):
             below = go(node.child)
             for label, e in node.outputs:
                 name = Field(label, None).name
-                if isinstance(e, Col) and e.name in below and node.schema.dtype_of(name) is None:
+                if isinstance(e, Col) and e.name in below and undecided(name):
                     out[name] = below[e.name]
         memo[id(node)] = out
         return out
@@ -991,6 +1032,8 @@ def undecided_bool_sources(plan: Plan) -> dict[str, tuple[Join, str]]:
 
 
 def missing_bool_columns(plan: Plan, missing: Callable[[Join], frozenset[str]]) -> frozenset[str]:
-    """The columns of ``plan``'s output (just run) that carry a merge's undecided bools where the
-    merge left rows missing: ``missing`` says, for a join the engine ran, which of them it did."""
-    return frozenset(n for n, (join, name) in undecided_bool_sources(plan).items() if name in missing(join))
+    """The columns of ``plan``'s output (just run) that carry a merge's undecided bools where a
+    merge they come from left rows missing: ``missing`` says, for a join the engine ran, which of
+    them it did."""
+    return frozenset(n for n, srcs in undecided_bool_sources(plan).items()
+                     if any(name in missing(join) for join, name in srcs))

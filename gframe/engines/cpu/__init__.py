@@ -6,7 +6,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
-from gframe.engines.cpu.kernels import physical, run
+from gframe.engines.cpu.kernels import MISSING_BOOLS, one_run, physical, run
 from gframe.engines.evaluate import RunStats, evaluate
 from gframe.errors import UnsupportedError
 from gframe.plan import logical as L
@@ -23,8 +23,9 @@ class CpuEngine:
 
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> pl.DataFrame:
         ran = physical(plan)
-        out = evaluate(ran, self.kernel, {}, stats, self.measure)
-        self.last_objects = L.missing_bool_columns(ran, self.missing_bools)
+        with one_run(MISSING_BOOLS):
+            out = evaluate(ran, self.kernel, {}, stats, self.measure)
+            self.last_objects = L.missing_bool_columns(ran, self.missing_bools)
         if stats is not None:
             for r in stats.runs:
                 r.engine = r.engine or "cpu"
@@ -51,8 +52,6 @@ class CpuEngine:
     @staticmethod
     def missing_bools(join: L.Join) -> frozenset[str]:
         """The undecided bool columns (``Join.undecided_bools``) ``join`` left missing when it ran."""
-        from gframe.engines.cpu.kernels import MISSING_BOOLS
-
         return MISSING_BOOLS.get(join, frozenset())
 
     def num_rows(self, native: pl.DataFrame) -> int:

@@ -78,12 +78,20 @@ def to_enum_table(table: pa.Table) -> pa.Table:
     return pa.table(cols, names=table.column_names) if changed else table
 
 
-def enum_of_values(values: pl.Series, t: pa.DataType) -> pl.Series:
+def enum_of_values(values: pl.Series, t: pa.DataType, one_zero: bool = True) -> pl.Series:
     """A column of values (``astype('category')``) as the Enum of its categories: pandas' are the
-    sorted distinct values, in the values' order, not the strings'."""
+    sorted distinct values, in the values' order, not the strings'.
+
+    ``one_zero``: -0.0 and 0.0 are one category, the first zero's (numpy's and the masked hash
+    tables keep the first of equal values, and every zero shows as it); pyarrow's hashing keeps
+    them apart (an ``ArrowDtype`` float's two zeros, which pandas then refuses as duplicates)."""
     arr = values.to_arrow()
     if not pa.types.is_dictionary(arr.type) and arr.type != t.value_type:
         arr = arr.cast(t.value_type)
+    if one_zero and pa.types.is_floating(arr.type):
+        first = pc.index(arr, pa.scalar(0.0, arr.type)).as_py()
+        if first >= 0:
+            arr = pc.if_else(pc.equal(arr, pa.scalar(0.0, arr.type)), arr[first], arr)
     cats = pc.unique(arr.drop_null())
     cats = cats.take(pc.sort_indices(cats))
     names = encode(cats).to_pylist()

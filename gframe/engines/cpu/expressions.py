@@ -186,10 +186,11 @@ class Lowering:
                 # both sides in the result's unit first (Polars keeps the left one's: [us] + 1 ns dropped the ns)
                 unit = t.unit if t.unit != "s" else "ms"  # Polars has no [s]
                 left, right = _in_unit(left, lt, unit), _in_unit(right, rt, unit)
-            elif op == "add" and (_is_bool(lt) and _is_bool(rt)):
-                return left | right
-            elif op == "mul" and (_is_bool(lt) and _is_bool(rt)):
-                return left & right
+            elif op in ("add", "mul") and (_is_bool(lt) and _is_bool(rt)):
+                # numpy's bool + is or, * is and; pandas' boolean arithmetic is missing where an operand
+                # is (its masks or'ed), not Kleene's True | NA = True of the logical ops
+                res = left | right if op == "add" else left & right
+                return pl.when(left.is_null() | right.is_null()).then(None).otherwise(res)
             elif _is_bool(lt) or _is_bool(rt):
                 # a bool operand in the result's int type (uint8 + bool is uint8, wrapping as numpy does)
                 as_int = polars_type(t) if _is_int(t) else pl.Int64

@@ -14,9 +14,10 @@ first-appearance group order from a prefix of the rows, and ``physical`` fuses a
 """
 from __future__ import annotations
 
+import contextlib
 import weakref
 from functools import singledispatch
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import polars as pl
@@ -65,7 +66,8 @@ def promote_missing(df: pl.DataFrame, schema: Schema) -> pl.DataFrame:
         elif C.encoded(f.dtype) and f.name in df.columns and not isinstance(df.schema[f.name], pl.Enum):
             # a categorical of numbers (bools, dates...) made from values: the Enum of the encodings
             # of their sorted distinct values (``engines/cpu/categorical.py``)
-            casts.append(C.enum_of_values(df.get_column(f.name), f.dtype).alias(f.name))  # type: ignore[arg-type]
+            casts.append(C.enum_of_values(df.get_column(f.name), f.dtype,  # type: ignore[arg-type]
+                                          one_zero=f.family not in ARROW_FAMILIES).alias(f.name))
     return df.with_columns(casts) if casts else df
 
 
@@ -435,7 +437,17 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
                 or pa.types.is_float16(t):
             continue
         col = df.select(low.lower(a.child).alias("x")).get_column("x")
-        if expr_family(a.child, low.family, low.lookup) == MASKED:
+        family = expr_family(a.child, low.family, low.lookup)
+        if family in ARROW_FAMILIES:
+            # pandas' ArrowDtype reduces with pyarrow: its own summation order (an int mean adds in
+            # float64 left to right in blocks; 5 beside -2**63 and 2**63 is lost there, not in numpy's)
+            with np.errstate(invalid="ignore"):
+                found = (pc.sum if a.fn == "sum" else pc.mean)(col.to_arrow(), skip_nulls=True, min_count=0).as_py()
+            if a.fn == "mean" and col.len() == col.null_count() or found is None or found != found:
+                found = None
+            todo.append(pl.Series(name, [None if found is None else float(found)], dtype=pl.Float64).cast(out.schema[name]))
+            continue
+        if family == MASKED:
             # pandas' nullable Float64 / Int64 (``masked_reductions``): numpy's sum / mean ``where`` a
             # value is - numpy adds each run of present values pairwise and the runs one after
             # another (a missing value between 1e20 and -1e20 changes the result)
@@ -1033,7 +1045,9 @@ def _same_keys(keys: pl.DataFrame, groups: int, first: np.ndarray, code: np.ndar
 def _hconcat(frames: list[pl.DataFrame]) -> pl.DataFrame:
     """Frames of one height side by side. Not ``pl.concat(how="horizontal")``: Polars 1.4x warns
     that its meaning changes and 2.x warns about the ``strict`` that 1.4x needs (gframe supports
-    both, ``pyproject.toml``); ``hstack`` means the same in each."""
+    both, ``pyproject.toml``); ``hstack`` means the same in each. A frame of no columns (a side the
+    optimizer pruned to its index, elsewhere) adds nothing: Polars gives it height 0, which hstack refuses."""
+    frames = [f for f in frames if f.width] or frames[:1]
     return frames[0].hstack([c for f in frames[1:] for c in f.get_columns()])
 
 
@@ -1374,9 +1388,26 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     return promote_missing(out, node.schema)
 
 
-# Joins run -> their undecided bool columns (``Join.undecided_bools``) the join left missing: pandas'
-# object columns, whatever rows a later operation drops (``engines.materialize`` reads it)
-MISSING_BOOLS: "weakref.WeakKeyDictionary[L.Join, frozenset[str]]" = weakref.WeakKeyDictionary()
+# Joins of the run in progress -> their undecided bool columns (``Join.undecided_bools``) the join
+# left missing: pandas' object columns, whatever rows a later operation drops (each engine's
+# ``execute`` reads it for ``last_objects``). Held only for one run (``one_run``): plan nodes compare
+# by value, and a weak table lost a join's entry when an equal node of an earlier run was collected.
+MISSING_BOOLS: dict[L.Join, frozenset[str]] = {}
+
+
+@contextlib.contextmanager
+def one_run(*tables: dict) -> Iterator[None]:
+    """Empty ``tables`` (``MISSING_BOOLS``) for one plan's run, and give back what an enclosing run
+    (a kernel that materializes another plan) had recorded when it ends."""
+    saved = [dict(t) for t in tables]
+    for t in tables:
+        t.clear()
+    try:
+        yield
+    finally:
+        for t, old in zip(tables, saved):
+            t.clear()
+            t.update(old)
 
 
 def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: dict[str, str],

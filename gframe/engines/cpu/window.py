@@ -19,8 +19,14 @@ def _shift(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 
 @declare("duplicated")
 def _duplicated(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    """Rows equal to an earlier (keep="first") / later row; missing equals missing."""
+    """Rows equal to an earlier (keep="first") / later row; missing equals missing. With
+    ``float_when_missing`` (``L.floats_where_missing``) the one key compares as float64 where it
+    has a missing value, exactly otherwise: the pair (float64 or missing, value or missing)."""
     key = args[0] if len(args) == 1 else pl.struct(args)
+    if e.param("float_when_missing"):
+        x = key.to_physical()
+        lossy = x.null_count() > 0
+        key = pl.struct(pl.when(lossy).then(x.cast(pl.Float64)).alias("f"), pl.when(~lossy).then(x).alias("x"))
     keep = e.param("keep", "first")
     if keep == "first":
         return ~key.is_first_distinct()

@@ -14,6 +14,8 @@ from typing import Any
 import pyarrow as pa
 
 from gframe.config import options
+from gframe.engines.cpu.kernels import MISSING_BOOLS as HOST_MISSING_BOOLS
+from gframe.engines.cpu.kernels import one_run
 from gframe.engines.cpu.kernels import run as cpu_run
 from gframe.engines.evaluate import NodeRun, RunStats, evaluate
 from gframe.engines.gpu import categorical, kernels, memory, placement, support
@@ -48,8 +50,9 @@ class GpuEngine:
     def execute(self, plan: L.Plan, stats: RunStats | None = None) -> Any:
         if support.stays_on_host(plan):
             t0 = time.perf_counter()
-            out = cpu_run(plan, [])
-            self.last_objects = L.missing_bool_columns(plan, self.missing_bools)
+            with one_run(kernels.MISSING_BOOLS, HOST_MISSING_BOOLS):
+                out = cpu_run(plan, [])
+                self.last_objects = L.missing_bool_columns(plan, self.missing_bools)
             if stats is not None and stats.profile:
                 stats.runs.append(NodeRun(plan, time.perf_counter() - t0, *self.measure(out), engine="cpu"))
             return out
@@ -59,9 +62,10 @@ class GpuEngine:
             from gframe.engines.gpu.exchange import synchronize
 
             stats.sync = synchronize
-        out = evaluate(lowered.plan, runner.kernel, {}, stats, self.measure)
-        # (the placed plan: a join run on the host is found through the transfers around it)
-        self.last_objects = L.missing_bool_columns(lowered.plan, self.missing_bools)
+        with one_run(kernels.MISSING_BOOLS, HOST_MISSING_BOOLS):
+            out = evaluate(lowered.plan, runner.kernel, {}, stats, self.measure)
+            # (the placed plan: a join run on the host is found through the transfers around it)
+            self.last_objects = L.missing_bool_columns(lowered.plan, self.missing_bools)
         if stats is not None:
             for r in stats.runs:  # where each node ran, and the bytes it moved between host and device
                 r.engine, r.transfer_bytes = runner.where.get(id(r.node), ("gpu", 0))
@@ -76,9 +80,7 @@ class GpuEngine:
     @staticmethod
     def missing_bools(join: Any) -> frozenset[str]:
         """The undecided bool columns ``join`` left missing when it ran (on the device, or on the host)."""
-        from gframe.engines.cpu.kernels import MISSING_BOOLS as HOST
-
-        return kernels.MISSING_BOOLS.get(join, frozenset()) | HOST.get(join, frozenset())
+        return kernels.MISSING_BOOLS.get(join, frozenset()) | HOST_MISSING_BOOLS.get(join, frozenset())
 
     def num_rows(self, native: Any) -> int:
         if isinstance(native, GpuTable):

@@ -20,7 +20,6 @@ kernels need), are reached through ``lib.py`` at the first call.
 from __future__ import annotations
 
 import math
-import weakref
 
 from functools import singledispatch
 from typing import Any, Callable, Sequence
@@ -1337,8 +1336,9 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
     return promote_missing(out, node.schema)
 
 
-# Joins run -> their undecided bool columns the join left missing (``engines.materialize`` reads it)
-MISSING_BOOLS: "weakref.WeakKeyDictionary[L.Join, frozenset[str]]" = weakref.WeakKeyDictionary()
+# Joins of the run in progress -> their undecided bool columns the join left missing (as the CPU
+# engine's, held for one run: ``cpu.kernels.one_run``)
+MISSING_BOOLS: dict[L.Join, frozenset[str]] = {}
 
 
 def _join_columns_used(node: L.Join) -> tuple[set[str], set[str]]:

@@ -36,6 +36,10 @@ def _duplicated(ev: Any, e: Func) -> Any:
     """Rows equal to an earlier (keep="first") / later ("last") / any other ("none") row, missing
     equal to missing: every row True but those ``distinct_indices`` keeps."""
     cols = [E.as_column(ev.eval(c), ev.n) for c in e.children]
+    if e.param("float_when_missing") and cols[0].null_count() > 0:  # pandas' float64 compare (``L.floats_where_missing``)
+        t = E.col_type(cols[0])
+        x = cols[0] if pa.types.is_integer(t) else plc.unary.bit_cast(cols[0], E.plc_type(pa.int64()))
+        cols = [plc.unary.cast(x, E.plc_type(F64))]
     keep = {"first": "KEEP_FIRST", "last": "KEEP_LAST"}.get(e.param("keep", "first"), "KEEP_NONE")
     out = E.as_column(E.Const(True, BOOL), ev.n)
     if ev.n == 0:
