@@ -1324,11 +1324,10 @@ FZ6CPU2_CASES = {
 }
 
 
-# open on the device's GPU engine (H100, 2026-11-24): its whole-column float sum is CUB's tree, not
-# numpy's pairwise order, and this case's 1e20 - 1e20 cancels differently (class 9; the stand-in adds
-# in row order, as numpy does for so few values)
+# open on the device's GPU engine only (none now: "Float64_mean_runs_between_missing" was, where the
+# whole-column float sum was CUB's tree; session 7 sums in numpy's order, engines/gpu/pairwise.py)
 _ON_DEVICE = os.environ.get("GFRAME_ENGINE") == "gpu" and not getattr(sys.modules.get("pylibcudf"), "__host_stand_in__", False)
-_FZ6CPU2_DEVICE_OPEN = {"Float64_mean_runs_between_missing": "9 float/arith semantics: device sum order under cancellation"}
+_FZ6CPU2_DEVICE_OPEN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("code", [
@@ -1560,4 +1559,34 @@ FZ6CPU1_CASES: dict[str, str] = {
 
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ6CPU1_CASES.items()])
 def test_fuzz_regression_fz6cpu1(code: str) -> None:
+    check_code(code)
+# session 7, fz7gpu
+FZ7GPU_CASES = {
+    # a whole column's float sum / mean in numpy's pairwise order (8 accumulators per block of up
+    # to 128, halves above), from 0, per run of present values for nullable Float64: the GPU engine
+    # added in CUB's tree (the device) or row order (the stand-in), and 1e20 - 1e20 cancels with
+    # the small values in between differently (class 9; device xfail Float64_mean_runs_between_missing)
+    "float64_sum_mean_pairwise_blocks": case(
+        "df = pd.DataFrame({'c': [1e20, 1.5, 0.1, nan, 3.3, -0.0, 7.0, 59.835981, -1e20, 2.5, 1e-300, 4.0, 0.25, nan, 8.0, 1.0]})",
+        "df = pd.concat([df.sum(), df.mean()])"),
+    "float32_sum_mean_pairwise_blocks": case(
+        "df = pd.DataFrame({'c': [1e20, 1.5, 0.1, 3.3, 7.0, 59.835981, -0.0, 2.5, -1e20, 1.25] * 30}).astype({'c': 'float32'})",
+        "df = pd.concat([df.sum(), df.mean()])"),
+    "Float64_sum_mean_runs_of_blocks": case(
+        "df = pd.DataFrame({'c': pd.array([1e20, 1.5, 0.1, 3.3, 7.0, 59.8, -0.0, 2.5, -1e20, 4.0, None, 2.0] * 20, dtype='Float64')})",
+        "df = pd.concat([df.sum(), df.mean()])"),
+    # an int column's mean sums it as float64 in numpy's 8192-value buffers (a casting reduction);
+    # libcudf's int64 sum wrapped past 2**63, and rounded past 2**53 in another order
+    "int64_mean_in_8192_value_buffers": case(
+        "import numpy as np\ndf = pd.DataFrame({'c': np.tile(np.array([2**62, 1000, -2**62, 3, 2**55, 1], dtype='int64'), 1500)})",
+        "df = df.mean().to_frame()"),
+    "Int64_mean_runs_cut_at_8192": case(
+        "import numpy as np\nv = np.zeros(9000, dtype='int64')\nv[0] = 2**62\nv[8189:8195] = 200\n"
+        "df = pd.DataFrame({'c': pd.array(v, dtype='Int64')})\ndf.loc[(v == 0), 'c'] = None",
+        "df = df.mean().to_frame()"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ7GPU_CASES.items()])
+def test_fuzz_regression_fz7gpu(code: str) -> None:
     check_code(code)

@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import categorical, groupcodes, ops, segmented
+from gframe.engines.gpu import categorical, groupcodes, ops, pairwise, segmented
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -38,9 +38,9 @@ from gframe.engines.gpu.table import GpuTable
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
-from gframe.plan.dtypes import expr_type, group_sum_narrow_type
+from gframe.plan.dtypes import expr_family, expr_type, group_sum_narrow_type
 from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
-from gframe.plan.schema import NA_FAMILIES, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
+from gframe.plan.schema import MASKED, NA_FAMILIES, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
 BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()  # (expressions.py's, by value)
@@ -1039,7 +1039,8 @@ def _reduce(node: L.Aggregate, t: GpuTable, names: list[str]) -> GpuTable:
         elif valid == 0:
             value = E.Const(ops.EMPTY_GROUP.get(fn), ap.out_type or col_type(x))
         else:
-            value = _reduce_one(ap, x)
+            masked = expr_family(a.child, node.child.schema.family_of, node.child.schema.dtype_of) == MASKED
+            value = _reduce_one(ap, x, masked)
         col = E.as_column(value, 1)
         cols.append(ap.fix(col) if not isinstance(value, E.Const) else _fix_const(ap, col))
     return GpuTable(node.schema.all_names, cols, 1)
@@ -1051,9 +1052,12 @@ def _fix_const(ap: AggPlan, col: Any) -> Any:
     return col
 
 
-def _reduce_one(ap: AggPlan, x: Any) -> Any:
+def _reduce_one(ap: AggPlan, x: Any, masked: bool = False) -> Any:
     fn = ap.fn
     xt = col_type(x)
+    if fn in ("sum", "mean") and (kind(xt) == "float" or fn == "mean" and kind(xt) in ("int", "uint")) \
+            and pairwise.usable():
+        return _numpy_order_sum(fn, x, masked)
     if fn == "std" and pa.types.is_float32(xt):
         # pandas (nanops): the float64 variance narrowed to float32 (inf past its range), then its
         # root in float32 - a float32 std of values near 1e20 is inf, not the float64 root narrowed
@@ -1075,6 +1079,23 @@ def _reduce_one(ap: AggPlan, x: Any) -> Any:
         out = xt
     s = plc.reduce.reduce(x, ap.aggregation(), plc_type(out))
     return plc.Column.from_scalar(s, 1)
+
+
+def _numpy_order_sum(fn: str, x: Any, masked: bool) -> Any:
+    """A whole column's float sum or mean (an int column's mean) as pandas computes it, bit for bit:
+    the sum in numpy's pairwise order (``pairwise.column_sum``: libcudf's reduction adds in CUB's
+    tree, which differs under cancellation), in the column's float type (ints as float64); the mean
+    that sum over the count, divided as pandas does: ``nanops.nanmean`` divides a float32 sum by
+    the count as float32, ``np.mean(where=)`` (nullable) by the count as an integer (float64)."""
+    total, count = pairwise.column_sum(x, masked=masked)
+    if fn == "sum":
+        return total
+    t = col_type(total)
+    ev = E.Evaluator(GpuTable([], [], 1), lambda name: None)
+    if t == F64 or not masked:
+        return ev.binary("TRUE_DIV", total, E.Const(float(count), t), t)
+    mean = ev.binary("TRUE_DIV", E.cast(total, F64), E.Const(float(count), F64), F64)
+    return E.cast(mean, t)
 
 
 def _column_variance(x: Any, ddof: int, root: bool) -> Any:
