@@ -1590,3 +1590,28 @@ FZ7GPU_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ7GPU_CASES.items()])
 def test_fuzz_regression_fz7gpu(code: str) -> None:
     check_code(code)
+
+
+@pytest.mark.parametrize("op", ["row_sum", "row_mean", "median", "series_add_zero", "zero_add_series", "sum", "mean"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "Float64", "double[pyarrow]"])
+def test_fz7gpu_sign_of_zero_matches_pandas(op: str, dtype: str) -> None:
+    """-0.0 where pandas gives -0.0, 0.0 where it gives 0.0 (the fuzzer's comparison ignores the
+    sign of a zero). numpy's reductions start from 0 (a row sum of -0.0 is 0.0, so is numpy's
+    median, a ``mean`` of the middle values); Polars folded ``x + 0`` to ``x`` (the CPU engine's
+    row sums were -0.0); pyarrow's median keeps the middle value (-0.0)."""
+    import numpy as np
+    import pandas
+
+    import gframe as gpd
+
+    data = pandas.DataFrame({"x": [-0.0, -0.0, -0.0, 1.5, None], "y": [-0.0, -0.0, None, -1.5, None]}).astype(dtype)
+    ops = {
+        "row_sum": lambda d: d.sum(axis=1), "row_mean": lambda d: d.mean(axis=1),
+        "median": lambda d: d.head(3).median(), "series_add_zero": lambda d: d["x"] + 0,
+        "zero_add_series": lambda d: 0.0 + d["y"], "sum": lambda d: d.head(3).sum(), "mean": lambda d: d.head(2).mean(),
+    }
+    want = ops[op](data)
+    got = ops[op](gpd.DataFrame(data)).to_pandas()
+    w, g = want.to_numpy(dtype=float, na_value=np.nan), got.to_numpy(dtype=float, na_value=np.nan)
+    assert np.array_equal(w, g, equal_nan=True)
+    assert np.signbit(w).tolist() == np.signbit(g).tolist(), (want, got)

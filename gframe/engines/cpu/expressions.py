@@ -194,6 +194,11 @@ class Lowering:
                 # a bool operand in the result's int type (uint8 + bool is uint8, wrapping as numpy does)
                 as_int = polars_type(t) if _is_int(t) else pl.Int64
                 left, right = left.cast(as_int) if _is_bool(lt) else left, right.cast(as_int) if _is_bool(rt) else right
+            if op == "add" and _is_float(t) and any(_is_zero_literal(x) for x in (e.left, e.right)):
+                # Polars simplifies ``0 + x`` to ``x``, but in IEEE (numpy) -0.0 + 0.0 is 0.0: a sum
+                # of a row of -0.0 (``DataFrame.sum(axis=1)`` starts from 0, as numpy) or ``x + 0``
+                other = right if _is_zero_literal(e.left) else left
+                return pl.when(other == 0).then(pl.lit(0.0, dtype=polars_type(t))).otherwise(BINARY[op](left, right))
             return BINARY[op](left, right)
         na = keeps_missing(e, self.family, self.lookup)
         if op in COMPARISON and (_encoded_cat(e.left, lt) or _encoded_cat(e.right, rt)):
@@ -567,3 +572,8 @@ def _is_bool(t: Any) -> bool:
 
 def _is_string(t: Any) -> bool:
     return t is not None and (pa.types.is_large_string(t) or pa.types.is_string(t))
+
+
+def _is_zero_literal(e: Expr) -> bool:
+    """A literal number 0 (not a bool): ``x + 0`` Polars would fold away."""
+    return isinstance(e, Lit) and is_python_number(e.value) and not isinstance(e.value, bool) and e.value == 0

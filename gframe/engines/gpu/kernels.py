@@ -40,7 +40,7 @@ from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
 from gframe.plan.dtypes import expr_family, expr_type, group_sum_narrow_type
 from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
-from gframe.plan.schema import MASKED, NA_FAMILIES, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
+from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, NUMPY, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
 BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()  # (expressions.py's, by value)
@@ -1039,8 +1039,7 @@ def _reduce(node: L.Aggregate, t: GpuTable, names: list[str]) -> GpuTable:
         elif valid == 0:
             value = E.Const(ops.EMPTY_GROUP.get(fn), ap.out_type or col_type(x))
         else:
-            masked = expr_family(a.child, node.child.schema.family_of, node.child.schema.dtype_of) == MASKED
-            value = _reduce_one(ap, x, masked)
+            value = _reduce_one(ap, x, expr_family(a.child, node.child.schema.family_of, node.child.schema.dtype_of))
         col = E.as_column(value, 1)
         cols.append(ap.fix(col) if not isinstance(value, E.Const) else _fix_const(ap, col))
     return GpuTable(node.schema.all_names, cols, 1)
@@ -1052,12 +1051,12 @@ def _fix_const(ap: AggPlan, col: Any) -> Any:
     return col
 
 
-def _reduce_one(ap: AggPlan, x: Any, masked: bool = False) -> Any:
+def _reduce_one(ap: AggPlan, x: Any, family: str = NUMPY) -> Any:
     fn = ap.fn
     xt = col_type(x)
     if fn in ("sum", "mean") and (kind(xt) == "float" or fn == "mean" and kind(xt) in ("int", "uint")) \
             and pairwise.usable():
-        return _numpy_order_sum(fn, x, masked)
+        return _numpy_order_sum(fn, x, family == MASKED)
     if fn == "std" and pa.types.is_float32(xt):
         # pandas (nanops): the float64 variance narrowed to float32 (inf past its range), then its
         # root in float32 - a float32 std of values near 1e20 is inf, not the float64 root narrowed
@@ -1066,7 +1065,7 @@ def _reduce_one(ap: AggPlan, x: Any, masked: bool = False) -> Any:
     if fn in ("std", "var"):
         return _column_variance(x, int(ap.a.param("ddof", 1)), fn == "std")
     if fn == "median":
-        return _column_median(x)
+        return _column_median(x, family in ARROW_FAMILIES)
     if fn in ("any", "all"):
         agg = plc.aggregation.any() if fn == "any" else plc.aggregation.all()
         s = plc.reduce.reduce(plc.unary.cast(x, plc_type(BOOL)), agg, plc_type(BOOL))
@@ -1119,10 +1118,13 @@ def _column_variance(x: Any, ddof: int, root: bool) -> Any:
     return plc.unary.unary_operation(var, plc.unary.UnaryOperator.SQRT) if root else var
 
 
-def _column_median(x: Any) -> Any:
-    """A column's median (some value present) in float64, as pandas': the middle value of the
-    sorted values, or 0.5 * lower + 0.5 * upper of the two middle ones (``SortedGroups.median``'s
-    rule).
+def _column_median(x: Any, arrow: bool = False) -> Any:
+    """A column's median (some value present) as pandas' ``nanops.nanmedian``: numpy's median, the
+    ``mean`` of the middle value or of the two middle ones of the sorted values - a sum from 0 over
+    the count, in the column's float type (ints as float64): ``(0 + lower + upper) / 2``, or
+    ``0 + middle``. So a median of -0.0 is 0.0, and of two float32 values past half its range inf,
+    as in pandas. An ArrowDtype column's (``arrow``: pyarrow's quantile) is the middle value as it
+    is (-0.0 stays), or 0.5 * lower + 0.5 * upper in float64.
 
     Not libcudf's median reduction: its LINEAR interpolation computes (1 - f) * lower + f * upper
     even where f is 0, and 0 * inf is NaN, so an infinite middle value came back NaN (a missing
@@ -1130,14 +1132,19 @@ def _column_median(x: Any) -> Any:
     n = x.size() - x.null_count()
     if x.null_count():
         x = plc.stream_compaction.drop_nulls(plc.Table([x]), [0], 1).columns()[0]
-    x = E.cast(plc.sorting.sort(plc.Table([x]), *ascending(1)).columns()[0], F64)
+    t = col_type(x) if kind(col_type(x)) == "float" and not arrow else F64
+    x = E.cast(plc.sorting.sort(plc.Table([x]), *ascending(1)).columns()[0], t)
     lower, upper = (n - 1) // 2, n // 2
     lo, hi = (plc.copying.slice(x, [i, i + 1])[0] for i in (lower, upper))
-    if lower == upper:
-        return lo
     ev = E.Evaluator(GpuTable([], [], 1), lambda name: None)
-    half = E.Const(0.5, F64)
-    return ev.binary("ADD", ev.binary("MUL", half, lo, F64), ev.binary("MUL", half, hi, F64), F64)
+    if arrow:
+        if lower == upper:
+            return lo
+        half = E.Const(0.5, F64)
+        return ev.binary("ADD", ev.binary("MUL", half, lo, F64), ev.binary("MUL", half, hi, F64), F64)
+    if lower == upper:
+        return ev.binary("ADD", E.Const(0.0, t), lo, t)
+    return ev.binary("TRUE_DIV", ev.binary("ADD", ev.binary("ADD", E.Const(0.0, t), lo, t), hi, t), E.Const(2.0, t), t)
 
 
 @kernel(L.GroupHead)
