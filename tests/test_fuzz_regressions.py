@@ -1584,6 +1584,16 @@ FZ7GPU_CASES = {
         "import numpy as np\nv = np.zeros(9000, dtype='int64')\nv[0] = 2**62\nv[8189:8195] = 200\n"
         "df = pd.DataFrame({'c': pd.array(v, dtype='Int64')})\ndf.loc[(v == 0), 'c'] = None",
         "df = df.mean().to_frame()"),
+    # a group std of float32 is float64 unless every std is within 5e-4 of its float32 rounding
+    # (pandas' maybe_downcast_to_dtype after its float64 kernel): the data decides (seed 861648)
+    "float32_group_std_float64_when_not_close": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['1999-12-31', '1999-12-31'], dtype=pd.ArrowDtype(pa.date32())), "
+        "'c0': [-1e+20, -14.961535]}).astype({'c0': 'float32'})",
+        "df = df.groupby('k').agg(o0=('c0', 'std'))\ndf = df.groupby('o0').nunique()"),
+    "float32_group_std_kinds_by_the_data": case(
+        "df = pd.DataFrame({'k': [1, 1, 2, 2, 3], 'a': [1.5, 2.5, 3e4, 7e4 + 0.7, 3.0], 'b': [1.5, 2.5, 1e4, 2e4, None]})"
+        ".astype({'a': 'float32', 'b': 'Float32'})",
+        "df = df.groupby('k', sort=False).agg(sa=('a', 'std'), sb=('b', 'std'))"),
 }
 
 

@@ -30,7 +30,8 @@ from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
-from gframe.plan.dtypes import aggregate_type, expr_family, group_median_decimal, group_sum_narrow_type
+from gframe.plan.dtypes import (aggregate_type, expr_family, float32_downcast_fits, group_float32_downcast, group_median_decimal,
+                                group_sum_narrow_type)
 from gframe.plan.expr import Agg, Col, Lit, columns_used
 from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, OBJECT_FAMILIES, Field, Schema, index_name
 
@@ -1129,6 +1130,12 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
         decimal = group_median_decimal(a, low.lookup) if grouped else None
         if decimal is not None:
             todo.append(_decimal_median(out.get_column(name), decimal))
+            continue
+        if grouped and group_float32_downcast(a, low.lookup) is not None:
+            col = out.get_column(name).cast(pl.Float64)  # (the kernels compute it in float64)
+            col = col.fill_nan(None)
+            fits = float32_downcast_fits(col.fill_null(float("nan")).to_numpy())
+            todo.append(col.cast(pl.Float32) if fits else col)
             continue
         t = aggregate_type(a, low.lookup, grouped)
         if t is None and source is not None and a.fn in ("sum", "prod") and isinstance(a.child, Col) \

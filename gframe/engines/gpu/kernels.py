@@ -618,6 +618,9 @@ def _aggregate_reason(node: L.Aggregate) -> str | None:
         r = agg_reason(a, look)
         if r is not None:
             return r
+        if node.keys and a.fn == "std" and expr_type(a.child, look) == pa.float32():
+            # float32 or float64 by the values (``plan.dtypes.group_float32_downcast``): the CPU engine decides
+            return "group std of float32 (pandas types it by the values)"
         if node.keys and a.fn in ("sum", "mean", "var") and expr_type(a.child, look) == pa.float32():
             # pandas' float32 group kernels (float32 Kahan / Welford, or reduceat on rows in group
             # order, mean float64 there): the CPU engine models them, libcudf accumulates otherwise
