@@ -1594,6 +1594,14 @@ FZ7GPU_CASES = {
         "df = pd.DataFrame({'k': [1, 1, 2, 2, 3], 'a': [1.5, 2.5, 3e4, 7e4 + 0.7, 3.0], 'b': [1.5, 2.5, 1e4, 2e4, None]})"
         ".astype({'a': 'float32', 'b': 'Float32'})",
         "df = df.groupby('k', sort=False).agg(sa=('a', 'std'), sb=('b', 'std'))"),
+    # astype(int64 / int32) of a finite float past the type's range is its minimum, numpy's x86 cast
+    # (the CPU engine raised Polars' strict-cast error, libcudf saturated to 2**63 - 1; seed 864910)
+    "float_astype_int64_past_range_is_min": case(
+        "df = pd.DataFrame({'k': [1.0], 'c0': [-9223372036854775808]})",
+        "df = df.assign(n=df['k'] - df['c0'])\ndf = df.astype({'n': 'int64'})"),
+    "float_astype_int32_int64_past_range_is_min": case(
+        "df = pd.DataFrame({'a': [9.3e18, -9.3e18, 1.9, -2.7, 3e9, -2147483648.5, -2147483649.0, 2147483647.9]})",
+        "df = df.assign(b=df['a'].astype('float32'))\ndf = df.astype({'a': 'int64', 'b': 'int32'})"),
 }
 
 
