@@ -1602,6 +1602,15 @@ FZ7GPU_CASES = {
     "float_astype_int32_int64_past_range_is_min": case(
         "df = pd.DataFrame({'a': [9.3e18, -9.3e18, 1.9, -2.7, 3e9, -2147483648.5, -2147483649.0, 2147483647.9]})",
         "df = df.assign(b=df['a'].astype('float32'))\ndf = df.astype({'a': 'int64', 'b': 'int32'})"),
+    # a group std of a timedelta column is pandas' (a timedelta truncated to the unit, NaT for one
+    # row): Polars has no std of a duration, the CPU engine raised (seed 862963; the device gave float NaN)
+    "timedelta_group_std_after_datetime_std": case(
+        "df = pd.DataFrame({'k': [False], 'c0': ['2020-01-01 12:30:00']}).astype({'c0': 'datetime64[s]'})",
+        "df = df.groupby('k', dropna=True).agg(o0=('c0', 'max'), o1=('c0', 'std'))\n"
+        "df = df.groupby('o0', sort=True).agg(o0=('o1', 'count'), o1=('o1', 'std'), o2=('o1', 'last'))\ndf = df.set_index('o1')"),
+    "timedelta_group_std_and_sum": case(
+        "df = pd.DataFrame({'k': [1, 1, 2, 2, 2], 't': pd.to_timedelta([1, 4, 2, 7, 30], unit='s')})",
+        "df = df.groupby('k').agg(s=('t', 'std'), m=('t', 'sum'), c=('t', 'count'))"),
 }
 
 
