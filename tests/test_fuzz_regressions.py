@@ -1642,3 +1642,34 @@ def test_fz7gpu_sign_of_zero_matches_pandas(op: str, dtype: str) -> None:
     w, g = want.to_numpy(dtype=float, na_value=np.nan), got.to_numpy(dtype=float, na_value=np.nan)
     assert np.array_equal(w, g, equal_nan=True)
     assert np.signbit(w).tolist() == np.signbit(g).tolist(), (want, got)
+
+
+_GPU_ENGINE = os.environ.get("GFRAME_ENGINE", "").lower() == "gpu"
+
+
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.xfail(_GPU_ENGINE, strict=True, reason="9 float semantics: the GPU engine's group sums are its fixed "
+                   "chunked order from 0, not numpy's reduceat (docs/fuzzing.md, session 7 fz7gpu)")
+def test_fz7gpu_float64_group_sums_in_group_order_are_reduceat(sort: bool) -> None:
+    """pandas 3.1 sums a float64 group by numpy's ``add.reduceat`` where its rows are in group order
+    and the column holds no NaN: the group's first value plus the rest's pairwise sum - a group of
+    -0.0 sums to -0.0 (the Cython kernel's Kahan sum from 0 gives 0.0, and so did gframe), and a
+    group where 1e20 - 1e20 cancels gets numpy's bits."""
+    import numpy as np
+    import pandas
+
+    import gframe as gpd
+
+    vals = [-0.0, -0.0, -0.0, 1e20, 1.5, 0.1, 3.3, 7.0, 59.8, 2.5, 4.0, -1e20, 0.25, 8.0, 1.0, -0.0, 0.0]
+    data = pandas.DataFrame({"k": [1, 1, 2] + [3] * 12 + [4, 4], "v": vals, "w": vals[::-1]})
+    for op in (lambda d: d.groupby("k", sort=sort).sum(), lambda d: d.groupby("k", sort=sort).mean(),
+               lambda d: d.groupby("k", sort=sort).agg(s=("v", "sum"), m=("w", "mean"), c=("v", "count"))):
+        want = op(data)
+        got = op(gpd.DataFrame(data)).to_pandas()
+        pandas.testing.assert_frame_equal(got, want)
+        assert want.to_numpy().tobytes() == got.to_numpy().tobytes()  # the bits, the sign of zero too
+        assert np.signbit(want.to_numpy()).any()
+    # not in group order: pandas' Cython kernel, from 0
+    shuffled = data.iloc[[3, 0, 4, 1, 2] + list(range(5, 17))]
+    want, got = shuffled.groupby("k").sum(), gpd.DataFrame(shuffled).groupby("k").sum().to_pandas()
+    assert np.signbit(want.to_numpy()).tolist() == np.signbit(got.to_numpy()).tolist()

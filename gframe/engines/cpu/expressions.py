@@ -305,6 +305,8 @@ class Lowering:
         if grouped and xt is not None and pa.types.is_float32(xt) and fn in FLOAT64_ACCUMULATED:
             x = x.cast(pl.Float64)  # pandas' group std of float32 is computed in float64
         if grouped and xt is not None and pa.types.is_float64(xt) and fn in ("sum", "mean"):
+            if isinstance(e.child, Col) and e.child.name in self.sorted_groups:
+                return _reduceat_group(x, fn)  # pandas 3.1's reduceat (the kernel's ``sorted_groups``)
             # Polars 2.1's group-by adds a group's floats in an order that depends on its threads,
             # in the in-memory engine too (the last bits changed run to run, and TPC-H q15's
             # ``t == t.max()`` found no row): each group's values as one list, added in row order
@@ -365,6 +367,23 @@ class Lowering:
             return None
         out = pl.col(name).cast(polars_type(t))
         return out.fill_nan(None) if pa.types.is_floating(t) else out
+
+
+def _reduceat_group(x: pl.Expr, fn: str) -> pl.Expr:
+    """A float64 group's sum / mean as pandas 3.1 computes it where its rows are in group order and
+    hold no NaN: numpy's ``add.reduceat`` (the first value plus the rest's pairwise sum; a group
+    of -0.0 sums to -0.0), the mean that over the count."""
+    import numpy as np
+
+    def reduceat(s: pl.Series) -> pl.Series:
+        v = s.cast(pl.Float64).to_numpy()
+        if not len(v):
+            return pl.Series([0.0 if fn == "sum" else None], dtype=pl.Float64)
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf: NaN, as pandas)
+            total = np.add.reduceat(v, [0])[0]
+        return pl.Series([total if fn == "sum" else total / len(v)], dtype=pl.Float64)
+
+    return x.map_batches(reduceat, return_dtype=pl.Float64, returns_scalar=True)
 
 
 def _float32_group(x: pl.Expr, fn: str, ddof: int, sorted_groups: bool) -> pl.Expr:
