@@ -115,6 +115,10 @@ def test_numpy_casting_sum_is_buffered_by_8192() -> None:
 def test_numpy_reduction_starts_from_zero() -> None:
     assert not np.signbit(np.sum(np.array([-0.0, -0.0])))  # 0.0 + -0.0: the sign is lost
     assert not np.signbit(np.sum(np.array([-0.0] * 300, np.float32)))
+    # (the pairwise blocks themselves keep -0.0: a small block starts from -0.0; only a reduction
+    # started from -0.0 shows it, and a sum's value is the same either way)
+    assert np.signbit(np.add.reduce(np.array([-0.0] * 5), initial=-0.0))
+    assert np.signbit(np.add.reduce(np.array([-0.0] * 300), initial=-0.0))
 
 
 def test_depth() -> None:

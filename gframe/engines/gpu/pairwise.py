@@ -7,7 +7,9 @@ class 9: a nullable Float64 mean on the H100). numpy's order (``pairwise_sum`` i
 numpy/_core/src/umath/loops_utils.h.src, each claim below checked against numpy 2.4 in
 ``tests/test_gpu_pairwise.py``):
 
-- a block of fewer than 8 values is added one after another from 0; a block of 8..128 values
+- a block of fewer than 8 values is added one after another from 0 (numpy starts from -0.0, which
+  keeps a sum of -0.0 negative - ``np.add.reduceat``'s concern; a reduction from 0 loses that sign
+  either way, so the kernels start from 0); a block of 8..128 values
   (``BLOCK``) in 8 accumulators, accumulator j taking values j, j + 8, ..., combined as
   ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the values past the last multiple
   of 8 one after another; a larger block is split at half its length rounded down to a multiple
