@@ -864,6 +864,10 @@ class DataFrame(NumpyProtocols, NDFrame):
             term = as_number(f) if not skipna else func("fillna", as_number(f), Lit(0))
             total = term if total is None else BinOp("add", total, term)
         assert total is not None
+        if any(pa.types.is_floating(f.dtype) for f in cols):
+            # numpy's reduction starts from 0, so a row of -0.0 sums to 0.0; added last, it changes
+            # nothing else (the same partial sums up to the sign of a zero)
+            total = BinOp("add", Lit(0.0), total)
         if fn == "mean":
             total = BinOp("truediv", total, valid if skipna else Lit(len(cols)))
         elif min_count:

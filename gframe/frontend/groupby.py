@@ -19,6 +19,15 @@ from gframe.plan.schema import PYOBJECT, arrow_reduction_native, is_numeric_for_
 from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
+
+
+def _time_moment(t: Any, fn: str) -> bool:
+    """A group aggregation of times that pandas computes by its own rules (a timestamp's std is a
+    timedelta, its sum / product / var raise; a timedelta's std is a timedelta truncated to its
+    unit, NaT for a group of one, its product / var raise): pandas' answer, through the fallback
+    (Polars has no std of a duration: seed 862963 raised in the CPU engine)."""
+    return pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var") \
+        or pa.types.is_duration(t) and fn in ("prod", "std", "var")
 _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "first", "last": "last",
             "sum": "sum", "mean": "mean", "min": "min", "max": "max", "std": "std", "var": "var",
             "median": "median", "prod": "prod", "any": "any", "all": "all"}
@@ -238,8 +247,7 @@ class _GroupBy:
                 return self._fallback(fn, **params)
             if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
                 return self._fallback(fn, **params)
-            if pa.types.is_timestamp(f.dtype) and fn in ("sum", "prod", "std", "var") \
-                    or not arrow_reduction_native(fn, f.dtype, f.family):
+            if _time_moment(f.dtype, fn) or not arrow_reduction_native(fn, f.dtype, f.family):
                 return self._fallback(fn, **params)
         params = {k: v for k, v in params.items() if k != "numeric_only"}
         specs = [(f.label, fn, f, params) for f in fields]
@@ -428,7 +436,7 @@ class _GroupBy:
             return fn == "size"
         if is_string(t) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
             return False
-        if pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
+        if _time_moment(t, fn):
             return False
         return arrow_reduction_native(fn, t, f.family)
 

@@ -466,6 +466,25 @@ def group_sum_narrow_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     return None
 
 
+def group_float32_downcast(expr: Agg, lookup: Lookup) -> ArrowType | None:
+    """float32 for a *group* std of a float32 column, whose type pandas decides by the data (None
+    where the rule does not apply): its Cython kernel computes the std in float64, then
+    ``maybe_downcast_to_dtype`` narrows the whole result to float32 only where every value is
+    within 5e-4 (absolute) of its float32 rounding - a std of 7e19 stays float64 (seed 861648)."""
+    if expr.fn != "std":
+        return None
+    arg = expr_type(expr.child, lookup)
+    return arg if arg is not None and pa.types.is_float32(arg) else None
+
+
+def float32_downcast_fits(values: np.ndarray) -> bool:
+    """pandas' ``maybe_downcast_numeric`` to float32: whether every float64 value is within 5e-4 of
+    its float32 rounding (NaN matching NaN, an infinity itself; past float32's range: no)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        narrow = values.astype(np.float32)
+        return bool(np.allclose(narrow, values, equal_nan=True, rtol=0.0, atol=5e-4))
+
+
 def group_median_decimal(expr: Agg, lookup: Lookup) -> ArrowType | None:
     """The decimal type of a column whose *group* median pandas types by the data (None where the
     rule does not apply): pandas takes the values through object numpy and back into Arrow, so the
@@ -481,7 +500,8 @@ def aggregate_type(expr: Agg, lookup: Lookup, grouped: bool) -> ArrowType | None
     """An aggregation's type in a group-by (``grouped``) or over the whole input: they differ for
     sums and products of narrow ints, decided by the data in a group-by (``group_sum_narrow_type``),
     and for the mean of float32."""
-    if grouped and (group_sum_narrow_type(expr, lookup) is not None or group_median_decimal(expr, lookup) is not None):
+    if grouped and (group_sum_narrow_type(expr, lookup) is not None or group_median_decimal(expr, lookup) is not None
+                    or group_float32_downcast(expr, lookup) is not None):
         return None
     if grouped and expr.fn == "mean" and expr_type(expr.child, lookup) == pa.float32():
         # pandas 3.1: float64 where the rows are in group order and hold no NaN (numpy's reduceat

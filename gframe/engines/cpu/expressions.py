@@ -195,6 +195,11 @@ class Lowering:
                 # a bool operand in the result's int type (uint8 + bool is uint8, wrapping as numpy does)
                 as_int = polars_type(t) if _is_int(t) else pl.Int64
                 left, right = left.cast(as_int) if _is_bool(lt) else left, right.cast(as_int) if _is_bool(rt) else right
+            if op == "add" and _is_float(t) and any(_is_zero_literal(x) for x in (e.left, e.right)):
+                # Polars simplifies ``0 + x`` to ``x``, but in IEEE (numpy) -0.0 + 0.0 is 0.0: a sum
+                # of a row of -0.0 (``DataFrame.sum(axis=1)`` starts from 0, as numpy) or ``x + 0``
+                other = right if _is_zero_literal(e.left) else left
+                return pl.when(other == 0).then(pl.lit(0.0, dtype=polars_type(t))).otherwise(BINARY[op](left, right))
             return BINARY[op](left, right)
         na = keeps_missing(e, self.family, self.lookup)
         if op in COMPARISON and (_encoded_cat(e.left, lt) or _encoded_cat(e.right, rt)):
@@ -301,6 +306,8 @@ class Lowering:
         if grouped and xt is not None and pa.types.is_float32(xt) and fn in FLOAT64_ACCUMULATED:
             x = x.cast(pl.Float64)  # pandas' group std of float32 is computed in float64
         if grouped and xt is not None and pa.types.is_float64(xt) and fn in ("sum", "mean"):
+            if isinstance(e.child, Col) and e.child.name in self.sorted_groups:
+                return _reduceat_group(x, fn)  # pandas 3.1's reduceat (the kernel's ``sorted_groups``)
             # Polars 2.1's group-by adds a group's floats in an order that depends on its threads,
             # in the in-memory engine too (the last bits changed run to run, and TPC-H q15's
             # ``t == t.max()`` found no row): each group's values as one list, added in row order
@@ -361,6 +368,23 @@ class Lowering:
             return None
         out = pl.col(name).cast(polars_type(t))
         return out.fill_nan(None) if pa.types.is_floating(t) else out
+
+
+def _reduceat_group(x: pl.Expr, fn: str) -> pl.Expr:
+    """A float64 group's sum / mean as pandas 3.1 computes it where its rows are in group order and
+    hold no NaN: numpy's ``add.reduceat`` (the first value plus the rest's pairwise sum; a group
+    of -0.0 sums to -0.0), the mean that over the count."""
+    import numpy as np
+
+    def reduceat(s: pl.Series) -> pl.Series:
+        v = s.cast(pl.Float64).to_numpy()
+        if not len(v):
+            return pl.Series([0.0 if fn == "sum" else None], dtype=pl.Float64)
+        with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf: NaN, as pandas)
+            total = np.add.reduceat(v, [0])[0]
+        return pl.Series([total if fn == "sum" else total / len(v)], dtype=pl.Float64)
+
+    return x.map_batches(reduceat, return_dtype=pl.Float64, returns_scalar=True)
 
 
 def _float32_group(x: pl.Expr, fn: str, ddof: int, sorted_groups: bool) -> pl.Expr:
@@ -568,3 +592,8 @@ def _is_bool(t: Any) -> bool:
 
 def _is_string(t: Any) -> bool:
     return t is not None and (pa.types.is_large_string(t) or pa.types.is_string(t))
+
+
+def _is_zero_literal(e: Expr) -> bool:
+    """A literal number 0 (not a bool): ``x + 0`` Polars would fold away."""
+    return isinstance(e, Lit) and is_python_number(e.value) and not isinstance(e.value, bool) and e.value == 0

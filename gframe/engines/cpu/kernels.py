@@ -31,9 +31,10 @@ from gframe.engines.cpu.expressions import FLOAT64_ACCUMULATED, Lowering, polars
 from gframe.engines.csv import read_csv_arrow
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
-from gframe.plan.dtypes import aggregate_type, expr_family, group_median_decimal, group_sum_narrow_type
+from gframe.plan.dtypes import (aggregate_type, expr_family, float32_downcast_fits, group_float32_downcast, group_median_decimal,
+                                group_sum_narrow_type)
 from gframe.plan.expr import Agg, Col, Lit, columns_used
-from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, OBJECT_FAMILIES, Field, Schema, index_name
+from gframe.plan.schema import ARROW_FAMILIES, MASKED, NUMPY, NA_FAMILIES, OBJECT_FAMILIES, Field, Schema, index_name
 
 
 def lowering(schema: Schema) -> Lowering:
@@ -307,8 +308,15 @@ def _(node: L.Repeat, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 def _(node: L.Aggregate, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     (df,) = inputs
     low = lowering(node.child.schema)
+    # float sums and means pandas 3.1 takes to numpy's reduceat where its group codes are monotonic
+    # (``_rows_in_group_order``) and the column holds no NaN: float32 (its type decided by that), and
+    # numpy float64 (each group's first value plus the rest's pairwise sum: a group of -0.0 sums to
+    # -0.0, where the Cython kernel's Kahan sum from 0 gives 0.0; nullable / Arrow floats take the
+    # Cython kernels)
     f32 = {a.child.name for _, a in node.aggs if a.fn in ("sum", "mean") and isinstance(a.child, Col)
-           and low.type_of(a.child) == pa.float32() and df.get_column(a.child.name).null_count() == 0}
+           and (low.type_of(a.child) == pa.float32()
+                or low.type_of(a.child) == pa.float64() and node.child.schema.family_of(a.child.name) == NUMPY)
+           and df.get_column(a.child.name).null_count() == 0 and not df.get_column(a.child.name).is_nan().any()}
     if node.keys and f32 and _rows_in_group_order(df, list(node.keys), node.sort, node.dropna):
         low.sorted_groups = frozenset(f32)
     agg_names = [f.name for f in node.schema.columns[-len(node.aggs):]] if node.aggs else []
@@ -824,17 +832,14 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
             x = col.to_numpy()
             nobs, total, m2 = _kernel("pass32")(code, groups, x)
             if name in reduceat:  # numpy's reduceat over each group's run of rows (no NaN among them)
-                starts = np.flatnonzero(np.diff(code)) + 1 if len(code) > 1 else np.zeros(0, np.int64)
-                starts = np.concatenate([[0], starts]).astype(np.int64)
-                run_code = code[starts]
-                total = np.zeros(groups, np.float32)
-                total[run_code] = np.add.reduceat(x, starts)
-                total64 = np.zeros(groups)
-                total64[run_code] = np.add.reduceat(x.astype(np.float64), starts)
-                return nobs, (total, total64), m2
+                return nobs, (_reduceat_sums(code, groups, x), _reduceat_sums(code, groups, x.astype(np.float64))), m2
             return nobs, (total, None), m2
         if what == "moments":  # floats, missing values as NaN
-            return _moments(code, groups, floats(name), rest[name])
+            x = floats(name)
+            nobs, total, m2, prod = _moments(code, groups, x, rest[name])
+            if name in reduceat and total is not None:  # numpy's reduceat over each group's run of rows
+                total = _reduceat_sums(code, groups, x)
+            return nobs, total, m2, prod
         if what == "median":  # in the pass' place: Polars' median was 4x the CPU time
             x = floats(name)
             return _kernel("median")(code, groups, x, size, not np.isnan(x).any())
@@ -956,6 +961,18 @@ def _held_codes(node: L.Aggregate, keys: list[str], src: pl.DataFrame) -> tuple[
         held = _HELD[id(owner)] = {}
         weakref.finalize(owner, _HELD.pop, id(owner), None)
     return held, (name, node.dropna)
+
+
+def _reduceat_sums(code: np.ndarray, groups: int, x: np.ndarray) -> np.ndarray:
+    """Each group's sum as numpy's ``add.reduceat`` over its run of rows (the rows in group order,
+    no NaN), as pandas 3.1 computes it there: the run's first value plus the rest's pairwise sum,
+    in ``x``'s type."""
+    starts = np.flatnonzero(np.diff(code)) + 1 if len(code) > 1 else np.zeros(0, np.int64)
+    starts = np.concatenate([[0], starts]).astype(np.int64)
+    total = np.zeros(groups, x.dtype)
+    with np.errstate(invalid="ignore", over="ignore"):  # (inf - inf: NaN, as pandas)
+        total[code[starts]] = np.add.reduceat(x, starts)
+    return total
 
 
 def _moments(code: np.ndarray, groups: int, x: np.ndarray, fns: set[str]) -> tuple[Any, ...]:
@@ -1143,6 +1160,12 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
         decimal = group_median_decimal(a, low.lookup) if grouped else None
         if decimal is not None:
             todo.append(_decimal_median(out.get_column(name), decimal))
+            continue
+        if grouped and group_float32_downcast(a, low.lookup) is not None:
+            col = out.get_column(name).cast(pl.Float64)  # (the kernels compute it in float64)
+            col = col.fill_nan(None)
+            fits = float32_downcast_fits(col.fill_null(float("nan")).to_numpy())
+            todo.append(col.cast(pl.Float32) if fits else col)
             continue
         t = aggregate_type(a, low.lookup, grouped)
         if t is None and source is not None and a.fn in ("sum", "prod") and isinstance(a.child, Col) \

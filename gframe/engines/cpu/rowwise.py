@@ -290,6 +290,13 @@ def _cast(lo: Lowering, e: Func, args: Args) -> pl.Expr:
             return pl.when(x).then(pl.lit("True")).when(x.not_()).then(pl.lit("False"))
         return x.cast(pl.String)
     if pa.types.is_integer(to_t) and _is_float(from_t):
+        if to_t in (pa.int64(), pa.int32()):
+            # numpy's cast on x86 (cvttsd2si): a finite value past the type's range is its minimum
+            # (pandas' astype(int64) of 9.3e18 is -2**63; it refuses only NaN and inf, upstream)
+            lo = -2 ** (to_t.bit_width - 1)
+            f = x.cast(pl.Float64)
+            past = (f >= -float(lo)) | (f < float(lo) if to_t.bit_width == 64 else f <= float(lo - 1))
+            return pl.when(past).then(pl.lit(lo, dtype=polars_type(to_t))).otherwise(x.cast(polars_type(to_t), strict=False))
         return x.cast(polars_type(to_t), strict=True)
     if _in_seconds(from_t) and pa.types.is_integer(to_t):
         # Polars has no [s]: the engine holds a [s] column as [ms] (``polars_type``), whose integers are

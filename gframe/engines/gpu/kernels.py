@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu import categorical, coded, groupcodes, ops, segmented
+from gframe.engines.gpu import categorical, coded, groupcodes, ops, pairwise, segmented
 from gframe.engines.gpu.convert import col_type, device_type, plc_type, scalar, upload
 from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
@@ -37,9 +37,9 @@ from gframe.engines.gpu.table import GpuTable
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
-from gframe.plan.dtypes import expr_type, group_sum_narrow_type
+from gframe.plan.dtypes import expr_family, expr_type, group_sum_narrow_type
 from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
-from gframe.plan.schema import NA_FAMILIES, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
+from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, NUMPY, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
 
 BOOL, I32, I64, F64 = pa.bool_(), pa.int32(), pa.int64(), pa.float64()  # (expressions.py's, by value)
@@ -617,6 +617,9 @@ def _aggregate_reason(node: L.Aggregate) -> str | None:
         r = agg_reason(a, look)
         if r is not None:
             return r
+        if node.keys and a.fn == "std" and expr_type(a.child, look) == pa.float32():
+            # float32 or float64 by the values (``plan.dtypes.group_float32_downcast``): the CPU engine decides
+            return "group std of float32 (pandas types it by the values)"
         if node.keys and a.fn in ("sum", "mean", "var") and expr_type(a.child, look) == pa.float32():
             # pandas' float32 group kernels (float32 Kahan / Welford, or reduceat on rows in group
             # order, mean float64 there): the CPU engine models them, libcudf accumulates otherwise
@@ -1130,7 +1133,7 @@ def _reduce(node: L.Aggregate, t: GpuTable, names: list[str]) -> GpuTable:
         elif valid == 0:
             value = E.Const(ops.EMPTY_GROUP.get(fn), ap.out_type or col_type(x))
         else:
-            value = _reduce_one(ap, x)
+            value = _reduce_one(ap, x, expr_family(a.child, node.child.schema.family_of, node.child.schema.dtype_of))
         col = E.as_column(value, 1)
         cols.append(ap.fix(col) if not isinstance(value, E.Const) else _fix_const(ap, col))
     return GpuTable(node.schema.all_names, cols, 1)
@@ -1142,9 +1145,12 @@ def _fix_const(ap: AggPlan, col: Any) -> Any:
     return col
 
 
-def _reduce_one(ap: AggPlan, x: Any) -> Any:
+def _reduce_one(ap: AggPlan, x: Any, family: str = NUMPY) -> Any:
     fn = ap.fn
     xt = col_type(x)
+    if fn in ("sum", "mean") and (kind(xt) == "float" or fn == "mean" and kind(xt) in ("int", "uint")) \
+            and pairwise.usable():
+        return _numpy_order_sum(fn, x, family == MASKED)
     if fn == "std" and pa.types.is_float32(xt):
         # pandas (nanops): the float64 variance narrowed to float32 (inf past its range), then its
         # root in float32 - a float32 std of values near 1e20 is inf, not the float64 root narrowed
@@ -1153,7 +1159,7 @@ def _reduce_one(ap: AggPlan, x: Any) -> Any:
     if fn in ("std", "var"):
         return _column_variance(x, int(ap.a.param("ddof", 1)), fn == "std")
     if fn == "median":
-        return _column_median(x)
+        return _column_median(x, family in ARROW_FAMILIES)
     if fn in ("any", "all"):
         agg = plc.aggregation.any() if fn == "any" else plc.aggregation.all()
         s = plc.reduce.reduce(plc.unary.cast(x, plc_type(BOOL)), agg, plc_type(BOOL))
@@ -1166,6 +1172,23 @@ def _reduce_one(ap: AggPlan, x: Any) -> Any:
         out = xt
     s = plc.reduce.reduce(x, ap.aggregation(), plc_type(out))
     return plc.Column.from_scalar(s, 1)
+
+
+def _numpy_order_sum(fn: str, x: Any, masked: bool) -> Any:
+    """A whole column's float sum or mean (an int column's mean) as pandas computes it, bit for bit:
+    the sum in numpy's pairwise order (``pairwise.column_sum``: libcudf's reduction adds in CUB's
+    tree, which differs under cancellation), in the column's float type (ints as float64); the mean
+    that sum over the count, divided as pandas does: ``nanops.nanmean`` divides a float32 sum by
+    the count as float32, ``np.mean(where=)`` (nullable) by the count as an integer (float64)."""
+    total, count = pairwise.column_sum(x, masked=masked)
+    if fn == "sum":
+        return total
+    t = col_type(total)
+    ev = E.Evaluator(GpuTable([], [], 1), lambda name: None)
+    if t == F64 or not masked:
+        return ev.binary("TRUE_DIV", total, E.Const(float(count), t), t)
+    mean = ev.binary("TRUE_DIV", E.cast(total, F64), E.Const(float(count), F64), F64)
+    return E.cast(mean, t)
 
 
 def _column_variance(x: Any, ddof: int, root: bool) -> Any:
@@ -1189,10 +1212,13 @@ def _column_variance(x: Any, ddof: int, root: bool) -> Any:
     return plc.unary.unary_operation(var, plc.unary.UnaryOperator.SQRT) if root else var
 
 
-def _column_median(x: Any) -> Any:
-    """A column's median (some value present) in float64, as pandas': the middle value of the
-    sorted values, or 0.5 * lower + 0.5 * upper of the two middle ones (``SortedGroups.median``'s
-    rule).
+def _column_median(x: Any, arrow: bool = False) -> Any:
+    """A column's median (some value present) as pandas' ``nanops.nanmedian``: numpy's median, the
+    ``mean`` of the middle value or of the two middle ones of the sorted values - a sum from 0 over
+    the count, in the column's float type (ints as float64): ``(0 + lower + upper) / 2``, or
+    ``0 + middle``. So a median of -0.0 is 0.0, and of two float32 values past half its range inf,
+    as in pandas. An ArrowDtype column's (``arrow``: pyarrow's quantile) is the middle value as it
+    is (-0.0 stays), or 0.5 * lower + 0.5 * upper in float64.
 
     Not libcudf's median reduction: its LINEAR interpolation computes (1 - f) * lower + f * upper
     even where f is 0, and 0 * inf is NaN, so an infinite middle value came back NaN (a missing
@@ -1200,14 +1226,19 @@ def _column_median(x: Any) -> Any:
     n = x.size() - x.null_count()
     if x.null_count():
         x = plc.stream_compaction.drop_nulls(plc.Table([x]), [0], 1).columns()[0]
-    x = E.cast(plc.sorting.sort(plc.Table([x]), *ascending(1)).columns()[0], F64)
+    t = col_type(x) if kind(col_type(x)) == "float" and not arrow else F64
+    x = E.cast(plc.sorting.sort(plc.Table([x]), *ascending(1)).columns()[0], t)
     lower, upper = (n - 1) // 2, n // 2
     lo, hi = (plc.copying.slice(x, [i, i + 1])[0] for i in (lower, upper))
-    if lower == upper:
-        return lo
     ev = E.Evaluator(GpuTable([], [], 1), lambda name: None)
-    half = E.Const(0.5, F64)
-    return ev.binary("ADD", ev.binary("MUL", half, lo, F64), ev.binary("MUL", half, hi, F64), F64)
+    if arrow:
+        if lower == upper:
+            return lo
+        half = E.Const(0.5, F64)
+        return ev.binary("ADD", ev.binary("MUL", half, lo, F64), ev.binary("MUL", half, hi, F64), F64)
+    if lower == upper:
+        return ev.binary("ADD", E.Const(0.0, t), lo, t)
+    return ev.binary("TRUE_DIV", ev.binary("ADD", ev.binary("ADD", E.Const(0.0, t), lo, t), hi, t), E.Const(2.0, t), t)
 
 
 @kernel(L.GroupHead)

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from gframe.engines.gpu.convert import from_host_frame
+from gframe.engines.gpu.convert import from_host_frame, scalar
 from gframe.engines.gpu.functions import declare
 from gframe.engines.gpu.table import GpuTable
 from gframe.engines.values import ColumnValues
@@ -21,7 +21,7 @@ from gframe.plan.node import Opaque
 from gframe.plan.schema import STRING
 
 Types = "list[pa.DataType | None]"
-BOOL = pa.bool_()
+BOOL, F64 = pa.bool_(), pa.float64()
 
 # numpy ufuncs (Func "ufunc", param name) -> UnaryOperator; the input is cast to the float result type
 UFUNCS = {"sqrt": "SQRT", "exp": "EXP", "log": "LOG", "sin": "SIN", "cos": "COS", "tan": "TAN",
@@ -291,8 +291,19 @@ def _cast_reason(e: Func, args: Types, t: Any) -> str | None:
 
 @declare("cast", reason=_cast_reason)
 def _cast(ev: Any, e: Func) -> Any:
-    x, _ = _x(ev, e)
-    return E.cast(x, e.param("dtype"))
+    x, xt = _x(ev, e)
+    t = e.param("dtype")
+    if kind(xt) == "float" and t in (pa.int64(), pa.int32()) and not isinstance(x, E.Const):
+        # numpy's cast on x86 (cvttsd2si): a finite value past the type's range is its minimum (pandas'
+        # astype(int64) of 9.3e18 is -2**63); libcudf's cast saturates (2**63 - 1 on the H100, seed 864910)
+        lo = -2 ** (t.bit_width - 1)
+        f = E.cast(x, F64)
+        above = ev.binary("GREATER_EQUAL", f, E.Const(-float(lo), F64), BOOL)
+        below = ev.binary("LESS", f, E.Const(float(lo), F64), BOOL) if t.bit_width == 64 else \
+            ev.binary("LESS_EQUAL", f, E.Const(float(lo - 1), F64), BOOL)
+        past = E.fill_null(ev.binary("LOGICAL_OR", above, below, BOOL), False)
+        return plc.copying.copy_if_else(scalar(lo, t), E.cast(x, t), past)
+    return E.cast(x, t)
 
 
 # ------------------------------------------------------------------------------ compiled functions

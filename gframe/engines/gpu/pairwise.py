@@ -1,0 +1,250 @@
+"""A whole column's float sum in numpy's order, on the device: the GPU engine's ``sum`` / ``mean``
+of a float column (and ``mean`` of an int column) as pandas computes it, bit for bit.
+
+Why: libcudf's reduction adds in CUB's tree, pandas in numpy's pairwise order, and where values
+cancel (1e20 and -1e20 beside small ones) the two differ in far more than the last bits (issue 9,
+class 9: a nullable Float64 mean on the H100). numpy's order (``pairwise_sum`` in
+numpy/_core/src/umath/loops_utils.h.src, each claim below checked against numpy 2.4 in
+``tests/test_gpu_pairwise.py``):
+
+- a block of fewer than 8 values is added one after another from 0 (numpy starts from -0.0, which
+  keeps a sum of -0.0 negative - ``np.add.reduceat``'s concern; a reduction from 0 loses that sign
+  either way, so the kernels start from 0); a block of 8..128 values
+  (``BLOCK``) in 8 accumulators, accumulator j taking values j, j + 8, ..., combined as
+  ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the values past the last multiple
+  of 8 one after another; a larger block is split at half its length rounded down to a multiple
+  of 8 and the two halves' sums added. The tree depends on the block's length alone.
+- a reduction starts from 0.0 (the identity, not the first value) and adds each inner loop's
+  pairwise sum into it, one after another. Without a cast the inner loop is the whole column; a
+  ``where=`` reduction (pandas' nullable Float64: ``np.sum(values, where=~mask)``) runs the loop
+  once per run of present values; a reduction that casts (an int column's mean: ``dtype=float64``)
+  is buffered, a loop per 8192 values (``BUFSIZE``), runs also split there.
+
+So a sum is: segments (the whole column; 8192-value pieces; runs), each segment's pairwise sum,
+the segments' sums added in order from 0. The kernels (``pairwise_kernels``): one thread per leaf
+block (the thread at its first position walks the segment's tree from its length, which is
+metadata: no value goes to the host), then one launch per tree level from the deepest, each block
+adding its halves' sums into its left half's slot, then one thread adding the segments' sums.
+
+``GFRAME_GPU_PAIRWISE=0`` keeps libcudf's reduction (for A/B timings), as does a machine where
+numba-cuda is missing or sees no device. Over the host stand-in for pylibcudf the segments are
+built the same way (the same pylibcudf calls) and each is summed by numpy itself
+(``_host_segment_sums``), so the stand-in's bits are the device kernel's.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+ENV = "GFRAME_GPU_PAIRWISE"
+BLOCK = 128  # numpy's PW_BLOCKSIZE: the largest block summed without splitting
+UNROLL = 8  # numpy's accumulators per block; splits fall on multiples of it
+BUFSIZE = 8192  # numpy's default buffer size: a casting reduction's inner loop, in elements (a power of 2)
+
+F64, F32, I32, I64, BOOL = pa.float64(), pa.float32(), pa.int32(), pa.int64(), pa.bool_()
+
+
+def enabled() -> bool:
+    """Whether whole-column float sums take numpy's order (default), read at each use."""
+    return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def stand_in() -> bool:
+    from gframe.engines.gpu.lib import plc
+
+    return bool(getattr(plc, "__host_stand_in__", False))
+
+
+def usable() -> bool:
+    """Whether sums take numpy's order here: switched on, and the host stand-in for pylibcudf or
+    numba-cuda with a device that builds the kernels."""
+    return enabled() and (stand_in() or unavailable_reason() is None)
+
+
+@functools.cache
+def unavailable_reason() -> str | None:
+    """None where numba-cuda imports, sees a device and builds the kernels, else why not (the
+    caller then takes libcudf's reduction: the same to ~1e-16 relative, except under cancellation)."""
+    from gframe.engines.gpu.numba_cuda import device_reason
+
+    reason = device_reason()
+    if reason is not None:
+        return reason
+    from numba import cuda
+
+    try:
+        for t in (np.float64, np.float32):
+            x = cuda.to_device(np.zeros(8, t))
+            out = cuda.device_array(1, t)
+            segment_sums(x, cuda.device_array(2, t), out, None, None, 1, 8, 8)
+        cuda.synchronize()
+    except Exception as exc:  # noqa: BLE001 - numba-cuda's compiler / driver fails in many types
+        return f"numba-cuda cannot build the pairwise sum ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
+    return None
+
+
+def half(length: int) -> int:
+    """Where numpy splits a block of more than BLOCK values: half, down to a multiple of UNROLL."""
+    h = length // 2
+    return h - h % UNROLL
+
+
+@functools.cache
+def depth(length: int) -> int:
+    """Levels of blocks above the leaves in numpy's tree for ``length`` values (0: one leaf)."""
+    if length <= BLOCK:
+        return 0
+    h = half(length)
+    return 1 + max(depth(h), depth(length - h))
+
+
+def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: int, longest: int, chunk: int) -> Any:
+    """The sum of ``x``'s values (a 1-D device array, float64 or float32, no missing values) into
+    ``out[0]`` (the same type): each segment's pairwise sum, added one after another from 0.
+
+    Segments: ``chunk > 0``: pieces of ``chunk`` values (the last one shorter; ``nseg`` of them);
+    ``chunk == 0``: ``nseg`` runs, ``bounds`` (int64, nseg + 1: each run's first position, then
+    the length of ``x``) and ``group_of`` (int32, each value's run). ``longest``: the longest
+    segment's length (its tree is the deepest). ``work``: scratch of ``x``'s type, as long as
+    ``x`` (or an eighth of it, plus one, where every segment starts at a multiple of 8)."""
+    from numba import cuda
+
+    from gframe.engines.gpu import pairwise_kernels as K
+    from gframe.engines.gpu.numba_cuda import launch
+
+    m = x.shape[0]
+    zero = x.dtype.type(0)
+    if bounds is None:
+        bounds = cuda.to_device(np.zeros(1, np.int64))
+    if group_of is None:
+        group_of = cuda.to_device(np.zeros(1, np.int32))
+    aligned = chunk > 0 and (chunk % UNROLL == 0 or nseg <= 1)
+    step, shift = (UNROLL, 3) if aligned else (1, 0)
+    if m:
+        threads = (m + step - 1) // step
+        launch(K.leaf, threads, x, work, bounds, group_of, m, chunk, step, shift, zero)
+        for level in range(depth(longest) - 1, -1, -1):
+            launch(K.combine, threads, work, bounds, group_of, m, chunk, step, shift, level)
+    launch(K.fold, 1, work, bounds, nseg if m else 0, m, chunk, shift, zero, out)
+    return out
+
+
+def scratch_length(m: int, chunk: int, nseg: int) -> int:
+    """``work``'s length for ``segment_sums``."""
+    return m // UNROLL + 1 if chunk > 0 and (chunk % UNROLL == 0 or nseg <= 1) else max(m, 1)
+
+
+# ------------------------------------------------------------------------- pylibcudf columns
+
+def column_sum(x: Any, *, masked: bool) -> tuple[Any, int]:
+    """The sum of ``x``'s values in numpy's order as a 1-row column, and the count of values it adds.
+
+    As pandas computes it:
+
+    - a float column (numpy's float64 / float32, float[pyarrow]): missing values and NaN as 0,
+      one segment, in the column's type (``nanops.nansum``: the mask's values filled with 0);
+      the count leaves them out;
+    - ``masked`` (pandas' nullable Float64 / Int64: ``np.sum(values, where=~mask)``): the runs of
+      present values; NaN among them is a value (the sum is NaN);
+    - an int column (its mean: ``sum(dtype=float64)``): the values as float64, in 8192-value
+      buffers (and, masked, runs split at their ends).
+    """
+    from gframe.engines.gpu.convert import col_type, plc_type, scalar
+    from gframe.engines.gpu.lib import expressions as E
+    from gframe.engines.gpu.lib import plc
+    from gframe.engines.gpu.table import GpuTable
+
+    t = col_type(x)
+    ints = not pa.types.is_floating(t)
+    n = x.size()
+    if ints:
+        x = E.cast(x, F64)
+    acc = col_type(x)
+    chunk = BUFSIZE if ints else 0
+    if not masked:
+        if not ints:
+            x = E.nan_to_null(x)
+        count = n - x.null_count()
+        if x.null_count():
+            x = plc.replace.replace_nulls(x, scalar(0.0, acc))
+        return _sum(x, None, None, (n + chunk - 1) // chunk if chunk else 1, min(chunk, n) if chunk else n,
+                    chunk or max(n, 1)), count
+    count = n - x.null_count()
+    if x.null_count() == 0:
+        return _sum(x, None, None, (n + chunk - 1) // chunk if chunk else 1, min(chunk, n) if chunk else n,
+                    chunk or max(n, 1)), count
+    # runs of present values: a run starts at a present value after a missing one (or at the top,
+    # or, buffered, at a multiple of 8192); positions are the present values' (``vals``)
+    ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
+    valid = plc.unary.is_valid(x)
+    prev = plc.copying.shift(valid, 1, scalar(False, BOOL))
+    begins = plc.unary.unary_operation(prev, plc.unary.UnaryOperator.NOT)
+    if chunk:
+        pos = plc.filling.sequence(n, scalar(0, I32), scalar(1, I32))
+        at_buffer = ev.binary("EQUAL", ev.binary("BITWISE_AND", pos, E.Const(chunk - 1, I32), I32), E.Const(0, I32), BOOL)
+        begins = ev.binary("LOGICAL_OR", begins, at_buffer, BOOL)
+    start = ev.binary("LOGICAL_AND", valid, begins, BOOL)
+    run_no = plc.reduce.scan(plc.unary.cast(start, plc_type(I32)),
+                             plc.aggregation.sum(), plc.reduce.ScanType.INCLUSIVE)
+    at = plc.reduce.scan(plc.unary.cast(valid, plc_type(I32)),
+                         plc.aggregation.sum(), plc.reduce.ScanType.INCLUSIVE)
+    retain = getattr(plc.stream_compaction, "apply_retention_mask", None) or plc.stream_compaction.apply_boolean_mask
+    vals, group_of = retain(plc.Table([x, ev.binary("SUB", run_no, E.Const(1, I32), I32)]), valid).columns()
+    firsts = retain(plc.Table([ev.binary("SUB", at, E.Const(1, I32), I32)]), start).columns()[0]
+    nseg, m = firsts.size(), vals.size()
+    bounds = E.cast(plc.concatenate.concatenate([firsts, plc.Column.from_scalar(scalar(m, I32), 1)]), I64)
+    lengths = ev.binary("SUB", plc.copying.slice(bounds, [1, nseg + 1])[0], E.cast(firsts, I64), I64)
+    longest = int(plc.reduce.reduce(lengths, plc.aggregation.max(), plc_type(I64)).to_py())
+    return _sum(vals, bounds, group_of, nseg, longest, 0), count
+
+
+def _sum(vals: Any, bounds: Any, group_of: Any, nseg: int, longest: int, chunk: int) -> Any:
+    """The segments' sum of ``vals`` (pylibcudf columns, as ``segment_sums`` takes them), a 1-row
+    column of ``vals``' type: the kernels on the device, numpy's own sums over the stand-in."""
+    return (_host_sums if stand_in() else _device_sums)(vals, bounds, group_of, nseg, longest, chunk)
+
+
+def _device_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, longest: int, chunk: int) -> Any:
+    """``segment_sums`` over zero-copy views of the columns' device memory; the scratch and the
+    result are libcudf columns (RMM memory)."""
+    from gframe.engines.gpu.convert import col_type, plc_type
+    from gframe.engines.gpu.lib import plc
+    from gframe.engines.gpu.numba_cuda import array
+
+    t = col_type(vals)
+    dtype = np.float64 if t == F64 else np.float32
+    m = vals.size()
+    state = plc.types.MaskState.UNALLOCATED
+    work = plc.column_factories.make_fixed_width_column(plc_type(t), scratch_length(m, chunk, nseg), state)
+    out = plc.column_factories.make_fixed_width_column(plc_type(t), 1, state)
+    views = [array(bounds, np.int64) if bounds is not None else None,
+             array(group_of, np.int32) if group_of is not None else None]
+    segment_sums(array(vals, dtype) if m else _empty(dtype), array(work, dtype), array(out, dtype), *views,
+                 nseg, longest, chunk)
+    return out
+
+
+def _empty(dtype: Any) -> Any:
+    from numba import cuda
+
+    return cuda.device_array(0, dtype)
+
+
+def _host_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, longest: int, chunk: int) -> Any:
+    """Over the host stand-in: each segment's ``np.add.reduce`` (0 + its pairwise sum: numpy's own),
+    added one after another from 0 in the values' type."""
+    from gframe.engines.gpu.convert import col_type
+    from gframe.engines.gpu.lib import plc
+
+    x = vals.to_arrow().to_numpy(zero_copy_only=False)
+    edges = bounds.to_arrow().to_numpy(zero_copy_only=False) if bounds is not None else \
+        np.append(np.arange(0, len(x), chunk), len(x))
+    res = x.dtype.type(0)
+    for a, b in itertools.pairwise(edges):
+        res = res + np.add.reduce(x[a:b])
+    return plc.Column.from_arrow(pa.array([res], type=col_type(vals)))
