@@ -220,18 +220,48 @@ def test_inplace_through_pandas() -> None:
     pdf = pandas.DataFrame({"a": [1.0, None, 3.0], "b": [1, 2, 3]})
     g = gpd.DataFrame(pdf)
     gpd.fallback_report(clear=True)
-    assert g.interpolate(inplace=True) is None
     want = pdf.copy()
-    want.interpolate(inplace=True)
+    # pandas 3.1 (PDEP-8) returns the object itself from interpolate/replace/fillna... in place
+    assert want.interpolate(inplace=True) is want
+    assert g.interpolate(inplace=True) is g
     _same(g, want)
     assert "DataFrame.interpolate" in _pandas_trips()
 
     s = gpd.Series([1, 2, 3], name="v")
     ps = s.to_pandas()
-    assert s.replace(2, 20, inplace=True) is None
-    ps.replace(2, 20, inplace=True)
+    assert s.replace(2, 20, inplace=True) is s
+    assert ps.replace(2, 20, inplace=True) is ps
     _same(s, ps)
-    assert s.interpolate(inplace=True) is None
+    assert s.interpolate(inplace=True) is s
+
+
+def test_inplace_return_and_deprecation_warnings_match_pandas() -> None:
+    """pandas 3.1: fillna/clip/where/mask... in place return the object, native or not; the
+    deprecated keywords (``inplace`` of sort_values/dropna..., ``copy``) warn once, at the caller's
+    line, only when the caller passes them (not for the keywords a trip of gframe's own passes)."""
+    import warnings
+
+    pdf = pandas.DataFrame({"a": [3.0, None, 1.0]})
+    for make in (lambda o: o["a"], lambda o: o):
+        for call in (lambda o: o.fillna(0.0, inplace=True), lambda o: o.clip(0.0, 2.0, inplace=True),
+                     lambda o: o.where(o > 1.0, inplace=True), lambda o: o.mask(o > 1.0, inplace=True)):
+            want, got = make(pdf.copy()), make(gpd.DataFrame(pdf.copy()))
+            assert (call(want) is want) and (call(got) is got)
+            _same(got, want)
+    s = gpd.Series([3.0, None, 1.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert s.sort_values(inplace=True) is None
+        s.dropna(inplace=False)
+        s.astype("float32", copy=False)
+        s.sort_values()
+        s.dropna()
+        s.astype("float32")
+    got = [(w.category, str(w.message).split(" is ")[0], w.filename) for w in caught]
+    assert got == [(pandas.errors.Pandas4Warning, "The inplace keyword in Series.sort_values", __file__),
+                   (pandas.errors.Pandas4Warning, "The inplace keyword in Series.dropna", __file__),
+                   (pandas.errors.Pandas4Warning, "The copy keyword", __file__)]
+    _same(s, pandas.Series([1.0, 3.0, None], index=[2, 0, 1]))
 
 
 def test_update_mutates_in_place() -> None:
@@ -328,3 +358,32 @@ def test_pandas_classmethods_through_an_instance() -> None:
     data = {"r1": {"x": 1, "y": 2}, "r2": {"x": 3, "y": 4}}
     with gpd.option_context(fallback="silent"):
         _same(g.from_dict(data, orient="index"), pandas.DataFrame.from_dict(data, orient="index"))
+
+
+# ------------------------------------------------------------------ pandas' Arrow extension types
+
+@pytest.mark.parametrize("values", [pandas.arrays.IntervalArray.from_breaks([0, 1, 5, 7]),
+                                    pandas.period_range("2011-01", periods=3, freq="M").array])
+def test_interval_and_period_columns_show_pandas_dtype(values) -> None:
+    """Intervals and periods are held as pandas' Arrow extension types, which the engines only move:
+    the dtype shown is pandas' (interval / period, not object), and computing on the values is pandas'."""
+    p = pandas.Series(values, name="x")
+    g = gpd.Series(p)
+    assert g.dtype == p.dtype
+    tm.assert_series_equal(gpd.DataFrame({"x": p}).dtypes, pandas.DataFrame({"x": p}).dtypes)
+    got, want = g.convert_dtypes(), p.convert_dtypes()
+    assert got.dtype == want.dtype
+    _same(got, want)
+    _same(g == g.iloc[0], p == p.iloc[0])
+    _same(g.where(g != g.iloc[0]), p.where(p != p.iloc[0]))
+    _same(g.iloc[[2, 0]], p.iloc[[2, 0]])
+
+
+def test_interval_setitem_of_missing_raises_as_pandas() -> None:
+    p = pandas.Series(pandas.arrays.IntervalArray.from_breaks([0, 1, 5]))
+    g = gpd.Series(p)
+    with pytest.raises(TypeError, match="Invalid value"):
+        p[p.notna()] = np.nan
+    with pytest.raises(TypeError, match="Invalid value"):
+        g[g.notna()] = np.nan
+    _same(g, p)

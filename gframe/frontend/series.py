@@ -70,6 +70,7 @@ from gframe.plan.schema import (
     family_of_pandas,
     internal_name,
     is_numeric,
+    is_opaque,
     is_string,
     object_family,
     pandas_dtype,
@@ -684,7 +685,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         return self.loc[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        if isinstance(key, Series) and is_scalar(value):
+        if isinstance(key, Series) and is_scalar(value) and not is_opaque(self._dtype_arrow):
+            # (over values engines only move, pandas' setitem decides: an interval refuses NaN)
             self._replace_from(self.mask(key, value))
             return
         new = set_item(self, key, value, "label-based assignment is not native")
@@ -766,8 +768,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                                f"a {type(other).__name__} operand is not native")
         else:
             return NotImplemented  # type: ignore[return-value]
-        if PYOBJECT in (expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of)):
-            # Python objects: pandas applies the operator to each
+        if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)):
+            # Python objects, intervals, periods: pandas applies the operator to each
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
         if op in ("floordiv", "mod") and any(t is not None and pa.types.is_decimal(t) for t in (
                 expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of))):

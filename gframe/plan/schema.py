@@ -267,6 +267,13 @@ OBJECT_DATE = pa.date64()  # datetime.date in an object column, missing is NaT (
 PYOBJECT = pa.large_binary()
 
 
+def is_opaque(t: ArrowType | None) -> bool:
+    """Values the engines move (select, filter, sort by other columns) but never compute on:
+    pickled Python objects (``PYOBJECT``) and pandas' own Arrow extension types (``interval``,
+    ``period``), whose arithmetic, comparisons and missing-value rules are pandas'."""
+    return t is not None and (t == PYOBJECT or isinstance(t, pa.ExtensionType))
+
+
 def normalize_arrow_type(t: ArrowType) -> ArrowType:
     """One Arrow type per pandas dtype: large_string for strings, int32 codes for categoricals."""
     if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
@@ -376,6 +383,13 @@ def pandas_dtype(t: ArrowType | None, has_nulls: bool = False, family: str = NUM
         return np.dtype(f"timedelta64[{t.unit}]")
     if pa.types.is_dictionary(t):
         return pd.CategoricalDtype()
+    if isinstance(t, pa.ExtensionType):
+        # pandas' own Arrow extension types (``ArrowIntervalType``, ``ArrowPeriodType``): the column
+        # is pandas' interval / period dtype, which the type names itself
+        try:
+            return pd.api.types.pandas_dtype(t.to_pandas_dtype())
+        except (NotImplementedError, TypeError):
+            pass
     return np.dtype("O")
 
 
