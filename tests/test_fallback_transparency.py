@@ -100,9 +100,10 @@ INDEXES = {
 }
 
 
-# frames gframe cannot hold as a plan (duplicate labels, Sparse columns) come back as a PandasProxy:
-# still pandas' answer, but not a gframe DataFrame (known limit: the storage, not the bridge)
-UNSTORABLE = {"duplicate_columns", "sparse_period_interval"}
+# frames gframe cannot hold as a plan (duplicate labels) come back as a PandasProxy: still pandas'
+# answer, but not a gframe DataFrame (known limit: the storage, not the bridge); Sparse, complex and
+# bytes columns are held as pickled objects showing their dtype (``host_family``)
+UNSTORABLE = {"duplicate_columns"}
 STORABLE = {k: v for k, v in FRAMES.items() if k not in UNSTORABLE}
 
 
@@ -387,3 +388,34 @@ def test_interval_setitem_of_missing_raises_as_pandas() -> None:
     with pytest.raises(TypeError, match="Invalid value"):
         g[g.notna()] = np.nan
     _same(g, p)
+
+
+# ------------------------------------------------------------------ dtypes Arrow cannot hold
+
+@pytest.mark.parametrize("values", [np.array([1 + 1j, 2, 1 + 1j, np.nan]), np.array([1 + 1j, 2, 1 + 1j], dtype="complex64"),
+                                    np.array([b"a", b"bc", b"a"]), pandas.arrays.SparseArray([1, 0, 1, 0])])
+def test_complex_bytes_sparse_columns_keep_their_dtype(values) -> None:
+    """Complex numbers, numpy bytes and sparse values are held as the objects they are (engines move
+    the rows, pandas computes on the values) and show their dtype, native or through pandas."""
+    p = pandas.Series(values, name="x", index=list("abcd")[:len(values)])
+    g = gpd.Series(p)
+    assert g.dtype == p.dtype
+    _same(g, p)
+    _same(g.drop_duplicates(), p.drop_duplicates())
+    _same(g.drop_duplicates(keep=False), p.drop_duplicates(keep=False))
+    _same(g.iloc[[2, 0]], p.iloc[[2, 0]])
+    _same(g[g.index > "a"], p[p.index > "a"])
+    _same(g.isna(), p.isna())
+    _same(g.sort_index(ascending=False), p.sort_index(ascending=False))
+    _same(g.isin([values[1]]), p.isin([values[1]]))
+    _same(g.duplicated(), p.duplicated())
+
+
+def test_complex_frame_columns() -> None:
+    pdf = pandas.DataFrame({"a": np.array([1 + 1j, 2, 3j]), "b": [1, 2, 3]})
+    g = gpd.DataFrame(pdf)
+    tm.assert_series_equal(g.dtypes, pdf.dtypes)
+    _same(g[g.b > 1], pdf[pdf.b > 1])
+    _same(g.sort_values("b", ascending=False), pdf.sort_values("b", ascending=False))
+    _same(g["a"] * 2, pdf["a"] * 2)
+    _same(g.value_counts(), pdf.value_counts())

@@ -68,6 +68,7 @@ from gframe.plan.schema import (
     arrow_type_from_pandas,
     family_dtype,
     family_of_pandas,
+    host_dtype,
     internal_name,
     is_numeric,
     is_opaque,
@@ -610,7 +611,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if hit is not None and isinstance(self._expr, Col) and hit.shape[1] == 1 and self._plan.schema.names == [self._expr.name]:
             return hit.iloc[:, 0].rename(self._name)
         pdf = self._frame().to_pandas()
-        return pdf.iloc[:, 0].rename(self._name)
+        out = pdf.iloc[:, 0].rename(self._name)
+        want = host_dtype(self._family)
+        if want is not None and out.dtype != want:
+            out = out.astype(want)  # numpy bytes: a pandas frame holds them as object, a Series as ``S``
+        return out
 
     def __len__(self) -> int:
         return len(DataFrame._from_plan(self._plan))

@@ -79,12 +79,28 @@ OBJECT_NAT = "object_nat"
 # column where the group has no value (pandas' object kernels leave None there)
 OBJECT_NONE = "object_none"
 OBJECT_FAMILIES = frozenset({OBJECT, OBJECT_NA, OBJECT_NAT, OBJECT_NONE})
+# a column of a pandas dtype the engines cannot hold (complex numbers, numpy bytes ``S3``, sparse):
+# stored as pickled Python objects (``PYOBJECT``: engines move the rows, pandas computes on the
+# values), its family names the dtype it shows as - ``"host:complex128"`` (``host_family``)
+HOST_PREFIX = "host:"
 NA_FAMILIES = frozenset({MASKED, ARROW, ARROW_LARGE})  # missing is NA, comparisons propagate it
 ARROW_FAMILIES = frozenset({ARROW, ARROW_LARGE})  # pd.ArrowDtype: pandas computes with pyarrow
 
 
 def is_na_family(family: str | None) -> bool:
     return family in NA_FAMILIES
+
+
+def host_family(dtype: object) -> str:
+    """The family of a column of ``dtype`` held as pickled objects (``HOST_PREFIX``)."""
+    return HOST_PREFIX + str(dtype)
+
+
+def host_dtype(family: str | None) -> object | None:
+    """The pandas dtype a host family (``host_family``) shows; None for every other family."""
+    if family is None or not family.startswith(HOST_PREFIX):
+        return None
+    return pd.api.types.pandas_dtype(family[len(HOST_PREFIX):])
 
 
 def object_family(family: str, t: ArrowType | None) -> str:
@@ -342,6 +358,8 @@ def family_dtype(t: ArrowType | None, family: str) -> object | None:
     dtype for this type, and the numpy rules apply)."""
     if t is None or family == NUMPY or pa.types.is_dictionary(t):
         return None  # (a categorical's family is its categories': the interop rebuilds them with it)
+    if family.startswith(HOST_PREFIX):
+        return host_dtype(family)
     if family in OBJECT_FAMILIES:
         return np.dtype("O")
     if family == MASKED:
