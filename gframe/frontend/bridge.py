@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from gframe.fallback import FallbackEvent, check, record, user_stacklevel
-from gframe.plan.schema import is_opaque
+from gframe.plan.schema import PYOBJECT, is_opaque
 
 # pandas type -> function(pandas object, api) -> gframe object (DataFrame, Series, Index)
 _WRAPPERS: dict[type, Callable[[Any, str], Any]] = {}
@@ -354,7 +354,7 @@ def _setitem(obj: Any, key: Any, value: Any) -> None:
     obj[key] = value
 
 
-def objects_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
+def objects_via_pandas(method: Callable[..., Any], routed: Callable[[Any], bool] = is_opaque) -> Callable[..., Any]:
     """Decorator for a method that computes on values: over columns of mixed Python objects
     (``PYOBJECT``) or of pandas' Arrow extension types (interval, period), which engines only move
     (``is_opaque``), it runs through pandas, as pandas applies its own operations to each value."""
@@ -362,12 +362,19 @@ def objects_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if any(is_opaque(t) for t in self._value_types()):
+        if any(routed(t) for t in self._value_types()):
             return call_method(self, name, args, kwargs)
         return method(self, *args, **kwargs)
 
     wrapper.__gframe_falls_back_when__ = "columns of Python objects"  # read by gframe.testing.api_coverage
     return wrapper
+
+
+def pickled_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``objects_via_pandas`` for a method that reads only which values are missing (``isna``): the
+    engines know that of pandas' extension types (their missing values are nulls), not of pickled
+    objects (each one pickled, NaN and None too)."""
+    return objects_via_pandas(method, lambda t: t == PYOBJECT)
 
 
 class PandasProxy:

@@ -14,11 +14,12 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, set_attribute, set_item, via_pandas,
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, via_pandas,
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
 from gframe.frontend.device import frame_plan as device_frame_plan, is_device_data, to_host
+from gframe.frontend.convert import NO_DEFAULT, converted_dtype, switches
 from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
@@ -420,13 +421,13 @@ class DataFrame(NumpyProtocols, NDFrame):
             outputs.append((f.label, e))
         return DataFrame._from_plan(L.Select(tuple(outputs), self._plan))
 
-    @objects_via_pandas
+    @pickled_via_pandas
     def isna(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("isna", e))
 
     isnull = isna
 
-    @objects_via_pandas
+    @pickled_via_pandas
     def notna(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("notna", e))
 
@@ -522,6 +523,17 @@ class DataFrame(NumpyProtocols, NDFrame):
         return call_method(self, "mask", (cond, other), {"inplace": inplace, "axis": axis})
 
     @objects_via_pandas
+    def convert_dtypes(self, infer_objects: Any = NO_DEFAULT, convert_string: Any = NO_DEFAULT,
+                       convert_integer: Any = NO_DEFAULT, convert_boolean: Any = NO_DEFAULT,
+                       convert_floating: Any = NO_DEFAULT, dtype_backend: str = "numpy_nullable") -> "DataFrame":
+        options = switches((infer_objects, convert_string, convert_integer, convert_boolean, convert_floating))
+        changes = {}
+        for f, dtype in zip(self._schema.columns, self.dtypes):
+            target = converted_dtype(dtype, self._plan, Col(f.name), options, dtype_backend)
+            if not (target is dtype or target == dtype):
+                changes[f.label] = target
+        return self.astype(changes) if changes else self.copy()
+
     def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "DataFrame":
         if isinstance(dtype, dict):
             missing = [k for k in dtype if not self._schema.has(k)]

@@ -23,6 +23,7 @@ from gframe.frontend.bridge import (
     call_method,
     get_attribute,
     objects_via_pandas,
+    pickled_via_pandas,
     pandas_private,
     set_attribute,
     set_item,
@@ -44,6 +45,7 @@ from gframe.frontend.frame import (
     _repr_frame,
     _values_of,
 )
+from gframe.frontend.convert import NO_DEFAULT, converted_dtype, switches
 from gframe.frontend.device import DEVICE_ATTRIBUTES, SeriesDeviceInterop, is_device_data, refusal, series_plan, to_host
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.index import Index, relabelled
@@ -690,7 +692,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         return self.loc[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        if isinstance(key, Series) and is_scalar(value) and not is_opaque(self._dtype_arrow):
+        if isinstance(key, Series) and (is_scalar(value) or value is pd.NA and self._family not in OBJECT_FAMILIES) \
+                and not is_opaque(self._dtype_arrow):
             # (over values engines only move, pandas' setitem decides: an interval refuses NaN)
             self._replace_from(self.mask(key, value))
             return
@@ -885,13 +888,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")
         return self._with(func("abs", self._expr))
 
-    @objects_via_pandas
+    @pickled_via_pandas
     def isna(self) -> "Series":
         return self._with(func("isna", self._expr))
 
     isnull = isna
 
-    @objects_via_pandas
+    @pickled_via_pandas
     def notna(self) -> "Series":
         return self._with(func("notna", self._expr))
 
@@ -962,6 +965,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             cond = cond(self)
         if callable(other):
             other = other(self)
+        if other is pd.NA and self._family not in OBJECT_FAMILIES:
+            other = None  # NA is missing there, as NaN is (an object column holds the NA object itself)
         if not isinstance(cond, Series) or not (is_scalar(other) or isinstance(other, Series)):
             return call_method(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
         al = _align_expr(self._plan, cond)
@@ -977,7 +982,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             o = literal(other)
         t = self._dtype_arrow
         new = self._with(func("where", self._expr, c, o))
-        if new._dtype_arrow is None and not (t is not None and pa.types.is_boolean(t)):
+        # (numpy ints and bools where a missing value goes: float64 / object by the data, as pandas;
+        # an NA family keeps the type, ``family_type``)
+        if new._dtype_arrow is None and not (t is not None and (pa.types.is_boolean(t) or pa.types.is_integer(t))) \
+                and not (self._family in NA_FAMILIES and o.value is None):
             return call_method(self, "where", (cond, other), {"inplace": inplace})
         return self._inplace(new, inplace)
 
@@ -1018,6 +1026,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return self._with(cast_expr(self._expr, f, dtype, self._plan))
         except NotImplementedError:
             return call_method(self, "astype", (dtype,), {"errors": errors})
+
+    def convert_dtypes(self, infer_objects: Any = NO_DEFAULT, convert_string: Any = NO_DEFAULT,
+                       convert_integer: Any = NO_DEFAULT, convert_boolean: Any = NO_DEFAULT,
+                       convert_floating: Any = NO_DEFAULT, dtype_backend: str = "numpy_nullable") -> "Series":
+        options = switches((infer_objects, convert_string, convert_integer, convert_boolean, convert_floating))
+        dtype = self.dtype
+        target = converted_dtype(dtype, self._plan, self._expr, options, dtype_backend)
+        return self.copy() if target is dtype or target == dtype else self.astype(target)
 
     def rename(self, index: Any = None, *, axis: Any = None, copy: Any = None, inplace: bool = False, level: Any = None,
                errors: str = "ignore") -> "Series | None":
