@@ -452,7 +452,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         """Ranks per column (numpy float64, as pandas); other arguments or column types run through pandas."""
         kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
                   "ascending": ascending, "pct": pct}
-        exprs = {f.name: _rank_expr(Col(f.name), f.dtype, kwargs) for f in self._schema.columns}
+        # (a frame's ranks are numpy float64 whatever the family; an object column's strings are Python's to order)
+        exprs = {f.name: _rank_expr(Col(f.name), f.dtype, kwargs, f.family if f.family in OBJECT_FAMILIES else NUMPY)
+                 for f in self._schema.columns}
         if any(e is None for e in exprs.values()):
             return call_method(self, "rank", (), kwargs)
         # pandas ranks a frame's columns as numpy float64 whatever their dtype (Int64, Arrow, string),
@@ -1448,7 +1450,8 @@ def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any], family: str = NUMPY)
             or k["na_option"] not in ("keep", "top", "bottom") or not isinstance(k["ascending"], bool) \
             or not isinstance(k["pct"], bool):
         return None
-    if not (dtype is None or is_numeric(dtype) or pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)):
+    if not (dtype is None or is_numeric(dtype) or pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)
+            or (is_string(dtype) and family in (NUMPY, MASKED))):  # (``str`` / ``string``: code point order)
         return None
     rank = func("rank", e, method=k["method"], ascending=k["ascending"], na_option=k["na_option"], pct=k["pct"])
     if family in NA_FAMILIES and k["method"] != "average" and not k["pct"] and dtype is not None and is_numeric(dtype):
