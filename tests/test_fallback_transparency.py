@@ -419,3 +419,17 @@ def test_complex_frame_columns() -> None:
     _same(g.sort_values("b", ascending=False), pdf.sort_values("b", ascending=False))
     _same(g["a"] * 2, pdf["a"] * 2)
     _same(g.value_counts(), pdf.value_counts())
+
+
+def test_isin_takes_iterators_and_extension_arrays_and_round_builtin() -> None:
+    p = pandas.Series([1, 2, 3])
+    g = gpd.Series(p)
+    _same(g.isin(x for x in [1, 2]), p.isin(x for x in [1, 2]))
+    arr = pandas.array(pandas.date_range("2000", periods=2))
+    _same(g.isin(arr), p.isin(arr))
+    with pytest.raises(TypeError, match="only list-like objects"):
+        g.isin(1)
+    pf = pandas.DataFrame({"a": [1.234, 2.345]})
+    _same(round(gpd.DataFrame(pf), 1), round(pf, 1))
+    _same(round(gpd.Series(pf["a"]), 2), round(pf["a"], 2))
+    _same(round(gpd.Series(pf["a"])), round(pf["a"]))

@@ -925,7 +925,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     @objects_via_pandas
     def isin(self, values: Any) -> "Series":
         if not _is_listlike(values) and not isinstance(values, dict):
-            raise TypeError(f"only list-like objects are allowed to be passed to isin(), you passed a `{type(values).__name__}`")
+            if isinstance(values, Iterator):
+                values = list(values)  # pandas takes an iterator's values (``isin(x for x in ...)``)
+            elif isinstance(values, pd.api.extensions.ExtensionArray) or not pd.api.types.is_list_like(values):
+                # (an ExtensionArray: pandas' own matching rules for it)
+                return call_method(self, "isin", (values,), {}, f"isin of a {type(values).__name__}")
         t = self._dtype_arrow
         if (self.dtype == object or isinstance(values, Series) and values.dtype == object) and _has_missing(values):
             # an object column holds None and NaN apart, and pandas matches each only with itself;
