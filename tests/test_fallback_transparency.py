@@ -433,3 +433,22 @@ def test_isin_takes_iterators_and_extension_arrays_and_round_builtin() -> None:
     _same(round(gpd.DataFrame(pf), 1), round(pf, 1))
     _same(round(gpd.Series(pf["a"]), 2), round(pf["a"], 2))
     _same(round(gpd.Series(pf["a"])), round(pf["a"]))
+
+
+@pytest.mark.parametrize("dtype,values", [("bool", [True, False]), ("boolean", [True, None]), ("str", ["a", "b"]),
+                                          ("string", ["a", None]), ("category", ["a", "b"]), ("object", [1.25, 2]),
+                                          ("datetime64[ns]", [0, 1]), ("float64", [1.25, None]), ("Int64", [1, None])])
+def test_series_round_of_every_dtype_as_pandas(dtype, values) -> None:
+    """pandas 3.1: round of bools, strings and categories is a no-op, of objects each value's round,
+    of datetimes a no-op with pandas' UserWarning."""
+    import warnings
+
+    p = pandas.Series(values, dtype=dtype)
+    with warnings.catch_warnings(record=True) as want_warnings:
+        warnings.simplefilter("always")
+        want = p.round(1)
+    with warnings.catch_warnings(record=True) as got_warnings:
+        warnings.simplefilter("always")
+        got = gpd.Series(p).round(1)
+    _same(got, want)
+    assert [w.category for w in got_warnings] == [w.category for w in want_warnings]

@@ -1017,8 +1017,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if t is not None and not is_numeric(t) and self._family in ARROW_FAMILIES:
             # pandas rounds an Arrow column with pyarrow (decimals in their own type; other types as they are)
             return call_method(self, "round", (decimals,), {}, "round of this Arrow dtype is not native")
-        if t is not None and not is_numeric(t):
-            raise TypeError(f"Expected numeric dtype, got {pandas_dtype(t)} instead.")
+        if self._family in OBJECT_FAMILIES or t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+            # object values: Python's round of each (or its TypeError); datetimes: pandas' warning
+            return call_method(self, "round", (decimals,), {}, "round of objects / datetimes")
+        if t is not None and (pa.types.is_boolean(t) or not is_numeric(t)):
+            return self.copy()  # pandas 3.1: round of bools, strings, categories is a no-op
         return self._with(func("round", self._expr, decimals=int(decimals)))
 
     @objects_via_pandas
