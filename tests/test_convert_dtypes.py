@@ -95,3 +95,22 @@ def test_convert_dtypes_keeps_nan_apart_from_na_through_pandas():
         want = p.convert_dtypes()
         got = gframe.Series(p).convert_dtypes()
         pandas.testing.assert_series_equal(got.to_pandas(), want)
+
+
+@pytest.mark.parametrize("values", [[1.0, np.nan, 3.0], [1.5], [-1.0, 2.0], [2.0 ** 63], [np.inf], [], [-128.0, 127.0],
+                                    [-129.0]])
+@pytest.mark.parametrize("dtype", ["int64[pyarrow]", "uint64[pyarrow]", "int8[pyarrow]"])
+def test_astype_floats_to_arrow_ints_as_pyarrow(values, dtype):
+    """numpy floats to an Arrow int: pyarrow's safe cast (NaN is missing); native where every value
+    casts exactly, pandas' ``ArrowInvalid`` otherwise."""
+    p = pandas.Series(values, dtype="float64")
+    try:
+        want = p.astype(dtype)
+    except Exception as e:  # noqa: BLE001 - pandas' exception, whatever it is, is the spec
+        with pytest.raises(type(e)):
+            gframe.Series(p).astype(dtype)
+        return
+    with gframe.option_context(fallback="raise"):
+        pandas.testing.assert_series_equal(gframe.Series(p).astype(dtype).to_pandas(), want)
+        pandas.testing.assert_frame_equal(gframe.DataFrame({"a": p}).astype({"a": dtype}).to_pandas(),
+                                          pandas.DataFrame({"a": want}))

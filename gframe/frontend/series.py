@@ -226,6 +226,15 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if target is None:
         raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
     src = f.dtype
+    if plan is not None and family in ARROW_FAMILIES and f.family == NUMPY and src is not None \
+            and pa.types.is_floating(src) and pa.types.is_integer(target):
+        # pyarrow's safe cast of numpy floats (NaN is missing): native where every value casts exactly
+        # (a fraction or a value past the int type: pyarrow's ArrowInvalid, pandas' to raise)
+        info = np.iinfo(target.to_pandas_dtype())
+        outside = BinOp("or", BinOp("or", BinOp("lt", e, Lit(float(info.min))), BinOp("ge", e, Lit(float(int(info.max) + 1)))),
+                        BinOp("ne", e, func("round", e, decimals=0)))
+        if not _any_true(plan, BinOp("and", func("notna", e), outside)):
+            return func("cast", e, dtype=target, family=family)
     if not _arrow_cast_native(src, f.family, target, family):
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src, family=f.family)}: pyarrow's cast rules")
     _check_cast_legal(src, target, dtype)
