@@ -1451,8 +1451,8 @@ def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any], family: str = NUMPY)
             or not isinstance(k["pct"], bool):
         return None
     if not (dtype is None or is_numeric(dtype) or pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)
-            or (is_string(dtype) and family in (NUMPY, MASKED))):  # (``str`` / ``string``: code point order)
-        return None
+            or (is_string(dtype) and family == NUMPY)):  # (``str``: code point order; ``string`` ranks are
+        return None                                          # float64 or Float64 by its storage, unknown here)
     rank = func("rank", e, method=k["method"], ascending=k["ascending"], na_option=k["na_option"], pct=k["pct"])
     if family in NA_FAMILIES and k["method"] != "average" and not k["pct"] and dtype is not None and is_numeric(dtype):
         return func("cast", rank, dtype=pa.uint64(), family=family)
