@@ -41,6 +41,8 @@ def converted_dtype(dtype: Any, plan: L.Plan, expr: Expr, options: dict[str, boo
     columns, NaN told from NA)."""
     if dtype_backend not in ("numpy_nullable", "pyarrow"):
         raise NotNative("dtype_backend")  # pandas' ValueError
+    if isinstance(dtype, np.dtype) and dtype.kind not in "iubmMf":  # object, complex, bytes
+        raise NotNative("convert_dtypes of object values")  # (pandas infers them one by one, first)
     if not any(options[k] for k in SWITCHES[1:]) or isinstance(dtype, pd.CategoricalDtype):
         return dtype  # (pandas' block: nothing to convert, whatever the backend; a categorical stays one)
     if isinstance(dtype, np.dtype):

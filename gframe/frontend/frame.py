@@ -747,7 +747,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         return self._inplace(reshape.rename_axis(self, value), inplace)
 
     # ------------------------------------------------------------------ missing data
-    @objects_via_pandas
+    @pickled_via_pandas  # (reads only which values are missing)
     def dropna(self, *, axis: Any = 0, how: Any = None, thresh: Any = None, subset: Any = None,
                inplace: bool = False, ignore_index: bool = False) -> "DataFrame | None":
         if axis not in (0, "index"):

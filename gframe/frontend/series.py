@@ -926,7 +926,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             new = self._with(func("fillna", self._expr, literal(value)))
         return self._inplace(new, inplace)
 
-    @objects_via_pandas
+    @pickled_via_pandas  # (moves / counts values: interval and period ones too)
     def dropna(self, *, axis: Any = 0, inplace: bool = False, how: Any = None, ignore_index: bool = False) -> "Series | None":
         new = Series._back(self._frame().dropna(ignore_index=ignore_index))
         return self._inplace(new, inplace)
@@ -936,9 +936,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if not _is_listlike(values) and not isinstance(values, dict):
             if isinstance(values, Iterator):
                 values = list(values)  # pandas takes an iterator's values (``isin(x for x in ...)``)
-            elif isinstance(values, pd.api.extensions.ExtensionArray) or not pd.api.types.is_list_like(values):
-                # (an ExtensionArray: pandas' own matching rules for it)
+            elif isinstance(values, pd.api.extensions.ExtensionArray):  # pandas' own matching rules for it
                 return call_method(self, "isin", (values,), {}, f"isin of a {type(values).__name__}")
+            else:
+                raise TypeError("only list-like objects are allowed to be passed to isin(), you passed a "
+                                f"`{type(values).__name__}`")
         t = self._dtype_arrow
         if (self.dtype == object or isinstance(values, Series) and values.dtype == object) and _has_missing(values):
             # an object column holds None and NaN apart, and pandas matches each only with itself;
@@ -997,8 +999,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         new = self._with(func("where", self._expr, c, o))
         # (numpy ints and bools where a missing value goes: float64 / object by the data, as pandas;
         # an NA family keeps the type, ``family_type``)
-        if new._dtype_arrow is None and not (t is not None and (pa.types.is_boolean(t) or pa.types.is_integer(t))) \
-                and not (self._family in NA_FAMILIES and o.value is None):
+        missing = isinstance(o, Lit) and o.value is None
+        if new._dtype_arrow is None and not (t is not None and (pa.types.is_boolean(t) or pa.types.is_integer(t) and missing)) \
+                and not (self._family in NA_FAMILIES and missing):
             return call_method(self, "where", (cond, other), {"inplace": inplace})
         return self._inplace(new, inplace)
 
@@ -1277,14 +1280,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             raise ValueError('keep must be either "first", "last" or False')
         return self._with(func("duplicated", self._expr, keep="none" if keep is False else keep))
 
-    @objects_via_pandas
+    @pickled_via_pandas  # (moves / counts values: interval and period ones too)
     def unique(self) -> Any:
         frame = self._frame()
         plan = L.Distinct((), "first", frame._plan)
         res = Series._from_frame_plan(plan).to_pandas()
         return pd.unique(res) if not isinstance(res.dtype, np.dtype) else res.values if res.dtype != object else pd.unique(res)
 
-    @objects_via_pandas
+    @pickled_via_pandas  # (moves / counts values: interval and period ones too)
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
                      dropna: bool = True) -> "Series":
         t = self._dtype_arrow
