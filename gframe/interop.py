@@ -24,6 +24,7 @@ import pyarrow.compute as pc
 from gframe.plan.logical import InMemoryScan, Plan
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
+    HOST_PREFIX,
     MASKED,
     DeletedFreq,
     NA_FAMILIES,
@@ -41,6 +42,7 @@ from gframe.plan.schema import (
     arrow_type_from_pandas,
     family_dtype,
     family_of_pandas,
+    host_family,
     index_name,
     internal_name,
     normalize_arrow_type,
@@ -64,6 +66,10 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             cats = pa.array([], want) if want is not None else cats
         cats = cats.cast(normalize_arrow_type(cats.type))
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
+    if isinstance(dtype, np.dtype) and dtype.kind in "cSV":
+        # complex numbers, numpy bytes: Arrow has no such type (bytes would come back object); kept as
+        # the objects they are, shown as their dtype (``host_family``)
+        return _pickled(values)
     try:
         if dtype == object and pd.api.types.infer_dtype(values, skipna=True) in ("mixed", "mixed-integer"):
             # values of several kinds: Arrow would take some as another's (an int in timestamps is a
@@ -73,10 +79,11 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             arr = pa.Array.from_pandas(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError) as exc:
         # (OverflowError: Python ints past int64 in an object column, which Arrow infers as int64)
-        if dtype != object:
+        if dtype != object and not isinstance(dtype, pd.SparseDtype):
             raise TypeError(f"column {label!r} of dtype {dtype} has values gframe cannot store natively: {exc}") from exc
-        # mixed Python objects: kept exactly (pickled), moved by the engines, computed on by pandas
-        return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
+        # mixed Python objects (and sparse values): kept exactly (pickled), moved by the engines,
+        # computed on by pandas
+        return _pickled(values)
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks()
     if dtype == object and (pa.types.is_temporal(arr.type)) and pd.api.types.infer_dtype(values, skipna=True) not in (
@@ -108,6 +115,10 @@ def _mixed_time_zones(values: pd.Series | pd.Index) -> bool:
     except (ValueError, TypeError):
         return True
     return False
+
+
+def _pickled(values: pd.Series | pd.Index) -> pa.Array:
+    return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
 
 
 def _object_times_in_ns(values: pd.Series | pd.Index, arr: pa.Array) -> pa.Array:
@@ -148,6 +159,8 @@ def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
     Bools with missing values are object in pandas either way; the missing value says which:
     ``None`` (a file's or Arrow's nulls) is the numpy rule for a typed bool column, NaN (what pandas'
     reindex, join and shift put in a bool column) is the object family, which shows NaN."""
+    if arr.type == PYOBJECT and dtype != object:
+        return host_family(dtype)  # complex, bytes, sparse: shown as their dtype
     if dtype == object and pandas_dtype(arr.type, arr.null_count > 0) != object:
         return _object_marker(values, arr)
     if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None \
@@ -352,6 +365,8 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
     target = family_dtype(dtype if dtype is not None else col.type, family)  # None: the data's type
     if target is None:
         return None
+    if family.startswith(HOST_PREFIX):  # the pickled values as their dtype
+        return pd.Series(pd.array(np.asarray(_pandas_column(col, PYOBJECT, NUMPY), dtype=object), dtype=target))
     if family in OBJECT_FAMILIES:
         values = _pandas_column(col, dtype, NUMPY)
         return pd.Series(values.astype(object), dtype=object).where(values.notna(), object_missing(family))

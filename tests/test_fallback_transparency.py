@@ -100,9 +100,10 @@ INDEXES = {
 }
 
 
-# frames gframe cannot hold as a plan (duplicate labels, Sparse columns) come back as a PandasProxy:
-# still pandas' answer, but not a gframe DataFrame (known limit: the storage, not the bridge)
-UNSTORABLE = {"duplicate_columns", "sparse_period_interval"}
+# frames gframe cannot hold as a plan (duplicate labels) come back as a PandasProxy: still pandas'
+# answer, but not a gframe DataFrame (known limit: the storage, not the bridge); Sparse, complex and
+# bytes columns are held as pickled objects showing their dtype (``host_family``)
+UNSTORABLE = {"duplicate_columns"}
 STORABLE = {k: v for k, v in FRAMES.items() if k not in UNSTORABLE}
 
 
@@ -220,18 +221,48 @@ def test_inplace_through_pandas() -> None:
     pdf = pandas.DataFrame({"a": [1.0, None, 3.0], "b": [1, 2, 3]})
     g = gpd.DataFrame(pdf)
     gpd.fallback_report(clear=True)
-    assert g.interpolate(inplace=True) is None
     want = pdf.copy()
-    want.interpolate(inplace=True)
+    # pandas 3.1 (PDEP-8) returns the object itself from interpolate/replace/fillna... in place
+    assert want.interpolate(inplace=True) is want
+    assert g.interpolate(inplace=True) is g
     _same(g, want)
     assert "DataFrame.interpolate" in _pandas_trips()
 
     s = gpd.Series([1, 2, 3], name="v")
     ps = s.to_pandas()
-    assert s.replace(2, 20, inplace=True) is None
-    ps.replace(2, 20, inplace=True)
+    assert s.replace(2, 20, inplace=True) is s
+    assert ps.replace(2, 20, inplace=True) is ps
     _same(s, ps)
-    assert s.interpolate(inplace=True) is None
+    assert s.interpolate(inplace=True) is s
+
+
+def test_inplace_return_and_deprecation_warnings_match_pandas() -> None:
+    """pandas 3.1: fillna/clip/where/mask... in place return the object, native or not; the
+    deprecated keywords (``inplace`` of sort_values/dropna..., ``copy``) warn once, at the caller's
+    line, only when the caller passes them (not for the keywords a trip of gframe's own passes)."""
+    import warnings
+
+    pdf = pandas.DataFrame({"a": [3.0, None, 1.0]})
+    for make in (lambda o: o["a"], lambda o: o):
+        for call in (lambda o: o.fillna(0.0, inplace=True), lambda o: o.clip(0.0, 2.0, inplace=True),
+                     lambda o: o.where(o > 1.0, inplace=True), lambda o: o.mask(o > 1.0, inplace=True)):
+            want, got = make(pdf.copy()), make(gpd.DataFrame(pdf.copy()))
+            assert (call(want) is want) and (call(got) is got)
+            _same(got, want)
+    s = gpd.Series([3.0, None, 1.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert s.sort_values(inplace=True) is None
+        s.dropna(inplace=False)
+        s.astype("float32", copy=False)
+        s.sort_values()
+        s.dropna()
+        s.astype("float32")
+    got = [(w.category, str(w.message).split(" is ")[0], w.filename) for w in caught]
+    assert got == [(pandas.errors.Pandas4Warning, "The inplace keyword in Series.sort_values", __file__),
+                   (pandas.errors.Pandas4Warning, "The inplace keyword in Series.dropna", __file__),
+                   (pandas.errors.Pandas4Warning, "The copy keyword", __file__)]
+    _same(s, pandas.Series([1.0, 3.0, None], index=[2, 0, 1]))
 
 
 def test_update_mutates_in_place() -> None:
@@ -328,3 +359,96 @@ def test_pandas_classmethods_through_an_instance() -> None:
     data = {"r1": {"x": 1, "y": 2}, "r2": {"x": 3, "y": 4}}
     with gpd.option_context(fallback="silent"):
         _same(g.from_dict(data, orient="index"), pandas.DataFrame.from_dict(data, orient="index"))
+
+
+# ------------------------------------------------------------------ pandas' Arrow extension types
+
+@pytest.mark.parametrize("values", [pandas.arrays.IntervalArray.from_breaks([0, 1, 5, 7]),
+                                    pandas.period_range("2011-01", periods=3, freq="M").array])
+def test_interval_and_period_columns_show_pandas_dtype(values) -> None:
+    """Intervals and periods are held as pandas' Arrow extension types, which the engines only move:
+    the dtype shown is pandas' (interval / period, not object), and computing on the values is pandas'."""
+    p = pandas.Series(values, name="x")
+    g = gpd.Series(p)
+    assert g.dtype == p.dtype
+    tm.assert_series_equal(gpd.DataFrame({"x": p}).dtypes, pandas.DataFrame({"x": p}).dtypes)
+    got, want = g.convert_dtypes(), p.convert_dtypes()
+    assert got.dtype == want.dtype
+    _same(got, want)
+    _same(g == g.iloc[0], p == p.iloc[0])
+    _same(g.where(g != g.iloc[0]), p.where(p != p.iloc[0]))
+    _same(g.iloc[[2, 0]], p.iloc[[2, 0]])
+
+
+def test_interval_setitem_of_missing_raises_as_pandas() -> None:
+    p = pandas.Series(pandas.arrays.IntervalArray.from_breaks([0, 1, 5]))
+    g = gpd.Series(p)
+    with pytest.raises(TypeError, match="Invalid value"):
+        p[p.notna()] = np.nan
+    with pytest.raises(TypeError, match="Invalid value"):
+        g[g.notna()] = np.nan
+    _same(g, p)
+
+
+# ------------------------------------------------------------------ dtypes Arrow cannot hold
+
+@pytest.mark.parametrize("values", [np.array([1 + 1j, 2, 1 + 1j, np.nan]), np.array([1 + 1j, 2, 1 + 1j], dtype="complex64"),
+                                    np.array([b"a", b"bc", b"a"]), pandas.arrays.SparseArray([1, 0, 1, 0])])
+def test_complex_bytes_sparse_columns_keep_their_dtype(values) -> None:
+    """Complex numbers, numpy bytes and sparse values are held as the objects they are (engines move
+    the rows, pandas computes on the values) and show their dtype, native or through pandas."""
+    p = pandas.Series(values, name="x", index=list("abcd")[:len(values)])
+    g = gpd.Series(p)
+    assert g.dtype == p.dtype
+    _same(g, p)
+    _same(g.drop_duplicates(), p.drop_duplicates())
+    _same(g.drop_duplicates(keep=False), p.drop_duplicates(keep=False))
+    _same(g.iloc[[2, 0]], p.iloc[[2, 0]])
+    _same(g[g.index > "a"], p[p.index > "a"])
+    _same(g.isna(), p.isna())
+    _same(g.sort_index(ascending=False), p.sort_index(ascending=False))
+    _same(g.isin([values[1]]), p.isin([values[1]]))
+    _same(g.duplicated(), p.duplicated())
+
+
+def test_complex_frame_columns() -> None:
+    pdf = pandas.DataFrame({"a": np.array([1 + 1j, 2, 3j]), "b": [1, 2, 3]})
+    g = gpd.DataFrame(pdf)
+    tm.assert_series_equal(g.dtypes, pdf.dtypes)
+    _same(g[g.b > 1], pdf[pdf.b > 1])
+    _same(g.sort_values("b", ascending=False), pdf.sort_values("b", ascending=False))
+    _same(g["a"] * 2, pdf["a"] * 2)
+    _same(g.value_counts(), pdf.value_counts())
+
+
+def test_isin_takes_iterators_and_extension_arrays_and_round_builtin() -> None:
+    p = pandas.Series([1, 2, 3])
+    g = gpd.Series(p)
+    _same(g.isin(x for x in [1, 2]), p.isin(x for x in [1, 2]))
+    arr = pandas.array(pandas.date_range("2000", periods=2))
+    _same(g.isin(arr), p.isin(arr))
+    with pytest.raises(TypeError, match="only list-like objects"):
+        g.isin(1)
+    pf = pandas.DataFrame({"a": [1.234, 2.345]})
+    _same(round(gpd.DataFrame(pf), 1), round(pf, 1))
+    _same(round(gpd.Series(pf["a"]), 2), round(pf["a"], 2))
+    _same(round(gpd.Series(pf["a"])), round(pf["a"]))
+
+
+@pytest.mark.parametrize("dtype,values", [("bool", [True, False]), ("boolean", [True, None]), ("str", ["a", "b"]),
+                                          ("string", ["a", None]), ("category", ["a", "b"]), ("object", [1.25, 2]),
+                                          ("datetime64[ns]", [0, 1]), ("float64", [1.25, None]), ("Int64", [1, None])])
+def test_series_round_of_every_dtype_as_pandas(dtype, values) -> None:
+    """pandas 3.1: round of bools, strings and categories is a no-op, of objects each value's round,
+    of datetimes a no-op with pandas' UserWarning."""
+    import warnings
+
+    p = pandas.Series(values, dtype=dtype)
+    with warnings.catch_warnings(record=True) as want_warnings:
+        warnings.simplefilter("always")
+        want = p.round(1)
+    with warnings.catch_warnings(record=True) as got_warnings:
+        warnings.simplefilter("always")
+        got = gpd.Series(p).round(1)
+    _same(got, want)
+    assert [w.category for w in got_warnings] == [w.category for w in want_warnings]

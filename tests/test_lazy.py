@@ -82,7 +82,8 @@ def test_inplace_idioms_swap_the_plan():
     df["b"] = df.a + 1
     assert df._plan is not before
     df.loc[df.a > 2, "b"] = 0.0
-    assert df.rename(columns={"b": "c"}, inplace=True) is None
+    with pytest.warns(pandas.errors.Pandas4Warning, match="inplace keyword"):  # (pandas 3.1, PDEP-8)
+        assert df.rename(columns={"b": "c"}, inplace=True) is None
     expected = pandas.DataFrame({"a": [3, 1, 2, None], "s": ["x", "y", None, "x"],
                                  "t": pandas.to_datetime(["2024-01-01", None, "2024-03-01", "2024-01-02"])})
     expected["b"] = expected.a + 1

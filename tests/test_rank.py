@@ -97,9 +97,11 @@ def test_series_rank_other_arguments_fall_back_recorded(call):
     assert any(e.api == "Series.rank" for e in gframe.fallback_report())
 
 
-def test_rank_of_strings_falls_back_recorded():
+def test_rank_of_object_strings_falls_back_recorded():
+    """An object column's strings are Python's to order (``str`` / ``string`` columns rank natively, below)."""
     gframe.fallback_report(clear=True)
-    assert_matches_pandas(lambda pd: pd.DataFrame({"s": ["b", "a", None, "b"], "a": [1, 2, 3, 4]}).rank())
+    assert_matches_pandas(lambda pd: pd.DataFrame({"s": pd.Series(["b", "a", None, "b"], dtype=object),
+                                                   "a": [1, 2, 3, 4]}).rank())
     assert any(e.api == "DataFrame.rank" for e in gframe.fallback_report())
 
 
@@ -143,3 +145,19 @@ def test_rank_nullable_and_arrow_dtypes(dtype, method, pct):
     values = ["1", "2", "2", None, "5"] if dtype.startswith("string") else [1, 2, 2, None, 5]
     assert_matches_pandas(lambda pd: pd.Series(values).astype(dtype).rank(method=method, pct=pct))
     assert_matches_pandas(lambda pd: pd.DataFrame({"a": pd.Series(values).astype(dtype)}).rank(method=method, pct=pct))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("na_option", NA_OPTIONS)
+def test_rank_strings_native(method, na_option):
+    """``str`` values rank in code point order, natively (float64 ranks); ``string`` ranks are
+    pandas' (Float64 or float64 by the array's storage)."""
+    vals = ["b", "a", None, "ä", "B", "a", "", None, "ab"]
+    for dtype in ("string[python]", "string[pyarrow]"):
+        assert_matches_pandas(lambda pd: pd.Series(vals, dtype=dtype).rank(method=method, na_option=na_option))
+    dtype = "str"
+    with gframe.option_context(fallback="raise"):
+        for ascending, pct in itertools.product([True, False], [False, True]):
+            assert_matches_pandas(lambda pd: pd.Series(vals, dtype=dtype).rank(
+                method=method, na_option=na_option, ascending=ascending, pct=pct))
+        assert_matches_pandas(lambda pd: pd.DataFrame({"s": pd.Series(vals, dtype=dtype), "i": range(9)}).rank(method=method))

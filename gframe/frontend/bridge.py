@@ -19,6 +19,7 @@ import copy
 import functools
 import inspect
 import os
+import re
 import sys
 import time
 import types
@@ -28,8 +29,8 @@ from typing import Any
 
 import pandas as pd
 
-from gframe.fallback import FallbackEvent, check, record
-from gframe.plan.schema import PYOBJECT
+from gframe.fallback import FallbackEvent, check, record, user_stacklevel
+from gframe.plan.schema import PYOBJECT, is_opaque
 
 # pandas type -> function(pandas object, api) -> gframe object (DataFrame, Series, Index)
 _WRAPPERS: dict[type, Callable[[Any, str], Any]] = {}
@@ -238,14 +239,18 @@ def call_method(obj: Any, name: str, args: tuple, kwargs: dict[str, Any], reason
     cls = _pandas_class(obj)
     api = f"{cls.__name__}.{name}"
     if kwargs.get("inplace") is True or name in _MUTATORS:
+        returned_self = []
+
         def run_inplace(pobj: Any, *a: Any, **k: Any) -> Any:
             target = pobj.copy(deep=False)
             out = getattr(target, name)(*a, **k)
-            return target if out is None else out
+            returned_self.append(out is target)
+            return target if out is None or out is target else out
 
         new = via_pandas(api, run_inplace, (obj, *args), kwargs, reason)
         _swap(obj, new)
-        return None
+        # pandas 3.1 returns the object itself from ``fillna``/``replace``/``where``... in place (PDEP-8)
+        return obj if returned_self and returned_self[0] else None
     return via_pandas(api, getattr(cls, name), (obj, *args), kwargs, reason)
 
 
@@ -349,20 +354,27 @@ def _setitem(obj: Any, key: Any, value: Any) -> None:
     obj[key] = value
 
 
-def objects_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
+def objects_via_pandas(method: Callable[..., Any], routed: Callable[[Any], bool] = is_opaque) -> Callable[..., Any]:
     """Decorator for a method that computes on values: over columns of mixed Python objects
-    (``PYOBJECT``, which engines only move) it runs through pandas, as pandas applies Python's
-    operations to each value."""
+    (``PYOBJECT``) or of pandas' Arrow extension types (interval, period), which engines only move
+    (``is_opaque``), it runs through pandas, as pandas applies its own operations to each value."""
     name = method.__name__
 
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if PYOBJECT in self._value_types():
+        if any(routed(t) for t in self._value_types()):
             return call_method(self, name, args, kwargs)
         return method(self, *args, **kwargs)
 
     wrapper.__gframe_falls_back_when__ = "columns of Python objects"  # read by gframe.testing.api_coverage
     return wrapper
+
+
+def pickled_via_pandas(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``objects_via_pandas`` for a method that reads only which values are missing (``isna``): the
+    engines know that of pandas' extension types (their missing values are nulls), not of pickled
+    objects (each one pickled, NaN and None too)."""
+    return objects_via_pandas(method, lambda t: t == PYOBJECT)
 
 
 class PandasProxy:
@@ -475,16 +487,79 @@ def full_signatures(pandas_type: type, fallback: Callable[..., Any] | None = Non
 def _full_method(fn: Callable[..., Any], name: str, pandas_type: type, run: Callable[..., Any]) -> Callable[..., Any]:
     own = _signature(fn)
     theirs = getattr(pandas_type, name, None)
+    deprecated = _deprecated_keywords(pandas_type, name)
+    returns_self = pandas_type in (pd.DataFrame, pd.Series) and name in _INPLACE_RETURNS_SELF
 
-    @functools.wraps(fn)
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def call(self: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
         why = _unexpected(own, (self, *args), kwargs)
         if why is not None and callable(theirs) and _binds(_signature(theirs), (self, *args), kwargs):
             return run(self, name, args, kwargs, why)
         try:
-            return fn(self, *args, **kwargs)
+            out = fn(self, *args, **kwargs)
         except NotNative as e:
             return run(self, name, args, kwargs, str(e) or "argument value not native")
+        if out is None and returns_self and kwargs.get("inplace") is True:
+            return self
+        return out
+
+    @functools.wraps(fn)
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not deprecated:
+            return call(self, args, kwargs)
+        # pandas' deprecation warnings of keywords the caller passed, at the caller's line, once; those
+        # pandas would give for the keywords gframe passes on a trip of its own are not the caller's
+        for keyword in _passed(_signature(theirs), (self, *args), kwargs):
+            if keyword in deprecated:
+                warnings.warn(deprecated[keyword], pd.errors.Pandas4Warning, stacklevel=user_stacklevel())
+        with warnings.catch_warnings():
+            for message in deprecated.values():
+                warnings.filterwarnings("ignore", message=re.escape(message), category=pd.errors.Pandas4Warning)
+            return call(self, args, kwargs)
 
     setattr(method, _FULL, True)
     return method
+
+
+# pandas 3.1 (PDEP-8): these methods return the object itself when called with ``inplace=True``
+_INPLACE_RETURNS_SELF = frozenset({"fillna", "replace", "clip", "where", "mask", "interpolate", "ffill", "bfill"})
+
+# pandas 3.1's keyword deprecations: a keyword whose default is pandas' ``no_default`` warns whenever
+# it is passed (``NDFrame._check_inplace_deprecation`` / ``_check_copy_deprecation``)
+_DEPRECATION_MESSAGES = {
+    "inplace": "The inplace keyword in {cls}.{name} is deprecated and will be removed in a future version (PDEP-8)."
+               "\nSee https://pandas.pydata.org/docs/dev/whatsnew/v3.1.0.html#deprecation-inplace for more details.",
+    "copy": "The copy keyword is deprecated and will be removed in a future version. Copy-on-Write is active in "
+            "pandas since 3.0 which utilizes a lazy copy mechanism that defers copies until necessary. Use "
+            ".copy() to make an eager copy if necessary.",
+}
+_CONVERT_DTYPES_KEYWORDS = ("infer_objects", "convert_string", "convert_integer", "convert_boolean", "convert_floating")
+
+
+@functools.cache
+def _deprecated_keywords(pandas_type: type, name: str) -> dict[str, str]:
+    """keyword -> pandas' deprecation message, for ``pandas_type.name`` (read from pandas' signature)."""
+    if pandas_type not in (pd.DataFrame, pd.Series) or name == "eval":  # (eval words its own message)
+        return {}
+    sig = _signature(getattr(pandas_type, name, None))
+    if sig is None:
+        return {}
+    out = {}
+    for keyword, param in sig.parameters.items():
+        if param.default is not pd.api.extensions.no_default:
+            continue
+        if keyword in _DEPRECATION_MESSAGES:
+            out[keyword] = _DEPRECATION_MESSAGES[keyword].format(cls=pandas_type.__name__, name=name)
+        elif name == "convert_dtypes" and keyword in _CONVERT_DTYPES_KEYWORDS:
+            out[keyword] = (f"The {keyword} keyword in {pandas_type.__name__}.convert_dtypes is deprecated and "
+                            "will be removed in a future version.")
+    return out
+
+
+def _passed(sig: inspect.Signature | None, args: tuple, kwargs: dict[str, Any]) -> list[str]:
+    """The parameters of ``sig`` this call gives, in the signature's order (pandas warns in that order)."""
+    if sig is None:
+        return list(kwargs)
+    try:
+        return list(sig.bind_partial(*args, **kwargs).arguments)
+    except TypeError:
+        return list(kwargs)

@@ -14,11 +14,12 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, set_attribute, set_item, via_pandas,
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, via_pandas,
                                     wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
 from gframe.frontend.device import frame_plan as device_frame_plan, is_device_data, to_host
+from gframe.frontend.convert import NO_DEFAULT, converted_dtype, switches
 from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
@@ -420,13 +421,13 @@ class DataFrame(NumpyProtocols, NDFrame):
             outputs.append((f.label, e))
         return DataFrame._from_plan(L.Select(tuple(outputs), self._plan))
 
-    @objects_via_pandas
+    @pickled_via_pandas
     def isna(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("isna", e))
 
     isnull = isna
 
-    @objects_via_pandas
+    @pickled_via_pandas
     def notna(self) -> "DataFrame":
         return self._map_columns(lambda f, e: func("notna", e))
 
@@ -451,7 +452,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         """Ranks per column (numpy float64, as pandas); other arguments or column types run through pandas."""
         kwargs = {"axis": axis, "method": method, "numeric_only": numeric_only, "na_option": na_option,
                   "ascending": ascending, "pct": pct}
-        exprs = {f.name: _rank_expr(Col(f.name), f.dtype, kwargs) for f in self._schema.columns}
+        # (a frame's ranks are numpy float64 whatever the family; an object column's strings are Python's to order)
+        exprs = {f.name: _rank_expr(Col(f.name), f.dtype, kwargs, f.family if f.family in OBJECT_FAMILIES else NUMPY)
+                 for f in self._schema.columns}
         if any(e is None for e in exprs.values()):
             return call_method(self, "rank", (), kwargs)
         # pandas ranks a frame's columns as numpy float64 whatever their dtype (Int64, Arrow, string),
@@ -522,6 +525,17 @@ class DataFrame(NumpyProtocols, NDFrame):
         return call_method(self, "mask", (cond, other), {"inplace": inplace, "axis": axis})
 
     @objects_via_pandas
+    def convert_dtypes(self, infer_objects: Any = NO_DEFAULT, convert_string: Any = NO_DEFAULT,
+                       convert_integer: Any = NO_DEFAULT, convert_boolean: Any = NO_DEFAULT,
+                       convert_floating: Any = NO_DEFAULT, dtype_backend: str = "numpy_nullable") -> "DataFrame":
+        options = switches((infer_objects, convert_string, convert_integer, convert_boolean, convert_floating))
+        changes = {}
+        for f, dtype in zip(self._schema.columns, self.dtypes):
+            target = converted_dtype(dtype, self._plan, Col(f.name), options, dtype_backend)
+            if not (target is dtype or target == dtype):
+                changes[f.label] = target
+        return self.astype(changes) if changes else self.copy()
+
     def astype(self, dtype: Any, copy: Any = None, errors: str = "raise") -> "DataFrame":
         if isinstance(dtype, dict):
             missing = [k for k in dtype if not self._schema.has(k)]
@@ -733,7 +747,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         return self._inplace(reshape.rename_axis(self, value), inplace)
 
     # ------------------------------------------------------------------ missing data
-    @objects_via_pandas
+    @pickled_via_pandas  # (reads only which values are missing)
     def dropna(self, *, axis: Any = 0, how: Any = None, thresh: Any = None, subset: Any = None,
                inplace: bool = False, ignore_index: bool = False) -> "DataFrame | None":
         if axis not in (0, "index"):
@@ -1452,8 +1466,9 @@ def _rank_expr(e: Expr, dtype: Any, kwargs: dict[str, Any], family: str = NUMPY)
             or k["na_option"] not in ("keep", "top", "bottom") or not isinstance(k["ascending"], bool) \
             or not isinstance(k["pct"], bool):
         return None
-    if not (dtype is None or is_numeric(dtype) or pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)):
-        return None
+    if not (dtype is None or is_numeric(dtype) or pa.types.is_timestamp(dtype) or pa.types.is_duration(dtype)
+            or (is_string(dtype) and family == NUMPY)):  # (``str``: code point order; ``string`` ranks are
+        return None                                          # float64 or Float64 by its storage, unknown here)
     rank = func("rank", e, method=k["method"], ascending=k["ascending"], na_option=k["na_option"], pct=k["pct"])
     if family in NA_FAMILIES and k["method"] != "average" and not k["pct"] and dtype is not None and is_numeric(dtype):
         return func("cast", rank, dtype=pa.uint64(), family=family)

@@ -65,6 +65,10 @@ class NDFrame(ArrowInterop, DeviceInterop):
             raise TypeError(PANDAS_CONSTRUCTOR_MESSAGE.format(kind=type(self).__name__))
         return np.asarray(self.to_pandas(), dtype=dtype)
 
+    def __round__(self, decimals: int = 0) -> Any:
+        """``round(obj, n)``: pandas' ``round``, as ``NDFrame.__round__``."""
+        return self.round(decimals)
+
     @property
     def at(self) -> Any:
         return get_attribute(self, "at")

@@ -23,6 +23,7 @@ from gframe.frontend.bridge import (
     call_method,
     get_attribute,
     objects_via_pandas,
+    pickled_via_pandas,
     pandas_private,
     set_attribute,
     set_item,
@@ -44,6 +45,7 @@ from gframe.frontend.frame import (
     _repr_frame,
     _values_of,
 )
+from gframe.frontend.convert import NO_DEFAULT, converted_dtype, switches
 from gframe.frontend.device import DEVICE_ATTRIBUTES, SeriesDeviceInterop, is_device_data, refusal, series_plan, to_host
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.index import Index, relabelled
@@ -69,8 +71,10 @@ from gframe.plan.schema import (
     arrow_type_from_pandas,
     family_dtype,
     family_of_pandas,
+    host_dtype,
     internal_name,
     is_numeric,
+    is_opaque,
     is_string,
     object_family,
     pandas_dtype,
@@ -223,6 +227,15 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if target is None:
         raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
     src = f.dtype
+    if plan is not None and family in ARROW_FAMILIES and f.family == NUMPY and src is not None \
+            and pa.types.is_floating(src) and pa.types.is_integer(target):
+        # pyarrow's safe cast of numpy floats (NaN is missing): native where every value casts exactly
+        # (a fraction or a value past the int type: pyarrow's ArrowInvalid, pandas' to raise)
+        info = np.iinfo(target.to_pandas_dtype())
+        outside = BinOp("or", BinOp("or", BinOp("lt", e, Lit(float(info.min))), BinOp("ge", e, Lit(float(int(info.max) + 1)))),
+                        BinOp("ne", e, func("round", e, decimals=0)))
+        if not _any_true(plan, BinOp("and", func("notna", e), outside)):
+            return func("cast", e, dtype=target, family=family)
     if not _arrow_cast_native(src, f.family, target, family):
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src, family=f.family)}: pyarrow's cast rules")
     _check_cast_legal(src, target, dtype)
@@ -630,7 +643,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if hit is not None and isinstance(self._expr, Col) and hit.shape[1] == 1 and self._plan.schema.names == [self._expr.name]:
             return hit.iloc[:, 0].rename(self._name)
         pdf = self._frame().to_pandas()
-        return pdf.iloc[:, 0].rename(self._name)
+        out = pdf.iloc[:, 0].rename(self._name)
+        want = host_dtype(self._family)
+        if want is not None and out.dtype != want:
+            out = out.astype(want)  # numpy bytes: a pandas frame holds them as object, a Series as ``S``
+        return out
 
     def __len__(self) -> int:
         return len(DataFrame._from_plan(self._plan))
@@ -705,7 +722,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         return self.loc[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        if isinstance(key, Series) and is_scalar(value):
+        if isinstance(key, Series) and (is_scalar(value) or value is pd.NA and self._family not in OBJECT_FAMILIES) \
+                and not is_opaque(self._dtype_arrow):
+            # (over values engines only move, pandas' setitem decides: an interval refuses NaN)
             self._replace_from(self.mask(key, value))
             return
         new = set_item(self, key, value, "label-based assignment is not native")
@@ -787,8 +806,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                                f"a {type(other).__name__} operand is not native")
         else:
             return NotImplemented  # type: ignore[return-value]
-        if PYOBJECT in (expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of)):
-            # Python objects: pandas applies the operator to each
+        if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)):
+            # Python objects, intervals, periods: pandas applies the operator to each
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
         if op in ("floordiv", "mod") and any(t is not None and pa.types.is_decimal(t) for t in (
                 expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of))):
@@ -908,13 +927,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")
         return self._with(func("abs", self._expr))
 
-    @objects_via_pandas
+    @pickled_via_pandas
     def isna(self) -> "Series":
         return self._with(func("isna", self._expr))
 
     isnull = isna
 
-    @objects_via_pandas
+    @pickled_via_pandas
     def notna(self) -> "Series":
         return self._with(func("notna", self._expr))
 
@@ -937,7 +956,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             new = self._with(func("fillna", self._expr, literal(value)))
         return self._inplace(new, inplace)
 
-    @objects_via_pandas
+    @pickled_via_pandas  # (moves / counts values: interval and period ones too)
     def dropna(self, *, axis: Any = 0, inplace: bool = False, how: Any = None, ignore_index: bool = False) -> "Series | None":
         new = Series._back(self._frame().dropna(ignore_index=ignore_index))
         return self._inplace(new, inplace)
@@ -945,7 +964,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     @objects_via_pandas
     def isin(self, values: Any) -> "Series":
         if not _is_listlike(values) and not isinstance(values, dict):
-            raise TypeError(f"only list-like objects are allowed to be passed to isin(), you passed a `{type(values).__name__}`")
+            if isinstance(values, Iterator):
+                values = list(values)  # pandas takes an iterator's values (``isin(x for x in ...)``)
+            elif isinstance(values, pd.api.extensions.ExtensionArray):  # pandas' own matching rules for it
+                return call_method(self, "isin", (values,), {}, f"isin of a {type(values).__name__}")
+            else:
+                raise TypeError("only list-like objects are allowed to be passed to isin(), you passed a "
+                                f"`{type(values).__name__}`")
         t = self._dtype_arrow
         if (self.dtype == object or isinstance(values, Series) and values.dtype == object) and _has_missing(values):
             # an object column holds None and NaN apart, and pandas matches each only with itself;
@@ -985,6 +1010,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             cond = cond(self)
         if callable(other):
             other = other(self)
+        if other is pd.NA and self._family not in OBJECT_FAMILIES:
+            other = None  # NA is missing there, as NaN is (an object column holds the NA object itself)
         if not isinstance(cond, Series) or not (is_scalar(other) or isinstance(other, Series)):
             return call_method(self, "where", (cond, other), {"inplace": inplace, "axis": axis})
         al = _align_expr(self._plan, cond)
@@ -1000,7 +1027,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             o = literal(other)
         t = self._dtype_arrow
         new = self._with(func("where", self._expr, c, o))
-        if new._dtype_arrow is None and not (t is not None and pa.types.is_boolean(t)):
+        # (numpy ints and bools where a missing value goes: float64 / object by the data, as pandas;
+        # an NA family keeps the type, ``family_type``)
+        missing = isinstance(o, Lit) and o.value is None
+        if new._dtype_arrow is None and not (t is not None and (pa.types.is_boolean(t) or pa.types.is_integer(t) and missing)) \
+                and not (self._family in NA_FAMILIES and missing):
             return call_method(self, "where", (cond, other), {"inplace": inplace})
         return self._inplace(new, inplace)
 
@@ -1028,8 +1059,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if t is not None and not is_numeric(t) and self._family in ARROW_FAMILIES:
             # pandas rounds an Arrow column with pyarrow (decimals in their own type; other types as they are)
             return call_method(self, "round", (decimals,), {}, "round of this Arrow dtype is not native")
-        if t is not None and not is_numeric(t):
-            raise TypeError(f"Expected numeric dtype, got {pandas_dtype(t)} instead.")
+        if self._family in OBJECT_FAMILIES or t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+            # object values: Python's round of each (or its TypeError); datetimes: pandas' warning
+            return call_method(self, "round", (decimals,), {}, "round of objects / datetimes")
+        if t is not None and (pa.types.is_boolean(t) or not is_numeric(t)):
+            return self.copy()  # pandas 3.1: round of bools, strings, categories is a no-op
         return self._with(func("round", self._expr, decimals=int(decimals)))
 
     @objects_via_pandas
@@ -1041,6 +1075,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return self._with(cast_expr(self._expr, f, dtype, self._plan))
         except NotImplementedError:
             return call_method(self, "astype", (dtype,), {"errors": errors})
+
+    def convert_dtypes(self, infer_objects: Any = NO_DEFAULT, convert_string: Any = NO_DEFAULT,
+                       convert_integer: Any = NO_DEFAULT, convert_boolean: Any = NO_DEFAULT,
+                       convert_floating: Any = NO_DEFAULT, dtype_backend: str = "numpy_nullable") -> "Series":
+        options = switches((infer_objects, convert_string, convert_integer, convert_boolean, convert_floating))
+        dtype = self.dtype
+        target = converted_dtype(dtype, self._plan, self._expr, options, dtype_backend)
+        return self.copy() if target is dtype or target == dtype else self.astype(target)
 
     def rename(self, index: Any = None, *, axis: Any = None, copy: Any = None, inplace: bool = False, level: Any = None,
                errors: str = "ignore") -> "Series | None":
@@ -1274,14 +1316,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         widen = {"float_when_missing": True} if L.floats_where_missing(plan, plan.schema.columns[0].name) else {}
         return self._with(func("duplicated", self._expr, keep="none" if keep is False else keep, **widen))
 
-    @objects_via_pandas
+    @pickled_via_pandas  # (moves / counts values: interval and period ones too)
     def unique(self) -> Any:
         frame = self._frame()
         plan = L.Distinct((), "first", frame._plan)
         res = Series._from_frame_plan(plan).to_pandas()
         return pd.unique(res) if not isinstance(res.dtype, np.dtype) else res.values if res.dtype != object else pd.unique(res)
 
-    @objects_via_pandas
+    @pickled_via_pandas  # (moves / counts values: interval and period ones too)
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
                      dropna: bool = True) -> "Series":
         t = self._dtype_arrow

@@ -79,12 +79,28 @@ OBJECT_NAT = "object_nat"
 # column where the group has no value (pandas' object kernels leave None there)
 OBJECT_NONE = "object_none"
 OBJECT_FAMILIES = frozenset({OBJECT, OBJECT_NA, OBJECT_NAT, OBJECT_NONE})
+# a column of a pandas dtype the engines cannot hold (complex numbers, numpy bytes ``S3``, sparse):
+# stored as pickled Python objects (``PYOBJECT``: engines move the rows, pandas computes on the
+# values), its family names the dtype it shows as - ``"host:complex128"`` (``host_family``)
+HOST_PREFIX = "host:"
 NA_FAMILIES = frozenset({MASKED, ARROW, ARROW_LARGE})  # missing is NA, comparisons propagate it
 ARROW_FAMILIES = frozenset({ARROW, ARROW_LARGE})  # pd.ArrowDtype: pandas computes with pyarrow
 
 
 def is_na_family(family: str | None) -> bool:
     return family in NA_FAMILIES
+
+
+def host_family(dtype: object) -> str:
+    """The family of a column of ``dtype`` held as pickled objects (``HOST_PREFIX``)."""
+    return HOST_PREFIX + str(dtype)
+
+
+def host_dtype(family: str | None) -> object | None:
+    """The pandas dtype a host family (``host_family``) shows; None for every other family."""
+    if family is None or not family.startswith(HOST_PREFIX):
+        return None
+    return pd.api.types.pandas_dtype(family[len(HOST_PREFIX):])
 
 
 def object_family(family: str, t: ArrowType | None) -> str:
@@ -267,6 +283,13 @@ OBJECT_DATE = pa.date64()  # datetime.date in an object column, missing is NaT (
 PYOBJECT = pa.large_binary()
 
 
+def is_opaque(t: ArrowType | None) -> bool:
+    """Values the engines move (select, filter, sort by other columns) but never compute on:
+    pickled Python objects (``PYOBJECT``) and pandas' own Arrow extension types (``interval``,
+    ``period``), whose arithmetic, comparisons and missing-value rules are pandas'."""
+    return t is not None and (t == PYOBJECT or isinstance(t, pa.ExtensionType))
+
+
 def normalize_arrow_type(t: ArrowType) -> ArrowType:
     """One Arrow type per pandas dtype: large_string for strings, int32 codes for categoricals."""
     if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_string_view(t):
@@ -335,6 +358,8 @@ def family_dtype(t: ArrowType | None, family: str) -> object | None:
     dtype for this type, and the numpy rules apply)."""
     if t is None or family == NUMPY or pa.types.is_dictionary(t):
         return None  # (a categorical's family is its categories': the interop rebuilds them with it)
+    if family.startswith(HOST_PREFIX):
+        return host_dtype(family)
     if family in OBJECT_FAMILIES:
         return np.dtype("O")
     if family == MASKED:
@@ -376,6 +401,13 @@ def pandas_dtype(t: ArrowType | None, has_nulls: bool = False, family: str = NUM
         return np.dtype(f"timedelta64[{t.unit}]")
     if pa.types.is_dictionary(t):
         return pd.CategoricalDtype()
+    if isinstance(t, pa.ExtensionType):
+        # pandas' own Arrow extension types (``ArrowIntervalType``, ``ArrowPeriodType``): the column
+        # is pandas' interval / period dtype, which the type names itself
+        try:
+            return pd.api.types.pandas_dtype(t.to_pandas_dtype())
+        except (NotImplementedError, TypeError):
+            pass
     return np.dtype("O")
 
 
