@@ -70,6 +70,19 @@ class _Accessor:
         self._s = series
         self._origin = series  # what a trip to pandas runs on
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        """pandas' accessor class, so that ``isinstance(s.str, StringMethods)`` holds for pandas' class
+        as it does on pandas (``type()`` still names gframe's): a program that checks the accessor's
+        type behaves the same on gframe."""
+        return self._pandas_cls
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # pandas' accessors take no new attributes (``NoNewAttributesMixin``), with its message
+        if not name.startswith("_"):
+            raise AttributeError(f"You cannot add any new attribute '{name}'")
+        object.__setattr__(self, name, value)
+
     def _fn(self, name: str, **params: Any) -> Any:
         return self._s._with(func(f"{self._kind}.{name}", self._s._expr, **params))
 
@@ -124,10 +137,13 @@ class CategoricalMethods(_Accessor):
         super().__init__(series)
 
 
-@full_signatures(pd.core.strings.accessor.StringMethods, lambda acc, name, a, k, why: acc._fallback(name, *a, **k))
+_PandasStringMethods = pd.core.strings.accessor.StringMethods
+
+
+@full_signatures(_PandasStringMethods, lambda acc, name, a, k, why: acc._fallback(name, *a, **k))
 class StringMethods(_Accessor):
     _kind = "str"
-    _pandas_cls = pd.core.strings.accessor.StringMethods
+    _pandas_cls = _PandasStringMethods
 
     def __init__(self, series: Any) -> None:
         t = series._dtype_arrow
@@ -137,8 +153,16 @@ class StringMethods(_Accessor):
         # by the values (``infer_dtype``: strings, a mix, no values or only missing ones are taken;
         # bools or numbers raise AttributeError), so every method is pandas' (``_fn`` raises NotNative)
         self._objects = not categorical and not is_string(t) and pandas_dtype(t, True, series._family) == np.dtype("O")
+        if t is not None and pa.types.is_dictionary(t) and not categorical:
+            # a categorical of other categories (bytes, none at all, a mix pandas keeps as objects):
+            # pandas decides by the categories, as for Python objects
+            self._objects = True
         if t is not None and not is_string(t) and not categorical and not self._objects:
             raise AttributeError("Can only use .str accessor with string values!")
+        if self._objects:
+            # pandas' own check of the values, with its message ("... not floating"); the values are read,
+            # nothing is computed by pandas
+            _PandasStringMethods._validate(series.to_pandas())
         # pandas applies .str to a categorical's string values: predicates as on str, while string
         # results come back in an object column (missing is NaN)
         super().__init__(series._with(func("cast", series._expr, dtype=t.value_type)) if categorical else series)
@@ -149,15 +173,19 @@ class StringMethods(_Accessor):
         if self._objects:
             raise NotNative(f"str.{name} of Python objects")
         out = super()._fn(name, **params)
-        if self._categorical and is_string(out._dtype_arrow) and name != "replace":  # pandas: replace keeps str
+        # pandas: a categorical's string results are object, but ``replace`` keeps the categories' dtype
+        # (``str``/``string``; object categories - data the plan does not type - stay object)
+        if self._categorical and is_string(out._dtype_arrow) and (
+                name != "replace" or self._origin.dtype.categories.dtype == np.dtype("O")):
             return out._with(func("cast", out._expr, dtype=OBJECT_STRING))
         return out
 
     @property
     def _object_dtype(self) -> bool:
-        """Strings in an object column (``split().str.get``): pandas' missing-value rules differ."""
+        """Strings in an object column (``split().str.get``, ``astype(object)``): pandas' missing-value
+        rules differ (a predicate keeps each missing value as it was, in an object column)."""
         t = self._s._dtype_arrow
-        return t is None or t in (OBJECT_STRING, PYOBJECT)
+        return t is None or t in (OBJECT_STRING, PYOBJECT) or self._s._family in OBJECT_FAMILIES
 
     def _na_value(self, na: Any) -> tuple[bool, Any]:
         """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None)."""

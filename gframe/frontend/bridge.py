@@ -372,6 +372,11 @@ class PandasProxy:
         object.__setattr__(self, "_obj", obj)
         object.__setattr__(self, "_api", api)
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        """The pandas object's class, so that ``isinstance(idx.str, StringMethods)`` holds as on pandas."""
+        return type(self._obj)
+
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._obj, name)
         api = f"{self._api}.{name}"

@@ -1,0 +1,123 @@
+"""``.str`` as pandas' (issue 10, ``pandas/tests/strings``): the accessor's type and validation, the
+dtypes of its results over object and categorical columns. Each case is checked against pandas."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pandas.testing as tm
+import pytest
+from pandas.core.strings.accessor import StringMethods
+
+import gframe as gf
+
+
+def _same(got, expected) -> None:
+    if isinstance(expected, pd.DataFrame):
+        tm.assert_frame_equal(got.to_pandas(), expected)
+    elif isinstance(expected, pd.Series):
+        tm.assert_series_equal(got.to_pandas(), expected)
+    else:
+        tm.assert_index_equal(got.to_pandas(), expected)
+
+
+# ---------------------------------------------------------------- a categorical's dtype holds its categories
+
+@pytest.mark.parametrize("dtype", [object, "str", "string"])
+def test_categorical_series_dtype_has_categories(dtype):
+    data = ["b b", "a a", "b b", None]
+    ps = pd.Series(data, dtype=dtype).astype("category")
+    gs = gf.Series(data, dtype=dtype).astype("category")
+    assert gs.dtype == ps.dtype
+    tm.assert_index_equal(gs.dtype.categories, ps.dtype.categories)
+    # categories as objects (pandas' test_api_for_categorical): the dtype round-trips
+    pobj = ps.astype(pd.CategoricalDtype(ps.dtype.categories.astype("object")))
+    gobj = gs.astype(gf.CategoricalDtype(gs.dtype.categories.astype("object")))
+    assert gobj.dtype == pobj.dtype
+    _same(gobj, pobj)
+
+
+def test_categorical_frame_dtypes_have_categories():
+    pdf = pd.DataFrame({"a": ["x", "y", "x"], "b": [1, 2, 3]}).astype({"a": "category"})
+    gdf = gf.DataFrame({"a": ["x", "y", "x"], "b": [1, 2, 3]}).astype({"a": "category"})
+    tm.assert_series_equal(gdf.dtypes, pdf.dtypes)
+    tm.assert_index_equal(gdf.dtypes["a"].categories, pdf.dtypes["a"].categories)
+
+
+# ---------------------------------------------------------------- the accessor's type
+
+@pytest.mark.parametrize("dtype", [object, "str", "string", "category"])
+def test_str_accessor_is_pandas_string_methods(dtype):
+    gs = gf.Series(["a", "b", None], dtype=dtype)
+    assert isinstance(gs.str, StringMethods)
+    assert isinstance(gf.Index(["a", "b"]).str, StringMethods)
+
+
+def test_str_accessor_takes_no_new_attributes():
+    acc = gf.Series(["a", "b"]).str
+    with pytest.raises(AttributeError, match="You cannot add any new attribute 'xlabel'"):
+        acc.xlabel = "a"
+    with pytest.raises(AttributeError, match="You cannot add any new attribute 'xlabel'"):
+        pd.Series(["a", "b"]).str.xlabel = "a"
+
+
+# ---------------------------------------------------------------- validation by the values
+
+@pytest.mark.parametrize("values", [[1.5, np.nan], [1, 2], [True, False]])
+@pytest.mark.parametrize("dtype", [object, "category"])
+def test_str_accessor_refuses_non_string_values(values, dtype):
+    ps = pd.Series(values, dtype=dtype)
+    with pytest.raises(AttributeError) as expected:
+        ps.str
+    gs = gf.Series(values, dtype=dtype)
+    with pytest.raises(AttributeError, match="Can only use .str accessor with string values") as got:
+        gs.str
+    assert str(got.value) == str(expected.value)
+    assert not hasattr(gs, "str")
+
+
+@pytest.mark.parametrize("values", [[b"a", b"b", np.nan], [np.nan, np.nan], ["a", 1, np.nan]])
+@pytest.mark.parametrize("dtype", [object, "category"])
+def test_str_accessor_of_objects_and_other_categoricals(values, dtype):
+    """bytes, no values at all and mixes are pandas' allowed kinds: the methods answer as pandas'."""
+    ps = pd.Series(np.array(values, dtype=object), dtype=dtype)
+    gs = gf.Series(np.array(values, dtype=object), dtype=dtype)
+    _same(gs.str.len(), ps.str.len())
+    _same(gs.str.get(0), ps.str.get(0))
+    if dtype == "category":
+        tm.assert_index_equal(gs.dtype.categories, ps.dtype.categories)
+
+
+# ---------------------------------------------------------------- object columns keep object
+
+@pytest.mark.parametrize("missing", [np.nan, pd.NA, None])
+@pytest.mark.parametrize("method,args", [("upper", ()), ("strip", ()), ("get", (0,)), ("slice", (0, 1)),
+                                         ("replace", ("a", "b")), ("title", ())])
+def test_object_string_results_stay_object(method, args, missing):
+    data = ["a b", " ab", missing] if missing is not None else ["a b", " ab"]
+    ps = pd.Series(data, dtype=object)
+    gs = gf.Series(data, dtype=object)
+    expected = getattr(ps.str, method)(*args)
+    got = getattr(gs.str, method)(*args)
+    assert got.dtype == expected.dtype == object
+    _same(got, expected)
+
+
+@pytest.mark.parametrize("missing", [np.nan, pd.NA])
+@pytest.mark.parametrize("method,args", [("contains", ("a",)), ("startswith", ("a",)), ("endswith", ("b",)),
+                                         ("isalpha", ()), ("isdigit", ())])
+def test_object_predicates_keep_missing(method, args, missing):
+    ps = pd.Series(["ab", "1", missing], dtype=object)
+    gs = gf.Series(["ab", "1", missing], dtype=object)
+    _same(getattr(gs.str, method)(*args), getattr(ps.str, method)(*args))
+
+
+def test_categorical_str_matches_object_str():
+    """pandas' test_api_for_categorical: a categorical's ``.str`` answers as its values' object column."""
+    data = ["a a", "a a", "b b", "b b"]
+    gc = gf.Series(data).astype("category")
+    gc = gc.astype(gf.CategoricalDtype(gc.dtype.categories.astype("object")))
+    gobj = gf.Series(data).astype("object")
+    pobj = pd.Series(data).astype("object")
+    for method, args in [("upper", ()), ("contains", ("a",)), ("len", ()), ("replace", ("a", "c"))]:
+        _same(getattr(gc.str, method)(*args), getattr(pobj.str, method)(*args))
+        _same(getattr(gobj.str, method)(*args), getattr(pobj.str, method)(*args))
