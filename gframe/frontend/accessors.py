@@ -7,6 +7,7 @@ Rust's syntax, a frequency as nanoseconds). Anything else runs through pandas, r
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -20,21 +21,120 @@ from gframe.plan.schema import OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_f
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
 # Python regex syntax the engines' regex dialect (Rust's ``regex``) lacks: lookaround, back
-# references, atomic groups, conditionals, ``\Z``
-_NOT_PORTABLE = re.compile(r"\(\?<?[=!]|\(\?P=|\(\?>|\(\?\(|\\[1-9]|\\Z")
+# references, atomic groups, conditionals, ``\Z``, named characters (``\N{EURO SIGN}``)
+_NOT_PORTABLE = re.compile(r"\(\?<?[=!]|\(\?P=|\(\?>|\(\?\(|\\[1-9]|\\Z|\\N\{")
+
+try:
+    from re import _parser as _sre  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python < 3.11
+    import sre_parse as _sre  # type: ignore[no-redef]
+
+# parsed nodes whose meaning differs between Python's ``re`` and Rust's ``regex``: ``$`` (Python's
+# also matches before a final newline), lookaround, back references, conditionals, atomic groups and
+# possessive repeats (Rust has none). (``\s``/``\S`` are rewritten: ``engine_regex``.)
+_DIFFERING = {(_sre.AT, _sre.AT_END)}
+_UNSUPPORTED = {_sre.ASSERT, _sre.ASSERT_NOT, _sre.GROUPREF, _sre.GROUPREF_EXISTS,
+                getattr(_sre, "ATOMIC_GROUP", None), getattr(_sre, "POSSESSIVE_REPEAT", None)} - {None}
+# flags Rust's syntax lacks (``(?a)``, ``(?L)``) or reads otherwise (``(?x)``'s whitespace in classes)
+_FLAGS_NOT_PORTABLE = re.ASCII | re.LOCALE | re.VERBOSE
+
+
+def _regex_nodes(tree: Any) -> Any:
+    """Every (op, argument) of a parsed pattern, nested ones included."""
+    for op, av in tree:
+        yield op, av
+        if op == _sre.BRANCH:
+            for sub in av[1]:
+                yield from _regex_nodes(sub)
+        elif op == _sre.SUBPATTERN:
+            yield from _regex_nodes(av[-1])
+        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT) or op == getattr(_sre, "POSSESSIVE_REPEAT", None):
+            yield from _regex_nodes(av[2])
+        elif op in (_sre.ASSERT, _sre.ASSERT_NOT):
+            yield from _regex_nodes(av[1])
+        elif op == _sre.IN or op == getattr(_sre, "ATOMIC_GROUP", None):
+            yield from _regex_nodes(av)
+        elif op == _sre.GROUPREF_EXISTS:
+            yield from _regex_nodes(av[1])
+            if av[2] is not None:
+                yield from _regex_nodes(av[2])
 
 
 def portable_regex(pat: str) -> bool:
-    """Whether ``pat`` means the same to Python's ``re`` and to the engines' regex dialect."""
+    """Whether ``pat`` means the same to Python's ``re`` (pandas' semantics, also for Arrow strings:
+    pandas sends such patterns to ``re``) and, as ``engine_regex`` writes it, to the engines' dialect."""
+    return engine_regex(pat) is not None
+
+
+# what Python's ``\s`` takes beyond Rust's (``str.isspace``: the information separators)
+_PY_SPACE_EXTRA = r"\x1c-\x1f"
+
+
+def engine_regex(pat: str) -> str | None:
+    r"""``pat`` in the engines' dialect (Rust's ``regex``) with Python's meaning; None where unsure.
+
+    Rewritten: ``\s`` / ``\S`` as classes of Python's whitespace (nested classes inside a class);
+    inside a class, ``[``, ``&`` and ``~`` are escaped (Rust reads ``[`` as a nested class and
+    ``&&``/``~~`` as set operations, Python as the characters) and a leading ``]`` is escaped."""
     try:
-        re.compile(pat)
-    except re.error:
-        return False
-    return _NOT_PORTABLE.search(pat) is None
+        re.compile(pat)  # (Python's FutureWarnings - "Possible nested set" - reach the user, as on pandas)
+        with warnings.catch_warnings():  # (once)
+            warnings.simplefilter("ignore")
+            tree = _sre.parse(pat)
+    except (re.error, RecursionError):
+        return None
+    if _NOT_PORTABLE.search(pat) is not None or tree.state.flags & _FLAGS_NOT_PORTABLE:
+        return None
+    for op, av in _regex_nodes(tree):
+        if op in _UNSUPPORTED or op == _sre.AT and (op, av) in _DIFFERING:
+            return None
+        if op == _sre.SUBPATTERN and (av[1] | av[2]) & _FLAGS_NOT_PORTABLE:
+            return None
+    out: list[str] = []
+    i, n, in_class = 0, len(pat), False
+    while i < n:
+        ch = pat[i]
+        if ch == "\\":
+            nxt = pat[i + 1]  # (a trailing backslash does not compile)
+            if nxt == "s":
+                out.append(rf"\s{_PY_SPACE_EXTRA}" if in_class else rf"[\s{_PY_SPACE_EXTRA}]")
+            elif nxt == "S":
+                out.append(rf"[^\s{_PY_SPACE_EXTRA}]")
+            else:
+                out.append(pat[i:i + 2])
+            i += 2
+        elif in_class:
+            if ch == "]":
+                in_class = False
+                out.append(ch)
+            elif ch in "[&~":
+                out.append("\\" + ch)
+            elif ch == "-" and pat[i + 1:i + 2] == "-":
+                return None  # Rust's class difference
+            else:
+                out.append(ch)
+            i += 1
+        elif ch == "[":
+            in_class = True
+            out.append(ch)
+            i += 1
+            if pat[i:i + 1] == "^":
+                out.append("^")
+                i += 1
+            if pat[i:i + 1] == "]":  # a leading ``]`` is the character
+                out.append("\\]")
+                i += 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
-def _python_repl_to_template(repl: str) -> str | None:
-    """A ``re.sub`` replacement (``\\1``, ``\\g<name>``) as a ``$``-template (``${1}``); None if unsure."""
+def _python_repl_to_template(repl: str, pattern: "re.Pattern[str] | None" = None) -> str | None:
+    """A ``re.sub`` replacement (``\\1``, ``\\g<name>``) as a ``$``-template (``${1}``); None if unsure.
+
+    A reference to a group ``pattern`` lacks is None too: Python's ``re`` raises "invalid group
+    reference", pandas' pyarrow path reads ``\\20`` as group 2 and a ``0`` - pandas' to decide."""
     out = []
     i = 0
     escapes = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "f": "\f", "v": "\v", "a": "\a"}
@@ -49,6 +149,9 @@ def _python_repl_to_template(repl: str) -> str | None:
                 group = m.group(1) or m.group(2)
                 if group == "0" and m.group(1):
                     return None  # "\0" is a NUL character to Python
+                if pattern is not None and not (group.isdigit() and int(group) <= pattern.groups
+                                                or group in pattern.groupindex):
+                    return None
                 out.append("${" + group + "}")
                 i += m.end()
             elif i + 1 < len(repl) and repl[i + 1] in escapes:
@@ -197,12 +300,13 @@ class StringMethods(_Accessor):
     # ---------------------------------------------------------------- predicates
     def contains(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT, regex: bool = True) -> Any:
         native, fill = self._na_value(na)
+        engine_pat = engine_regex(pat) if regex and isinstance(pat, str) else pat
         if not isinstance(pat, str) or flags not in (0, re.IGNORECASE) or not native or self._object_dtype \
-                or (regex and not portable_regex(pat)):
+                or engine_pat is None:
             return self._fallback("contains", pat, case=case, flags=flags, na=na, regex=regex)
         if flags == re.IGNORECASE:
             case = False
-        return self._fn("contains", pat=pat, case=bool(case), regex=bool(regex), na=fill)
+        return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), na=fill)
 
     def _affix(self, name: str, pat: Any, na: Any) -> Any:
         native, fill = self._na_value(na)
@@ -304,9 +408,11 @@ class StringMethods(_Accessor):
             case = False
         case = True if case is None else bool(case)
         if regex:
-            template = _python_repl_to_template(repl)
-            if template is None or not portable_regex(pat):
+            engine_pat = engine_regex(pat)
+            template = _python_repl_to_template(repl, re.compile(pat)) if engine_pat is not None else None
+            if template is None:
                 return fallback()
+            pat = engine_pat
         else:
             template = repl
         return self._fn("replace", pat=pat, repl=template, n=n, case=case, regex=bool(regex))
