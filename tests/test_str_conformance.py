@@ -198,3 +198,24 @@ def test_replace_existing_group_references_native():
         with gf.option_context("gframe.fallback", "raise"):
             got = gs.str.replace(pat, repl, regex=True)
         _same(got, ps.str.replace(pat, repl, regex=True))
+
+
+# ---------------------------------------------------------------- split: a Series of lists, as pandas'
+
+def test_split_result_is_the_series_of_lists():
+    data = ["a b", "c d e", None]
+    ps, gs = pd.Series(data), gf.Series(data)
+    expected, got = ps.str.split(), gs.str.split()
+    assert isinstance(got, gf.Series)
+    _same(got, expected)
+    assert got[1] == expected[1] == ["c", "d", "e"]  # a label lookup, not the parts' column
+    assert len(got) == len(expected)
+    assert got.get(0) == expected.get(0)
+    _same(got == got, expected == expected)
+    _same(got.str.join("-"), expected.str.join("-"))
+    _same(got.str.len(), expected.str.len())
+    with gf.option_context("gframe.fallback", "raise"):  # one part: native
+        first, last = got.str[0], got.str.get(-1)
+    _same(first, expected.str[0])
+    _same(last, expected.str.get(-1))
+    _same(gf.concat([got, got]), pd.concat([expected, expected]))

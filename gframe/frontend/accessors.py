@@ -428,35 +428,41 @@ class StringMethods(_Accessor):
 
 
 class _SplitResult:
-    """``s.str.split(sep)``: lazy until ``.str.get(i)`` / ``.str[i]`` picks one part (then one native op)."""
+    """``s.str.split(sep)``: the Series of lists pandas gives, lazy until ``.str.get(i)`` / ``.str[i]``
+    picks one part (then one native op). Anything else - ``result[0]`` (the first row's list, a label
+    lookup as on any Series), ``.str.join``, ``==``, ``len`` - is that Series of lists, from pandas
+    (recorded), made once. ``isinstance(result, Series)`` holds, as on pandas."""
 
     def __init__(self, series: Any, pat: str | None, n: int, regex: Any) -> None:
         self._series = series
         self._pat = pat
         self._n = n
         self._regex = regex
+        self._lists: Any = None
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return type(self._series)
 
     @property
-    def str(self) -> "_SplitResult":
-        return self
+    def str(self) -> "_SplitParts":
+        return _SplitParts(self)
 
-    def get(self, i: Any) -> Any:
+    def _part(self, i: Any) -> Any:
         if not isinstance(i, int) or isinstance(i, bool) or (self._n > 0 and i < 0):
-            return getattr(self._materialize().str, "get")(i)
+            return self._materialize().str.get(i)
         return self._series._with(func("str.split_get", self._series._expr, pat=self._pat, n=self._n, i=i))
 
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, int) and not isinstance(i, bool):
-            return self.get(i)
-        return self._materialize().str[i]
-
     def _materialize(self) -> Any:
-        pat, n, regex = self._pat, self._n, self._regex
-        return via_pandas("Series.str.split", lambda ps: ps.str.split(pat, n=n, regex=regex), (self._series,), {},
-                           "list column")
+        if self._lists is None:
+            pat, n, regex = self._pat, self._n, self._regex
+            self._lists = via_pandas("Series.str.split", lambda ps: ps.str.split(pat, n=n, regex=regex),
+                                     (self._series,), {}, "list column")
+        return self._lists
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
+        # every other name, private ones too (``_plan``: gframe takes it for the Series it says it is)
+        if name in ("_series", "_pat", "_n", "_regex", "_lists"):
             raise AttributeError(name)
         return getattr(self._materialize(), name)
 
@@ -465,6 +471,44 @@ class _SplitResult:
 
     def __repr__(self) -> str:
         return repr(self._materialize())
+
+
+def _lists_dunder(name: str) -> Any:
+    def method(self: _SplitResult, *args: Any) -> Any:
+        return getattr(self._materialize(), name)(*args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__getitem__", "__len__", "__iter__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+              "__add__", "__radd__", "__mul__", "__rmul__", "__contains__", "__bool__", "__array__", "__invert__"):
+    setattr(_SplitResult, _name, _lists_dunder(_name))
+_SplitResult.__hash__ = None  # type: ignore[assignment]  # (as a Series: unhashable)
+
+
+class _SplitParts:
+    """``s.str.split(sep).str``: ``get(i)`` / ``[i]`` native, every other method the lists' ``.str``."""
+
+    def __init__(self, result: _SplitResult) -> None:
+        self._result = result
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return _PandasStringMethods
+
+    def get(self, i: Any) -> Any:
+        return self._result._part(i)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, int) and not isinstance(i, bool):
+            return self._result._part(i)
+        return self._result._materialize().str[i]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._result._materialize().str, name)
 
 
 _DATE_FIELDS = frozenset({"year", "month", "day", "quarter", "dayofweek", "dayofyear"})
