@@ -219,3 +219,37 @@ def test_split_result_is_the_series_of_lists():
     _same(first, expected.str[0])
     _same(last, expected.str.get(-1))
     _same(gf.concat([got, got]), pd.concat([expected, expected]))
+
+
+# ---------------------------------------------------------------- match / fullmatch: native, anchored
+
+@pytest.mark.parametrize("dtype", ["str", "string", "string[pyarrow]"])
+@pytest.mark.parametrize("method,args,kwargs", [
+    ("match", ("ab",), {}), ("fullmatch", ("ab",), {}), ("fullmatch", ("(ab)+",), {}), ("match", ("a|b",), {}),
+    ("match", ("ab",), {"case": False}), ("fullmatch", ("ab",), {"na": True}), ("match", ("(?i)ab",), {}),
+    ("fullmatch", (r"a\sb",), {})])
+def test_match_fullmatch_native(method, args, kwargs, dtype):
+    data = ["ab", "ab\n", "xab", "AB", None, "abab", "b", "a\x1cb"]
+    ps, gs = pd.Series(data, dtype=dtype), gf.Series(data, dtype=dtype)
+    with gf.option_context("gframe.fallback", "raise"):
+        got = getattr(gs.str, method)(*args, **kwargs)
+    _same(got, getattr(ps.str, method)(*args, **kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [{"flags": re.IGNORECASE, "case": True}, {"flags": re.MULTILINE, "case": False},
+                                    {"flags": re.IGNORECASE}])
+def test_match_flags_and_case_as_pandas(kwargs):
+    data = ["AB", "cd"]
+    ps, gs = pd.Series(data), gf.Series(data)
+    try:
+        expected = ps.str.match("^ab", **kwargs)
+    except ValueError as exc:
+        with pytest.raises(ValueError, match=re.escape(str(exc))):
+            gs.str.match("^ab", **kwargs)
+    else:
+        _same(gs.str.match("^ab", **kwargs), expected)
+    compiled = re.compile("ab", re.IGNORECASE)
+    with pytest.raises(ValueError, match="conflicting case-sensitivity"):
+        ps.str.match(compiled, case=True)
+    with pytest.raises(ValueError, match="conflicting case-sensitivity"):
+        gs.str.match(compiled, case=True)

@@ -308,6 +308,25 @@ class StringMethods(_Accessor):
             case = False
         return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), na=fill)
 
+    def _anchored(self, name: str, pat: Any, case: Any, flags: int, na: Any, end: str) -> Any:
+        """``match`` / ``fullmatch``: a search of the pattern anchored at the start (and at the very
+        end: Python's ``fullmatch``, which ``\\z`` is; ``$`` would also take a final newline's place)."""
+        native, fill = self._na_value(na)
+        engine_pat = engine_regex(pat) if isinstance(pat, str) else None
+        on_case = True if case is _NO_DEFAULT else case
+        on_flags = 0 if flags is _NO_DEFAULT else flags
+        if engine_pat is None or on_flags != 0 or not native or self._object_dtype or not isinstance(on_case, bool):
+            # (flags: pandas checks them against ``case``)
+            given = {k: v for k, v in (("case", case), ("flags", flags), ("na", na)) if v is not _NO_DEFAULT}
+            return self._fallback(name, pat, **given)  # (pandas tells a given case from its default)
+        return self._fn("contains", pat=f"^(?:{engine_pat}){end}", case=on_case, regex=True, na=fill)
+
+    def match(self, pat: Any, case: Any = _NO_DEFAULT, flags: Any = _NO_DEFAULT, na: Any = _NO_DEFAULT) -> Any:
+        return self._anchored("match", pat, case, flags, na, "")
+
+    def fullmatch(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT) -> Any:
+        return self._anchored("fullmatch", pat, case, flags, na, r"\z")
+
     def _affix(self, name: str, pat: Any, na: Any) -> Any:
         native, fill = self._na_value(na)
         pats = (pat,) if isinstance(pat, str) else pat
