@@ -253,3 +253,11 @@ def test_match_flags_and_case_as_pandas(kwargs):
         ps.str.match(compiled, case=True)
     with pytest.raises(ValueError, match="conflicting case-sensitivity"):
         gs.str.match(compiled, case=True)
+
+
+def test_proxy_of_a_series_gframe_cannot_hold_stays_a_proxy():
+    """A pandas Series gframe cannot hold (Sparse) comes back as a proxy that does not claim to be
+    ``pd.Series`` (gframe would try to convert it): pandas' concat of it gives pandas' answer."""
+    got = gf.concat([gf.Series([], dtype="float64").astype("Sparse"), gf.Series([], dtype="float64").astype("Sparse")])
+    expected = pd.concat([pd.Series([], dtype="float64").astype("Sparse")] * 2)
+    assert got.dtype == expected.dtype == "Sparse[float64]"

@@ -374,7 +374,11 @@ class PandasProxy:
 
     @property  # type: ignore[misc]
     def __class__(self) -> type:
-        """The pandas object's class, so that ``isinstance(idx.str, StringMethods)`` holds as on pandas."""
+        """The pandas object's class, so that ``isinstance(idx.str, StringMethods)`` holds as on pandas;
+        not for a frame, series or index gframe cannot hold (``Sparse``): gframe's own type checks
+        (``isinstance(o, pd.Series)`` -> convert it) must still see the proxy."""
+        if isinstance(self._obj, (pd.DataFrame, pd.Series, pd.Index)):
+            return PandasProxy
         return type(self._obj)
 
     def __getattr__(self, name: str) -> Any:
