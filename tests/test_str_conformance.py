@@ -261,3 +261,11 @@ def test_proxy_of_a_series_gframe_cannot_hold_stays_a_proxy():
     got = gf.concat([gf.Series([], dtype="float64").astype("Sparse"), gf.Series([], dtype="float64").astype("Sparse")])
     expected = pd.concat([pd.Series([], dtype="float64").astype("Sparse")] * 2)
     assert got.dtype == expected.dtype == "Sparse[float64]"
+
+
+def test_split_result_takes_assignment():
+    data = ["a b", None, "c"]
+    ps, gs = pd.Series(data).str.split(), gf.Series(data).str.split()
+    ps[ps.isna()] = "x"
+    gs[gs.isna()] = "x"
+    _same(gs, ps)

@@ -500,7 +500,7 @@ def _lists_dunder(name: str) -> Any:
     return method
 
 
-for _name in ("__getitem__", "__len__", "__iter__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+for _name in ("__getitem__", "__setitem__", "__len__", "__iter__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
               "__add__", "__radd__", "__mul__", "__rmul__", "__contains__", "__bool__", "__array__", "__invert__"):
     setattr(_SplitResult, _name, _lists_dunder(_name))
 _SplitResult.__hash__ = None  # type: ignore[assignment]  # (as a Series: unhashable)
