@@ -7,6 +7,7 @@ Rust's syntax, a frequency as nanoseconds). Anything else runs through pandas, r
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -21,21 +22,120 @@ from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_S
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
 # Python regex syntax the engines' regex dialect (Rust's ``regex``) lacks: lookaround, back
-# references, atomic groups, conditionals, ``\Z``
-_NOT_PORTABLE = re.compile(r"\(\?<?[=!]|\(\?P=|\(\?>|\(\?\(|\\[1-9]|\\Z")
+# references, atomic groups, conditionals, ``\Z``, named characters (``\N{EURO SIGN}``)
+_NOT_PORTABLE = re.compile(r"\(\?<?[=!]|\(\?P=|\(\?>|\(\?\(|\\[1-9]|\\Z|\\N\{")
+
+try:
+    from re import _parser as _sre  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python < 3.11
+    import sre_parse as _sre  # type: ignore[no-redef]
+
+# parsed nodes whose meaning differs between Python's ``re`` and Rust's ``regex``: ``$`` (Python's
+# also matches before a final newline), lookaround, back references, conditionals, atomic groups and
+# possessive repeats (Rust has none). (``\s``/``\S`` are rewritten: ``engine_regex``.)
+_DIFFERING = {(_sre.AT, _sre.AT_END)}
+_UNSUPPORTED = {_sre.ASSERT, _sre.ASSERT_NOT, _sre.GROUPREF, _sre.GROUPREF_EXISTS,
+                getattr(_sre, "ATOMIC_GROUP", None), getattr(_sre, "POSSESSIVE_REPEAT", None)} - {None}
+# flags Rust's syntax lacks (``(?a)``, ``(?L)``) or reads otherwise (``(?x)``'s whitespace in classes)
+_FLAGS_NOT_PORTABLE = re.ASCII | re.LOCALE | re.VERBOSE
+
+
+def _regex_nodes(tree: Any) -> Any:
+    """Every (op, argument) of a parsed pattern, nested ones included."""
+    for op, av in tree:
+        yield op, av
+        if op == _sre.BRANCH:
+            for sub in av[1]:
+                yield from _regex_nodes(sub)
+        elif op == _sre.SUBPATTERN:
+            yield from _regex_nodes(av[-1])
+        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT) or op == getattr(_sre, "POSSESSIVE_REPEAT", None):
+            yield from _regex_nodes(av[2])
+        elif op in (_sre.ASSERT, _sre.ASSERT_NOT):
+            yield from _regex_nodes(av[1])
+        elif op == _sre.IN or op == getattr(_sre, "ATOMIC_GROUP", None):
+            yield from _regex_nodes(av)
+        elif op == _sre.GROUPREF_EXISTS:
+            yield from _regex_nodes(av[1])
+            if av[2] is not None:
+                yield from _regex_nodes(av[2])
 
 
 def portable_regex(pat: str) -> bool:
-    """Whether ``pat`` means the same to Python's ``re`` and to the engines' regex dialect."""
+    """Whether ``pat`` means the same to Python's ``re`` (pandas' semantics, also for Arrow strings:
+    pandas sends such patterns to ``re``) and, as ``engine_regex`` writes it, to the engines' dialect."""
+    return engine_regex(pat) is not None
+
+
+# what Python's ``\s`` takes beyond Rust's (``str.isspace``: the information separators)
+_PY_SPACE_EXTRA = r"\x1c-\x1f"
+
+
+def engine_regex(pat: str) -> str | None:
+    r"""``pat`` in the engines' dialect (Rust's ``regex``) with Python's meaning; None where unsure.
+
+    Rewritten: ``\s`` / ``\S`` as classes of Python's whitespace (nested classes inside a class);
+    inside a class, ``[``, ``&`` and ``~`` are escaped (Rust reads ``[`` as a nested class and
+    ``&&``/``~~`` as set operations, Python as the characters) and a leading ``]`` is escaped."""
     try:
-        re.compile(pat)
-    except re.error:
-        return False
-    return _NOT_PORTABLE.search(pat) is None
+        re.compile(pat)  # (Python's FutureWarnings - "Possible nested set" - reach the user, as on pandas)
+        with warnings.catch_warnings():  # (once)
+            warnings.simplefilter("ignore")
+            tree = _sre.parse(pat)
+    except (re.error, RecursionError):
+        return None
+    if _NOT_PORTABLE.search(pat) is not None or tree.state.flags & _FLAGS_NOT_PORTABLE:
+        return None
+    for op, av in _regex_nodes(tree):
+        if op in _UNSUPPORTED or op == _sre.AT and (op, av) in _DIFFERING:
+            return None
+        if op == _sre.SUBPATTERN and (av[1] | av[2]) & _FLAGS_NOT_PORTABLE:
+            return None
+    out: list[str] = []
+    i, n, in_class = 0, len(pat), False
+    while i < n:
+        ch = pat[i]
+        if ch == "\\":
+            nxt = pat[i + 1]  # (a trailing backslash does not compile)
+            if nxt == "s":
+                out.append(rf"\s{_PY_SPACE_EXTRA}" if in_class else rf"[\s{_PY_SPACE_EXTRA}]")
+            elif nxt == "S":
+                out.append(rf"[^\s{_PY_SPACE_EXTRA}]")
+            else:
+                out.append(pat[i:i + 2])
+            i += 2
+        elif in_class:
+            if ch == "]":
+                in_class = False
+                out.append(ch)
+            elif ch in "[&~":
+                out.append("\\" + ch)
+            elif ch == "-" and pat[i + 1:i + 2] == "-":
+                return None  # Rust's class difference
+            else:
+                out.append(ch)
+            i += 1
+        elif ch == "[":
+            in_class = True
+            out.append(ch)
+            i += 1
+            if pat[i:i + 1] == "^":
+                out.append("^")
+                i += 1
+            if pat[i:i + 1] == "]":  # a leading ``]`` is the character
+                out.append("\\]")
+                i += 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
-def _python_repl_to_template(repl: str) -> str | None:
-    """A ``re.sub`` replacement (``\\1``, ``\\g<name>``) as a ``$``-template (``${1}``); None if unsure."""
+def _python_repl_to_template(repl: str, pattern: "re.Pattern[str] | None" = None) -> str | None:
+    """A ``re.sub`` replacement (``\\1``, ``\\g<name>``) as a ``$``-template (``${1}``); None if unsure.
+
+    A reference to a group ``pattern`` lacks is None too: Python's ``re`` raises "invalid group
+    reference", pandas' pyarrow path reads ``\\20`` as group 2 and a ``0`` - pandas' to decide."""
     out = []
     i = 0
     escapes = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "f": "\f", "v": "\v", "a": "\a"}
@@ -50,6 +150,9 @@ def _python_repl_to_template(repl: str) -> str | None:
                 group = m.group(1) or m.group(2)
                 if group == "0" and m.group(1):
                     return None  # "\0" is a NUL character to Python
+                if pattern is not None and not (group.isdigit() and int(group) <= pattern.groups
+                                                or group in pattern.groupindex):
+                    return None
                 out.append("${" + group + "}")
                 i += m.end()
             elif i + 1 < len(repl) and repl[i + 1] in escapes:
@@ -70,6 +173,19 @@ class _Accessor:
     def __init__(self, series: Any) -> None:
         self._s = series
         self._origin = series  # what a trip to pandas runs on
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        """pandas' accessor class, so that ``isinstance(s.str, StringMethods)`` holds for pandas' class
+        as it does on pandas (``type()`` still names gframe's): a program that checks the accessor's
+        type behaves the same on gframe."""
+        return self._pandas_cls
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # pandas' accessors take no new attributes (``NoNewAttributesMixin``), with its message
+        if not name.startswith("_"):
+            raise AttributeError(f"You cannot add any new attribute '{name}'")
+        object.__setattr__(self, name, value)
 
     def _fn(self, name: str, **params: Any) -> Any:
         return self._s._with(func(f"{self._kind}.{name}", self._s._expr, **params))
@@ -125,10 +241,13 @@ class CategoricalMethods(_Accessor):
         super().__init__(series)
 
 
-@full_signatures(pd.core.strings.accessor.StringMethods, lambda acc, name, a, k, why: acc._fallback(name, *a, **k))
+_PandasStringMethods = pd.core.strings.accessor.StringMethods
+
+
+@full_signatures(_PandasStringMethods, lambda acc, name, a, k, why: acc._fallback(name, *a, **k))
 class StringMethods(_Accessor):
     _kind = "str"
-    _pandas_cls = pd.core.strings.accessor.StringMethods
+    _pandas_cls = _PandasStringMethods
 
     def __init__(self, series: Any) -> None:
         t = series._dtype_arrow
@@ -138,8 +257,16 @@ class StringMethods(_Accessor):
         # by the values (``infer_dtype``: strings, a mix, no values or only missing ones are taken;
         # bools or numbers raise AttributeError), so every method is pandas' (``_fn`` raises NotNative)
         self._objects = not categorical and not is_string(t) and pandas_dtype(t, True, series._family) == np.dtype("O")
+        if t is not None and pa.types.is_dictionary(t) and not categorical:
+            # a categorical of other categories (bytes, none at all, a mix pandas keeps as objects):
+            # pandas decides by the categories, as for Python objects
+            self._objects = True
         if t is not None and not is_string(t) and not categorical and not self._objects:
             raise AttributeError("Can only use .str accessor with string values!")
+        if self._objects:
+            # pandas' own check of the values, with its message ("... not floating"); the values are read,
+            # nothing is computed by pandas
+            _PandasStringMethods._validate(series.to_pandas())
         # pandas applies .str to a categorical's string values: predicates as on str, while string
         # results come back in an object column (missing is NaN)
         super().__init__(series._with(func("cast", series._expr, dtype=t.value_type)) if categorical else series)
@@ -150,15 +277,19 @@ class StringMethods(_Accessor):
         if self._objects:
             raise NotNative(f"str.{name} of Python objects")
         out = super()._fn(name, **params)
-        if self._categorical and is_string(out._dtype_arrow) and name != "replace":  # pandas: replace keeps str
+        # pandas: a categorical's string results are object, but ``replace`` keeps the categories' dtype
+        # (``str``/``string``; object categories - data the plan does not type - stay object)
+        if self._categorical and is_string(out._dtype_arrow) and (
+                name != "replace" or self._origin.dtype.categories.dtype == np.dtype("O")):
             return out._with(func("cast", out._expr, dtype=OBJECT_STRING))
         return out
 
     @property
     def _object_dtype(self) -> bool:
-        """Strings in an object column (``split().str.get``): pandas' missing-value rules differ."""
+        """Strings in an object column (``split().str.get``, ``astype(object)``): pandas' missing-value
+        rules differ (a predicate keeps each missing value as it was, in an object column)."""
         t = self._s._dtype_arrow
-        return t is None or t in (OBJECT_STRING, PYOBJECT)
+        return t is None or t in (OBJECT_STRING, PYOBJECT) or self._s._family in OBJECT_FAMILIES
 
     def _na_value(self, na: Any) -> tuple[bool, Any]:
         """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None)."""
@@ -170,12 +301,32 @@ class StringMethods(_Accessor):
     # ---------------------------------------------------------------- predicates
     def contains(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT, regex: bool = True) -> Any:
         native, fill = self._na_value(na)
+        engine_pat = engine_regex(pat) if regex and isinstance(pat, str) else pat
         if not isinstance(pat, str) or flags not in (0, re.IGNORECASE) or not native or self._object_dtype \
-                or (regex and not portable_regex(pat)):
+                or engine_pat is None:
             return self._fallback("contains", pat, case=case, flags=flags, na=na, regex=regex)
         if flags == re.IGNORECASE:
             case = False
-        return self._fn("contains", pat=pat, case=bool(case), regex=bool(regex), na=fill)
+        return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), na=fill)
+
+    def _anchored(self, name: str, pat: Any, case: Any, flags: int, na: Any, end: str) -> Any:
+        """``match`` / ``fullmatch``: a search of the pattern anchored at the start (and at the very
+        end: Python's ``fullmatch``, which ``\\z`` is; ``$`` would also take a final newline's place)."""
+        native, fill = self._na_value(na)
+        engine_pat = engine_regex(pat) if isinstance(pat, str) else None
+        on_case = True if case is _NO_DEFAULT else case
+        on_flags = 0 if flags is _NO_DEFAULT else flags
+        if engine_pat is None or on_flags != 0 or not native or self._object_dtype or not isinstance(on_case, bool):
+            # (flags: pandas checks them against ``case``)
+            given = {k: v for k, v in (("case", case), ("flags", flags), ("na", na)) if v is not _NO_DEFAULT}
+            return self._fallback(name, pat, **given)  # (pandas tells a given case from its default)
+        return self._fn("contains", pat=f"^(?:{engine_pat}){end}", case=on_case, regex=True, na=fill)
+
+    def match(self, pat: Any, case: Any = _NO_DEFAULT, flags: Any = _NO_DEFAULT, na: Any = _NO_DEFAULT) -> Any:
+        return self._anchored("match", pat, case, flags, na, "")
+
+    def fullmatch(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT) -> Any:
+        return self._anchored("fullmatch", pat, case, flags, na, r"\z")
 
     def _affix(self, name: str, pat: Any, na: Any) -> Any:
         native, fill = self._na_value(na)
@@ -277,9 +428,11 @@ class StringMethods(_Accessor):
             case = False
         case = True if case is None else bool(case)
         if regex:
-            template = _python_repl_to_template(repl)
-            if template is None or not portable_regex(pat):
+            engine_pat = engine_regex(pat)
+            template = _python_repl_to_template(repl, re.compile(pat)) if engine_pat is not None else None
+            if template is None:
                 return fallback()
+            pat = engine_pat
         else:
             template = repl
         return self._fn("replace", pat=pat, repl=template, n=n, case=case, regex=bool(regex))
@@ -295,35 +448,41 @@ class StringMethods(_Accessor):
 
 
 class _SplitResult:
-    """``s.str.split(sep)``: lazy until ``.str.get(i)`` / ``.str[i]`` picks one part (then one native op)."""
+    """``s.str.split(sep)``: the Series of lists pandas gives, lazy until ``.str.get(i)`` / ``.str[i]``
+    picks one part (then one native op). Anything else - ``result[0]`` (the first row's list, a label
+    lookup as on any Series), ``.str.join``, ``==``, ``len`` - is that Series of lists, from pandas
+    (recorded), made once. ``isinstance(result, Series)`` holds, as on pandas."""
 
     def __init__(self, series: Any, pat: str | None, n: int, regex: Any) -> None:
         self._series = series
         self._pat = pat
         self._n = n
         self._regex = regex
+        self._lists: Any = None
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return type(self._series)
 
     @property
-    def str(self) -> "_SplitResult":
-        return self
+    def str(self) -> "_SplitParts":
+        return _SplitParts(self)
 
-    def get(self, i: Any) -> Any:
+    def _part(self, i: Any) -> Any:
         if not isinstance(i, int) or isinstance(i, bool) or (self._n > 0 and i < 0):
-            return getattr(self._materialize().str, "get")(i)
+            return self._materialize().str.get(i)
         return self._series._with(func("str.split_get", self._series._expr, pat=self._pat, n=self._n, i=i))
 
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, int) and not isinstance(i, bool):
-            return self.get(i)
-        return self._materialize().str[i]
-
     def _materialize(self) -> Any:
-        pat, n, regex = self._pat, self._n, self._regex
-        return via_pandas("Series.str.split", lambda ps: ps.str.split(pat, n=n, regex=regex), (self._series,), {},
-                           "list column")
+        if self._lists is None:
+            pat, n, regex = self._pat, self._n, self._regex
+            self._lists = via_pandas("Series.str.split", lambda ps: ps.str.split(pat, n=n, regex=regex),
+                                     (self._series,), {}, "list column")
+        return self._lists
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
+        # every other name, private ones too (``_plan``: gframe takes it for the Series it says it is)
+        if name in ("_series", "_pat", "_n", "_regex", "_lists"):
             raise AttributeError(name)
         return getattr(self._materialize(), name)
 
@@ -332,6 +491,44 @@ class _SplitResult:
 
     def __repr__(self) -> str:
         return repr(self._materialize())
+
+
+def _lists_dunder(name: str) -> Any:
+    def method(self: _SplitResult, *args: Any) -> Any:
+        return getattr(self._materialize(), name)(*args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__getitem__", "__setitem__", "__len__", "__iter__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+              "__add__", "__radd__", "__mul__", "__rmul__", "__contains__", "__bool__", "__array__", "__invert__"):
+    setattr(_SplitResult, _name, _lists_dunder(_name))
+_SplitResult.__hash__ = None  # type: ignore[assignment]  # (as a Series: unhashable)
+
+
+class _SplitParts:
+    """``s.str.split(sep).str``: ``get(i)`` / ``[i]`` native, every other method the lists' ``.str``."""
+
+    def __init__(self, result: _SplitResult) -> None:
+        self._result = result
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return _PandasStringMethods
+
+    def get(self, i: Any) -> Any:
+        return self._result._part(i)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, int) and not isinstance(i, bool):
+            return self._result._part(i)
+        return self._result._materialize().str[i]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._result._materialize().str, name)
 
 
 _DATE_FIELDS = frozenset({"year", "month", "day", "quarter", "dayofweek", "dayofyear"})

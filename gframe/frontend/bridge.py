@@ -384,6 +384,15 @@ class PandasProxy:
         object.__setattr__(self, "_obj", obj)
         object.__setattr__(self, "_api", api)
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        """The pandas object's class, so that ``isinstance(idx.str, StringMethods)`` holds as on pandas;
+        not for a frame, series or index gframe cannot hold (``Sparse``): gframe's own type checks
+        (``isinstance(o, pd.Series)`` -> convert it) must still see the proxy."""
+        if isinstance(self._obj, (pd.DataFrame, pd.Series, pd.Index)):
+            return PandasProxy
+        return type(self._obj)
+
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._obj, name)
         api = f"{self._api}.{name}"

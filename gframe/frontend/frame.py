@@ -152,8 +152,8 @@ class DataFrame(NumpyProtocols, NDFrame):
     @property
     def dtypes(self) -> pd.Series:
         s = self._schema
-        if not s.exact:
-            return self.to_pandas().dtypes  # some dtype is decided by the data
+        if not s.exact or any(pa.types.is_dictionary(f.dtype) for f in s.columns):
+            return self.to_pandas().dtypes  # some dtype is decided by the data (a categorical's categories)
         return pd.Series([pandas_dtype(f.dtype, family=f.family) for f in s.columns], index=self.columns, dtype=object)
 
     @property

@@ -608,7 +608,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         special = family_dtype(t, fam)
         if special is not None:
             return special
-        if t is None or (pa.types.is_integer(t) or pa.types.is_boolean(t)) and not self._plan.schema.exact:
+        # a categorical's dtype holds its categories, which are data: pandas' dtype, read from the values
+        if t is None or pa.types.is_dictionary(t) \
+                or (pa.types.is_integer(t) or pa.types.is_boolean(t)) and not self._plan.schema.exact:
             return self.to_pandas().dtype
         return pandas_dtype(t)
 

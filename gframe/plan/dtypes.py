@@ -561,6 +561,11 @@ _NUMPY_RESULT = frozenset({"isna", "notna", "duplicated", "str.split_get", "udf"
 _INT_RESULT = frozenset({"dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek",
                          "dt.quarter", "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len"})
 
+# string functions whose result pandas keeps in an object column of an object column's strings, each
+# missing value as it was (``Series(["a", None], dtype=object).str.upper()`` is object ``["A", None]``)
+_OBJECT_KEEPING = frozenset({"str.lower", "str.upper", "str.title", "str.strip", "str.lstrip", "str.rstrip",
+                             "str.slice", "str.replace", "str.get"})
+
 
 def combine_families(*families: str) -> str:
     """The family of an operation over operands of these families (arrow > masked > numpy)."""
@@ -601,7 +606,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
             return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean, ``string``'s bool
         if fam == ARROW_LARGE and expr.fn in _INT_RESULT and expr.fn != "str.len":
             return ARROW  # (str.len keeps it: pyarrow's length of large strings is int64, see family_type)
-        return fam if fam in OBJECT_FAMILIES and expr.fn in ("fillna", "coalesce", "where", "shift") else (
+        return fam if fam in OBJECT_FAMILIES and (expr.fn in ("fillna", "coalesce", "where", "shift")
+                                                  or expr.fn in _OBJECT_KEEPING) else (
             NUMPY if fam in OBJECT_FAMILIES else fam)
     if isinstance(expr, Agg):
         if expr.param("family"):

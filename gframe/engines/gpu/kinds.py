@@ -115,7 +115,9 @@ _REGEX_BAD = re.compile(r"\(\?|\\[bBAZzpPUuxN0-9]|\{[^}]*,\}|[*+?}]\?|[*+?}]\+")
 
 
 def regex_ok(pat: str) -> bool:
-    if not pat.isascii():
+    # (the construct check first: a pattern in the engines' dialect - nested classes - would make
+    # Python's compile warn "Possible nested set")
+    if not pat.isascii() or _REGEX_BAD.search(pat) is not None:
         return False
     try:
         re.compile(pat)

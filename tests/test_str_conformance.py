@@ -1,0 +1,271 @@
+"""``.str`` as pandas' (issue 10, ``pandas/tests/strings``): the accessor's type and validation, the
+dtypes of its results over object and categorical columns. Each case is checked against pandas."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pandas.testing as tm
+import pytest
+from pandas.core.strings.accessor import StringMethods
+
+import gframe as gf
+
+
+def _same(got, expected) -> None:
+    if isinstance(expected, pd.DataFrame):
+        tm.assert_frame_equal(got.to_pandas(), expected)
+    elif isinstance(expected, pd.Series):
+        tm.assert_series_equal(got.to_pandas(), expected)
+    else:
+        tm.assert_index_equal(got.to_pandas(), expected)
+
+
+# ---------------------------------------------------------------- a categorical's dtype holds its categories
+
+@pytest.mark.parametrize("dtype", [object, "str", "string"])
+def test_categorical_series_dtype_has_categories(dtype):
+    data = ["b b", "a a", "b b", None]
+    ps = pd.Series(data, dtype=dtype).astype("category")
+    gs = gf.Series(data, dtype=dtype).astype("category")
+    assert gs.dtype == ps.dtype
+    tm.assert_index_equal(gs.dtype.categories, ps.dtype.categories)
+    # categories as objects (pandas' test_api_for_categorical): the dtype round-trips
+    pobj = ps.astype(pd.CategoricalDtype(ps.dtype.categories.astype("object")))
+    gobj = gs.astype(gf.CategoricalDtype(gs.dtype.categories.astype("object")))
+    assert gobj.dtype == pobj.dtype
+    _same(gobj, pobj)
+
+
+def test_categorical_frame_dtypes_have_categories():
+    pdf = pd.DataFrame({"a": ["x", "y", "x"], "b": [1, 2, 3]}).astype({"a": "category"})
+    gdf = gf.DataFrame({"a": ["x", "y", "x"], "b": [1, 2, 3]}).astype({"a": "category"})
+    tm.assert_series_equal(gdf.dtypes, pdf.dtypes)
+    tm.assert_index_equal(gdf.dtypes["a"].categories, pdf.dtypes["a"].categories)
+
+
+# ---------------------------------------------------------------- the accessor's type
+
+@pytest.mark.parametrize("dtype", [object, "str", "string", "category"])
+def test_str_accessor_is_pandas_string_methods(dtype):
+    gs = gf.Series(["a", "b", None], dtype=dtype)
+    assert isinstance(gs.str, StringMethods)
+    assert isinstance(gf.Index(["a", "b"]).str, StringMethods)
+
+
+def test_str_accessor_takes_no_new_attributes():
+    acc = gf.Series(["a", "b"]).str
+    with pytest.raises(AttributeError, match="You cannot add any new attribute 'xlabel'"):
+        acc.xlabel = "a"
+    with pytest.raises(AttributeError, match="You cannot add any new attribute 'xlabel'"):
+        pd.Series(["a", "b"]).str.xlabel = "a"
+
+
+# ---------------------------------------------------------------- validation by the values
+
+@pytest.mark.parametrize("values", [[1.5, np.nan], [1, 2], [True, False]])
+@pytest.mark.parametrize("dtype", [object, "category"])
+def test_str_accessor_refuses_non_string_values(values, dtype):
+    ps = pd.Series(values, dtype=dtype)
+    with pytest.raises(AttributeError) as expected:
+        ps.str
+    gs = gf.Series(values, dtype=dtype)
+    with pytest.raises(AttributeError, match="Can only use .str accessor with string values") as got:
+        gs.str
+    assert str(got.value) == str(expected.value)
+    assert not hasattr(gs, "str")
+
+
+_MIXED_CATEGORIES = pytest.mark.xfail(strict=True, raises=Exception,
+                                      reason="open: a categorical of mixed categories cannot be stored (Arrow)")
+
+
+@pytest.mark.parametrize("values,dtype", [
+    *[(v, d) for v in ([b"a", b"b", np.nan], [np.nan, np.nan]) for d in (object, "category")],
+    (["a", 1, np.nan], object), pytest.param(["a", 1, np.nan], "category", marks=_MIXED_CATEGORIES)])
+def test_str_accessor_of_objects_and_other_categoricals(values, dtype):
+    """bytes, no values at all and mixes are pandas' allowed kinds: the methods answer as pandas'."""
+    ps = pd.Series(np.array(values, dtype=object), dtype=dtype)
+    gs = gf.Series(np.array(values, dtype=object), dtype=dtype)
+    _same(gs.str.len(), ps.str.len())
+    _same(gs.str.get(0), ps.str.get(0))
+    if dtype == "category":
+        tm.assert_index_equal(gs.dtype.categories, ps.dtype.categories)
+
+
+# ---------------------------------------------------------------- object columns keep object
+
+@pytest.mark.parametrize("missing", [np.nan, pd.NA, None])
+@pytest.mark.parametrize("method,args", [("upper", ()), ("strip", ()), ("get", (0,)), ("slice", (0, 1)),
+                                         ("replace", ("a", "b")), ("title", ())])
+def test_object_string_results_stay_object(method, args, missing):
+    data = ["a b", " ab", missing] if missing is not None else ["a b", " ab"]
+    ps = pd.Series(data, dtype=object)
+    gs = gf.Series(data, dtype=object)
+    expected = getattr(ps.str, method)(*args)
+    got = getattr(gs.str, method)(*args)
+    assert got.dtype == expected.dtype == object
+    _same(got, expected)
+
+
+@pytest.mark.parametrize("missing", [np.nan, pd.NA])
+@pytest.mark.parametrize("method,args", [("contains", ("a",)), ("startswith", ("a",)), ("endswith", ("b",)),
+                                         ("isalpha", ()), ("isdigit", ())])
+def test_object_predicates_keep_missing(method, args, missing):
+    ps = pd.Series(["ab", "1", missing], dtype=object)
+    gs = gf.Series(["ab", "1", missing], dtype=object)
+    _same(getattr(gs.str, method)(*args), getattr(ps.str, method)(*args))
+
+
+def test_categorical_str_matches_object_str():
+    """pandas' test_api_for_categorical: a categorical's ``.str`` answers as its values' object column."""
+    data = ["a a", "a a", "b b", "b b"]
+    gc = gf.Series(data).astype("category")
+    gc = gc.astype(gf.CategoricalDtype(gc.dtype.categories.astype("object")))
+    gobj = gf.Series(data).astype("object")
+    pobj = pd.Series(data).astype("object")
+    for method, args in [("upper", ()), ("contains", ("a",)), ("len", ()), ("replace", ("a", "c"))]:
+        _same(getattr(gc.str, method)(*args), getattr(pobj.str, method)(*args))
+        _same(getattr(gobj.str, method)(*args), getattr(pobj.str, method)(*args))
+
+
+# ---------------------------------------------------------------- regexes mean what Python's ``re`` means
+
+_WS_DATA = ["a\x0bb", "a\x1cb", "a\x1fb", "a b", "a,b", "a1b", "a]b", "a^b", "a[b", "a&b", r"a\sb", "ab", "\x0b", "x", ""]
+
+
+@pytest.mark.parametrize("dtype", [object, "str", "string"])
+@pytest.mark.parametrize("pat", [r"\s", r"\S", r"a\s+b", r"[\s,]", r"[^\s]", r"[\S\d]", r"[^\S,]", r"[]\s]",
+                                 r"[^]\S]", r"\\s", r"[[]", r"[a&&b]", r"[~]"])
+def test_regex_whitespace_and_classes_as_python(pat, dtype):
+    ps = pd.Series(_WS_DATA, dtype=dtype)
+    gs = gf.Series(_WS_DATA, dtype=dtype)
+    warns = "&&" in pat or pat == "[[]"  # Python's "Possible nested set": the user sees it on both
+    for method, args in [("contains", ()), ("replace", ("_",))]:
+        re.purge()  # (Python warns where it compiles: not from its cache)
+        with pytest.warns(FutureWarning) if warns else _nothing():
+            expected = getattr(ps.str, method)(pat, *args, regex=True)
+        re.purge()
+        with pytest.warns(FutureWarning) if warns else _nothing():
+            got = getattr(gs.str, method)(pat, *args, regex=True)
+        _same(got, expected)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@pytest.mark.parametrize("dtype", ["str", "string"])
+def test_regex_end_of_string_before_final_newline(dtype):
+    data = ["ab", "ab\n", "ab\nc", "a"]
+    ps, gs = pd.Series(data, dtype=dtype), gf.Series(data, dtype=dtype)
+    _same(gs.str.contains("b$"), ps.str.contains("b$"))
+    _same(gs.str.replace("b$", "X", regex=True), ps.str.replace("b$", "X", regex=True))
+
+
+@pytest.mark.parametrize("dtype", ["str", "string"])
+def test_regex_named_character(dtype):
+    data = ["\u20ac1", "1", None]
+    ps, gs = pd.Series(data, dtype=dtype), gf.Series(data, dtype=dtype)
+    _same(gs.str.contains(r"\N{EURO SIGN}"), ps.str.contains(r"\N{EURO SIGN}"))
+
+
+@pytest.mark.parametrize("dtype", [object, "str", "string"])
+@pytest.mark.parametrize("repl", [r"\g<20>", r"\20", r"\4", r"\g<four>"])
+def test_replace_reference_to_missing_group_is_pandas(repl, dtype):
+    data = ["One Two Three", "Foo Bar Baz"]
+    pat = r"(?P<one>\w+) (?P<two>\w+) (?P<three>\w+)"
+    ps, gs = pd.Series(data, dtype=dtype), gf.Series(data, dtype=dtype)
+    try:
+        expected = ps.str.replace(pat, repl, regex=True)
+    except Exception as exc:  # pandas raises (re.error, or pyarrow's ArrowInvalid): the same here
+        with pytest.raises(type(exc)):
+            gs.str.replace(pat, repl, regex=True)
+    else:
+        _same(gs.str.replace(pat, repl, regex=True), expected)
+
+
+def test_replace_existing_group_references_native():
+    data = ["One Two Three", "Foo Bar Baz"]
+    pat = r"(?P<one>\w+) (?P<two>\w+) (?P<three>\w+)"
+    ps, gs = pd.Series(data), gf.Series(data)
+    for repl in [r"\g<three> \g<two> \g<one>", r"\3 \2 \1", r"\g<2>0"]:
+        with gf.option_context("gframe.fallback", "raise"):
+            got = gs.str.replace(pat, repl, regex=True)
+        _same(got, ps.str.replace(pat, repl, regex=True))
+
+
+# ---------------------------------------------------------------- split: a Series of lists, as pandas'
+
+def test_split_result_is_the_series_of_lists():
+    data = ["a b", "c d e", None]
+    ps, gs = pd.Series(data), gf.Series(data)
+    expected, got = ps.str.split(), gs.str.split()
+    assert isinstance(got, gf.Series)
+    _same(got, expected)
+    assert got[1] == expected[1] == ["c", "d", "e"]  # a label lookup, not the parts' column
+    assert len(got) == len(expected)
+    assert got.get(0) == expected.get(0)
+    _same(got == got, expected == expected)
+    _same(got.str.join("-"), expected.str.join("-"))
+    _same(got.str.len(), expected.str.len())
+    with gf.option_context("gframe.fallback", "raise"):  # one part: native
+        first, last = got.str[0], got.str.get(-1)
+    _same(first, expected.str[0])
+    _same(last, expected.str.get(-1))
+    _same(gf.concat([got, got]), pd.concat([expected, expected]))
+
+
+# ---------------------------------------------------------------- match / fullmatch: native, anchored
+
+@pytest.mark.parametrize("dtype", ["str", "string", "string[pyarrow]"])
+@pytest.mark.parametrize("method,args,kwargs", [
+    ("match", ("ab",), {}), ("fullmatch", ("ab",), {}), ("fullmatch", ("(ab)+",), {}), ("match", ("a|b",), {}),
+    ("match", ("ab",), {"case": False}), ("fullmatch", ("ab",), {"na": True}), ("match", ("(?i)ab",), {}),
+    ("fullmatch", (r"a\sb",), {})])
+def test_match_fullmatch_native(method, args, kwargs, dtype):
+    data = ["ab", "ab\n", "xab", "AB", None, "abab", "b", "a\x1cb"]
+    ps, gs = pd.Series(data, dtype=dtype), gf.Series(data, dtype=dtype)
+    with gf.option_context("gframe.fallback", "raise"):
+        got = getattr(gs.str, method)(*args, **kwargs)
+    _same(got, getattr(ps.str, method)(*args, **kwargs))
+
+
+@pytest.mark.parametrize("kwargs", [{"flags": re.IGNORECASE, "case": True}, {"flags": re.MULTILINE, "case": False},
+                                    {"flags": re.IGNORECASE}])
+def test_match_flags_and_case_as_pandas(kwargs):
+    data = ["AB", "cd"]
+    ps, gs = pd.Series(data), gf.Series(data)
+    try:
+        expected = ps.str.match("^ab", **kwargs)
+    except ValueError as exc:
+        with pytest.raises(ValueError, match=re.escape(str(exc))):
+            gs.str.match("^ab", **kwargs)
+    else:
+        _same(gs.str.match("^ab", **kwargs), expected)
+    compiled = re.compile("ab", re.IGNORECASE)
+    with pytest.raises(ValueError, match="conflicting case-sensitivity"):
+        ps.str.match(compiled, case=True)
+    with pytest.raises(ValueError, match="conflicting case-sensitivity"):
+        gs.str.match(compiled, case=True)
+
+
+def test_proxy_of_a_series_gframe_cannot_hold_stays_a_proxy():
+    """A pandas Series gframe cannot hold (Sparse) comes back as a proxy that does not claim to be
+    ``pd.Series`` (gframe would try to convert it): pandas' concat of it gives pandas' answer."""
+    got = gf.concat([gf.Series([], dtype="float64").astype("Sparse"), gf.Series([], dtype="float64").astype("Sparse")])
+    expected = pd.concat([pd.Series([], dtype="float64").astype("Sparse")] * 2)
+    assert got.dtype == expected.dtype == "Sparse[float64]"
+
+
+def test_split_result_takes_assignment():
+    data = ["a b", None, "c"]
+    ps, gs = pd.Series(data).str.split(), gf.Series(data).str.split()
+    ps[ps.isna()] = "x"
+    gs[gs.isna()] = "x"
+    _same(gs, ps)
