@@ -279,6 +279,18 @@ class DataFrame(NumpyProtocols, NDFrame):
     def __getitem__(self, key: Any) -> Any:
         if callable(key) and not isinstance(key, (Series, Index)):
             key = key(self)  # pandas: df[lambda d: d.a > 1]
+        try:
+            return self._getitem(key)
+        except NATIVE_ERRORS as exc:
+            # pandas' verdict on a key found wrong: a column lookup's needs the column labels only
+            # (a frame of no rows, built from the schema: nothing is computed)
+            labels_only = is_scalar(key) or (isinstance(key, list) and not any(isinstance(k, (bool, np.bool_)) for k in key))
+            pkey = as_pandas(key)
+            probe = pd.DataFrame(columns=as_pandas(self.columns)) if labels_only else self
+            pandas_verdict(probe, lambda p: p[pkey], exc)
+            return call_method(self, "__getitem__", (key,), {}, "key not native")
+
+    def _getitem(self, key: Any) -> Any:
 
         if isinstance(key, Series):
             return self._filter(key)
@@ -1500,4 +1512,4 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
 from gframe.frontend.series import Series, cast_expr, check_binop, cross_kind_equality, reduce_columns  # noqa: E402
 from gframe.frontend import readwrite, reshape  # noqa: E402
 from gframe.frontend.groupby import DataFrameGroupBy  # noqa: E402
-from gframe.frontend.indexing import ILocIndexer, LocIndexer  # noqa: E402
+from gframe.frontend.indexing import NATIVE_ERRORS, ILocIndexer, LocIndexer, pandas_verdict  # noqa: E402

@@ -8,11 +8,13 @@ else (label slices on a real index, MultiIndex keys) runs through pandas, record
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from gframe.frontend.bridge import from_pandas_result, via_pandas
+import pyarrow as pa
+from gframe.frontend.bridge import as_pandas, from_pandas_result, via_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index
@@ -95,6 +97,9 @@ def take_labels(frame: Any, labels: list[Any]) -> Any | None:
         return take_positions(frame, [int(v) for v in values])
     if len(schema.index) != 1:
         return None
+    if not pa.types.is_boolean(schema.index[0].dtype) and any(isinstance(v, (bool, np.bool_)) for v in values):
+        # True == 1 to Arrow's isin, but a bool is no label of another index to pandas
+        raise KeyError(f"{[v for v in values if isinstance(v, (bool, np.bool_))]} not in index")
     if values:
         hit = func("isin", Col(index_name(0)), values=tuple(values))
         found = type(frame)._from_plan(L.Distinct((index_name(0),), "first", L.Filter(hit, frame._plan)))
@@ -267,9 +272,69 @@ def datetime_slice(obj: Any, frame: Any, key: slice) -> Any:
     return _range_filter(obj, frame, t, bounds[0], bounds[1])
 
 
+# the exceptions native indexing raises for a call it finds wrong (pandas' types): before one
+# reaches the user, pandas gives its verdict on the same call (``pandas_verdict``)
+NATIVE_ERRORS = (KeyError, IndexError, TypeError, ValueError)
+
+
+def pandas_verdict(obj: Any, op: Any, exc: BaseException) -> Any:
+    """Native code found ``op(obj)`` an error (``exc``): pandas' own exception for the same call, or
+    NotImplemented where pandas does not raise (the caller then falls back for pandas' answer).
+
+    Why: pandas' lookup errors carry messages that depend on the index's type and the key's
+    (``KeyError: 3.0``, ``"None of [Index([...])] are in the [index]"``, ``"True: boolean label can
+    not be used without a boolean index"``, "cannot do slice indexing on DatetimeIndex with these
+    indexers"), which programs and tests match; and a key that native code refuses (a float label on
+    an int index, an interval's point, a 3-d array) may be one pandas reads another way. Only the
+    error path pays: the object is converted (a frame from pandas is its host copy) and pandas runs
+    the call on it, on a copy where the call assigns. Nothing is recorded for an error: no answer
+    was computed by pandas; an answer pandas gives is the caller's recorded fallback."""
+    try:
+        pobj = as_pandas(obj)
+    except Exception:  # noqa: BLE001 - the object cannot be converted: the native error stands
+        raise exc from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the fallback that follows warns where pandas warns
+            op(pobj)
+    except Exception as pexc:  # noqa: BLE001 - pandas' verdict, whatever its type
+        raise pexc from None
+    return NotImplemented
+
+
 class _Indexer:
+    name = ""  # pandas' indexer: "loc", "iloc", "at", "iat"
+
     def __init__(self, obj: Any) -> None:
         self.obj = obj
+
+    def __getitem__(self, key: Any) -> Any:
+        try:
+            out = self._get(key)
+        except NATIVE_ERRORS as exc:
+            pkey = as_pandas(key)
+            out = pandas_verdict(self.obj, lambda p: getattr(p, self.name)[pkey], exc)
+        return self._fallback(self.name, key) if out is NotImplemented else out
+
+    def _get(self, key: Any) -> Any:
+        return NotImplemented
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        try:
+            out = self._set(key, value)
+        except NATIVE_ERRORS as exc:
+            pkey, pvalue = as_pandas(key), as_pandas(value)
+
+            def put(p: Any) -> None:
+                getattr(p.copy(), self.name)[pkey] = pvalue
+
+            out = pandas_verdict(self.obj, put, exc)
+        if out is NotImplemented:
+            self._fallback(self.name, key, value, setting=True)
+
+    def _set(self, key: Any, value: Any) -> Any:
+        """Native assignment: None when done, NotImplemented where pandas assigns."""
+        return NotImplemented
 
     def _fallback(self, name: str, key: Any, value: Any = None, setting: bool = False) -> Any:
         obj = self.obj
@@ -291,9 +356,7 @@ class _Indexer:
 
 
 class LocIndexer(_Indexer):
-    def __getitem__(self, key: Any) -> Any:
-        out = self._get(key)
-        return self._fallback("loc", key) if out is NotImplemented else out
+    name = "loc"
 
     def _get(self, key: Any) -> Any:
 
@@ -357,7 +420,7 @@ class LocIndexer(_Indexer):
             return NotImplemented if out is None else out
         return NotImplemented
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def _set(self, key: Any, value: Any) -> Any:
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, None)
         if isinstance(rows, Series) and (is_scalar(value) or isinstance(value, Series)):
@@ -370,29 +433,29 @@ class LocIndexer(_Indexer):
                         # a new column: the value where the mask holds, missing elsewhere
                         cond = rows.fillna(False)
                         if cond._plan != obj._plan:
-                            return self._fallback("loc", key, value, setting=True)
+                            return NotImplemented
                         new_col = Series._over(obj._plan, func("where", literal(value), cond._expr, Lit(None)), c)
                         if new_col._dtype_arrow is None:
-                            return self._fallback("loc", key, value, setting=True)
+                            return NotImplemented
                     else:
-                        return self._fallback("loc", key, value, setting=True)
+                        return NotImplemented
                     if not (isinstance(new_col, Series) and new_col._plan == obj._plan):
-                        return self._fallback("loc", key, value, setting=True)
+                        return NotImplemented
                     updates[c] = new_col
                 for c, new_col in updates.items():
                     obj[c] = new_col
-                return
+                return None
             if not _is_frame(obj):
                 obj._replace_from(obj.mask(rows, value))
-                return
+                return None
         if _is_frame(obj) and _is_full(rows) and is_scalar(cols):
             if cols in obj._plan.schema.labels and not is_scalar(value) and not _same_rows_and_dtype(obj, cols, value):
                 # an existing column keeps its dtype (pandas sets in place: a value it cannot hold,
                 # a missing label's NaN in an int column, raises TypeError): pandas decides
-                return self._fallback("loc", key, value, setting=True)
+                return NotImplemented
             obj[cols] = value
-            return
-        self._fallback("loc", key, value, setting=True)
+            return None
+        return NotImplemented
 
 
 def _same_rows_and_dtype(frame: Any, label: Any, value: Any) -> bool:
@@ -405,9 +468,7 @@ def _same_rows_and_dtype(frame: Any, label: Any, value: Any) -> bool:
 
 
 class ILocIndexer(_Indexer):
-    def __getitem__(self, key: Any) -> Any:
-        out = self._get(key)
-        return self._fallback("iloc", key) if out is NotImplemented else out
+    name = "iloc"
 
     def _get(self, key: Any) -> Any:
         obj = self.obj
@@ -477,5 +538,33 @@ class ILocIndexer(_Indexer):
             return from_pandas_result(pdf.iloc[0], "DataFrame.iloc")  # one row, transposed at the edge
         return NotImplemented
 
-    def __setitem__(self, key: Any, value: Any) -> None:
-        self._fallback("iloc", key, value, setting=True)
+
+
+def _scalar_answer(out: Any) -> Any:
+    """``at``/``iat`` answer one value: a native lookup that found several rows is pandas' call."""
+    return NotImplemented if isinstance(out, (DataFrame, Series)) else out
+
+
+class AtIndexer(_Indexer):
+    """``at[row, column]`` (``at[label]`` of a Series): one value by labels, natively the lookup
+    ``loc`` does; anything else (a non-scalar key, repeated labels, assignment) is pandas'."""
+
+    name = "at"
+
+    def _get(self, key: Any) -> Any:
+        keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
+        if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(_is_label(k) for k in keys):
+            return NotImplemented
+        return _scalar_answer(LocIndexer(self.obj)._get(key))
+
+
+class IAtIndexer(_Indexer):
+    """``iat[i, j]`` (``iat[i]`` of a Series): one value by positions, natively as ``iloc``."""
+
+    name = "iat"
+
+    def _get(self, key: Any) -> Any:
+        keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
+        if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(_is_int(k) for k in keys):
+            return NotImplemented
+        return _scalar_answer(ILocIndexer(self.obj)._get(key))
