@@ -296,7 +296,8 @@ class DataFrame(NumpyProtocols, NDFrame):
             return self._filter(key)
         if isinstance(key, slice):
             return self.iloc[key]
-        if isinstance(key, (list, tuple, pd.Index, np.ndarray, Index)) and not (isinstance(key, tuple) and self._schema.has(key)):
+        if isinstance(key, (list, tuple, pd.Index, np.ndarray, Index, pd.api.extensions.ExtensionArray)) \
+                and not (isinstance(key, tuple) and self._schema.has(key)):
             keys = list(key) if not isinstance(key, Index) else key.tolist()
             if keys and all(isinstance(k, (bool, np.bool_)) for k in keys) and not all(self._schema.has(k) for k in keys):
                 return self._filter(Series(keys, index=self.index if self._schema.index is not None else None))

@@ -97,6 +97,10 @@ def take_labels(frame: Any, labels: list[Any]) -> Any | None:
         return take_positions(frame, [int(v) for v in values])
     if len(schema.index) != 1:
         return None
+    t = schema.index[0].dtype
+    if t is not None and pa.types.is_dictionary(t) and not (pa.types.is_string(t.value_type)
+                                                            or pa.types.is_large_string(t.value_type)):
+        return None  # categories of numbers or times: the CPU engine's Enum holds them as their strings
     if not pa.types.is_boolean(schema.index[0].dtype) and any(isinstance(v, (bool, np.bool_)) for v in values):
         # True == 1 to Arrow's isin, but a bool is no label of another index to pandas
         raise KeyError(f"{[v for v in values if isinstance(v, (bool, np.bool_))]} not in index")

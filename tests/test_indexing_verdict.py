@@ -1,0 +1,139 @@
+"""Indexing keys native code finds wrong get pandas' verdict: pandas' exception type and message, or
+pandas' answer where pandas reads the key another way (``indexing.pandas_verdict``); ``at``/``iat``
+read natively and assign through pandas."""
+from __future__ import annotations
+
+import numpy as np
+import pandas
+import pandas.testing as pdt
+import pytest
+
+import gframe as gpd
+
+
+def _frame(lib):
+    return lib.DataFrame({"a": [1, 2, 3], "b": [4.0, 5.0, 6.0]}, index=[10, 20, 30])
+
+
+def _series(lib):
+    return lib.Series([1, 2, 3], index=[1, 2, 3], name="s")
+
+
+def _outcome(fn):
+    """(exception type, message) or ("ok", value) of ``fn()``."""
+    try:
+        out = fn()
+    except Exception as exc:  # noqa: BLE001 - the comparison is the point
+        return type(exc), str(exc)
+    return "ok", out.to_pandas() if hasattr(out, "to_pandas") else out
+
+
+def _same(make, op):
+    want = _outcome(lambda: op(make(pandas)))
+    got = _outcome(lambda: op(make(gpd)))
+    assert got[0] is want[0], (got, want)
+    if want[0] == "ok":
+        if isinstance(want[1], pandas.DataFrame):
+            pdt.assert_frame_equal(got[1], want[1])
+        elif isinstance(want[1], pandas.Series):
+            pdt.assert_series_equal(got[1], want[1])
+        else:
+            assert got[1] == want[1] and type(got[1]) is type(want[1])
+    else:
+        assert got[1] == want[1]
+
+
+@pytest.mark.parametrize("op", [
+    lambda s: s.loc[5],
+    lambda s: s.loc[3.0],
+    lambda s: s.loc[True],
+    lambda s: s.loc[[True]],
+    lambda s: s.loc[[1, 7]],
+    lambda s: s.loc[[7, 8]],
+    lambda s: s[7],
+    lambda s: s.iloc[5],
+    lambda s: s.iloc[[0, 5]],
+    lambda s: s.iloc[1.0:2],
+    lambda s: s.iloc[np.zeros((2, 2, 2), dtype=int)],
+    lambda s: s.at[2],
+    lambda s: s.at[9],
+    lambda s: s.iat[1],
+    lambda s: s.iat[-1],
+    lambda s: s.iat[7],
+])
+def test_series_lookup_errors_and_answers_are_pandas(op):
+    _same(_series, op)
+
+
+@pytest.mark.parametrize("op", [
+    lambda d: d.loc[15],
+    lambda d: d.loc[20.0],
+    lambda d: d.loc[False],
+    lambda d: d.loc[20, "z"],
+    lambda d: d.loc[[10, 15]],
+    lambda d: d.iloc[np.zeros((2, 2, 2), dtype=int)],
+    lambda d: d.iloc[:, 5],
+    lambda d: d["z"],
+    lambda d: d[["a", "z"]],
+    lambda d: d[["y", "z"]],
+    lambda d: d[np.zeros((2, 2, 2), dtype=int)],
+    lambda d: d.at[20, "b"],
+    lambda d: d.at[20, "z"],
+    lambda d: d.at[[20], "b"],
+    lambda d: d.iat[1, 0],
+    lambda d: d.iat[1, 5],
+])
+def test_frame_lookup_errors_and_answers_are_pandas(op):
+    _same(_frame, op)
+
+
+def test_interval_index_point_lookup_is_pandas_answer():
+    def make(lib):
+        return lib.Series([1, 2, 3], index=pandas.IntervalIndex.from_breaks([0, 1, 2, 3]))
+
+    _same(make, lambda s: s.loc[1.5])
+    _same(make, lambda s: s.loc[[0.5, 2.5]])
+    _same(make, lambda s: s.loc[[0.5, 7]])
+
+
+@pytest.mark.parametrize("assign", [
+    lambda d: d.at.__setitem__((20, "b"), 9.5),
+    lambda d: d.at.__setitem__((40, "a"), 7),  # a new row
+    lambda d: d.iat.__setitem__((0, 0), 11),
+    lambda d: d.iat.__setitem__((0, 0), "x"),  # pandas' TypeError: an int column cannot hold it
+])
+def test_at_iat_assignment_is_pandas(assign):
+    p, g = _frame(pandas), _frame(gpd)
+    want = _outcome(lambda: assign(p))
+    got = _outcome(lambda: assign(g))
+    assert got[0] is want[0]
+    if want[0] == "ok":
+        pdt.assert_frame_equal(g.to_pandas(), p)
+    else:
+        assert got[1] == want[1]
+
+
+def test_series_at_assignment_is_pandas():
+    p, g = _series(pandas), _series(gpd)
+    p.at[2] = 20
+    g.at[2] = 20
+    pdt.assert_series_equal(g.to_pandas(), p)
+
+
+def test_loc_assignment_error_is_pandas():
+    def assign(d):
+        d.loc[np.zeros((2, 2, 2), dtype=bool), "a"] = 1
+
+    want = _outcome(lambda: assign(_frame(pandas)))
+    got = _outcome(lambda: assign(_frame(gpd)))
+    assert want[0] is not None and got == want
+
+
+def test_at_reads_natively():
+    g = _frame(gpd)
+    with gpd.option_context("gframe.fallback", "raise"):
+        assert g.at[30, "a"] == 3
+        assert g.iat[2, 1] == 6.0
+        assert g["b"].at[10] == 4.0
+        with pytest.raises(KeyError, match="^15$"):
+            g.at[15, "a"]  # the error is pandas' (its message): nothing fell back
