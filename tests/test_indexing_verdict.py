@@ -137,3 +137,67 @@ def test_at_reads_natively():
         assert g["b"].at[10] == 4.0
         with pytest.raises(KeyError, match="^15$"):
             g.at[15, "a"]  # the error is pandas' (its message): nothing fell back
+
+
+@pytest.mark.parametrize("values", [
+    [1, 2, 3], [1.5, 2.5, 3.5], ["a", "b", "c"],
+    [pandas.Timestamp(2019, 1, 1), pandas.Timestamp(2019, 2, 1), pandas.Timestamp(2019, 3, 1)],
+    [pandas.Timedelta(1, "D"), pandas.Timedelta(2, "D"), pandas.Timedelta(3, "D")],
+])
+def test_loc_on_categorical_index_of_any_categories(values):
+    def make(lib):
+        return lib.DataFrame({"A": ["foo", "bar", "baz"]}, index=pandas.CategoricalIndex(values))
+
+    _same(make, lambda d: d.loc[values[0]])
+    _same(make, lambda d: d.loc[values[:2]])
+
+
+def test_loc_on_index_of_mixed_objects():
+    def make(lib):
+        return lib.Series([1, 2, 3], index=[1, "b", 3.5])
+
+    _same(make, lambda s: s.loc["b"])
+    _same(make, lambda s: s.loc[[3.5, 1]])
+    _same(make, lambda s: s.at[1])
+
+
+@pytest.mark.parametrize("mask", [pandas.array([True, False, True], dtype="boolean"),
+                                  pandas.array([True, None, True], dtype="boolean")])
+def test_frame_getitem_pandas_boolean_array(mask):
+    _same(_frame, lambda d: d[mask])
+
+
+@pytest.mark.parametrize("key", [slice(0, 2), slice(20.0, 30), np.zeros((2, 2, 2)), "new"])
+def test_frame_setitem_keys_are_pandas(key):
+    p, g = _frame(pandas), _frame(gpd)
+
+    def assign(d):
+        d[key] = 0
+
+    want = _outcome(lambda: assign(p))
+    got = _outcome(lambda: assign(g))
+    assert got[0] is want[0]
+    if want[0] == "ok":
+        pdt.assert_frame_equal(g.to_pandas(), p)
+    else:
+        assert got[1] == want[1]
+
+
+@pytest.mark.parametrize("value", [np.nan, float("nan"), np.float32("nan"), None])
+def test_new_column_of_nan_has_pandas_dtype(value):
+    p, g = _frame(pandas), _frame(gpd)
+    p["x"] = value
+    g["x"] = value
+    pdt.assert_frame_equal(g.to_pandas(), p)
+    # the column keeps pandas' dtype, so assigning a string into it is pandas' TypeError
+    _same(lambda lib: g if lib is gpd else p, lambda d: d.loc.__setitem__((20, "x"), "foo"))
+
+
+def test_indexers_along_an_axis():
+    _same(_frame, lambda d: d.loc(axis=1)["a":"a"])
+    _same(_frame, lambda d: d.loc(axis=0)[20])
+    _same(_frame, lambda d: d.iloc(axis=1)[1])
+    p, g = _frame(pandas), _frame(gpd)
+    p.iloc(axis=1)[0] = 9
+    g.iloc(axis=1)[0] = 9
+    pdt.assert_frame_equal(g.to_pandas(), p)

@@ -342,6 +342,10 @@ class DataFrame(NumpyProtocols, NDFrame):
         if isinstance(key, Series):
             self._replace(self.mask(key, value)._plan)
             return
+        if isinstance(key, slice) or not isinstance(key, Hashable):
+            # rows by a slice, an array or frame mask: pandas assigns (and raises what it raises)
+            self._replace(set_item(self, key, value, "assignment key not native")._plan)
+            return
         self._replace(self._with_column(key, value)._plan)
 
     def _with_column(self, key: Hashable, value: Any) -> "DataFrame":
@@ -374,6 +378,9 @@ class DataFrame(NumpyProtocols, NDFrame):
             plan, expr = al
         else:
             plan, expr = self._plan, literal(value)
+            if isinstance(value, (float, np.floating)) and value != value:
+                # pandas: a NaN column is float64 (float32 for np.float32's NaN); None's is object
+                expr = Lit(None, pa.float32() if isinstance(value, np.float32) else pa.float64())
         outputs = [(f.label, Col(f.name)) for f in self._schema.columns]
         replaced = False
         for i, (lab, _) in enumerate(outputs):

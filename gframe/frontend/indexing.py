@@ -21,7 +21,7 @@ from gframe.frontend.index import Index
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, Lit, func
-from gframe.plan.schema import index_name
+from gframe.plan.schema import PYOBJECT, index_name
 
 
 def _is_frame(obj: Any) -> bool:
@@ -98,6 +98,8 @@ def take_labels(frame: Any, labels: list[Any]) -> Any | None:
     if len(schema.index) != 1:
         return None
     t = schema.index[0].dtype
+    if t == PYOBJECT:
+        return None  # labels of several kinds: Python's equality, pandas' lookup
     if t is not None and pa.types.is_dictionary(t) and not (pa.types.is_string(t.value_type)
                                                             or pa.types.is_large_string(t.value_type)):
         return None  # categories of numbers or times: the CPU engine's Enum holds them as their strings
@@ -323,6 +325,12 @@ class _Indexer:
     def _get(self, key: Any) -> Any:
         return NotImplemented
 
+    def __call__(self, axis: Any = None) -> "_Indexer":
+        """``df.loc(axis=1)[...]``: pandas' indexer along that axis (the default axis: this one)."""
+        if axis is None:
+            return self
+        return _AxisIndexer(self.obj, self.name, axis)
+
     def __setitem__(self, key: Any, value: Any) -> None:
         try:
             out = self._set(key, value)
@@ -357,6 +365,33 @@ class _Indexer:
             obj._replace(out._plan) if _is_frame(obj) else obj._replace_from(out)
             return None
         return via_pandas(f"{cls.__name__}.{name}", get, (obj, key), {}, "indexer key not native")
+
+
+class _AxisIndexer(_Indexer):
+    """``loc(axis=...)`` / ``iloc(axis=...)``: pandas indexes (recorded)."""
+
+    def __init__(self, obj: Any, name: str, axis: Any) -> None:
+        super().__init__(obj)
+        self.name, self.axis = name, axis
+
+    def _fallback(self, name: str, key: Any, value: Any = None, setting: bool = False) -> Any:
+        obj, axis = self.obj, self.axis
+        cls = pd.DataFrame if _is_frame(obj) else pd.Series
+
+        def get(pobj: Any, k: Any) -> Any:
+            return getattr(pobj, name)(axis=axis)[k]
+
+        def put(pobj: Any, k: Any, v: Any) -> Any:
+            pobj = pobj.copy()
+            getattr(pobj, name)(axis=axis)[k] = v
+            return pobj
+
+        api = f"{cls.__name__}.{name}(axis=...)"
+        if setting:
+            out = via_pandas(f"{api}.__setitem__", put, (obj, key, value), {}, "indexer along an axis")
+            obj._replace(out._plan) if _is_frame(obj) else obj._replace_from(out)
+            return None
+        return via_pandas(api, get, (obj, key), {}, "indexer along an axis")
 
 
 class LocIndexer(_Indexer):
