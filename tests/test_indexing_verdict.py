@@ -201,3 +201,42 @@ def test_indexers_along_an_axis():
     p.iloc(axis=1)[0] = 9
     g.iloc(axis=1)[0] = 9
     pdt.assert_frame_equal(g.to_pandas(), p)
+
+
+def _strict_same(make, op):
+    """``_same`` with nothing allowed to fall back: the rows are taken by the engine."""
+    with gpd.option_context("gframe.fallback", "raise"):
+        _same(make, op)
+
+
+def _multi(lib):
+    idx = pandas.MultiIndex.from_tuples([("a", 1), ("a", 2), ("b", 1), ("b", 2)], names=["k", "n"])
+    return lib.DataFrame({"x": [1, 2, 3, 4], "y": list("wxyz")}, index=idx)
+
+
+@pytest.mark.parametrize("make, op", [
+    (_frame, lambda d: d.loc[15:25]),
+    (_frame, lambda d: d.loc[20:, "b"]),
+    (_frame, lambda d: d.loc[::-1]),
+    (_frame, lambda d: d.loc[20.0]),
+    (_frame, lambda d: d.loc[[30.0, 10]]),
+    (_frame, lambda d: d.loc[20.0, "b"]),
+    (_frame, lambda d: d.loc[[10, 15]]),
+    (_frame, lambda d: d.loc[True]),
+    (_series, lambda s: s.loc[...]),
+    (_multi, lambda d: d.loc["a"]),
+    (_multi, lambda d: d.loc[("a", 2)]),
+    (_multi, lambda d: d.loc[("b", 1), "y"]),
+    (_multi, lambda d: d.loc["c"]),
+    (lambda lib: lib.Series([1, 2, 3], index=pandas.IntervalIndex.from_breaks([0, 1, 2, 3])), lambda s: s.loc[1.5]),
+    (lambda lib: lib.Series([1, 2, 3], index=pandas.IntervalIndex.from_breaks([0, 1, 2, 3])),
+     lambda s: s.loc[[0.5, 2.5]]),
+    (lambda lib: lib.Series([1, 2, 3], index=["a", "a", "b"]), lambda s: s.loc["a"]),
+    (lambda lib: lib.Series([1, 2, 3], index=pandas.date_range("2020", periods=3, freq="D")), lambda s: s.loc[::2]),
+    (lambda lib: lib.Series([1, 2, 3], index=pandas.date_range("2020", periods=3, freq="D")),
+     lambda s: s.loc[["2020-01-02"]]),
+    (lambda lib: lib.DataFrame({"A": [1, 2, 3]}, index=pandas.CategoricalIndex([1.5, 2.5, 3.5])),
+     lambda d: d.loc[[2.5, 1.5]]),
+])
+def test_loc_rows_by_pandas_lookup_on_the_labels(make, op):
+    _strict_same(make, op)

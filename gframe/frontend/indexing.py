@@ -82,6 +82,17 @@ def take_positions(frame: Any, positions: list[Any]) -> Any:
     return type(frame)._from_plan(L.Take(tuple(norm), False, plan))
 
 
+def _plain_labels(t: Any) -> bool:
+    """Index labels the engines match by value as pandas does: numbers, strings, bools, times
+    (and categories of strings: the CPU engine's Enum holds them as their strings)."""
+    if t is None or t == PYOBJECT or isinstance(t, pa.ExtensionType):
+        return False
+    if pa.types.is_dictionary(t):
+        return pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)
+    return (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_string(t) or pa.types.is_large_string(t)
+            or pa.types.is_boolean(t) or pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date(t))
+
+
 def take_labels(frame: Any, labels: list[Any]) -> Any | None:
     """Rows whose index label is in ``labels``, in that order; KeyError for a missing label.
     None where not native (a MultiIndex, labels of odd types)."""
@@ -97,12 +108,8 @@ def take_labels(frame: Any, labels: list[Any]) -> Any | None:
         return take_positions(frame, [int(v) for v in values])
     if len(schema.index) != 1:
         return None
-    t = schema.index[0].dtype
-    if t == PYOBJECT:
-        return None  # labels of several kinds: Python's equality, pandas' lookup
-    if t is not None and pa.types.is_dictionary(t) and not (pa.types.is_string(t.value_type)
-                                                            or pa.types.is_large_string(t.value_type)):
-        return None  # categories of numbers or times: the CPU engine's Enum holds them as their strings
+    if not _plain_labels(schema.index[0].dtype):
+        return None  # intervals (a point finds one), categories of numbers, mixed objects: pandas' lookup
     if not pa.types.is_boolean(schema.index[0].dtype) and any(isinstance(v, (bool, np.bool_)) for v in values):
         # True == 1 to Arrow's isin, but a bool is no label of another index to pandas
         raise KeyError(f"{[v for v in values if isinstance(v, (bool, np.bool_))]} not in index")
@@ -127,6 +134,60 @@ def _one_row(obj: Any, frame: Any, label: Any) -> Any:
     if not _is_frame(obj):
         return pdf.iloc[0, 0]
     return from_pandas_result(pdf.iloc[0], "DataFrame.loc")  # one row, transposed at the edge
+
+
+# ------------------------------------------------------------------ any row key: the labels looked up on the host
+#
+# A row key the label paths above do not take (a label slice, labels of a MultiIndex, an interval's
+# point, repeated labels, an index of categories or of mixed Python objects) is looked up by pandas
+# on the index labels alone (``Index`` keeps them on the host: a frame's index is computed to
+# pandas' Index, never its values): a Series of positions over those labels answers ``loc`` with
+# pandas' rules, errors and result labels. The engine then takes the rows at those positions; the
+# result's index is pandas' (a MultiIndex key drops levels) where it differs from the taken labels.
+
+
+def _same_labels(a: pd.Index, b: pd.Index) -> bool:
+    return type(a) is type(b) and a.dtype == b.dtype and list(a.names) == list(b.names) and a.equals(b)
+
+
+def _relabel(frame: Any, labels: pd.Index) -> Any:
+    """``frame`` (rows already taken: ``len(labels)`` of them) with ``labels`` as its index."""
+    from gframe.interop import scan_pandas
+    from gframe.plan.schema import internal_name
+
+    plan, pos = frame._plan, "__gf_pos"
+    left = scan_pandas(pd.DataFrame({pos: np.arange(len(labels), dtype=np.int64)}, index=labels), "index labels")
+    right = L.RowIndex(L.ResetIndex(True, (), plan))
+    outputs = tuple((f.label, "right", f.name) for f in plan.schema.columns)
+    return type(frame)._from_plan(L.Join("inner", (internal_name(pos),), (right.schema.index_names[0],), outputs,
+                                         "left", False, left, right))
+
+
+def label_lookup(obj: Any, frame: Any, rows: Any) -> Any:
+    """``loc[rows]`` by pandas' lookup on the index labels, the rows taken by the engine; pandas'
+    exception where the key is wrong. NotImplemented where the result is not rows of ``frame``
+    (a frame without columns, whose index alone pandas answers)."""
+    from gframe.frontend.bridge import _reissue
+
+    if not frame._schema.columns:
+        return NotImplemented
+    pidx = frame.index.to_pandas() if frame._schema.index is not None else pd.RangeIndex(len(frame))
+    probe = pd.Series(np.arange(len(pidx), dtype=np.int64), index=pidx)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hit = probe.loc[as_pandas(rows)]
+    _reissue(caught)
+    if not isinstance(hit, pd.Series):  # one label, one row: iloc's answer for that position
+        return ILocIndexer(obj)._rows(obj, frame, int(hit))
+    positions = hit.to_numpy().tolist()
+    taken = take_positions(frame, positions)
+    if not _same_labels(hit.index, pidx.take(positions)):
+        taken = _relabel(taken, hit.index)
+    if isinstance(hit.index, (pd.DatetimeIndex, pd.TimedeltaIndex)):
+        from gframe.frontend.index import _with_freq
+
+        taken = type(taken)._from_plan(_with_freq(taken._plan, hit.index.freq))  # pandas' freq, or none
+    return _back(obj, taken)
 
 
 # ------------------------------------------------------------------ partial strings on a DatetimeIndex
@@ -409,6 +470,8 @@ class LocIndexer(_Indexer):
             col_list = _key_list(cols)
             if is_scalar(cols):
                 if not frame._schema.has(cols):
+                    if isinstance(key, tuple) and frame._schema.index is not None and len(frame._schema.index) > 1:
+                        return label_lookup(obj, frame, key)  # pandas: a tuple is a MultiIndex row key first
                     raise KeyError(cols)
                 scalar_col = cols
                 frame = frame[[cols]]
@@ -422,6 +485,14 @@ class LocIndexer(_Indexer):
         return out  # NotImplemented, a Series, or the one value of loc[label, column]
 
     def _rows(self, obj: Any, frame: Any, rows: Any) -> Any:
+        try:
+            return self._label_rows(obj, frame, rows)
+        except KeyError:
+            # a label the engine did not find: pandas' lookup on the labels decides (its KeyError,
+            # or the rows it finds: a float for an int label, a string pandas parses as a time)
+            return label_lookup(obj, frame, rows)
+
+    def _label_rows(self, obj: Any, frame: Any, rows: Any) -> Any:
         if _is_full(rows):
             return _back(obj, frame)
         if isinstance(rows, Series):
@@ -437,26 +508,33 @@ class LocIndexer(_Indexer):
                 idx = frame.index.to_pandas() if frame._schema.index is not None else None
                 return _back(obj, frame._filter(Series(row_list, index=idx)))
             taken = take_labels(frame, row_list)
-            return NotImplemented if taken is None else _back(obj, taken)
+            return label_lookup(obj, frame, rows) if taken is None else _back(obj, taken)
         if isinstance(rows, slice):
             if frame._schema.index is None and rows.step in (None, 1) and \
                     all(v is None or _is_int(v) for v in (rows.start, rows.stop)):
                 start = 0 if rows.start is None else max(int(rows.start), 0)
                 length = None if rows.stop is None else max(int(rows.stop) - start + 1, 0)
                 return _back(obj, type(frame)._from_plan(L.Slice(start, length, L.RowIndex(frame._plan))))
-            return datetime_slice(obj, frame, rows)
+            out = datetime_slice(obj, frame, rows)
+            return label_lookup(obj, frame, rows) if out is NotImplemented else out
         if isinstance(rows, str) and _datetime_index(frame) is not None:
-            return partial_string(obj, frame, rows)
+            out = partial_string(obj, frame, rows)
+            return label_lookup(obj, frame, rows) if out is NotImplemented else out
         if _is_label(rows):
             if _is_frame(obj) and len(frame._schema.columns) == 1 and frame is not obj:
                 # loc[label, column]: the one value
                 rows_frame = take_labels(frame, [rows])
                 if rows_frame is None:
-                    return NotImplemented
+                    out = label_lookup(frame, frame, rows)
+                    if out is NotImplemented or _is_frame(out):  # repeated labels: the column's rows
+                        return out if out is NotImplemented else out.iloc[:, 0]
+                    return out.to_pandas().iloc[0]  # the one row's one value
                 pdf = rows_frame.to_pandas()
                 return pdf.iloc[0, 0] if len(pdf) == 1 else rows_frame.iloc[:, 0]
             out = _one_row(obj, frame, rows)
-            return NotImplemented if out is None else out
+            return label_lookup(obj, frame, rows) if out is None else out
+        if isinstance(rows, (tuple, type(Ellipsis))):
+            return label_lookup(obj, frame, rows)
         return NotImplemented
 
     def _set(self, key: Any, value: Any) -> Any:
