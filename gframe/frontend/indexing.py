@@ -171,17 +171,33 @@ def label_lookup(obj: Any, frame: Any, rows: Any) -> Any:
 
     if not frame._schema.columns:
         return NotImplemented
-    pidx = frame.index.to_pandas() if frame._schema.index is not None else pd.RangeIndex(len(frame))
-    probe = pd.Series(np.arange(len(pidx), dtype=np.int64), index=pidx)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        hit = probe.loc[as_pandas(rows)]
+    if rows is Ellipsis:
+        return _back(obj, frame)
+    try:
+        n = len(frame)
+        pidx = frame.index.to_pandas() if frame._schema.index is not None else pd.RangeIndex(n)
+    except Exception:  # noqa: BLE001 - rows the engine cannot hold or labels it cannot bring to the host
+        return NotImplemented
+    # the probe is of the caller's kind: a frame's row lookup and a Series' differ (a partial
+    # MultiIndex key that finds no rows is a frame's KeyError and a Series' empty answer)
+    pos = "__gf_pos"
+    positions_of = np.arange(len(pidx), dtype=np.int64)
+    probe = pd.DataFrame({pos: positions_of}, index=pidx) if _is_frame(obj) else pd.Series(positions_of, index=pidx)
+    key = (as_pandas(rows), slice(None)) if _is_frame(obj) else as_pandas(rows)  # a frame's rows: loc[rows, :]
+    with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
+        hit = probe.loc[key]
     _reissue(caught)
+    if isinstance(hit, pd.DataFrame):
+        hit = hit[pos]
+    elif _is_frame(obj) and isinstance(hit, pd.Series):  # a frame's one row
+        hit = hit[pos]
     if not isinstance(hit, pd.Series):  # one label, one row: iloc's answer for that position
         return ILocIndexer(obj)._rows(obj, frame, int(hit))
     positions = hit.to_numpy().tolist()
     taken = take_positions(frame, positions)
     if not _same_labels(hit.index, pidx.take(positions)):
+        if isinstance(hit.index, pd.MultiIndex):
+            return NotImplemented  # levels pandas keeps unused: pandas' answer
         taken = _relabel(taken, hit.index)
     if isinstance(hit.index, (pd.DatetimeIndex, pd.TimedeltaIndex)):
         from gframe.frontend.index import _with_freq
@@ -341,7 +357,7 @@ def datetime_slice(obj: Any, frame: Any, key: slice) -> Any:
 
 # the exceptions native indexing raises for a call it finds wrong (pandas' types): before one
 # reaches the user, pandas gives its verdict on the same call (``pandas_verdict``)
-NATIVE_ERRORS = (KeyError, IndexError, TypeError, ValueError)
+NATIVE_ERRORS = (KeyError, IndexError, TypeError, ValueError, pd.errors.IndexingError)
 
 
 def pandas_verdict(obj: Any, op: Any, exc: BaseException) -> Any:
