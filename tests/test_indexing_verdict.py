@@ -240,3 +240,21 @@ def _multi(lib):
 ])
 def test_loc_rows_by_pandas_lookup_on_the_labels(make, op):
     _strict_same(make, op)
+
+
+@pytest.mark.parametrize("make", [_series, _frame])
+@pytest.mark.parametrize("op", [
+    lambda o: o.iloc[...],
+    lambda o: o.loc[...],
+    lambda o: o.iloc[..., ...],
+    lambda o: o.iloc[..., [1]],
+    lambda o: o.iloc[3.0],
+    lambda o: o.iloc["a"],
+    lambda o: o.iloc[np.array(0)],
+    lambda o: o.iloc[pandas.array([True, False, True], dtype="boolean")],
+    lambda o: o.iloc[pandas.array([True, None, True], dtype="boolean")],
+    lambda o: o.loc[pandas.array([True, None, True], dtype="boolean")],
+    lambda o: o.iloc[lambda x: [0, 2]],
+])
+def test_iloc_keys_read_as_pandas_reads_them(make, op):
+    _strict_same(make, op)

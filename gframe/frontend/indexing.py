@@ -58,7 +58,11 @@ def _is_label(v: Any) -> bool:
 
 
 def _key_list(key: Any) -> list[Any] | None:
-    if isinstance(key, (list, np.ndarray, pd.Index)):
+    if isinstance(key, np.ndarray) and key.ndim != 1:
+        return None  # a 0-d array is a scalar, a 2-d one pandas' error
+    if isinstance(key, pd.arrays.BooleanArray):
+        return list(key.fillna(False))  # a missing mask value selects nothing (pandas' getitem)
+    if isinstance(key, (list, np.ndarray, pd.Index, pd.api.extensions.ExtensionArray)):
         return list(key)
     if isinstance(key, Index):
         return key.tolist()
@@ -391,9 +395,28 @@ class _Indexer:
     def __init__(self, obj: Any) -> None:
         self.obj = obj
 
+    def _expand(self, key: Any) -> Any:
+        """pandas' reading of ``...`` (every row/column where it stands; one only) and of a 0-d array
+        (its scalar)."""
+        ndim = 2 if _is_frame(self.obj) else 1
+        if key is Ellipsis:
+            return slice(None) if ndim == 1 else (slice(None), slice(None))
+        if isinstance(key, np.ndarray) and key.ndim == 0:
+            return key.item()
+        if isinstance(key, tuple) and any(k is Ellipsis for k in key):
+            if sum(k is Ellipsis for k in key) > 1:
+                raise pd.errors.IndexingError("indexer may only contain one '...' entry")
+            if len(key) <= ndim:
+                i = key.index(Ellipsis)
+                key = key[:i] + (slice(None),) * (ndim - len(key) + 1) + key[i + 1:]
+                return key[0] if ndim == 1 else key
+            if len(key) == ndim + 1 and key[0] is Ellipsis:  # pandas drops a leading ``...`` too many
+                return key[1] if ndim == 1 else key[1:]
+        return key
+
     def __getitem__(self, key: Any) -> Any:
         try:
-            out = self._get(key)
+            out = self._get(self._expand(key))
         except NATIVE_ERRORS as exc:
             pkey = as_pandas(key)
             out = pandas_verdict(self.obj, lambda p: getattr(p, self.name)[pkey], exc)
@@ -606,6 +629,7 @@ class ILocIndexer(_Indexer):
     def _get(self, key: Any) -> Any:
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, slice(None))
+        rows, cols = (rows(obj) if callable(rows) else rows), (cols(obj) if callable(cols) else cols)
         frame = _as_frame(obj)
         scalar_col = False
         if not _is_full(cols):
@@ -669,6 +693,8 @@ class ILocIndexer(_Indexer):
             if not _is_frame(obj) or len(pdf.columns) == 1 and frame is not obj:
                 return pdf.iloc[0, 0]
             return from_pandas_result(pdf.iloc[0], "DataFrame.iloc")  # one row, transposed at the edge
+        if is_scalar(rows):
+            raise TypeError("Cannot index by location index with a non-integer key")  # pandas' verdict follows
         return NotImplemented
 
 
