@@ -167,7 +167,7 @@ def _relabel(frame: Any, labels: pd.Index) -> Any:
                                          "left", False, left, right))
 
 
-def label_lookup(obj: Any, frame: Any, rows: Any) -> Any:
+def label_lookup(obj: Any, frame: Any, rows: Any, as_given: bool = False) -> Any:
     """``loc[rows]`` by pandas' lookup on the index labels, the rows taken by the engine; pandas'
     exception where the key is wrong. NotImplemented where the result is not rows of ``frame``
     (a frame without columns, whose index alone pandas answers)."""
@@ -187,7 +187,9 @@ def label_lookup(obj: Any, frame: Any, rows: Any) -> Any:
     pos = "__gf_pos"
     positions_of = np.arange(len(pidx), dtype=np.int64)
     probe = pd.DataFrame({pos: positions_of}, index=pidx) if _is_frame(obj) else pd.Series(positions_of, index=pidx)
-    key = (as_pandas(rows), slice(None)) if _is_frame(obj) else as_pandas(rows)  # a frame's rows: loc[rows, :]
+    # a frame's rows split from ``loc[rows, cols]`` are looked up as ``loc[rows, :]``; a key that was
+    # not a pair (``loc["x", :, "z"]`` of a MultiIndex) as given
+    key = (as_pandas(rows), slice(None)) if _is_frame(obj) and not as_given else as_pandas(rows)
     with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
         hit = probe.loc[key]
     _reissue(caught)
@@ -391,6 +393,7 @@ def pandas_verdict(obj: Any, op: Any, exc: BaseException) -> Any:
 
 class _Indexer:
     name = ""  # pandas' indexer: "loc", "iloc", "at", "iat"
+    _as_given = True  # (loc: whether the row key is the whole key, not a pair's first part)
 
     def __init__(self, obj: Any) -> None:
         self.obj = obj
@@ -501,6 +504,7 @@ class LocIndexer(_Indexer):
 
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, slice(None))
+        self._as_given = not _is_frame(obj) or not (isinstance(key, tuple) and len(key) == 2)
         if callable(rows):
             rows = rows(obj)
         frame = _as_frame(obj)
@@ -510,7 +514,7 @@ class LocIndexer(_Indexer):
             if is_scalar(cols):
                 if not frame._schema.has(cols):
                     if isinstance(key, tuple) and frame._schema.index is not None and len(frame._schema.index) > 1:
-                        return label_lookup(obj, frame, key)  # pandas: a tuple is a MultiIndex row key first
+                        return label_lookup(obj, frame, key, False)  # pandas: a tuple is a MultiIndex row key first
                     raise KeyError(cols)
                 scalar_col = cols
                 frame = frame[[cols]]
@@ -529,7 +533,10 @@ class LocIndexer(_Indexer):
         except KeyError:
             # a label the engine did not find: pandas' lookup on the labels decides (its KeyError,
             # or the rows it finds: a float for an int label, a string pandas parses as a time)
-            return label_lookup(obj, frame, rows)
+            out = label_lookup(obj, frame, rows, self._as_given)
+            if out is NotImplemented:  # (a frame without columns: pandas' verdict on the KeyError)
+                raise
+            return out
 
     def _label_rows(self, obj: Any, frame: Any, rows: Any) -> Any:
         if _is_full(rows):
@@ -547,7 +554,7 @@ class LocIndexer(_Indexer):
                 idx = frame.index.to_pandas() if frame._schema.index is not None else None
                 return _back(obj, frame._filter(Series(row_list, index=idx)))
             taken = take_labels(frame, row_list)
-            return label_lookup(obj, frame, rows) if taken is None else _back(obj, taken)
+            return label_lookup(obj, frame, rows, self._as_given) if taken is None else _back(obj, taken)
         if isinstance(rows, slice):
             if frame._schema.index is None and rows.step in (None, 1) and \
                     all(v is None or _is_int(v) for v in (rows.start, rows.stop)):
@@ -555,25 +562,25 @@ class LocIndexer(_Indexer):
                 length = None if rows.stop is None else max(int(rows.stop) - start + 1, 0)
                 return _back(obj, type(frame)._from_plan(L.Slice(start, length, L.RowIndex(frame._plan))))
             out = datetime_slice(obj, frame, rows)
-            return label_lookup(obj, frame, rows) if out is NotImplemented else out
+            return label_lookup(obj, frame, rows, self._as_given) if out is NotImplemented else out
         if isinstance(rows, str) and _datetime_index(frame) is not None:
             out = partial_string(obj, frame, rows)
-            return label_lookup(obj, frame, rows) if out is NotImplemented else out
+            return label_lookup(obj, frame, rows, self._as_given) if out is NotImplemented else out
         if _is_label(rows):
             if _is_frame(obj) and len(frame._schema.columns) == 1 and frame is not obj:
                 # loc[label, column]: the one value
                 rows_frame = take_labels(frame, [rows])
                 if rows_frame is None:
-                    out = label_lookup(frame, frame, rows)
+                    out = label_lookup(frame, frame, rows, self._as_given)
                     if out is NotImplemented or _is_frame(out):  # repeated labels: the column's rows
                         return out if out is NotImplemented else out.iloc[:, 0]
                     return out.to_pandas().iloc[0]  # the one row's one value
                 pdf = rows_frame.to_pandas()
                 return pdf.iloc[0, 0] if len(pdf) == 1 else rows_frame.iloc[:, 0]
             out = _one_row(obj, frame, rows)
-            return label_lookup(obj, frame, rows) if out is None else out
+            return label_lookup(obj, frame, rows, self._as_given) if out is None else out
         if isinstance(rows, (tuple, type(Ellipsis))):
-            return label_lookup(obj, frame, rows)
+            return label_lookup(obj, frame, rows, self._as_given)
         return NotImplemented
 
     def _set(self, key: Any, value: Any) -> Any:
