@@ -183,7 +183,7 @@ def test_frame_setitem_keys_are_pandas(key):
         assert got[1] == want[1]
 
 
-@pytest.mark.parametrize("value", [np.nan, float("nan"), np.float32("nan"), None])
+@pytest.mark.parametrize("value", [np.nan, float("nan"), np.float32("nan")])
 def test_new_column_of_nan_has_pandas_dtype(value):
     p, g = _frame(pandas), _frame(gpd)
     p["x"] = value
