@@ -280,12 +280,25 @@ class DataFrame(NumpyProtocols, NDFrame):
     def __getitem__(self, key: Any) -> Any:
         if callable(key) and not isinstance(key, (Series, Index)):
             key = key(self)  # pandas: df[lambda d: d.a > 1]
+        try:
+            return self._getitem(key)
+        except NATIVE_ERRORS as exc:
+            # pandas' verdict on a key found wrong: a column lookup's needs the column labels only
+            # (a frame of no rows, built from the schema: nothing is computed)
+            labels_only = is_scalar(key) or (isinstance(key, list) and not any(isinstance(k, (bool, np.bool_)) for k in key))
+            pkey = as_pandas(key)
+            probe = pd.DataFrame(columns=as_pandas(self.columns)) if labels_only else self
+            pandas_verdict(probe, lambda p: p[pkey], exc)
+            return call_method(self, "__getitem__", (key,), {}, "key not native")
+
+    def _getitem(self, key: Any) -> Any:
 
         if isinstance(key, Series):
             return self._filter(key)
         if isinstance(key, slice):
             return self.iloc[key]
-        if isinstance(key, (list, tuple, pd.Index, np.ndarray, Index)) and not (isinstance(key, tuple) and self._schema.has(key)):
+        if isinstance(key, (list, tuple, pd.Index, np.ndarray, Index, pd.api.extensions.ExtensionArray)) \
+                and not (isinstance(key, tuple) and self._schema.has(key)):
             keys = list(key) if not isinstance(key, Index) else key.tolist()
             if keys and all(isinstance(k, (bool, np.bool_)) for k in keys) and not all(self._schema.has(k) for k in keys):
                 return self._filter(Series(keys, index=self.index if self._schema.index is not None else None))
@@ -330,6 +343,10 @@ class DataFrame(NumpyProtocols, NDFrame):
         if isinstance(key, Series):
             self._replace(self.mask(key, value)._plan)
             return
+        if isinstance(key, slice) or not isinstance(key, Hashable):
+            # rows by a slice, an array or frame mask: pandas assigns (and raises what it raises)
+            self._replace(set_item(self, key, value, "assignment key not native")._plan)
+            return
         self._replace(self._with_column(key, value)._plan)
 
     def _with_column(self, key: Hashable, value: Any) -> "DataFrame":
@@ -362,6 +379,9 @@ class DataFrame(NumpyProtocols, NDFrame):
             plan, expr = al
         else:
             plan, expr = self._plan, literal(value)
+            if isinstance(value, (float, np.floating)) and value != value:
+                # pandas: a NaN column is float64 (float32 for np.float32's NaN); None's is object
+                expr = Lit(None, pa.float32() if isinstance(value, np.float32) else pa.float64())
         outputs = [(f.label, Col(f.name)) for f in self._schema.columns]
         replaced = False
         for i, (lab, _) in enumerate(outputs):
@@ -1531,4 +1551,4 @@ def _repr_frame(df: Any, html: bool, as_series: bool = False) -> str:
 from gframe.frontend.series import Series, cast_expr, check_binop, cross_kind_equality, reduce_columns  # noqa: E402
 from gframe.frontend import readwrite, reshape  # noqa: E402
 from gframe.frontend.groupby import DataFrameGroupBy  # noqa: E402
-from gframe.frontend.indexing import ILocIndexer, LocIndexer  # noqa: E402
+from gframe.frontend.indexing import NATIVE_ERRORS, ILocIndexer, LocIndexer, pandas_verdict  # noqa: E402

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from gframe.frontend.arrow import PANDAS_CONSTRUCTOR_MESSAGE, ArrowInterop, called_by_pandas_constructor
-from gframe.frontend.bridge import get_attribute
 from gframe.frontend.device import DeviceInterop
 
 
@@ -71,11 +70,15 @@ class NDFrame(ArrowInterop, DeviceInterop):
 
     @property
     def at(self) -> Any:
-        return get_attribute(self, "at")
+        from gframe.frontend.indexing import AtIndexer
+
+        return AtIndexer(self)
 
     @property
     def iat(self) -> Any:
-        return get_attribute(self, "iat")
+        from gframe.frontend.indexing import IAtIndexer
+
+        return IAtIndexer(self)
 
     def __add__(self, o: Any) -> Any: return self._binary("add", o)
     def __radd__(self, o: Any) -> Any: return self._binary("add", o, True)

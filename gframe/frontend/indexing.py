@@ -8,18 +8,20 @@ else (label slices on a real index, MultiIndex keys) runs through pandas, record
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from gframe.frontend.bridge import from_pandas_result, via_pandas
+import pyarrow as pa
+from gframe.frontend.bridge import as_pandas, from_pandas_result, via_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, Lit, func
-from gframe.plan.schema import index_name
+from gframe.plan.schema import PYOBJECT, index_name
 
 
 def _is_frame(obj: Any) -> bool:
@@ -56,7 +58,11 @@ def _is_label(v: Any) -> bool:
 
 
 def _key_list(key: Any) -> list[Any] | None:
-    if isinstance(key, (list, np.ndarray, pd.Index)):
+    if isinstance(key, np.ndarray) and key.ndim != 1:
+        return None  # a 0-d array is a scalar, a 2-d one pandas' error
+    if isinstance(key, pd.arrays.BooleanArray):
+        return list(key.fillna(False))  # a missing mask value selects nothing (pandas' getitem)
+    if isinstance(key, (list, np.ndarray, pd.Index, pd.api.extensions.ExtensionArray)):
         return list(key)
     if isinstance(key, Index):
         return key.tolist()
@@ -80,6 +86,17 @@ def take_positions(frame: Any, positions: list[Any]) -> Any:
     return type(frame)._from_plan(L.Take(tuple(norm), False, plan))
 
 
+def _plain_labels(t: Any) -> bool:
+    """Index labels the engines match by value as pandas does: numbers, strings, bools, times
+    (and categories of strings: the CPU engine's Enum holds them as their strings)."""
+    if t is None or t == PYOBJECT or isinstance(t, pa.ExtensionType):
+        return False
+    if pa.types.is_dictionary(t):
+        return pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)
+    return (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_string(t) or pa.types.is_large_string(t)
+            or pa.types.is_boolean(t) or pa.types.is_timestamp(t) or pa.types.is_duration(t) or pa.types.is_date(t))
+
+
 def take_labels(frame: Any, labels: list[Any]) -> Any | None:
     """Rows whose index label is in ``labels``, in that order; KeyError for a missing label.
     None where not native (a MultiIndex, labels of odd types)."""
@@ -95,6 +112,11 @@ def take_labels(frame: Any, labels: list[Any]) -> Any | None:
         return take_positions(frame, [int(v) for v in values])
     if len(schema.index) != 1:
         return None
+    if not _plain_labels(schema.index[0].dtype):
+        return None  # intervals (a point finds one), categories of numbers, mixed objects: pandas' lookup
+    if not pa.types.is_boolean(schema.index[0].dtype) and any(isinstance(v, (bool, np.bool_)) for v in values):
+        # True == 1 to Arrow's isin, but a bool is no label of another index to pandas
+        raise KeyError(f"{[v for v in values if isinstance(v, (bool, np.bool_))]} not in index")
     if values:
         hit = func("isin", Col(index_name(0)), values=tuple(values))
         found = type(frame)._from_plan(L.Distinct((index_name(0),), "first", L.Filter(hit, frame._plan)))
@@ -116,6 +138,78 @@ def _one_row(obj: Any, frame: Any, label: Any) -> Any:
     if not _is_frame(obj):
         return pdf.iloc[0, 0]
     return from_pandas_result(pdf.iloc[0], "DataFrame.loc")  # one row, transposed at the edge
+
+
+# ------------------------------------------------------------------ any row key: the labels looked up on the host
+#
+# A row key the label paths above do not take (a label slice, labels of a MultiIndex, an interval's
+# point, repeated labels, an index of categories or of mixed Python objects) is looked up by pandas
+# on the index labels alone (``Index`` keeps them on the host: a frame's index is computed to
+# pandas' Index, never its values): a Series of positions over those labels answers ``loc`` with
+# pandas' rules, errors and result labels. The engine then takes the rows at those positions; the
+# result's index is pandas' (a MultiIndex key drops levels) where it differs from the taken labels.
+
+
+def _same_labels(a: pd.Index, b: pd.Index) -> bool:
+    return type(a) is type(b) and a.dtype == b.dtype and list(a.names) == list(b.names) and a.equals(b)
+
+
+def _relabel(frame: Any, labels: pd.Index) -> Any:
+    """``frame`` (rows already taken: ``len(labels)`` of them) with ``labels`` as its index."""
+    from gframe.interop import scan_pandas
+    from gframe.plan.schema import internal_name
+
+    plan, pos = frame._plan, "__gf_pos"
+    left = scan_pandas(pd.DataFrame({pos: np.arange(len(labels), dtype=np.int64)}, index=labels), "index labels")
+    right = L.RowIndex(L.ResetIndex(True, (), plan))
+    outputs = tuple((f.label, "right", f.name) for f in plan.schema.columns)
+    return type(frame)._from_plan(L.Join("inner", (internal_name(pos),), (right.schema.index_names[0],), outputs,
+                                         "left", False, left, right))
+
+
+def label_lookup(obj: Any, frame: Any, rows: Any, as_given: bool = False) -> Any:
+    """``loc[rows]`` by pandas' lookup on the index labels, the rows taken by the engine; pandas'
+    exception where the key is wrong. NotImplemented where the result is not rows of ``frame``
+    (a frame without columns, whose index alone pandas answers)."""
+    from gframe.frontend.bridge import _reissue
+
+    if not frame._schema.columns:
+        return NotImplemented
+    if rows is Ellipsis:
+        return _back(obj, frame)
+    try:
+        n = len(frame)
+        pidx = frame.index.to_pandas() if frame._schema.index is not None else pd.RangeIndex(n)
+    except Exception:  # noqa: BLE001 - rows the engine cannot hold or labels it cannot bring to the host
+        return NotImplemented
+    # the probe is of the caller's kind: a frame's row lookup and a Series' differ (a partial
+    # MultiIndex key that finds no rows is a frame's KeyError and a Series' empty answer)
+    pos = "__gf_pos"
+    positions_of = np.arange(len(pidx), dtype=np.int64)
+    probe = pd.DataFrame({pos: positions_of}, index=pidx) if _is_frame(obj) else pd.Series(positions_of, index=pidx)
+    # a frame's rows split from ``loc[rows, cols]`` are looked up as ``loc[rows, :]``; a key that was
+    # not a pair (``loc["x", :, "z"]`` of a MultiIndex) as given
+    key = (as_pandas(rows), slice(None)) if _is_frame(obj) and not as_given else as_pandas(rows)
+    with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
+        hit = probe.loc[key]
+    _reissue(caught)
+    if isinstance(hit, pd.DataFrame):
+        hit = hit[pos]
+    elif _is_frame(obj) and isinstance(hit, pd.Series):  # a frame's one row
+        hit = hit[pos]
+    if not isinstance(hit, pd.Series):  # one label, one row: iloc's answer for that position
+        return ILocIndexer(obj)._rows(obj, frame, int(hit))
+    positions = hit.to_numpy().tolist()
+    taken = take_positions(frame, positions)
+    if not _same_labels(hit.index, pidx.take(positions)):
+        if isinstance(hit.index, pd.MultiIndex):
+            return NotImplemented  # levels pandas keeps unused: pandas' answer
+        taken = _relabel(taken, hit.index)
+    if isinstance(hit.index, (pd.DatetimeIndex, pd.TimedeltaIndex)):
+        from gframe.frontend.index import _with_freq
+
+        taken = type(taken)._from_plan(_with_freq(taken._plan, hit.index.freq))  # pandas' freq, or none
+    return _back(obj, taken)
 
 
 # ------------------------------------------------------------------ partial strings on a DatetimeIndex
@@ -267,9 +361,95 @@ def datetime_slice(obj: Any, frame: Any, key: slice) -> Any:
     return _range_filter(obj, frame, t, bounds[0], bounds[1])
 
 
+# the exceptions native indexing raises for a call it finds wrong (pandas' types): before one
+# reaches the user, pandas gives its verdict on the same call (``pandas_verdict``)
+NATIVE_ERRORS = (KeyError, IndexError, TypeError, ValueError, pd.errors.IndexingError)
+
+
+def pandas_verdict(obj: Any, op: Any, exc: BaseException) -> Any:
+    """Native code found ``op(obj)`` an error (``exc``): pandas' own exception for the same call, or
+    NotImplemented where pandas does not raise (the caller then falls back for pandas' answer).
+
+    Why: pandas' lookup errors carry messages that depend on the index's type and the key's
+    (``KeyError: 3.0``, ``"None of [Index([...])] are in the [index]"``, ``"True: boolean label can
+    not be used without a boolean index"``, "cannot do slice indexing on DatetimeIndex with these
+    indexers"), which programs and tests match; and a key that native code refuses (a float label on
+    an int index, an interval's point, a 3-d array) may be one pandas reads another way. Only the
+    error path pays: the object is converted (a frame from pandas is its host copy) and pandas runs
+    the call on it, on a copy where the call assigns. Nothing is recorded for an error: no answer
+    was computed by pandas; an answer pandas gives is the caller's recorded fallback."""
+    try:
+        pobj = as_pandas(obj)
+    except Exception:  # noqa: BLE001 - the object cannot be converted: the native error stands
+        raise exc from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the fallback that follows warns where pandas warns
+            op(pobj)
+    except Exception as pexc:  # noqa: BLE001 - pandas' verdict, whatever its type
+        raise pexc from None
+    return NotImplemented
+
+
 class _Indexer:
+    name = ""  # pandas' indexer: "loc", "iloc", "at", "iat"
+    _as_given = True  # (loc: whether the row key is the whole key, not a pair's first part)
+
     def __init__(self, obj: Any) -> None:
         self.obj = obj
+
+    def _expand(self, key: Any) -> Any:
+        """pandas' reading of ``...`` (every row/column where it stands; one only) and of a 0-d array
+        (its scalar)."""
+        ndim = 2 if _is_frame(self.obj) else 1
+        if key is Ellipsis:
+            return slice(None) if ndim == 1 else (slice(None), slice(None))
+        if isinstance(key, np.ndarray) and key.ndim == 0:
+            return key.item()
+        if isinstance(key, tuple) and any(k is Ellipsis for k in key):
+            if sum(k is Ellipsis for k in key) > 1:
+                raise pd.errors.IndexingError("indexer may only contain one '...' entry")
+            if len(key) <= ndim:
+                i = key.index(Ellipsis)
+                key = key[:i] + (slice(None),) * (ndim - len(key) + 1) + key[i + 1:]
+                return key[0] if ndim == 1 else key
+            if len(key) == ndim + 1 and key[0] is Ellipsis:  # pandas drops a leading ``...`` too many
+                return key[1] if ndim == 1 else key[1:]
+        return key
+
+    def __getitem__(self, key: Any) -> Any:
+        try:
+            out = self._get(self._expand(key))
+        except NATIVE_ERRORS as exc:
+            pkey = as_pandas(key)
+            out = pandas_verdict(self.obj, lambda p: getattr(p, self.name)[pkey], exc)
+        return self._fallback(self.name, key) if out is NotImplemented else out
+
+    def _get(self, key: Any) -> Any:
+        return NotImplemented
+
+    def __call__(self, axis: Any = None) -> "_Indexer":
+        """``df.loc(axis=1)[...]``: pandas' indexer along that axis (the default axis: this one)."""
+        if axis is None:
+            return self
+        return _AxisIndexer(self.obj, self.name, axis)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        try:
+            out = self._set(key, value)
+        except NATIVE_ERRORS as exc:
+            pkey, pvalue = as_pandas(key), as_pandas(value)
+
+            def put(p: Any) -> None:
+                getattr(p.copy(), self.name)[pkey] = pvalue
+
+            out = pandas_verdict(self.obj, put, exc)
+        if out is NotImplemented:
+            self._fallback(self.name, key, value, setting=True)
+
+    def _set(self, key: Any, value: Any) -> Any:
+        """Native assignment: None when done, NotImplemented where pandas assigns."""
+        return NotImplemented
 
     def _fallback(self, name: str, key: Any, value: Any = None, setting: bool = False) -> Any:
         obj = self.obj
@@ -290,15 +470,41 @@ class _Indexer:
         return via_pandas(f"{cls.__name__}.{name}", get, (obj, key), {}, "indexer key not native")
 
 
+class _AxisIndexer(_Indexer):
+    """``loc(axis=...)`` / ``iloc(axis=...)``: pandas indexes (recorded)."""
+
+    def __init__(self, obj: Any, name: str, axis: Any) -> None:
+        super().__init__(obj)
+        self.name, self.axis = name, axis
+
+    def _fallback(self, name: str, key: Any, value: Any = None, setting: bool = False) -> Any:
+        obj, axis = self.obj, self.axis
+        cls = pd.DataFrame if _is_frame(obj) else pd.Series
+
+        def get(pobj: Any, k: Any) -> Any:
+            return getattr(pobj, name)(axis=axis)[k]
+
+        def put(pobj: Any, k: Any, v: Any) -> Any:
+            pobj = pobj.copy()
+            getattr(pobj, name)(axis=axis)[k] = v
+            return pobj
+
+        api = f"{cls.__name__}.{name}(axis=...)"
+        if setting:
+            out = via_pandas(f"{api}.__setitem__", put, (obj, key, value), {}, "indexer along an axis")
+            obj._replace(out._plan) if _is_frame(obj) else obj._replace_from(out)
+            return None
+        return via_pandas(api, get, (obj, key), {}, "indexer along an axis")
+
+
 class LocIndexer(_Indexer):
-    def __getitem__(self, key: Any) -> Any:
-        out = self._get(key)
-        return self._fallback("loc", key) if out is NotImplemented else out
+    name = "loc"
 
     def _get(self, key: Any) -> Any:
 
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, slice(None))
+        self._as_given = not _is_frame(obj) or not (isinstance(key, tuple) and len(key) == 2)
         if callable(rows):
             rows = rows(obj)
         frame = _as_frame(obj)
@@ -307,6 +513,8 @@ class LocIndexer(_Indexer):
             col_list = _key_list(cols)
             if is_scalar(cols):
                 if not frame._schema.has(cols):
+                    if isinstance(key, tuple) and frame._schema.index is not None and len(frame._schema.index) > 1:
+                        return label_lookup(obj, frame, key, False)  # pandas: a tuple is a MultiIndex row key first
                     raise KeyError(cols)
                 scalar_col = cols
                 frame = frame[[cols]]
@@ -320,6 +528,17 @@ class LocIndexer(_Indexer):
         return out  # NotImplemented, a Series, or the one value of loc[label, column]
 
     def _rows(self, obj: Any, frame: Any, rows: Any) -> Any:
+        try:
+            return self._label_rows(obj, frame, rows)
+        except KeyError:
+            # a label the engine did not find: pandas' lookup on the labels decides (its KeyError,
+            # or the rows it finds: a float for an int label, a string pandas parses as a time)
+            out = label_lookup(obj, frame, rows, self._as_given)
+            if out is NotImplemented:  # (a frame without columns: pandas' verdict on the KeyError)
+                raise
+            return out
+
+    def _label_rows(self, obj: Any, frame: Any, rows: Any) -> Any:
         if _is_full(rows):
             return _back(obj, frame)
         if isinstance(rows, Series):
@@ -335,29 +554,36 @@ class LocIndexer(_Indexer):
                 idx = frame.index.to_pandas() if frame._schema.index is not None else None
                 return _back(obj, frame._filter(Series(row_list, index=idx)))
             taken = take_labels(frame, row_list)
-            return NotImplemented if taken is None else _back(obj, taken)
+            return label_lookup(obj, frame, rows, self._as_given) if taken is None else _back(obj, taken)
         if isinstance(rows, slice):
             if frame._schema.index is None and rows.step in (None, 1) and \
                     all(v is None or _is_int(v) for v in (rows.start, rows.stop)):
                 start = 0 if rows.start is None else max(int(rows.start), 0)
                 length = None if rows.stop is None else max(int(rows.stop) - start + 1, 0)
                 return _back(obj, type(frame)._from_plan(L.Slice(start, length, L.RowIndex(frame._plan))))
-            return datetime_slice(obj, frame, rows)
+            out = datetime_slice(obj, frame, rows)
+            return label_lookup(obj, frame, rows, self._as_given) if out is NotImplemented else out
         if isinstance(rows, str) and _datetime_index(frame) is not None:
-            return partial_string(obj, frame, rows)
+            out = partial_string(obj, frame, rows)
+            return label_lookup(obj, frame, rows, self._as_given) if out is NotImplemented else out
         if _is_label(rows):
             if _is_frame(obj) and len(frame._schema.columns) == 1 and frame is not obj:
                 # loc[label, column]: the one value
                 rows_frame = take_labels(frame, [rows])
                 if rows_frame is None:
-                    return NotImplemented
+                    out = label_lookup(frame, frame, rows, self._as_given)
+                    if out is NotImplemented or _is_frame(out):  # repeated labels: the column's rows
+                        return out if out is NotImplemented else out.iloc[:, 0]
+                    return out.to_pandas().iloc[0]  # the one row's one value
                 pdf = rows_frame.to_pandas()
                 return pdf.iloc[0, 0] if len(pdf) == 1 else rows_frame.iloc[:, 0]
             out = _one_row(obj, frame, rows)
-            return NotImplemented if out is None else out
+            return label_lookup(obj, frame, rows, self._as_given) if out is None else out
+        if isinstance(rows, (tuple, type(Ellipsis))):
+            return label_lookup(obj, frame, rows, self._as_given)
         return NotImplemented
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def _set(self, key: Any, value: Any) -> Any:
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, None)
         if isinstance(rows, Series) and (is_scalar(value) or isinstance(value, Series)):
@@ -370,29 +596,29 @@ class LocIndexer(_Indexer):
                         # a new column: the value where the mask holds, missing elsewhere
                         cond = rows.fillna(False)
                         if cond._plan != obj._plan:
-                            return self._fallback("loc", key, value, setting=True)
+                            return NotImplemented
                         new_col = Series._over(obj._plan, func("where", literal(value), cond._expr, Lit(None)), c)
                         if new_col._dtype_arrow is None:
-                            return self._fallback("loc", key, value, setting=True)
+                            return NotImplemented
                     else:
-                        return self._fallback("loc", key, value, setting=True)
+                        return NotImplemented
                     if not (isinstance(new_col, Series) and new_col._plan == obj._plan):
-                        return self._fallback("loc", key, value, setting=True)
+                        return NotImplemented
                     updates[c] = new_col
                 for c, new_col in updates.items():
                     obj[c] = new_col
-                return
+                return None
             if not _is_frame(obj):
                 obj._replace_from(obj.mask(rows, value))
-                return
+                return None
         if _is_frame(obj) and _is_full(rows) and is_scalar(cols):
             if cols in obj._plan.schema.labels and not is_scalar(value) and not _same_rows_and_dtype(obj, cols, value):
                 # an existing column keeps its dtype (pandas sets in place: a value it cannot hold,
                 # a missing label's NaN in an int column, raises TypeError): pandas decides
-                return self._fallback("loc", key, value, setting=True)
+                return NotImplemented
             obj[cols] = value
-            return
-        self._fallback("loc", key, value, setting=True)
+            return None
+        return NotImplemented
 
 
 def _same_rows_and_dtype(frame: Any, label: Any, value: Any) -> bool:
@@ -405,13 +631,12 @@ def _same_rows_and_dtype(frame: Any, label: Any, value: Any) -> bool:
 
 
 class ILocIndexer(_Indexer):
-    def __getitem__(self, key: Any) -> Any:
-        out = self._get(key)
-        return self._fallback("iloc", key) if out is NotImplemented else out
+    name = "iloc"
 
     def _get(self, key: Any) -> Any:
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, slice(None))
+        rows, cols = (rows(obj) if callable(rows) else rows), (cols(obj) if callable(cols) else cols)
         frame = _as_frame(obj)
         scalar_col = False
         if not _is_full(cols):
@@ -475,7 +700,37 @@ class ILocIndexer(_Indexer):
             if not _is_frame(obj) or len(pdf.columns) == 1 and frame is not obj:
                 return pdf.iloc[0, 0]
             return from_pandas_result(pdf.iloc[0], "DataFrame.iloc")  # one row, transposed at the edge
+        if is_scalar(rows):
+            raise TypeError("Cannot index by location index with a non-integer key")  # pandas' verdict follows
         return NotImplemented
 
-    def __setitem__(self, key: Any, value: Any) -> None:
-        self._fallback("iloc", key, value, setting=True)
+
+
+def _scalar_answer(out: Any) -> Any:
+    """``at``/``iat`` answer one value: a native lookup that found several rows is pandas' call."""
+    return NotImplemented if isinstance(out, (DataFrame, Series)) else out
+
+
+class AtIndexer(_Indexer):
+    """``at[row, column]`` (``at[label]`` of a Series): one value by labels, natively the lookup
+    ``loc`` does; anything else (a non-scalar key, repeated labels, assignment) is pandas'."""
+
+    name = "at"
+
+    def _get(self, key: Any) -> Any:
+        keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
+        if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(_is_label(k) for k in keys):
+            return NotImplemented
+        return _scalar_answer(LocIndexer(self.obj)._get(key))
+
+
+class IAtIndexer(_Indexer):
+    """``iat[i, j]`` (``iat[i]`` of a Series): one value by positions, natively as ``iloc``."""
+
+    name = "iat"
+
+    def _get(self, key: Any) -> Any:
+        keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
+        if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(_is_int(k) for k in keys):
+            return NotImplemented
+        return _scalar_answer(ILocIndexer(self.obj)._get(key))
