@@ -16,7 +16,7 @@ from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype, merge_keys_native
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
-from gframe.plan.schema import (
+from gframe.plan.schema import (HOST_PREFIX,
     OBJECT,
     OBJECT_FAMILIES,
     Field,
@@ -310,6 +310,9 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
     kwargs["keys"] = keys
     if levels is not None or verify_integrity or union_categories or (names is not None and keys is None):
         return via_pandas("concat", pd.concat, (wrapped,), kwargs, "levels/verify_integrity options not native")
+    if any(f.family.startswith(HOST_PREFIX) for o in wrapped if hasattr(o, "_plan") for f in o._plan.schema.columns):
+        # columns held as pickled objects (complex, bytes, Sparse): pandas' concat keeps their dtype
+        return via_pandas("concat", pd.concat, (wrapped,), kwargs, "columns held as host objects")
     if axis in (0, "index"):
         if keys is not None and (ignore_index or len(keys) != len(wrapped)):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys with ignore_index not native")
