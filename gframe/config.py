@@ -105,9 +105,9 @@ _SPEC: dict[str, tuple[Any, str, Callable[[Any], None], Callable[[str], None] | 
                          "    [default from GFRAME_VERIFY_OPTIMIZER]",
                          _is_bool("verify_optimizer"), None),
     "gpu_memory": (os.environ.get("GFRAME_GPU_MEMORY", "managed").lower(),
-                   ": str\n    RMM allocator set up at the first GPU execution: 'managed', 'pool' or 'cuda'.\n"
+                   ": str\n    RMM allocator set up at the first GPU execution: 'managed', 'pool', 'async' or 'cuda'.\n"
                    "    [default from GFRAME_GPU_MEMORY]",
-                   _one_of("gpu_memory", ("managed", "pool", "cuda")), None),
+                   _one_of("gpu_memory", ("managed", "pool", "async", "cuda")), None),
     "oom": (os.environ.get("GFRAME_OOM", "raise").lower(),
             ": str\n    On a GPU out-of-memory error, 'raise' a MemoryError or re-run the subtree on the 'cpu'.\n"
             "    [default from GFRAME_OOM]",

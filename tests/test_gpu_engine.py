@@ -485,7 +485,7 @@ def test_memory_resource_is_set_up_once():
 
     with gframe.option_context(engine="gpu"):
         len(gframe.DataFrame({"a": [1]}))
-    assert memory.mode() in ("managed", "pool", "cuda")
+    assert memory.mode() in ("managed", "pool", "async", "cuda")
 
 
 # ------------------------------------------------------------------------- placement (no GPU)

@@ -6,6 +6,9 @@
   data somewhat larger than the device still runs, pages migrating between host and device. The
   pool may grow to twice the device's memory; past that an allocation fails cleanly.
 * ``pool``: a pool of device memory (80% of what is free at start, growing to 95% of the device).
+* ``async``: CUDA's stream-ordered allocator (``cudaMallocAsync``, the driver's own pool), as
+  cudf-polars uses when managed memory is off. Device memory only; measured against ``managed`` on
+  the device because libcudf's parquet reader was faster into it (docs/gpu.md).
 * ``cuda``: plain cudaMalloc / cudaFree.
 
 An allocation that fails raises ``MemoryError`` (libcudf's bad_alloc / RMM's out_of_memory). The
@@ -56,6 +59,8 @@ def setup(mode: str) -> str:
     elif mode == "pool":
         mr = rmm.mr.PoolMemoryResource(rmm.mr.CudaMemoryResource(), initial_pool_size=_round(free * 0.8),
                                        maximum_pool_size=_round(total * 0.95))
+    elif mode == "async":
+        mr = rmm.mr.CudaAsyncMemoryResource()
     else:
         mode = "cuda"
         mr = rmm.mr.CudaMemoryResource()
