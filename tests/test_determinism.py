@@ -190,7 +190,8 @@ def test_small_float_groupby_bit_identical(fn: str) -> None:
 def test_few_large_float_groups_bit_identical(fn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A handful of groups of many rows each (TPC-H q1: 4 groups of 15 million rows at sf10): the
     GPU engine sums each group with one device-wide reduction of its slice (``_few_sums``) or, where
-    numba-cuda is there, with the fixed-order segmented kernel (``_segment_sums``), which must give
+    numba-cuda is there, with the fixed-order segmented kernel (``_segment_sums``) or, past
+    ``coded.MIN_ROWS``, the coded kernels (``coded.group_sums``), which must give
     the same bits every run too, and pandas' answer within 1e-9."""
     rng = np.random.default_rng(5)
     n = _rows(400_000)
@@ -206,6 +207,8 @@ def test_few_large_float_groups_bit_identical(fn: str, monkeypatch: pytest.Monke
         monkeypatch.setattr(kernels.SortedGroups, "_few_sums", lambda self, cols: calls.append(1) or few(self, cols))
         seg = kernels.SortedGroups._segment_sums  # the device: the fixed-order numba-cuda kernel sums them
         monkeypatch.setattr(kernels.SortedGroups, "_segment_sums", lambda self, cols: calls.append(2) or seg(self, cols))
+        coded_sums = kernels.coded.group_sums  # past coded.MIN_ROWS: the few-groups coded kernels
+        monkeypatch.setattr(kernels.coded, "group_sums", lambda *a: calls.append(3) or coded_sums(*a))
     g = gpd.DataFrame(pdf)
     runs = {getattr(g.groupby("k")["v"], fn)().to_pandas().to_numpy().tobytes() for _ in range(30)}
     assert len(runs) == 1

@@ -188,7 +188,7 @@ def group_sums(codes: Any, cols: list[Any], groups: int) -> list[Any]:
         return [plc.Column.from_arrow(pa.array(model_sums(cs, c.to_arrow().to_numpy(zero_copy_only=False).astype(np.float64),
                                                           groups), pa.float64())) for c in cols]
     from gframe.engines.gpu import coded_kernels as K
-    from gframe.engines.gpu.numba_cuda import array
+    from gframe.engines.gpu.numba_cuda import array, launch_grid
 
     state = plc.types.MaskState.UNALLOCATED
     n = codes.size()
@@ -199,7 +199,7 @@ def group_sums(codes: Any, cols: list[Any], groups: int) -> list[Any]:
     for c in cols:
         c = c if c.type() == f64 else plc.unary.cast(c, f64)
         res = plc.column_factories.make_fixed_width_column(f64, groups, state)
-        K.partial[BLOCKS, THREADS](cv, array(c, np.float64), sv, pv, n, groups)
-        K.combine[groups, COMBINE](sv, pv, array(res, np.float64), PARTS)
+        launch_grid(K.partial, BLOCKS, THREADS, cv, array(c, np.float64), sv, pv, n, groups)
+        launch_grid(K.combine, groups, COMBINE, sv, pv, array(res, np.float64), PARTS)
         out.append(res)
     return out

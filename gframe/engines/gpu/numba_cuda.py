@@ -26,9 +26,15 @@ def device_reason() -> str | None:
 def launch(kernel: Any, n: int, *args: Any) -> None:
     """``kernel`` over a thread per item, at least one block (numba-cuda's warning that a small grid
     leaves the GPU idle is silenced: small inputs are normal here)."""
+    launch_grid(kernel, max((n + THREADS - 1) // THREADS, 1), THREADS, *args)
+
+
+def launch_grid(kernel: Any, blocks: int, threads: int, *args: Any) -> None:
+    """``kernel`` over ``blocks`` x ``threads``, numba-cuda's small-grid warning silenced (a kernel
+    with a block per group over a few groups is small by design)."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*under-utilization")
-        kernel[max((n + THREADS - 1) // THREADS, 1), THREADS](*args)
+        kernel[blocks, threads](*args)
 
 
 class DeviceView:
