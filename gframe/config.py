@@ -104,8 +104,8 @@ _SPEC: dict[str, tuple[Any, str, Callable[[Any], None], Callable[[str], None] | 
                          ": bool\n    Execute every plan with and without the optimizer and assert equal results.\n"
                          "    [default from GFRAME_VERIFY_OPTIMIZER]",
                          _is_bool("verify_optimizer"), None),
-    "gpu_memory": (os.environ.get("GFRAME_GPU_MEMORY", "managed").lower(),
-                   ": str\n    RMM allocator set up at the first GPU execution: 'managed', 'pool', 'async' or 'cuda'.\n"
+    "gpu_memory": (os.environ.get("GFRAME_GPU_MEMORY", "async").lower(),
+                   ": str\n    RMM allocator set up at the first GPU execution: 'async' (default), 'managed', 'pool' or 'cuda'.\n"
                    "    [default from GFRAME_GPU_MEMORY]",
                    _one_of("gpu_memory", ("managed", "pool", "async", "cuda")), None),
     "oom": (os.environ.get("GFRAME_OOM", "raise").lower(),

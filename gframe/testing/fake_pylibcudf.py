@@ -2073,7 +2073,8 @@ def _rmm() -> types.ModuleType:
     m = types.ModuleType("rmm")
     m.mr = types.SimpleNamespace(  # type: ignore[attr-defined]
         available_device_memory=lambda: (8 << 30, 16 << 30), PoolMemoryResource=_Resource,
-        ManagedMemoryResource=_Resource, CudaMemoryResource=_Resource, PrefetchResourceAdaptor=_Resource,
+        ManagedMemoryResource=_Resource, CudaMemoryResource=_Resource, CudaAsyncMemoryResource=_Resource,
+        PrefetchResourceAdaptor=_Resource,
         LimitingResourceAdaptor=_Limiting, set_current_device_resource=_set_resource,
         get_current_device_resource=lambda: _current[0])
     return m

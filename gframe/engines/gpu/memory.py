@@ -2,13 +2,15 @@
 
 ``GFRAME_GPU_MEMORY`` (``options.gpu_memory``) picks it:
 
-* ``managed`` (default): a pool of CUDA managed memory with prefetching (as cudf.pandas does), so
-  data somewhat larger than the device still runs, pages migrating between host and device. The
-  pool may grow to twice the device's memory; past that an allocation fails cleanly.
+* ``async`` (default): CUDA's stream-ordered allocator (``cudaMallocAsync``, the driver's own pool),
+  as cudf-polars uses when managed memory is off. Why the default: on the H100, 22 TPC-H queries at
+  sf10 took 2.45 s with it against 3.78 s over the managed pool (and 2.79 s over ``pool``), the
+  parquet reader and every operator's many allocations being cheaper (benchmarks/RESULTS.md,
+  eighth session). Where the driver has no memory pools, ``pool`` is used.
+* ``managed``: a pool of CUDA managed memory with prefetching (as cudf.pandas does), so data
+  somewhat larger than the device still runs, pages migrating between host and device. The pool may
+  grow to twice the device's memory; past that an allocation fails cleanly.
 * ``pool``: a pool of device memory (80% of what is free at start, growing to 95% of the device).
-* ``async``: CUDA's stream-ordered allocator (``cudaMallocAsync``, the driver's own pool), as
-  cudf-polars uses when managed memory is off. Device memory only; measured against ``managed`` on
-  the device because libcudf's parquet reader was faster into it (docs/gpu.md).
 * ``cuda``: plain cudaMalloc / cudaFree.
 
 An allocation that fails raises ``MemoryError`` (libcudf's bad_alloc / RMM's out_of_memory). The
@@ -29,14 +31,15 @@ def _round(n: float) -> int:
     return max(int(n) // 256 * 256, 256)
 
 
-def _managed_supported() -> bool:
+def _device_attribute(name: str) -> bool:
+    """Whether device 0 has the boolean attribute ``cudaDevAttr<name>`` (False where it cannot say)."""
     try:
         from cuda.bindings import runtime  # type: ignore[import-not-found]
 
         runtime.cudaFree(0)
-        err, value = runtime.cudaDeviceGetAttribute(runtime.cudaDeviceAttr.cudaDevAttrConcurrentManagedAccess, 0)
+        err, value = runtime.cudaDeviceGetAttribute(getattr(runtime.cudaDeviceAttr, f"cudaDevAttr{name}"), 0)
         return int(err) == 0 and value != 0
-    except Exception:  # noqa: BLE001 - no way to ask: use device memory
+    except Exception:  # noqa: BLE001 - no way to ask: the caller takes the plainer resource
         return False
 
 
@@ -47,7 +50,9 @@ def setup(mode: str) -> str:
     import rmm
 
     free, total = rmm.mr.available_device_memory()
-    if mode == "managed" and not _managed_supported():
+    if mode == "managed" and not _device_attribute("ConcurrentManagedAccess"):
+        mode = "pool"
+    if mode == "async" and not _device_attribute("MemoryPoolsSupported"):
         mode = "pool"
     if mode == "managed":
         import pylibcudf as plc
