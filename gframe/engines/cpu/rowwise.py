@@ -14,10 +14,10 @@ from gframe.engines.cpu.expressions import Lowering, _is_float, _is_int, exact_d
 from gframe.engines.cpu.functions import declare
 from gframe.engines.values import ColumnValues
 from gframe.errors import UnsupportedError
-from gframe.plan.dtypes import holds, is_python_number, replaced_type
+from gframe.plan.dtypes import expr_family, holds, is_python_number, replaced_type
 from gframe.plan.expr import Col, Func, Lit
 from gframe.plan.node import Opaque
-from gframe.plan.schema import is_string
+from gframe.plan.schema import NA_FAMILIES, is_string
 
 Args = "list[pl.Expr]"
 
@@ -100,6 +100,10 @@ def _coalesce(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 def _where(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, cond, other = args
     xt, c = lo.type_of(e.children[0]), e.children[2]
+    if isinstance(c, Lit) and c.value is None and expr_family(e.children[0], lo.family, lo.lookup) in NA_FAMILIES:
+        # an NA family's missing value is NA in the column's own type (``Int64`` stays ``Int64``):
+        # no numpy promotion to float64, which would round ints past 2**53
+        return pl.when(cond.fill_null(False)).then(x).otherwise(pl.lit(None, dtype=polars_type(xt)) if xt is not None else None)
     if lo.type_of(e) is None and xt is not None and isinstance(c, Lit) and c.dtype is None and \
             (is_python_number(c.value) or c.value is None) and (pa.types.is_integer(xt) or pa.types.is_floating(xt)):
         return _replace(lo, x, xt, cond.fill_null(False), c.value)[0]
