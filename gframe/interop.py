@@ -95,6 +95,11 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         # pyarrow takes the first value's time zone for all (a naive Timestamp after a UTC one became
         # UTC); pandas' object column holds each as it is
         return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
+    if dtype == object and arr.null_count and _mixed_markers(values):
+        # pd.NA or NaT beside other missing values (a concat of an ``astype(object)`` of a nullable
+        # column with rows another frame lacks: NA and NaN): one family shows one marker, pandas'
+        # column keeps each - kept as the objects they are
+        return _pickled(values)
     if dtype == object and (pa.types.is_timestamp(arr.type) or pa.types.is_duration(arr.type)) and arr.type.unit != "ns":
         arr = _object_times_in_ns(values, arr)
     t = normalize_arrow_type(arr.type)
@@ -103,6 +108,15 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
     if dtype == object and pa.types.is_null(arr.type):
         arr = pa.nulls(len(values), pa.float64())
     return arr
+
+
+def _mixed_markers(values: pd.Series | pd.Index) -> bool:
+    """Whether an object column's missing values mix ``pd.NA`` or ``NaT`` with another missing value
+    (the object families ``OBJECT_NA`` / ``OBJECT_NAT`` show one marker for every missing value)."""
+    missing = np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]
+    na = sum(v is pd.NA for v in missing)
+    nat = sum(v is pd.NaT for v in missing)
+    return (na > 0 or nat > 0) and na != len(missing) and nat != len(missing)
 
 
 def _mixed_time_zones(values: pd.Series | pd.Index) -> bool:
