@@ -1836,3 +1836,35 @@ def test_fz7gpu_float64_group_sums_in_group_order_are_reduceat(sort: bool) -> No
     shuffled = data.iloc[[3, 0, 4, 1, 2] + list(range(5, 17))]
     want, got = shuffled.groupby("k").sum(), gpd.DataFrame(shuffled).groupby("k").sum().to_pandas()
     assert np.signbit(want.to_numpy()).tolist() == np.signbit(got.to_numpy()).tolist()
+
+
+# session 8, lead: the device's GPU-engine check campaign (seeds 920000-922999), each also on the CPU engine
+S8_LEAD_CASES = {
+    # 920241: an Int64 where(cond, None) was computed through float64 (numpy's promotion of a missing
+    # value), which rounds 2**63 - 2 to 2**63 and fails the cast back; an NA family keeps its type
+    "int64_nullable_where_none_keeps_large_ints": case(
+        "df = pd.DataFrame({'c3': pd.array([-739438, 9223372036854775806], dtype='Int64')})",
+        "df = df.assign(c3=df['c3'].where(df['c3'] > -1, None))"),
+    # 921032: an object column holding pd.NA (astype(object) of an Arrow timestamp) beside NaN (rows
+    # a concat added) was held in one object family, which shows one marker: pandas keeps each
+    "object_column_of_na_and_nan_keeps_each_marker": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([None], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC')))})\n"
+        "df2 = pd.DataFrame({}, index=pd.Index([-1, 0, -2], name='idx'))",
+        "df = df.astype({'c1': 'object'})\ndf = pd.concat([df, df2], ignore_index=False)\n"
+        "df = df.sort_index(ascending=False, kind='stable')"),
+    # 922273: dates (dt.date) ordered against a column of strings: pandas raises TypeError only
+    # where there are rows; a filter before it left none, and the engine refused the types anyway
+    "dates_le_string_column_over_no_rows_does_not_raise": arrow_case(
+        "df = pd.DataFrame({'k': ['2020-01-01 12:30:00'], 'c0': [3], 'c1': pd.array(['AÉ'], dtype=pd.ArrowDtype(pa.string())), "
+        "'c2': [10]}).astype({'k': 'datetime64[ns]', 'c0': 'int8', 'c2': 'uint64'})",
+        "df = df.assign(n=df['k'].dt.date)\ndf = df[~((df['c2'] > df['c0']))]\ndf = df[(df['c1'] <= df['n'])]"),
+    "dates_le_string_column_with_rows_raises_pandas_type_error": arrow_case(
+        "df = pd.DataFrame({'k': ['2020-01-01 12:30:00'], 'c1': pd.array(['AÉ'], dtype=pd.ArrowDtype(pa.string()))})"
+        ".astype({'k': 'datetime64[ns]'})",
+        "df = df.assign(n=df['k'].dt.date)\ndf = df[(df['c1'] <= df['n'])]"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in S8_LEAD_CASES.items()])
+def test_fuzz_regression_s8_lead(code: str) -> None:
+    check_code(code)

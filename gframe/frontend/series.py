@@ -811,6 +811,12 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)):
             # Python objects, intervals, periods: pandas applies the operator to each
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
+        if op in ("lt", "le", "gt", "ge") and not isinstance(lexpr, Lit) and not isinstance(rexpr, Lit) and {
+                _kind(expr_type(lexpr, plan.schema.dtype_of)), _kind(expr_type(rexpr, plan.schema.dtype_of))} == {"datetime", "str"}:
+            # a column of dates ordered against a column of strings: pandas parses neither and its
+            # answer depends on the rows (a TypeError, or no error over no rows): pandas' verdict
+            return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               "ordering dates against a column of strings")
         if op in ("floordiv", "mod") and any(t is not None and pa.types.is_decimal(t) for t in (
                 expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of))):
             # pandas' decimal // is pyarrow's floor of its division (the quotient's scale, its errors)
