@@ -6,7 +6,15 @@ pylibcudf), with ``fallback`` to pandas for what is not native, recorded in ``fa
 """
 from __future__ import annotations
 
+import os as _os
 import sys as _sys
+
+# pandas' Arrow extension types (interval, period) are columns the engines only move. Polars 2 loads
+# an extension type it does not know as an extension, kept through every node; Polars 1.x (which
+# gframe supports, and which the GPU machine's cudf-polars pins) loads it as its storage type, so an
+# interval came back as a struct of dicts. Polars reads this once, at its import: set before ours,
+# unless the user chose.
+_os.environ.setdefault("POLARS_UNKNOWN_EXTENSION_TYPE_BEHAVIOR", "load_as_extension")
 from typing import Any
 
 from gframe import errors, plotting, testing

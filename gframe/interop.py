@@ -404,6 +404,10 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
 def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, family: str = NUMPY) -> Any:
     if isinstance(col, pa.ChunkedArray) and col.num_chunks == 0:
         col = pa.array([], type=col.type)
+    if isinstance(dtype, pa.ExtensionType) and col.type == dtype.storage_type:
+        # pandas' interval / period through an engine that kept only the storage (Polars 1.x)
+        col = pa.chunked_array([pa.ExtensionArray.from_storage(dtype, c) for c in col.chunks], dtype) \
+            if isinstance(col, pa.ChunkedArray) else pa.ExtensionArray.from_storage(dtype, col)
     cat_family = NUMPY
     if dtype is not None and pa.types.is_dictionary(dtype):
         col = categories_from_engine(col, dtype)

@@ -84,6 +84,18 @@ def _(node: L.InMemoryScan, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _from_table(table: pa.Table) -> pl.DataFrame:
+    if any(isinstance(f.type, pa.ExtensionType) for f in table.schema) and pl.__version__.startswith("1."):
+        # Polars 1.x, imported before gframe could ask it to keep extension types (``gframe/__init__``):
+        # it loads them as their storage type with a warning; ``interop`` restores the type on the way out
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Extension type .* is not registered", category=UserWarning)
+            return _from_table_quiet(table)
+    return _from_table_quiet(table)
+
+
+def _from_table_quiet(table: pa.Table) -> pl.DataFrame:
     table = C.to_enum_table(table)  # categoricals of numbers etc.: their categories encoded as strings
     _check_seconds_range(table)
     return _with_categories(pl.from_arrow(table, rechunk=False), table)  # type: ignore[arg-type]
