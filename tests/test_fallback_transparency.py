@@ -452,3 +452,19 @@ def test_series_round_of_every_dtype_as_pandas(dtype, values) -> None:
         got = gpd.Series(p).round(1)
     _same(got, want)
     assert [w.category for w in got_warnings] == [w.category for w in want_warnings]
+
+
+def test_interval_column_back_from_its_storage_type() -> None:
+    """Polars 1.x (imported before gframe) hands pandas' interval columns back as their storage
+    struct: the plan's extension type is restored on the way to pandas."""
+    import pyarrow as pa
+
+    from gframe.interop import arrow_to_pandas, pandas_to_table
+
+    p = pandas.DataFrame({"x": pandas.arrays.IntervalArray.from_breaks([0, 1, 5, 7])})
+    table, schema = pandas_to_table(p)
+    ext = table.column(0).type
+    assert isinstance(ext, pa.ExtensionType)
+    storage = pa.table([pa.chunked_array([c.storage for c in table.column(0).chunks], ext.storage_type)],
+                       names=table.column_names)
+    tm.assert_frame_equal(arrow_to_pandas(storage, schema), p)
