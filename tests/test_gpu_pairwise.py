@@ -145,7 +145,7 @@ for name, c in cases.items():
         bounds, group_of = cuda.to_device(b), cuda.to_device(np.repeat(np.arange(len(b) - 1), np.diff(b)).astype(np.int32))
     work = cuda.device_array(pairwise.scratch_length(m, c["chunk"], c["nseg"]), x.dtype)
     res = cuda.device_array(1, x.dtype)
-    pairwise.segment_sums(cuda.to_device(x), work, res, bounds, group_of, c["nseg"], c["longest"], c["chunk"])
+    pairwise.segment_sums(cuda.to_device(x), work, res, bounds, group_of, c["nseg"], c["chunk"])
     w = work.copy_to_host()
     slots = [] if c["bounds"] is None else [w[s].tobytes().hex() for s in c["bounds"][:-1]]
     out[name] = [res.copy_to_host().tobytes().hex(), slots]
@@ -159,11 +159,9 @@ def _case(x: np.ndarray, chunk: int = 0, bounds: list[int] | None = None) -> dic
     if bounds is None:
         chunk = chunk or max(m, 1)
         nseg = (m + chunk - 1) // chunk
-        longest = min(chunk, m)
     else:
         nseg = len(bounds) - 1
-        longest = int(np.diff(bounds).max()) if nseg else 0
-    return {"x": x.tobytes().hex(), "dtype": x.dtype.str, "chunk": chunk, "bounds": bounds, "nseg": nseg, "longest": longest}
+    return {"x": x.tobytes().hex(), "dtype": x.dtype.str, "chunk": chunk, "bounds": bounds, "nseg": nseg}
 
 
 def _special(n: int, seed: int, dtype: type) -> np.ndarray:
@@ -305,7 +303,7 @@ import test_gpu_pairwise as T
 calls = []
 
 
-def simulated_sums(vals, bounds, group_of, nseg, longest, chunk):
+def simulated_sums(vals, bounds, group_of, nseg, chunk):
     # pairwise._device_sums with the stand-in's columns copied to the simulator's "device" (no
     # zero-copy view of foreign memory): the same kernels, the same arguments
     plc = sys.modules["pylibcudf"]
@@ -314,7 +312,7 @@ def simulated_sums(vals, bounds, group_of, nseg, longest, chunk):
     views = [None if c is None else cuda.to_device(host(c, t)) for c, t in ((bounds, np.int64), (group_of, np.int32))]
     work = cuda.device_array(pairwise.scratch_length(len(x), chunk, nseg), x.dtype)
     out = cuda.device_array(1, x.dtype)
-    pairwise.segment_sums(cuda.to_device(x), work, out, *views, nseg, longest, chunk)
+    pairwise.segment_sums(cuda.to_device(x), work, out, *views, nseg, chunk)
     calls.append((len(x), nseg, chunk))
     return plc.Column.from_arrow(pa.array(out.copy_to_host()))
 

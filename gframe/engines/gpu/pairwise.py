@@ -23,8 +23,9 @@ numpy/_core/src/umath/loops_utils.h.src, each claim below checked against numpy 
 So a sum is: segments (the whole column; 8192-value pieces; runs), each segment's pairwise sum,
 the segments' sums added in order from 0. The kernels (``pairwise_kernels``): one thread per leaf
 block (the thread at its first position walks the segment's tree from its length, which is
-metadata: no value goes to the host), then one launch per tree level from the deepest, each block
-adding its halves' sums into its left half's slot, then one thread adding the segments' sums.
+metadata: no value goes to the host), which then climbs the tree in the same launch, the second
+of each block's halves to finish adding them into the left half's slot (``tree``); then the runs'
+sums gathered in a row, and one thread adding the segments' sums.
 
 ``GFRAME_GPU_PAIRWISE=0`` keeps libcudf's reduction (for A/B timings), as does a machine where
 numba-cuda is missing or sees no device. Over the host stand-in for pylibcudf the segments are
@@ -81,7 +82,7 @@ def unavailable_reason() -> str | None:
         for t in (np.float64, np.float32):
             x = cuda.to_device(np.zeros(8, t))
             out = cuda.device_array(1, t)
-            segment_sums(x, cuda.device_array(2, t), out, None, None, 1, 8, 8)
+            segment_sums(x, cuda.device_array(2, t), out, None, None, 1, 8)
         cuda.synchronize()
     except Exception as exc:  # noqa: BLE001 - numba-cuda's compiler / driver fails in many types
         return f"numba-cuda cannot build the pairwise sum ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
@@ -103,15 +104,20 @@ def depth(length: int) -> int:
     return 1 + max(depth(h), depth(length - h))
 
 
-def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: int, longest: int, chunk: int) -> Any:
+def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: int, chunk: int,
+                 arrived: Any = None, sums: Any = None) -> Any:
     """The sum of ``x``'s values (a 1-D device array, float64 or float32, no missing values) into
     ``out[0]`` (the same type): each segment's pairwise sum, added one after another from 0.
 
     Segments: ``chunk > 0``: pieces of ``chunk`` values (the last one shorter; ``nseg`` of them);
     ``chunk == 0``: ``nseg`` runs, ``bounds`` (int64, nseg + 1: each run's first position, then
-    the length of ``x``) and ``group_of`` (int32, each value's run). ``longest``: the longest
-    segment's length (its tree is the deepest). ``work``: scratch of ``x``'s type, as long as
-    ``x`` (or an eighth of it, plus one, where every segment starts at a multiple of 8)."""
+    the length of ``x``) and ``group_of`` (int32, each value's run). ``work``: scratch of ``x``'s type, as long as
+    ``x`` (or an eighth of it, plus one, where every segment starts at a multiple of 8);
+    ``arrived``: int32 zeros as long as ``work``; ``sums`` (runs only): ``nseg`` values of ``x``'s
+    type (both allocated here where not given).
+
+    Three launches whatever the length (the tree's levels are climbed inside one: ``tree``), where
+    a launch per level cost ~3 ms on 1e7 values (numba-cuda's launch overhead, H100)."""
     from numba import cuda
 
     from gframe.engines.gpu import pairwise_kernels as K
@@ -119,6 +125,7 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
 
     m = x.shape[0]
     zero = x.dtype.type(0)
+    ninf = x.dtype.type(-np.inf)
     if bounds is None:
         bounds = cuda.to_device(np.zeros(1, np.int64))
     if group_of is None:
@@ -126,11 +133,17 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
     aligned = chunk > 0 and (chunk % UNROLL == 0 or nseg <= 1)
     step, shift = (UNROLL, 3) if aligned else (1, 0)
     if m:
+        if arrived is None:
+            arrived = cuda.to_device(np.zeros(work.shape[0], np.int32))
         threads = (m + step - 1) // step
-        launch(K.leaf, threads, x, work, bounds, group_of, m, chunk, step, shift, zero)
-        for level in range(depth(longest) - 1, -1, -1):
-            launch(K.combine, threads, work, bounds, group_of, m, chunk, step, shift, level)
-    launch(K.fold, 1, work, bounds, nseg if m else 0, m, chunk, shift, zero, out)
+        launch(K.tree, threads, x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf)
+    count = nseg if m else 0
+    if chunk == 0 and count:
+        if sums is None:
+            sums = cuda.device_array(count, x.dtype)
+        launch(K.firsts, count, work, bounds, count, shift, sums)
+        work = sums
+    launch(K.fold, 1, work, bounds, count, m, chunk, shift, zero, out)
     return out
 
 
@@ -172,12 +185,10 @@ def column_sum(x: Any, *, masked: bool) -> tuple[Any, int]:
         count = n - x.null_count()
         if x.null_count():
             x = plc.replace.replace_nulls(x, scalar(0.0, acc))
-        return _sum(x, None, None, (n + chunk - 1) // chunk if chunk else 1, min(chunk, n) if chunk else n,
-                    chunk or max(n, 1)), count
+        return _sum(x, None, None, (n + chunk - 1) // chunk if chunk else 1, chunk or max(n, 1)), count
     count = n - x.null_count()
     if x.null_count() == 0:
-        return _sum(x, None, None, (n + chunk - 1) // chunk if chunk else 1, min(chunk, n) if chunk else n,
-                    chunk or max(n, 1)), count
+        return _sum(x, None, None, (n + chunk - 1) // chunk if chunk else 1, chunk or max(n, 1)), count
     # runs of present values: a run starts at a present value after a missing one (or at the top,
     # or, buffered, at a multiple of 8192); positions are the present values' (``vals``)
     ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
@@ -198,21 +209,19 @@ def column_sum(x: Any, *, masked: bool) -> tuple[Any, int]:
     firsts = retain(plc.Table([ev.binary("SUB", at, E.Const(1, I32), I32)]), start).columns()[0]
     nseg, m = firsts.size(), vals.size()
     bounds = E.cast(plc.concatenate.concatenate([firsts, plc.Column.from_scalar(scalar(m, I32), 1)]), I64)
-    lengths = ev.binary("SUB", plc.copying.slice(bounds, [1, nseg + 1])[0], E.cast(firsts, I64), I64)
-    longest = int(plc.reduce.reduce(lengths, plc.aggregation.max(), plc_type(I64)).to_py())
-    return _sum(vals, bounds, group_of, nseg, longest, 0), count
+    return _sum(vals, bounds, group_of, nseg, 0), count
 
 
-def _sum(vals: Any, bounds: Any, group_of: Any, nseg: int, longest: int, chunk: int) -> Any:
+def _sum(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int) -> Any:
     """The segments' sum of ``vals`` (pylibcudf columns, as ``segment_sums`` takes them), a 1-row
     column of ``vals``' type: the kernels on the device, numpy's own sums over the stand-in."""
-    return (_host_sums if stand_in() else _device_sums)(vals, bounds, group_of, nseg, longest, chunk)
+    return (_host_sums if stand_in() else _device_sums)(vals, bounds, group_of, nseg, chunk)
 
 
-def _device_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, longest: int, chunk: int) -> Any:
+def _device_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int) -> Any:
     """``segment_sums`` over zero-copy views of the columns' device memory; the scratch and the
     result are libcudf columns (RMM memory)."""
-    from gframe.engines.gpu.convert import col_type, plc_type
+    from gframe.engines.gpu.convert import col_type, plc_type, scalar
     from gframe.engines.gpu.lib import plc
     from gframe.engines.gpu.numba_cuda import array
 
@@ -220,12 +229,15 @@ def _device_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, longest: int,
     dtype = np.float64 if t == F64 else np.float32
     m = vals.size()
     state = plc.types.MaskState.UNALLOCATED
-    work = plc.column_factories.make_fixed_width_column(plc_type(t), scratch_length(m, chunk, nseg), state)
+    length = scratch_length(m, chunk, nseg)
+    work = plc.column_factories.make_fixed_width_column(plc_type(t), length, state)
+    arrived = plc.Column.from_scalar(scalar(0, I32), length)
+    sums = plc.column_factories.make_fixed_width_column(plc_type(t), max(nseg, 1), state) if chunk == 0 else None
     out = plc.column_factories.make_fixed_width_column(plc_type(t), 1, state)
     views = [array(bounds, np.int64) if bounds is not None else None,
              array(group_of, np.int32) if group_of is not None else None]
     segment_sums(array(vals, dtype) if m else _empty(dtype), array(work, dtype), array(out, dtype), *views,
-                 nseg, longest, chunk)
+                 nseg, chunk, array(arrived, np.int32), array(sums, dtype) if sums is not None else None)
     return out
 
 
@@ -235,7 +247,7 @@ def _empty(dtype: Any) -> Any:
     return cuda.device_array(0, dtype)
 
 
-def _host_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, longest: int, chunk: int) -> Any:
+def _host_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int) -> Any:
     """Over the host stand-in: each segment's ``np.add.reduce`` (0 + its pairwise sum: numpy's own),
     added one after another from 0 in the values' type."""
     from gframe.engines.gpu.convert import col_type

@@ -10,17 +10,19 @@ sum to float64 under numba's typing. Segments are either ``chunk``-long pieces o
 ``bounds`` / ``group_of`` describe (``chunk == 0``)."""
 from __future__ import annotations
 
-from numba import cuda
+from numba import cuda, int64
 
 from gframe.engines.gpu.pairwise import BLOCK, UNROLL
 
-_SIGS = [
-    "void(float64[::1], float64[::1], int64[::1], int32[::1], int64, int64, int64, int64, float64)",
-    "void(float32[::1], float32[::1], int64[::1], int32[::1], int64, int64, int64, int64, float32)",
+MAX_DEPTH = 64  # levels of a segment's tree above its leaves: ~log2(length / 128), far below this
+
+_TREE_SIGS = [
+    "void(float64[::1], float64[::1], int32[::1], int64[::1], int32[::1], int64, int64, int64, int64, float64, float64)",
+    "void(float32[::1], float32[::1], int32[::1], int64[::1], int32[::1], int64, int64, int64, int64, float32, float32)",
 ]
-_COMBINE_SIGS = [
-    "void(float64[::1], int64[::1], int32[::1], int64, int64, int64, int64, int64)",
-    "void(float32[::1], int64[::1], int32[::1], int64, int64, int64, int64, int64)",
+_GATHER_SIGS = [
+    "void(float64[::1], int64[::1], int64, int64, float64[::1])",
+    "void(float32[::1], int64[::1], int64, int64, float32[::1])",
 ]
 _FOLD_SIGS = [
     "void(float64[::1], int64[::1], int64, int64, int64, int64, float64, float64[::1])",
@@ -46,58 +48,51 @@ def _half(length):  # type: ignore[no-untyped-def]
     return h - h % UNROLL
 
 
-@cuda.jit(_SIGS)
-def leaf(x, work, bounds, group_of, m, chunk, step, shift, zero):  # type: ignore[no-untyped-def]
-    """Each leaf block's sum (numpy's ``pairwise_sum`` of at most BLOCK values), by the thread at
-    its first position, into ``work`` at that position (``>> shift``)."""
-    i = cuda.grid(1) * step
-    if i >= m:
-        return
-    first, end = _segment(i, bounds, group_of, m, chunk)
-    off = i - first
-    if off % UNROLL != 0:
-        return
-    start, length = 0, end - first
-    while length > BLOCK:  # down the tree to the leaf holding ``off``
-        h = _half(length)
-        if off < start + h:
-            length = h
-        else:
-            start += h
-            length -= h
-    if start != off:
-        return
+@cuda.jit(device=True)
+def _leaf_sum(x, i, length, zero):  # type: ignore[no-untyped-def]
+    """numpy's ``pairwise_sum`` of the leaf block x[i:i + length] (at most BLOCK values)."""
     if length < UNROLL:  # one after another, from 0
         res = zero
         for k in range(length):
             res += x[i + k]
-    else:  # eight accumulators, combined as a tree, then the rest one after another
-        r0, r1, r2, r3 = x[i], x[i + 1], x[i + 2], x[i + 3]
-        r4, r5, r6, r7 = x[i + 4], x[i + 5], x[i + 6], x[i + 7]
-        k = UNROLL
-        stop = length - length % UNROLL
-        while k < stop:
-            r0 += x[i + k]
-            r1 += x[i + k + 1]
-            r2 += x[i + k + 2]
-            r3 += x[i + k + 3]
-            r4 += x[i + k + 4]
-            r5 += x[i + k + 5]
-            r6 += x[i + k + 6]
-            r7 += x[i + k + 7]
-            k += UNROLL
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while k < length:
-            res += x[i + k]
-            k += 1
-    work[i >> shift] = res
+        return res
+    # eight accumulators, combined as a tree, then the rest one after another
+    r0, r1, r2, r3 = x[i], x[i + 1], x[i + 2], x[i + 3]
+    r4, r5, r6, r7 = x[i + 4], x[i + 5], x[i + 6], x[i + 7]
+    k = UNROLL
+    stop = length - length % UNROLL
+    while k < stop:
+        r0 += x[i + k]
+        r1 += x[i + k + 1]
+        r2 += x[i + k + 2]
+        r3 += x[i + k + 3]
+        r4 += x[i + k + 4]
+        r5 += x[i + k + 5]
+        r6 += x[i + k + 6]
+        r7 += x[i + k + 7]
+        k += UNROLL
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while k < length:
+        res += x[i + k]
+        k += 1
+    return res
 
 
-@cuda.jit(_COMBINE_SIGS)
-def combine(work, bounds, group_of, m, chunk, step, shift, level):  # type: ignore[no-untyped-def]
-    """The blocks of more than BLOCK values at depth ``level`` of their segment's tree: the left
-    half's sum plus the right half's, into the left half's slot (the halves are done: they are
-    leaves, or were combined at the level below)."""
+@cuda.jit(_TREE_SIGS)
+def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf):  # type: ignore[no-untyped-def]
+    """Each segment's pairwise sum into ``work`` at its first position (``>> shift``), in one launch.
+
+    The thread at each leaf block's first position walks its segment's tree down from the
+    segment's length (recording the blocks it passes), sums its leaf, then climbs: at each block
+    above it counts itself in at the block's split position (``arrived``, zeroed before the
+    launch; a split position belongs to one block only); the first of the two halves to arrive
+    stops there, the second adds left half + right half into the left half's slot and climbs on.
+    The additions are numpy's, whatever the order the threads finish in: the same bits every run.
+    The halves' sums are read by atomic max with -inf (``ninf``), whose returned value is the slot's
+    bits as loaded from L2 - not a stale L1 line of another multiprocessor's write (no float
+    arithmetic touches them; a NaN slot may become -inf, and no slot is read twice: the left one is
+    overwritten with the sum, a split position is no segment's first); the fences order each write
+    before the count that publishes it."""
     i = cuda.grid(1) * step
     if i >= m:
         return
@@ -105,11 +100,13 @@ def combine(work, bounds, group_of, m, chunk, step, shift, level):  # type: igno
     off = i - first
     if off % UNROLL != 0:
         return
-    start, length = 0, end - first
+    starts = cuda.local.array(MAX_DEPTH, int64)
+    lengths = cuda.local.array(MAX_DEPTH, int64)
+    start, length = int64(0), end - first
     d = 0
-    while d < level:
-        if length <= BLOCK:
-            return  # a leaf above this level
+    while length > BLOCK:  # down the tree to the leaf holding ``off``
+        starts[d] = start
+        lengths[d] = length
         h = _half(length)
         if off < start + h:
             length = h
@@ -117,19 +114,69 @@ def combine(work, bounds, group_of, m, chunk, step, shift, level):  # type: igno
             start += h
             length -= h
         d += 1
-    if length <= BLOCK or start != off:
+    if start != off:
         return
-    work[i >> shift] = work[i >> shift] + work[(i + _half(length)) >> shift]
+    work[i >> shift] = _leaf_sum(x, i, length, zero)
+    while d > 0:
+        d -= 1
+        left = first + starts[d]
+        split = left + _half(lengths[d])
+        cuda.threadfence()
+        if cuda.atomic.add(arrived, split >> shift, 1) == 0:
+            return  # the other half is not done: its thread climbs on
+        cuda.threadfence()
+        a = cuda.atomic.max(work, left >> shift, ninf)
+        b = cuda.atomic.max(work, split >> shift, ninf)
+        work[left >> shift] = a + b
+
+
+@cuda.jit(_GATHER_SIGS)
+def firsts(work, bounds, nseg, shift, sums):  # type: ignore[no-untyped-def]
+    """Each run's sum (at its first slot of ``work``) into ``sums[g]``: one thread per run, so
+    that ``fold`` reads them in a row."""
+    g = cuda.grid(1)
+    if g < nseg:
+        sums[g] = work[bounds[g] >> shift]
 
 
 @cuda.jit(_FOLD_SIGS)
 def fold(work, bounds, nseg, m, chunk, shift, zero, out):  # type: ignore[no-untyped-def]
     """One thread: the segments' sums added one after another from 0, in position order (numpy's
-    reduction adds each inner loop's pairwise sum into its result)."""
+    reduction adds each inner loop's pairwise sum into its result). The sums are at ``work[(g *
+    chunk) >> shift]`` (``chunk > 0``) or in a row (``chunk == 0``: ``firsts`` gathered them): the
+    loads of 16 are issued before their additions, so one thread is not waiting on each load in turn."""
     if cuda.grid(1) != 0:
         return
     res = zero
-    for g in range(nseg):
-        first = g * chunk if chunk > 0 else bounds[g]
-        res += work[first >> shift]
+    g = 0
+    if chunk == 0:
+        while g + 16 <= nseg:
+            v0, v1, v2, v3 = work[g], work[g + 1], work[g + 2], work[g + 3]
+            v4, v5, v6, v7 = work[g + 4], work[g + 5], work[g + 6], work[g + 7]
+            v8, v9, v10, v11 = work[g + 8], work[g + 9], work[g + 10], work[g + 11]
+            v12, v13, v14, v15 = work[g + 12], work[g + 13], work[g + 14], work[g + 15]
+            res += v0
+            res += v1
+            res += v2
+            res += v3
+            res += v4
+            res += v5
+            res += v6
+            res += v7
+            res += v8
+            res += v9
+            res += v10
+            res += v11
+            res += v12
+            res += v13
+            res += v14
+            res += v15
+            g += 16
+        while g < nseg:
+            res += work[g]
+            g += 1
+    else:
+        while g < nseg:
+            res += work[(g * chunk) >> shift]
+            g += 1
     out[0] = res
