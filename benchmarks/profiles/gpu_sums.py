@@ -3,9 +3,11 @@
 ``engines/gpu/pairwise.py`` adds a whole column in numpy's pairwise order (pandas' bits);
 ``GFRAME_GPU_PAIRWISE=0`` takes libcudf's reduction instead. The switch is read at each use, so the
 two modes alternate in one process: best of 5 per mode, twice each, on a resident frame of ``n``
-rows (float64, a nullable Float64 with 10% missing, int64 for a mean). Run on the GPU machine:
+rows (float64, a nullable Float64 with 10% missing, int64 for a mean). ``--phases`` then times the
+pieces of one numpy-order sum, each with a device sync around it (``phase_timers``): where the time
+goes that the kernels do not explain. Run on the GPU machine:
 
-    GFRAME_ENGINE=gpu python benchmarks/profiles/gpu_sums.py 1e7
+    GFRAME_ENGINE=gpu python benchmarks/profiles/gpu_sums.py 1e7 [--phases]
 """
 from __future__ import annotations
 
@@ -13,12 +15,45 @@ import gc
 import os
 import sys
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
 import gframe as gpd
 from gframe.engines.gpu.exchange import synchronize
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from phase_timers import ON, TIMES, timed  # noqa: E402  (this folder: the script's own)
+
+
+def instrument() -> None:
+    """Timers around the pieces of ``pairwise.column_sum`` and the kernel calls under it."""
+    from gframe.engines.gpu import expressions as E
+    from gframe.engines.gpu import kernels as K
+    from gframe.engines.gpu import numba_cuda, pairwise
+
+    K._numpy_order_sum = timed("_numpy_order_sum (all)", K._numpy_order_sum)
+    pairwise.column_sum = timed("  column_sum", pairwise.column_sum)
+    E.nan_to_null = timed("    nan_to_null", E.nan_to_null)
+    pairwise._device_sums = timed("    _device_sums", pairwise._device_sums)
+    pairwise.segment_sums = timed("      segment_sums (launches)", pairwise.segment_sums)
+    numba_cuda.array = timed("      numba views (as_cuda_array)", numba_cuda.array)
+    numba_cuda.launch = timed("        launch", numba_cuda.launch)
+
+
+def phases(questions: list[tuple[str, Callable]]) -> None:
+    os.environ["GFRAME_GPU_PAIRWISE"] = "1"
+    instrument()
+    for name, fn in questions:
+        fn()  # warm
+        TIMES.clear()
+        ON[0] = True
+        best_of(fn, 3)
+        ON[0] = False
+        print(f"== {name} (3 runs, best total)")
+        for k, v in TIMES.items():
+            print(f"   {k:40s} {min(v) * 1e3:8.3f} ms min  x{len(v) // 3}")
 
 
 def best_of(fn, repeat: int = 5) -> tuple[float, object]:
@@ -33,7 +68,7 @@ def best_of(fn, repeat: int = 5) -> tuple[float, object]:
     return best, value
 
 
-def main(n: int) -> None:
+def main(n: int, with_phases: bool) -> None:
     rng = np.random.default_rng(1)
     missing = np.where(rng.random(n) < 0.1, np.nan, rng.random(n))
     p = pd.DataFrame({"v": rng.random(n), "w": pd.array(missing, dtype="Float64"), "i": rng.integers(0, 1000, n)})
@@ -49,7 +84,10 @@ def main(n: int) -> None:
             res[mode] = (min(t, res.get(mode, (float("inf"), None))[0]), value)
         print(f"{name:24s} numpy order {res['1'][0] * 1e3:7.2f} ms   libcudf {res['0'][0] * 1e3:7.2f} ms   "
               f"values {res['1'][1]!r} / {res['0'][1]!r}", flush=True)
+    if with_phases:
+        phases(questions)
 
 
 if __name__ == "__main__":
-    main(int(float(sys.argv[1]) if len(sys.argv) > 1 else 1e7))
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    main(int(float(args[0]) if args else 1e7), "--phases" in sys.argv)
