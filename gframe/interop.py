@@ -48,6 +48,7 @@ from gframe.plan.schema import (
     normalize_arrow_type,
     object_missing,
     pandas_dtype,
+    string_storage,
 )
 
 
@@ -394,7 +395,7 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
     if dtype is not None and pa.types.is_dictionary(dtype):
         col = categories_from_engine(col, dtype)
         cat_family, family = family, NUMPY  # (the categories' family: applied to them below)
-    if family != NUMPY:
+    if family != NUMPY or string_storage(family):
         out = _family_column(col, dtype, family)
         if out is not None:
             return out
@@ -430,7 +431,7 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         cats = pd.Index([], dtype=pandas_dtype(dtype.value_type))
         values = pd.Series(pd.Categorical.from_codes(np.asarray(values.cat.codes), dtype=pd.CategoricalDtype(cats, ordered)),
                            index=values.index)
-    if cat_family != NUMPY and isinstance(values.dtype, pd.CategoricalDtype):
+    if (cat_family != NUMPY or string_storage(cat_family)) and isinstance(values.dtype, pd.CategoricalDtype):
         values = _categories_in_family(values, dtype.value_type, cat_family)  # type: ignore[union-attr]
     if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
         # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes

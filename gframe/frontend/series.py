@@ -78,6 +78,7 @@ from gframe.plan.schema import (
     is_string,
     object_family,
     pandas_dtype,
+    string_storage,
 )
 from gframe.plan.dtypes import (DECIMAL_OPS, decimal_operand, decimal_precision, expr_family, expr_type, family_lookup,
                                 fill_makes_objects, literal_type)
@@ -206,7 +207,8 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     unparsable strings to numbers) are checked now and raise pandas' exception at the call.
     """
     family = NUMPY
-    if dtype in (str, "str"):
+    if dtype is str or isinstance(dtype, str) and dtype == "str":
+        # (not ``dtype in (str, "str")``: a StringDtype equals "str" whatever its storage)
         target = pa.large_string()
     elif dtype is object or isinstance(dtype, np.dtype) and dtype == object or dtype in ("object", "O"):
         # object: the same values, shown as Python objects (the family says so)
@@ -243,7 +245,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
     if pa.types.is_dictionary(target) and src is not None and not pa.types.is_dictionary(src) and f.family not in OBJECT_FAMILIES:
         family = f.family  # the categories keep the values' pandas dtype (Int64, string[pyarrow]...)
-    if target == src and family == f.family:
+    if target == src and family == f.family and string_storage(family) == string_storage(f.family):
         return e
     if src is None and not (pa.types.is_floating(target) or is_string(target)) \
             or pa.types.is_dictionary(target) and not (is_string(src) or target.value_type == src) \
@@ -258,7 +260,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
                 and _any_true(plan, BinOp("eq", func("abs", e), Lit(float("inf")))):
             raise NotImplementedError("infinite values into a nullable int: pandas' OverflowError")
         _check_cast(plan, e, f, src, target, family)
-    if family != NUMPY:
+    if family != NUMPY or string_storage(family):
         return func("cast", e, dtype=target, family=family)
     if src is not None and (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
         # numpy's int64 view of NaT is the smallest int64, not a missing value
@@ -1340,7 +1342,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         name = "proportion" if normalize else "count"
         key = frame._plan.schema.columns[0].name
         # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
-        fam = (("family", ARROW),) if frame._plan.schema.columns[0].family == MASKED and t is not None and is_string(t) else ()
+        # (``string[python]``'s are Int64)
+        fam0 = frame._plan.schema.columns[0].family
+        fam = ((("family", MASKED if string_storage(fam0) else ARROW),) if fam0 == MASKED and t is not None and is_string(t)
+               else ())
         count = ((name, Agg("size", fam, Col(key))),)
         fam0 = frame._plan.schema.columns[0].family
         # pyarrow counts an Arrow float's -0.0 apart from 0.0: a hidden key tells them apart

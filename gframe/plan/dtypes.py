@@ -35,6 +35,7 @@ from gframe.plan.schema import (
     is_numeric,
     is_string,
     pandas_dtype,
+    string_storage,
 )
 
 Lookup = Callable[[str], "ArrowType | None"]
@@ -573,6 +574,10 @@ def combine_families(*families: str) -> str:
     for f in families:
         if _FAMILY_RANK.get(f, 0) > _FAMILY_RANK[best]:
             best = f
+    if not string_storage(best):
+        # the family of Python-storage strings where it is the one chosen (equal to its base family,
+        # so the ranks alone would give the base one back for ``NUMPY``)
+        best = next((f for f in families if f == best and string_storage(f)), best)
     return best
 
 
@@ -594,7 +599,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
                 return NUMPY
             if fam == MASKED and any(f == MASKED and is_string(expr_type(c, lookup))
                                      for f, c in zip(kids, expr.children)):
-                return ARROW  # pandas: comparing ``string`` columns gives bool[pyarrow]
+                # pandas: comparing ``string`` columns gives bool[pyarrow]; ``string[python]`` ones boolean
+                return MASKED if string_storage(fam) else ARROW
         return fam
     if isinstance(expr, Func):
         if expr.fn in _NUMPY_RESULT:
@@ -617,8 +623,11 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
             return fam  # a value of the column: pandas keeps object (a count or a mean is numeric)
         if expr.fn == "nunique" or fam in OBJECT_FAMILIES:
             return NUMPY
-        if fam == MASKED and expr.fn == "count" and is_string(expr_type(expr.child, lookup)):
-            return NUMPY  # pandas: a group count of ``string`` values is int64 (their group size Int64)
+        if fam == MASKED and (expr.fn == "count" or expr.fn == "size" and string_storage(fam)) \
+                and is_string(expr_type(expr.child, lookup)):
+            # pandas: a group count of ``string`` values is int64 (their group size Int64; of
+            # ``string[python]`` values int64)
+            return NUMPY
         return fam
     return NUMPY
 

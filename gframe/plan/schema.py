@@ -87,6 +87,38 @@ NA_FAMILIES = frozenset({MASKED, ARROW, ARROW_LARGE})  # missing is NA, comparis
 ARROW_FAMILIES = frozenset({ARROW, ARROW_LARGE})  # pd.ArrowDtype: pandas computes with pyarrow
 
 
+class _PythonStrings(str):
+    """A string column's family (``MASKED`` or ``NUMPY``) for strings pandas holds in Python storage
+    (``string[python]``, ``StringDtype("python", na_value=nan)``). Equal to its base family (a str of
+    the same value), so every dtype and missing-value rule reads it as that family; only where a
+    string column is shown (``family_dtype``) does the storage count, and pandas' string results of
+    such a column keep it (``str.upper`` of ``string[python]`` is ``string[python]``). Two plans that
+    differ by the storage alone are different plans (``node._typed`` compares the type too)."""
+
+    __slots__ = ()
+    storage = "python"
+
+    def __repr__(self) -> str:
+        return f"{str.__repr__(self)}[python]"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_PythonStrings, (str(self),))
+
+
+MASKED_PYTHON = _PythonStrings(MASKED)  # string[python]
+NUMPY_PYTHON = _PythonStrings(NUMPY)  # str with storage "python" (NaN is missing)
+
+
+def string_storage(family: str | None) -> str | None:
+    """"python" for a family of Python-storage strings (``MASKED_PYTHON``, ``NUMPY_PYTHON``), else None."""
+    return getattr(family, "storage", None)
+
+
+def python_storage(family: str) -> str:
+    """``family`` (``MASKED`` or ``NUMPY``) for strings in Python storage; other families as they are."""
+    return family if family not in (MASKED, NUMPY) or string_storage(family) else _PythonStrings(family)
+
+
 def is_na_family(family: str | None) -> bool:
     return family in NA_FAMILIES
 
@@ -341,7 +373,8 @@ def family_of_pandas(dtype: object) -> str:
         t = dtype.pyarrow_dtype
         return ARROW_LARGE if pa.types.is_large_string(t) else ARROW
     if isinstance(dtype, pd.StringDtype):
-        return MASKED if dtype.na_value is pd.NA else NUMPY
+        family = MASKED if dtype.na_value is pd.NA else NUMPY
+        return python_storage(family) if dtype.storage == "python" else family
     if isinstance(dtype, pd.api.extensions.ExtensionDtype) and getattr(dtype, "na_value", None) is pd.NA \
             and getattr(dtype, "numpy_dtype", None) is not None:
         return MASKED  # Int*, UInt*, Float*, boolean
@@ -356,6 +389,8 @@ _MASKED_NAMES = {"int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "I
 def family_dtype(t: ArrowType | None, family: str) -> object | None:
     """The pandas dtype of an Arrow type in a family other than NUMPY (None: the family has no
     dtype for this type, and the numpy rules apply)."""
+    if string_storage(family) and is_string(t) and t != OBJECT_STRING:
+        return pd.StringDtype("python", na_value=pd.NA if family == MASKED else np.nan)
     if t is None or family == NUMPY or pa.types.is_dictionary(t):
         return None  # (a categorical's family is its categories': the interop rebuilds them with it)
     if family.startswith(HOST_PREFIX):
