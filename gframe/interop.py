@@ -58,8 +58,13 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         # built from codes and categories: the categories are the dtype's, all of them, even where
         # no row uses them (Arrow's cast of an empty dictionary array drops its dictionary)
         codes = np.asarray(pd.Series(values).cat.codes, dtype=np.int32)
-        cats = pa.array(np.asarray(dtype.categories, dtype=object) if dtype.categories.dtype == object
-                        or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
+        try:
+            cats = pa.array(np.asarray(dtype.categories, dtype=object) if dtype.categories.dtype == object
+                            or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+            # categories of several kinds (``["a", 1]``): the values kept as the objects they are,
+            # shown as the categorical they were (``host_family`` carries its dtype)
+            return _pickled(values)
         if isinstance(cats, pa.ChunkedArray):  # (categories of an ArrowDtype: no chunk where there are none)
             cats = cats.combine_chunks() if cats.num_chunks else pa.array([], cats.type)
         if pa.types.is_null(cats.type) and not len(cats):  # no categories: Arrow cannot tell their type

@@ -77,13 +77,9 @@ def test_str_accessor_refuses_non_string_values(values, dtype):
     assert not hasattr(gs, "str")
 
 
-_MIXED_CATEGORIES = pytest.mark.xfail(strict=True, raises=Exception,
-                                      reason="open: a categorical of mixed categories cannot be stored (Arrow)")
-
-
 @pytest.mark.parametrize("values,dtype", [
     *[(v, d) for v in ([b"a", b"b", np.nan], [np.nan, np.nan]) for d in (object, "category")],
-    (["a", 1, np.nan], object), pytest.param(["a", 1, np.nan], "category", marks=_MIXED_CATEGORIES)])
+    (["a", 1, np.nan], object), (["a", 1, np.nan], "category"), (["a", 1.5, np.nan], "category")])
 def test_str_accessor_of_objects_and_other_categoricals(values, dtype):
     """bytes, no values at all and mixes are pandas' allowed kinds: the methods answer as pandas'."""
     ps = pd.Series(np.array(values, dtype=object), dtype=dtype)
@@ -269,3 +265,23 @@ def test_split_result_takes_assignment():
     ps[ps.isna()] = "x"
     gs[gs.isna()] = "x"
     _same(gs, ps)
+
+
+# ---------------------------------------------------------------- categoricals of categories of several kinds
+
+def test_categorical_of_mixed_categories_is_held_exactly():
+    """Categories Arrow cannot type (``["a", 1]``): the column is held as its objects with the
+    categorical's dtype, every category and their order kept (unused ones too)."""
+    dtype = pd.CategoricalDtype(["z", 3, "a", 1], ordered=True)
+    ps = pd.Series(["a", 1, None, "a"], dtype=dtype, index=[5, 6, 7, 8])
+    gs = gf.Series(["a", 1, None, "a"], dtype=dtype, index=[5, 6, 7, 8])
+    assert gs.dtype == ps.dtype
+    _same(gs, ps)
+    _same(gs.iloc[[3, 0]], ps.iloc[[3, 0]])
+    _same(gs.sort_index(ascending=False), ps.sort_index(ascending=False))
+    tm.assert_index_equal(gs.cat.categories.to_pandas(), ps.cat.categories)
+    _same(gs.cat.codes, ps.cat.codes)
+    _same(gs.str.upper(), ps.str.upper())
+    pdf = pd.DataFrame({"c": ps, "v": [1, 2, 3, 4]})
+    gdf = gf.DataFrame({"c": gs, "v": [1, 2, 3, 4]})
+    _same(gdf[gdf.v > 1], pdf[pdf.v > 1])

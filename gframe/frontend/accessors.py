@@ -16,8 +16,8 @@ import pyarrow as pa
 from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_family, is_string,
-                                pandas_dtype)
+from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, host_dtype, is_na_family,
+                                is_string, pandas_dtype)
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -236,7 +236,8 @@ class CategoricalMethods(_Accessor):
 
     def __init__(self, series: Any) -> None:
         t = series._dtype_arrow
-        if t is not None and not pa.types.is_dictionary(t):
+        if t is not None and not pa.types.is_dictionary(t) and not isinstance(host_dtype(series._family), pd.CategoricalDtype):
+            # (a categorical of categories of several kinds is held as its objects: ``host_family``)
             raise AttributeError("Can only use .cat accessor with a 'category' dtype")
         super().__init__(series)
 
@@ -257,8 +258,9 @@ class StringMethods(_Accessor):
         # by the values (``infer_dtype``: strings, a mix, no values or only missing ones are taken;
         # bools or numbers raise AttributeError), so every method is pandas' (``_fn`` raises NotNative)
         self._objects = not categorical and not is_string(t) and pandas_dtype(t, True, series._family) == np.dtype("O")
-        if t is not None and pa.types.is_dictionary(t) and not categorical:
-            # a categorical of other categories (bytes, none at all, a mix pandas keeps as objects):
+        if t is not None and pa.types.is_dictionary(t) and not categorical or t == PYOBJECT:
+            # a categorical of other categories (bytes, none at all, a mix pandas keeps as objects),
+            # or a column pandas' dtype holds as the objects (a categorical of ``["a", 1]``):
             # pandas decides by the categories, as for Python objects
             self._objects = True
         if t is not None and not is_string(t) and not categorical and not self._objects:

@@ -123,16 +123,36 @@ def is_na_family(family: str | None) -> bool:
     return family in NA_FAMILIES
 
 
+class _HostFamily(str):
+    """A host family whose dtype its name does not spell (a categorical of categories Arrow cannot
+    type, ``["a", 1]``: ``"host:category"``): the dtype rides along with the name. Such columns come
+    only from a pandas object (a scan, by identity), so two of them never meet in one plan node."""
+
+    def __new__(cls, name: str, dtype: object) -> "_HostFamily":
+        out = super().__new__(cls, name)
+        out.dtype = dtype
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_HostFamily, (str(self), self.dtype))
+
+
 def host_family(dtype: object) -> str:
     """The family of a column of ``dtype`` held as pickled objects (``HOST_PREFIX``)."""
-    return HOST_PREFIX + str(dtype)
+    name = HOST_PREFIX + str(dtype)
+    try:
+        spelled = pd.api.types.pandas_dtype(str(dtype)) == dtype
+    except TypeError:
+        spelled = False
+    return name if spelled else _HostFamily(name, dtype)
 
 
 def host_dtype(family: str | None) -> object | None:
     """The pandas dtype a host family (``host_family``) shows; None for every other family."""
     if family is None or not family.startswith(HOST_PREFIX):
         return None
-    return pd.api.types.pandas_dtype(family[len(HOST_PREFIX):])
+    carried = getattr(family, "dtype", None)
+    return carried if carried is not None else pd.api.types.pandas_dtype(family[len(HOST_PREFIX):])
 
 
 def object_family(family: str, t: ArrowType | None) -> str:
