@@ -285,3 +285,49 @@ def test_categorical_of_mixed_categories_is_held_exactly():
     pdf = pd.DataFrame({"c": ps, "v": [1, 2, 3, 4]})
     gdf = gf.DataFrame({"c": gs, "v": [1, 2, 3, 4]})
     _same(gdf[gdf.v > 1], pdf[pdf.v > 1])
+
+
+# ---------------------------------------------------------------- str.extract, native
+
+_EXTRACT_DTYPES = ["str", "string[pyarrow]", "string[python]", pd.StringDtype("python", na_value=np.nan), "category"]
+
+
+@pytest.mark.parametrize("dtype", _EXTRACT_DTYPES, ids=str)
+@pytest.mark.parametrize("pat,kwargs", [
+    (r"([a-z])(\d)?", {}),                      # an optional group that takes no part: missing
+    (r"(?P<letter>[a-z])(\d)?", {}),            # named and numbered labels together
+    (r"([a-z])\d", {"expand": False}),         # one group, expand=False: a Series named as the column
+    (r"(?P<q>[a-z])\d", {"expand": False}),    # ... named by the group
+    (r"([a-z])(\d)", {"expand": False}),       # two groups: a frame all the same
+    (r"([a-z])", {"flags": re.IGNORECASE}),
+    (r"(\w+)\s(\d)", {}),                       # \s as Python's whitespace
+])
+def test_extract_native_as_pandas(dtype, pat, kwargs):
+    data = ["a1", "b2", None, "c", "A3", "xy 7"]
+    ps = pd.Series(data, name="x", index=[3, 4, 5, 6, 7, 8], dtype=dtype)
+    gs = gf.Series(data, name="x", index=[3, 4, 5, 6, 7, 8], dtype=dtype)
+    expected = ps.str.extract(pat, **kwargs)
+    with gf.option_context("fallback", "raise"):
+        got = gs.str.extract(pat, **kwargs)
+    _same(got, expected)
+    got = got.to_pandas()
+    assert repr(getattr(got, "dtypes", None) if isinstance(got, pd.DataFrame) else got.dtype) == \
+        repr(getattr(expected, "dtypes", None) if isinstance(expected, pd.DataFrame) else expected.dtype)
+
+
+@pytest.mark.parametrize("pat,kwargs", [(r"[a-z]", {}), (r"(a)", {"expand": "yes"}), (r"(", {})])
+def test_extract_errors_as_pandas(pat, kwargs):
+    ps = pd.Series(["a1"])
+    gs = gf.Series(["a1"])
+    with pytest.raises(Exception) as expected:
+        ps.str.extract(pat, **kwargs)
+    with pytest.raises(type(expected.value), match=re.escape(str(expected.value))):
+        gs.str.extract(pat, **kwargs)
+
+
+def test_extract_of_objects_and_lookarounds_is_pandas():
+    # object columns keep each missing value as it was, lookarounds are Python's: pandas' answers
+    ps = pd.Series(["a1", None, np.nan], dtype=object)
+    gs = gf.Series(["a1", None, np.nan], dtype=object)
+    _same(gs.str.extract(r"([a-z])", expand=False), ps.str.extract(r"([a-z])", expand=False))
+    _same(gf.Series(["a1", "b"]).str.extract(r"([a-z])(?=\d)"), pd.Series(["a1", "b"]).str.extract(r"([a-z])(?=\d)"))

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
+from gframe.plan import logical as L
 from gframe.plan.expr import func
 from gframe.plan.freq import freq_in_unit, freq_nanos
 from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, host_dtype, is_na_family,
@@ -438,6 +439,30 @@ class StringMethods(_Accessor):
         else:
             template = repl
         return self._fn("replace", pat=pat, repl=template, n=n, case=case, regex=bool(regex))
+
+    def extract(self, pat: Any, flags: int = 0, expand: bool = True) -> Any:
+        """One ``str.extract`` expression per capture group (Python's ``re.search``, as pandas runs
+        it for every string dtype): a frame of them labelled by the groups' names or numbers, or the
+        one group's Series (named by the group, else as the column). The values keep the column's
+        string dtype (a categorical's are objects). Python objects, Arrow strings, patterns the
+        engines read otherwise and flags other than ``re.IGNORECASE`` are pandas'."""
+        if not isinstance(expand, bool):
+            raise ValueError("expand must be True or False")
+        engine_pat = engine_regex(pat) if isinstance(pat, str) else None
+        if engine_pat is None or flags not in (0, re.IGNORECASE) or self._objects or self._object_dtype \
+                or self._s._family in ARROW_FAMILIES:
+            return self._fallback("extract", pat, flags=flags, expand=expand)
+        regex = re.compile(pat, flags=flags)
+        if regex.groups == 0:
+            raise ValueError("pattern contains no capture groups")
+        names = {v: k for k, v in regex.groupindex.items()}
+        groups = [self._fn("extract", pat=engine_pat, group=i, case=not flags) for i in range(1, regex.groups + 1)]
+        if not expand and regex.groups == 1:
+            return groups[0].rename(names[1]) if 1 in names else groups[0]
+        labels = [names.get(i, i - 1) for i in range(1, regex.groups + 1)]
+        # (the Series makes its own frame: the accessor imports no frame class)
+        frame_cls = type(self._s._frame())
+        return frame_cls._from_plan(L.Select(tuple(zip(labels, (g._expr for g in groups))), self._s._plan))
 
     def split(self, pat: Any = None, *, n: int = -1, expand: bool = False, regex: Any = None) -> Any:
         if n is None or n == 0:

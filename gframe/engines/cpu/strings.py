@@ -130,6 +130,14 @@ def _replace(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     return x.str.replace(pat, repl, literal=not regex, n=n)
 
 
+@declare("str.extract")
+def _extract(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """Capture group ``group`` of the first match of ``pat`` (Python's ``re.search``); missing where
+    nothing matches or the group took no part in the match."""
+    pat = e.param("pat") if e.param("case", True) else "(?i)" + e.param("pat")
+    return args[0].str.extract(pat, e.param("group"))
+
+
 @declare("str.to_datetime")
 def _to_datetime(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     """Unparsable values become missing (the frontend checks there are none)."""
