@@ -331,3 +331,25 @@ def test_extract_of_objects_and_lookarounds_is_pandas():
     gs = gf.Series(["a1", None, np.nan], dtype=object)
     _same(gs.str.extract(r"([a-z])", expand=False), ps.str.extract(r"([a-z])", expand=False))
     _same(gf.Series(["a1", "b"]).str.extract(r"([a-z])(?=\d)"), pd.Series(["a1", "b"]).str.extract(r"([a-z])(?=\d)"))
+
+
+# ---------------------------------------------------------------- a string times an int repeats it
+
+@pytest.mark.parametrize("dtype", [*_EXTRACT_DTYPES[:4], object], ids=str)
+@pytest.mark.parametrize("op", [lambda s: s * 2, lambda s: 3 * s, lambda s: s * 0, lambda s: s * -1,
+                                lambda s: s * np.int64(2), lambda s: s.to_frame() * 2])
+def test_string_times_int_repeats(dtype, op):
+    data = ["ab", None, "c", ""]
+    _same(op(gf.Series(data, dtype=dtype)), op(pd.Series(data, dtype=dtype)))
+
+
+@pytest.mark.parametrize("dtype", _EXTRACT_DTYPES[:4], ids=str)
+def test_string_times_int_column_and_refusals(dtype):
+    ps, gs = pd.Series(["ab", None, "c"], dtype=dtype), gf.Series(["ab", None, "c"], dtype=dtype)
+    _same(gs * gf.Series([1, 2, 3]), ps * pd.Series([1, 2, 3]))
+    _same(gf.Series([2, 0, 1]) * gs, pd.Series([2, 0, 1]) * ps)
+    for bad in (2.5, True):  # pandas refuses floats and bools
+        with pytest.raises(TypeError):
+            ps * bad
+        with pytest.raises(TypeError):
+            gs * bad

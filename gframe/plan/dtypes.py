@@ -213,6 +213,8 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
         return decimal_result(op, lt, rt, expr.left, expr.right)
     if is_string(lt) and is_string(rt) and op == "add":
         return STRING
+    if op == "mul" and (is_string(lt) and pa.types.is_integer(rt) or pa.types.is_integer(lt) and is_string(rt)):
+        return STRING  # pandas: a string times an int repeats it (none for a count below 1)
     if pa.types.is_timestamp(lt) and pa.types.is_timestamp(rt) and op == "sub":
         unit = max(lt.unit, rt.unit, key=["s", "ms", "us", "ns"].index)
         return pa.duration(unit)
