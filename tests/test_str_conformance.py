@@ -353,3 +353,75 @@ def test_string_times_int_column_and_refusals(dtype):
             ps * bad
         with pytest.raises(TypeError):
             gs * bad
+
+
+# ---------------------------------------------------------------- regex flags, na, count and replace natively
+
+_FLAG_DATA = ["abcab", "ABC", "a\nbc", None, "xab", "ab\nc", ""]
+
+
+@pytest.mark.parametrize("dtype", _EXTRACT_DTYPES[:4], ids=str)
+@pytest.mark.parametrize("method", ["match", "fullmatch", "contains"])
+@pytest.mark.parametrize("pat", ["abc", "a.c", "^bc", "ab.*"])
+@pytest.mark.parametrize("kwargs", [{"flags": re.I}, {"flags": re.M}, {"flags": re.S}, {"flags": re.M | re.S | re.I},
+                                    {"case": False, "flags": re.S}, {"na": None}, {"na": np.nan}, {"na": pd.NA}])
+def test_predicates_with_flags_and_missing_na_native(dtype, method, pat, kwargs):
+    """MULTILINE / DOTALL as a scoped inline group, IGNORECASE as ``case``; a missing ``na`` is the
+    string dtypes' default (NA kept for ``string``, False for ``str``)."""
+    ps, gs = pd.Series(_FLAG_DATA, dtype=dtype), gf.Series(_FLAG_DATA, dtype=dtype)
+    expected = getattr(ps.str, method)(pat, **kwargs)
+    with gf.option_context("fallback", "raise"):
+        got = getattr(gs.str, method)(pat, **kwargs)
+    _same(got, expected)
+
+
+def test_match_case_and_flags_conflict_as_pandas():
+    ps, gs = pd.Series(["a"]), gf.Series(["a"])
+    with pytest.raises(ValueError) as expected:
+        ps.str.match("a", case=True, flags=re.I)
+    with pytest.raises(ValueError, match=re.escape(str(expected.value))):
+        gs.str.match("a", case=True, flags=re.I)
+    _same(gs.str.fullmatch("A", case=True, flags=re.I), ps.str.fullmatch("A", case=True, flags=re.I))
+
+
+@pytest.mark.parametrize("dtype", _EXTRACT_DTYPES, ids=str)
+@pytest.mark.parametrize("pat", ["abc", "a.c", "^bc", "b", "[a-c]+", r"\s", r"\w", "(a|b)"])
+@pytest.mark.parametrize("flags", [0, re.I, re.M, re.S])
+def test_count_native(dtype, pat, flags):
+    data = [*_FLAG_DATA, "ééa"]
+    ps, gs = pd.Series(data, dtype=dtype), gf.Series(data, dtype=dtype)
+    expected = ps.str.count(pat, flags=flags)
+    with gf.option_context("fallback", "raise"):
+        got = gs.str.count(pat, flags=flags)
+    _same(got, expected)
+
+
+@pytest.mark.parametrize("pat", ["", "x*", r"\b", "a?"])
+def test_count_of_patterns_matching_empty_is_pandas(pat):
+    # Python's findall counts an empty match right after a match; the engines' regex does not
+    data = ["xab", "", None, "aa"]
+    _same(gf.Series(data).str.count(pat), pd.Series(data).str.count(pat))
+
+
+@pytest.mark.parametrize("dtype", [*_EXTRACT_DTYPES, object], ids=str)
+@pytest.mark.parametrize("args,kwargs", [
+    (("A", "Z"), {"flags": re.I, "regex": True}), (("^b", "Z"), {"flags": re.M, "regex": True}),
+    (("a.b", "Z"), {"flags": re.S, "regex": True}), (({"a": "b", "b": "c"},), {}),
+    (("(a)", r"<\1>"), {"regex": True, "flags": re.I})])
+def test_replace_flags_and_dict(dtype, args, kwargs):
+    data = ["abcab", "ABC", "a\nbc", "xab"]
+    ps, gs = pd.Series(data, dtype=dtype), gf.Series(data, dtype=dtype)
+    _same(gs.str.replace(*args, **kwargs), ps.str.replace(*args, **kwargs))
+    if dtype != object:
+        with gf.option_context("fallback", "raise"):
+            gs.str.replace(*args, **kwargs)
+
+
+@pytest.mark.parametrize("args", [("a", None), ("a", 3), ("a", {"a": "b"}), ({"a": "b"}, "x")])
+def test_replace_refusals_as_pandas(args):
+    ps, gs = pd.Series(["a", None], dtype="string"), gf.Series(["a", None], dtype="string")
+    with pytest.raises(Exception) as expected:
+        ps.str.replace(*args)
+    with gf.option_context("fallback", "raise"):
+        with pytest.raises(type(expected.value), match=re.escape(str(expected.value))):
+            gs.str.replace(*args)

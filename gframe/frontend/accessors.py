@@ -132,6 +132,35 @@ def engine_regex(pat: str) -> str | None:
     return "".join(out)
 
 
+# re's flags the engines take as a scoped inline group (``(?ms:...)``, read as Python reads them); re.UNICODE
+# is Python's default for str patterns and IGNORECASE is the methods' ``case``
+_INLINE_FLAGS = ((re.MULTILINE, "m"), (re.DOTALL, "s"))
+_FLAGS_NATIVE = re.IGNORECASE | re.UNICODE | re.MULTILINE | re.DOTALL
+
+
+def flagged_regex(pat: str, flags: int) -> str | None:
+    """``engine_regex(pat)`` under re's ``flags`` (IGNORECASE aside: the caller's ``case``); None where
+    a flag or the pattern is not the engines' to read as Python does."""
+    if not isinstance(flags, int) or flags & ~_FLAGS_NATIVE:
+        return None
+    engine = engine_regex(pat)
+    if engine is None:
+        return None
+    try:
+        re.compile(pat, flags)
+    except re.error:
+        return None  # (pandas' re.error)
+    inline = "".join(c for f, c in _INLINE_FLAGS if flags & f)
+    return f"(?{inline}:{engine})" if inline else engine
+
+
+def _may_match_empty(pat: str, flags: int) -> bool:
+    """Whether ``pat`` can match the empty string somewhere (its shortest match is 0 characters)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _sre.parse(pat, flags).getwidth()[0] == 0
+
+
 def _python_repl_to_template(repl: str, pattern: "re.Pattern[str] | None" = None) -> str | None:
     """A ``re.sub`` replacement (``\\1``, ``\\g<name>``) as a ``$``-template (``${1}``); None if unsure.
 
@@ -295,7 +324,11 @@ class StringMethods(_Accessor):
         return t is None or t in (OBJECT_STRING, PYOBJECT) or self._s._family in OBJECT_FAMILIES
 
     def _na_value(self, na: Any) -> tuple[bool, Any]:
-        """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None)."""
+        """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None). pandas' string
+        dtypes read a missing ``na`` (None, NaN, NA) as the default (Python objects keep it)."""
+        if na is not _NO_DEFAULT and not self._object_dtype and not self._categorical and not self._objects \
+                and (na is None or na is pd.NA or isinstance(na, float) and na != na):
+            na = _NO_DEFAULT
         native, fill = _na_value(na)
         if na is _NO_DEFAULT and is_na_family(self._s._family):
             fill = None
@@ -304,11 +337,11 @@ class StringMethods(_Accessor):
     # ---------------------------------------------------------------- predicates
     def contains(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT, regex: bool = True) -> Any:
         native, fill = self._na_value(na)
-        engine_pat = engine_regex(pat) if regex and isinstance(pat, str) else pat
-        if not isinstance(pat, str) or flags not in (0, re.IGNORECASE) or not native or self._object_dtype \
-                or engine_pat is None:
+        engine_pat = flagged_regex(pat, flags) if regex and isinstance(pat, str) else pat
+        if not isinstance(pat, str) or not regex and flags not in (0, re.IGNORECASE) or not native \
+                or self._object_dtype or engine_pat is None:
             return self._fallback("contains", pat, case=case, flags=flags, na=na, regex=regex)
-        if flags == re.IGNORECASE:
+        if flags & re.IGNORECASE:
             case = False
         return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), na=fill)
 
@@ -316,13 +349,17 @@ class StringMethods(_Accessor):
         """``match`` / ``fullmatch``: a search of the pattern anchored at the start (and at the very
         end: Python's ``fullmatch``, which ``\\z`` is; ``$`` would also take a final newline's place)."""
         native, fill = self._na_value(na)
-        engine_pat = engine_regex(pat) if isinstance(pat, str) else None
-        on_case = True if case is _NO_DEFAULT else case
         on_flags = 0 if flags is _NO_DEFAULT else flags
-        if engine_pat is None or on_flags != 0 or not native or self._object_dtype or not isinstance(on_case, bool):
-            # (flags: pandas checks them against ``case``)
+        engine_pat = flagged_regex(pat, on_flags) if isinstance(pat, str) else None
+        # pandas' resolution of ``case`` and ``flags`` (a string pattern: a compiled one is pandas')
+        on_case = (not on_flags & re.IGNORECASE if isinstance(on_flags, int) else True) if case is _NO_DEFAULT else case
+        if engine_pat is None or not native or self._object_dtype or not isinstance(on_case, bool):
             given = {k: v for k, v in (("case", case), ("flags", flags), ("na", na)) if v is not _NO_DEFAULT}
             return self._fallback(name, pat, **given)  # (pandas tells a given case from its default)
+        if name == "fullmatch":
+            on_case = on_case and not on_flags & re.IGNORECASE  # (re.compile's flags, as given)
+        elif case is not _NO_DEFAULT and case and on_flags & re.IGNORECASE:
+            raise ValueError("Cannot both specify case=True and pass 'flags' containing re.IGNORECASE")
         return self._fn("contains", pat=f"^(?:{engine_pat}){end}", case=on_case, regex=True, na=fill)
 
     def match(self, pat: Any, case: Any = _NO_DEFAULT, flags: Any = _NO_DEFAULT, na: Any = _NO_DEFAULT) -> Any:
@@ -424,21 +461,42 @@ class StringMethods(_Accessor):
         def fallback() -> Any:
             return self._fallback("replace", pat, repl, n=n, case=case, flags=flags, regex=regex)
 
+        if not self._objects:  # (pandas checks the values' kind first: bytes are refused before these)
+            if isinstance(pat, dict) and repl is not None:
+                raise ValueError("repl cannot be used when pat is a dictionary")
+            if not isinstance(pat, dict) and not (isinstance(repl, str) or callable(repl)):
+                raise TypeError("repl must be a string or callable")
+        if isinstance(pat, dict) and pat and all(isinstance(k, str) and isinstance(v, str) for k, v in pat.items()) \
+                and not self._objects:
+            out = self._origin  # pandas: each pair in turn, on the result of the one before
+            for key, value in pat.items():
+                out = out.str.replace(key, value, n=n, case=case, flags=flags, regex=regex)
+            return out
         if not isinstance(pat, str) or not isinstance(repl, str) or not isinstance(n, int) or pat == "" \
-                or flags not in (0, re.IGNORECASE):
+                or not regex and flags not in (0, re.IGNORECASE):
             return fallback()
-        if flags == re.IGNORECASE:
+        if flags & re.IGNORECASE:
             case = False
         case = True if case is None else bool(case)
         if regex:
-            engine_pat = engine_regex(pat)
-            template = _python_repl_to_template(repl, re.compile(pat)) if engine_pat is not None else None
+            engine_pat = flagged_regex(pat, flags)
+            template = _python_repl_to_template(repl, re.compile(pat, flags)) if engine_pat is not None else None
             if template is None:
                 return fallback()
             pat = engine_pat
         else:
             template = repl
         return self._fn("replace", pat=pat, repl=template, n=n, case=case, regex=bool(regex))
+
+    def count(self, pat: Any, flags: int = 0) -> Any:
+        """Regex matches per string (Python's ``re.findall``): int64 (float64 where a string is missing;
+        Int64 for ``string``). Python objects, Arrow strings and patterns the engines read otherwise are pandas'."""
+        engine_pat = flagged_regex(pat, flags) if isinstance(pat, str) else None
+        if engine_pat is None or self._objects or self._object_dtype or self._s._family in ARROW_FAMILIES \
+                or _may_match_empty(pat, flags):
+            # (an empty match right after a match: Python's findall counts it, the engines' regex not)
+            return self._fallback("count", pat, flags=flags)
+        return self._fn("count", pat=engine_pat, case=not flags & re.IGNORECASE)
 
     def extract(self, pat: Any, flags: int = 0, expand: bool = True) -> Any:
         """One ``str.extract`` expression per capture group (Python's ``re.search``, as pandas runs
@@ -448,15 +506,14 @@ class StringMethods(_Accessor):
         engines read otherwise and flags other than ``re.IGNORECASE`` are pandas'."""
         if not isinstance(expand, bool):
             raise ValueError("expand must be True or False")
-        engine_pat = engine_regex(pat) if isinstance(pat, str) else None
-        if engine_pat is None or flags not in (0, re.IGNORECASE) or self._objects or self._object_dtype \
-                or self._s._family in ARROW_FAMILIES:
+        engine_pat = flagged_regex(pat, flags) if isinstance(pat, str) else None
+        if engine_pat is None or self._objects or self._object_dtype or self._s._family in ARROW_FAMILIES:
             return self._fallback("extract", pat, flags=flags, expand=expand)
         regex = re.compile(pat, flags=flags)
         if regex.groups == 0:
             raise ValueError("pattern contains no capture groups")
         names = {v: k for k, v in regex.groupindex.items()}
-        groups = [self._fn("extract", pat=engine_pat, group=i, case=not flags) for i in range(1, regex.groups + 1)]
+        groups = [self._fn("extract", pat=engine_pat, group=i, case=not flags & re.IGNORECASE) for i in range(1, regex.groups + 1)]
         if not expand and regex.groups == 1:
             return groups[0].rename(names[1]) if 1 in names else groups[0]
         labels = [names.get(i, i - 1) for i in range(1, regex.groups + 1)]

@@ -413,7 +413,7 @@ def _clip(e: Func, type_of: TypeOf) -> ArrowType | None:
 
 
 @declare("dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek", "dt.quarter",
-         "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len")
+         "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len", "str.count")
 def _int_or_missing(e: Func, type_of: TypeOf) -> ArrowType | None:
     return None
 
@@ -562,7 +562,7 @@ _NUMPY_RESULT = frozenset({"isna", "notna", "duplicated", "str.split_get", "udf"
 # functions whose missing values pandas' numpy rules make a new dtype (ints with NaN -> float64):
 # in an NA family the values stay ints (``string.str.len()`` is Int64, ``date32[pyarrow].dt.year`` int64[pyarrow])
 _INT_RESULT = frozenset({"dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek",
-                         "dt.quarter", "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len"})
+                         "dt.quarter", "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len", "str.count"})
 
 # string functions whose result pandas keeps in an object column of an object column's strings, each
 # missing value as it was (``Series(["a", None], dtype=object).str.upper()`` is object ``["A", None]``)
@@ -612,7 +612,7 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         fam = combine_families(*kids) if kids else NUMPY
         if expr.fn == "isin" and (fam != MASKED or is_string(expr_type(expr.children[0], lookup))):
             return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean, ``string``'s bool
-        if fam == ARROW_LARGE and expr.fn in _INT_RESULT and expr.fn != "str.len":
+        if fam == ARROW_LARGE and expr.fn in _INT_RESULT and expr.fn not in ("str.len", "str.count"):
             return ARROW  # (str.len keeps it: pyarrow's length of large strings is int64, see family_type)
         return fam if fam in OBJECT_FAMILIES and (expr.fn in ("fillna", "coalesce", "where", "shift")
                                                   or expr.fn in _OBJECT_KEEPING) else (

@@ -130,6 +130,13 @@ def _replace(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     return x.str.replace(pat, repl, literal=not regex, n=n)
 
 
+@declare("str.count")
+def _count(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """Non-overlapping matches of ``pat`` (Python's ``len(re.findall(pat, s))``), missing where the string is."""
+    pat = e.param("pat") if e.param("case", True) else "(?i)" + e.param("pat")
+    return args[0].str.count_matches(pat).cast(pl.Int64)
+
+
 @declare("str.extract")
 def _extract(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     """Capture group ``group`` of the first match of ``pat`` (Python's ``re.search``); missing where
