@@ -425,3 +425,31 @@ def test_replace_refusals_as_pandas(args):
     with gf.option_context("fallback", "raise"):
         with pytest.raises(type(expected.value), match=re.escape(str(expected.value))):
             gs.str.replace(*args)
+
+
+# ---------------------------------------------------------------- zfill, pad, affixes, repeat natively
+
+@pytest.mark.parametrize("dtype", _EXTRACT_DTYPES, ids=str)
+@pytest.mark.parametrize("method,args,kwargs", [
+    ("zfill", (4,), {}), ("zfill", (-2,), {}), ("pad", (4,), {}), ("pad", (4,), {"side": "right", "fillchar": "*"}),
+    ("rjust", (3, "x"), {}), ("ljust", (3,), {}), ("removeprefix", ("-",), {}), ("removesuffix", ("b",), {}),
+    ("repeat", (2,), {}), ("repeat", (0,), {})])
+def test_padding_affixes_repeat_native(dtype, method, args, kwargs):
+    data = ["-1", "+1", "ab", None, "ééé", "", "--1", "-"]
+    ps, gs = pd.Series(data, dtype=dtype), gf.Series(data, dtype=dtype)
+    expected = getattr(ps.str, method)(*args, **kwargs)
+    native = not (method == "repeat" and dtype == "category")  # (a categorical's repeat is pandas')
+    with gf.option_context("fallback", "raise" if native else "silent"):
+        got = getattr(gs.str, method)(*args, **kwargs)
+    _same(got, expected)
+    assert repr(got.to_pandas().dtype) == repr(expected.dtype)
+
+
+@pytest.mark.parametrize("method,args,kwargs", [("zfill", (4.0,), {}), ("pad", (4,), {"fillchar": "ab"}),
+                                                ("pad", (4,), {"side": "middle"})])
+def test_padding_refusals_are_pandas(method, args, kwargs):
+    ps, gs = pd.Series(["a"]), gf.Series(["a"])
+    with pytest.raises(Exception) as expected:
+        getattr(ps.str, method)(*args, **kwargs)
+    with pytest.raises(type(expected.value), match=re.escape(str(expected.value))):
+        getattr(gs.str, method)(*args, **kwargs)

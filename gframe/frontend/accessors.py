@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan import logical as L
-from gframe.plan.expr import func
+from gframe.plan.expr import BinOp, Lit, func
 from gframe.plan.freq import freq_in_unit, freq_nanos
 from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, host_dtype, is_na_family,
                                 is_string, pandas_dtype)
@@ -487,6 +487,52 @@ class StringMethods(_Accessor):
         else:
             template = repl
         return self._fn("replace", pat=pat, repl=template, n=n, case=case, regex=bool(regex))
+
+    # ---------------------------------------------------------------- padding, affixes, repeats
+    @property
+    def _plain_strings(self) -> bool:
+        """Strings the engines hold as pandas' string dtypes show them (not Python objects, not
+        ArrowDtype: pandas computes those with other rules)."""
+        return not (self._objects or self._object_dtype or self._s._family in ARROW_FAMILIES)
+
+    def zfill(self, width: Any) -> Any:
+        if not self._plain_strings or not isinstance(width, int) or isinstance(width, bool):
+            return self._fallback("zfill", width)
+        return self._fn("zfill", width=max(width, 0))
+
+    def pad(self, width: Any, side: str = "left", fillchar: str = " ") -> Any:
+        if not self._plain_strings or not isinstance(width, int) or isinstance(width, bool) \
+                or side not in ("left", "right") or not isinstance(fillchar, str) or len(fillchar) != 1:
+            return self._fallback("pad", width, side=side, fillchar=fillchar)  # (pandas' checks and messages)
+        return self._fn("pad", width=max(width, 0), side=side, fillchar=fillchar)
+
+    def rjust(self, width: Any, fillchar: str = " ") -> Any:
+        if not self._plain_strings:
+            return self._fallback("rjust", width, fillchar)
+        return self.pad(width, "left", fillchar)
+
+    def ljust(self, width: Any, fillchar: str = " ") -> Any:
+        if not self._plain_strings:
+            return self._fallback("ljust", width, fillchar)
+        return self.pad(width, "right", fillchar)
+
+    def _remove_affix(self, name: str, pat: Any) -> Any:
+        if not self._plain_strings or not isinstance(pat, str):
+            return self._fallback(name, pat)
+        return self._fn(name, pat=pat)
+
+    def removeprefix(self, prefix: Any) -> Any:
+        return self._remove_affix("removeprefix", prefix)
+
+    def removesuffix(self, suffix: Any) -> Any:
+        return self._remove_affix("removesuffix", suffix)
+
+    def repeat(self, repeats: Any) -> Any:
+        """A scalar count: the column times the int (``str * int``, one repeat expression)."""
+        if not self._plain_strings or self._categorical or not isinstance(repeats, (int, np.integer)) \
+                or isinstance(repeats, (bool, np.bool_)):
+            return self._fallback("repeat", repeats)
+        return self._s._with(BinOp("mul", self._s._expr, Lit(int(repeats))))
 
     def count(self, pat: Any, flags: int = 0) -> Any:
         """Regex matches per string (Python's ``re.findall``): int64 (float64 where a string is missing;

@@ -284,7 +284,8 @@ def _duplicated(e: Func, type_of: TypeOf) -> ArrowType | None:
 
 
 @declare("invert", "neg", "abs", "round", "str.lower", "str.upper", "str.title", "str.strip", "str.lstrip",
-         "str.rstrip", "str.slice", "str.replace", "str.get", "str.extract", "dt.floor", "dt.ceil", "dt.round", "dt.bin")
+         "str.rstrip", "str.slice", "str.replace", "str.get", "str.extract", "str.zfill", "str.pad",
+         "str.removeprefix", "str.removesuffix", "dt.floor", "dt.ceil", "dt.round", "dt.bin")
 def _same_type(e: Func, type_of: TypeOf) -> ArrowType | None:
     return _first(e, type_of)
 

@@ -130,6 +130,26 @@ def _replace(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     return x.str.replace(pat, repl, literal=not regex, n=n)
 
 
+@declare("str.zfill")
+def _zfill(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """Python's ``str.zfill``: zeros after a leading sign (Polars' zfill is Python's)."""
+    return args[0].str.zfill(e.param("width"))
+
+
+@declare("str.pad")
+def _pad(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """Python's ``rjust`` (side "left") / ``ljust`` (side "right"), in code points."""
+    s = args[0].str
+    fn = s.pad_start if e.param("side") == "left" else s.pad_end
+    return fn(e.param("width"), e.param("fillchar"))
+
+
+@declare("str.removeprefix", "str.removesuffix")
+def _remove_affix(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    s = args[0].str
+    return (s.strip_prefix if e.fn == "str.removeprefix" else s.strip_suffix)(e.param("pat"))
+
+
 @declare("str.count")
 def _count(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     """Non-overlapping matches of ``pat`` (Python's ``len(re.findall(pat, s))``), missing where the string is."""
