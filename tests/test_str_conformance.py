@@ -453,3 +453,17 @@ def test_padding_refusals_are_pandas(method, args, kwargs):
         getattr(ps.str, method)(*args, **kwargs)
     with pytest.raises(type(expected.value), match=re.escape(str(expected.value))):
         getattr(gs.str, method)(*args, **kwargs)
+
+
+@pytest.mark.parametrize("data", [["abc", None, "xab"], ["abc", np.nan], ["a", pd.NA]])
+@pytest.mark.parametrize("method,args,na", [("contains", ("a",), False), ("match", ("a",), True),
+                                            ("fullmatch", ("abc",), False), ("startswith", ("a",), True),
+                                            ("endswith", (("c", "b"),), False)])
+def test_object_predicates_with_a_bool_na_native(data, method, args, na):
+    """A bool ``na`` fills every missing value: a bool result, native for strings in an object column
+    (with the default pandas keeps each missing value as it was: pandas')."""
+    ps, gs = pd.Series(data, dtype=object), gf.Series(data, dtype=object)
+    with gf.option_context("fallback", "raise"):
+        got = getattr(gs.str, method)(*args, na=na)
+    _same(got, getattr(ps.str, method)(*args, na=na))
+    _same(getattr(gs.str, method)(*args), getattr(ps.str, method)(*args))

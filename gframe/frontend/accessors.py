@@ -17,8 +17,8 @@ from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Lit, func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, host_dtype, is_na_family,
-                                is_string, pandas_dtype)
+from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, STRING, host_dtype,
+                                is_na_family, is_string, pandas_dtype)
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -334,33 +334,46 @@ class StringMethods(_Accessor):
             fill = None
         return native, fill
 
+    def _predicate_na(self, na: Any) -> tuple[bool, dict[str, Any]]:
+        """(native, the predicate's ``na`` parameters). Strings in an object column with a bool ``na``:
+        pandas fills each missing value with it (a bool result). With the default, pandas keeps each
+        missing value as it was (None, NaN, NA: an object result), which the plan's object family
+        does not tell apart (None shows as NaN): pandas'."""
+        if not self._object_dtype:
+            native, fill = self._na_value(na)
+            return native, {"na": fill}
+        t = self._s._dtype_arrow
+        if self._objects or t not in (STRING, OBJECT_STRING) or not isinstance(na, bool):
+            return False, {}
+        return True, {"na": na}
+
     # ---------------------------------------------------------------- predicates
     def contains(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT, regex: bool = True) -> Any:
-        native, fill = self._na_value(na)
+        native, nas = self._predicate_na(na)
         engine_pat = flagged_regex(pat, flags) if regex and isinstance(pat, str) else pat
         if not isinstance(pat, str) or not regex and flags not in (0, re.IGNORECASE) or not native \
-                or self._object_dtype or engine_pat is None:
+                or engine_pat is None:
             return self._fallback("contains", pat, case=case, flags=flags, na=na, regex=regex)
         if flags & re.IGNORECASE:
             case = False
-        return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), na=fill)
+        return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), **nas)
 
     def _anchored(self, name: str, pat: Any, case: Any, flags: int, na: Any, end: str) -> Any:
         """``match`` / ``fullmatch``: a search of the pattern anchored at the start (and at the very
         end: Python's ``fullmatch``, which ``\\z`` is; ``$`` would also take a final newline's place)."""
-        native, fill = self._na_value(na)
+        native, nas = self._predicate_na(na)
         on_flags = 0 if flags is _NO_DEFAULT else flags
         engine_pat = flagged_regex(pat, on_flags) if isinstance(pat, str) else None
         # pandas' resolution of ``case`` and ``flags`` (a string pattern: a compiled one is pandas')
         on_case = (not on_flags & re.IGNORECASE if isinstance(on_flags, int) else True) if case is _NO_DEFAULT else case
-        if engine_pat is None or not native or self._object_dtype or not isinstance(on_case, bool):
+        if engine_pat is None or not native or not isinstance(on_case, bool):
             given = {k: v for k, v in (("case", case), ("flags", flags), ("na", na)) if v is not _NO_DEFAULT}
             return self._fallback(name, pat, **given)  # (pandas tells a given case from its default)
         if name == "fullmatch":
             on_case = on_case and not on_flags & re.IGNORECASE  # (re.compile's flags, as given)
         elif case is not _NO_DEFAULT and case and on_flags & re.IGNORECASE:
             raise ValueError("Cannot both specify case=True and pass 'flags' containing re.IGNORECASE")
-        return self._fn("contains", pat=f"^(?:{engine_pat}){end}", case=on_case, regex=True, na=fill)
+        return self._fn("contains", pat=f"^(?:{engine_pat}){end}", case=on_case, regex=True, **nas)
 
     def match(self, pat: Any, case: Any = _NO_DEFAULT, flags: Any = _NO_DEFAULT, na: Any = _NO_DEFAULT) -> Any:
         return self._anchored("match", pat, case, flags, na, "")
@@ -369,13 +382,13 @@ class StringMethods(_Accessor):
         return self._anchored("fullmatch", pat, case, flags, na, r"\z")
 
     def _affix(self, name: str, pat: Any, na: Any) -> Any:
-        native, fill = self._na_value(na)
+        native, nas = self._predicate_na(na)
         pats = (pat,) if isinstance(pat, str) else pat
-        if not native or not isinstance(pats, tuple) or not all(isinstance(p, str) for p in pats) or self._object_dtype:
+        if not native or not isinstance(pats, tuple) or not all(isinstance(p, str) for p in pats):
             if not isinstance(pat, (str, tuple)):
                 raise TypeError(f"expected a string or tuple, not {type(pat).__name__}")
             return self._fallback(name, pat, na=na)
-        return self._fn(name, pat=pats, na=fill)
+        return self._fn(name, pat=pats, **nas)
 
     def startswith(self, pat: Any, na: Any = _NO_DEFAULT) -> Any:
         return self._affix("startswith", pat, na)
