@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import sys
+import warnings
 from typing import Any, Callable, Hashable, Iterator
 
 import datetime as _dt
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.errors import ChainedAssignmentError
+from pandas.errors.cow import _chained_assignment_msg
 
 from gframe import engines
 from gframe.frontend.accessors import CategoricalMethods, DatetimeMethods, StringMethods
@@ -33,6 +37,7 @@ from gframe.frontend.bridge import (
 from gframe.frontend.coerce import (InvalidComparison, invalid_comparison, is_date_offset, is_scalar, literal,
                                    offset_as_timedelta, scalar_operand, scalar_value)
 from gframe.frontend.frame import (
+    _CHAINED_REFS,
     DataFrame,
     _align_expr,
     aligned,
@@ -726,6 +731,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         return self.loc[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        if sys.getrefcount(self) <= _CHAINED_REFS:
+            # pandas' check (copy-on-write): an assignment into a Series nothing else holds - a
+            # temporary, as ``df["a"][0] = 1`` makes - can change nothing the caller sees
+            warnings.warn(_chained_assignment_msg, ChainedAssignmentError, stacklevel=2)
         if isinstance(key, Series) and (is_scalar(value) or value is pd.NA and self._family not in OBJECT_FAMILIES) \
                 and not is_opaque(self._dtype_arrow):
             # (over values engines only move, pandas' setitem decides: an interval refuses NaN)
