@@ -467,3 +467,26 @@ def test_object_predicates_with_a_bool_na_native(data, method, args, na):
         got = getattr(gs.str, method)(*args, na=na)
     _same(got, getattr(ps.str, method)(*args, na=na))
     _same(getattr(gs.str, method)(*args), getattr(ps.str, method)(*args))
+
+
+# ---------------------------------------------------------------- character classes as pandas' strings compute them
+
+_CLASS_DATA = ["A", "3", "³", "¼", "★", "፸", "３", "four", None, "", " \x1c", "ǅ", "aB", "ab", "ª"]
+
+
+@pytest.mark.parametrize("dtype", [*_EXTRACT_DTYPES, object], ids=str)
+@pytest.mark.parametrize("method", ["isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper"])
+def test_character_classes_as_pandas(dtype, method):
+    """pyarrow's Unicode classes for pyarrow-backed strings (native); Python's for Python storage,
+    categoricals and objects (pandas'): they differ for hundreds of characters (``³``, ``¼``, ``ª``)."""
+    ps, gs = pd.Series(_CLASS_DATA, dtype=dtype), gf.Series(_CLASS_DATA, dtype=dtype)
+    _same(getattr(gs.str, method)(), getattr(ps.str, method)())
+    if isinstance(dtype, str) and dtype in ("str", "string[pyarrow]"):  # (a StringDtype equals "str" whatever its storage)
+        with gf.option_context("fallback", "raise"):
+            getattr(gs.str, method)()
+
+
+def test_contains_with_match_groups_warns_as_pandas():
+    with pytest.warns(UserWarning, match="has match groups") as record:
+        gf.Series(["ab"], dtype="str").str.contains("(a)b")
+    assert record[0].filename == __file__

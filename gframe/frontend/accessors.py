@@ -13,12 +13,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from gframe.fallback import user_stacklevel
 from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, Lit, func
 from gframe.plan.freq import freq_in_unit, freq_nanos
 from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, STRING, host_dtype,
-                                is_na_family, is_string, pandas_dtype)
+                                is_na_family, is_string, pandas_dtype, string_storage)
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -356,6 +357,9 @@ class StringMethods(_Accessor):
             return self._fallback("contains", pat, case=case, flags=flags, na=na, regex=regex)
         if flags & re.IGNORECASE:
             case = False
+        if regex and re.compile(pat).groups:
+            warnings.warn("This pattern is interpreted as a regular expression, and has match groups. To actually get "
+                          "the groups, use str.extract.", UserWarning, stacklevel=user_stacklevel())  # (pandas')
         return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), **nas)
 
     def _anchored(self, name: str, pat: Any, case: Any, flags: int, na: Any, end: str) -> Any:
@@ -397,7 +401,9 @@ class StringMethods(_Accessor):
         return self._affix("endswith", pat, na)
 
     def _char_class(self, name: str) -> Any:
-        if self._object_dtype:
+        # pyarrow's Unicode classes, as pandas' pyarrow-backed strings; Python's (``str.isdigit``:
+        # Python objects, categoricals, Python storage) differ for hundreds of characters: pandas'
+        if self._object_dtype or self._objects or self._categorical or string_storage(self._s._family):
             return self._fallback(name)
         return self._fn(name, na=self._na_value(_NO_DEFAULT)[1])
 
