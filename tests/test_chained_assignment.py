@@ -74,3 +74,19 @@ def test_a_fresh_object_bound_to_a_name_does_not_warn(make):
         warnings.simplefilter("error", ChainedAssignmentError)
         obj = make()
         obj[0] = 5
+
+
+def test_explicit_setitem_call_on_a_parameter_does_not_warn():
+    # ``f.__setitem__(k, v)`` (a call, not the subscript syntax) into an object a name holds: no
+    # warning, as on pandas (its check reads the caller's opcode and locals)
+    def put(f, value):
+        f.__setitem__("z", value)
+        return f
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ChainedAssignmentError)
+        for mod in (gf, pd):
+            d = mod.DataFrame({"a": [2, 3], "b": [1.5, 2.0]})
+            out = (lambda f: (f.__setitem__("z", d.b), f)[1])(d[d.a > 2])
+            assert list(out.columns) == ["a", "b", "z"]
+            assert list(put(mod.Series([1, 2], index=["x", "y"]), 5)) == [1, 2, 5]

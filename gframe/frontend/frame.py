@@ -14,6 +14,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.core.common import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
 from pandas.errors import ChainedAssignmentError
 from pandas.errors.cow import _chained_assignment_msg
 
@@ -342,9 +343,11 @@ class DataFrame(NumpyProtocols, NDFrame):
         return DataFrame._from_plan(out)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        if sys.getrefcount(self) <= _CHAINED_REFS:
-            # pandas' check (copy-on-write): an assignment into a frame nothing else holds - a
-            # temporary, as ``df[["a"]]["a"] = 1`` makes - can change nothing the caller sees
+        if sys.getrefcount(self) <= _CHAINED_REFS and not is_local_in_caller_frame(self) \
+                and is_setitem_syntax_in_caller_frame():
+            # pandas' check (copy-on-write): an assignment (``obj[key] = v`` syntax) into a frame
+            # nothing else holds - a temporary, as ``df[["a"]]["a"] = 1`` makes - can change
+            # nothing the caller sees (pandas' helpers read the caller's frame: called from here)
             warnings.warn(_chained_assignment_msg, ChainedAssignmentError, stacklevel=2)
         if isinstance(key, list):
             if isinstance(value, DataFrame):

@@ -17,6 +17,7 @@ import datetime as _dt
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.core.common import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
 from pandas.errors import ChainedAssignmentError
 from pandas.errors.cow import _chained_assignment_msg
 
@@ -731,9 +732,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         return self.loc[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        if sys.getrefcount(self) <= _CHAINED_REFS:
-            # pandas' check (copy-on-write): an assignment into a Series nothing else holds - a
-            # temporary, as ``df["a"][0] = 1`` makes - can change nothing the caller sees
+        if sys.getrefcount(self) <= _CHAINED_REFS and not is_local_in_caller_frame(self) \
+                and is_setitem_syntax_in_caller_frame():
+            # pandas' check (copy-on-write): an assignment (``obj[key] = v`` syntax) into a Series
+            # nothing else holds - a temporary, as ``df["a"][0] = 1`` makes - can change nothing
+            # the caller sees (pandas' helpers read the caller's frame: called from here)
             warnings.warn(_chained_assignment_msg, ChainedAssignmentError, stacklevel=2)
         if isinstance(key, Series) and (is_scalar(value) or value is pd.NA and self._family not in OBJECT_FAMILIES) \
                 and not is_opaque(self._dtype_arrow):
