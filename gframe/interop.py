@@ -48,6 +48,7 @@ from gframe.plan.schema import (
     normalize_arrow_type,
     object_missing,
     pandas_dtype,
+    string_storage,
 )
 
 
@@ -57,8 +58,13 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         # built from codes and categories: the categories are the dtype's, all of them, even where
         # no row uses them (Arrow's cast of an empty dictionary array drops its dictionary)
         codes = np.asarray(pd.Series(values).cat.codes, dtype=np.int32)
-        cats = pa.array(np.asarray(dtype.categories, dtype=object) if dtype.categories.dtype == object
-                        or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
+        try:
+            cats = pa.array(np.asarray(dtype.categories, dtype=object) if dtype.categories.dtype == object
+                            or isinstance(dtype.categories.dtype, pd.StringDtype) else dtype.categories)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+            # categories of several kinds (``["a", 1]``): the values kept as the objects they are,
+            # shown as the categorical they were (``host_family`` carries its dtype)
+            return _pickled(values)
         if isinstance(cats, pa.ChunkedArray):  # (categories of an ArrowDtype: no chunk where there are none)
             cats = cats.combine_chunks() if cats.num_chunks else pa.array([], cats.type)
         if pa.types.is_null(cats.type) and not len(cats):  # no categories: Arrow cannot tell their type
@@ -412,7 +418,7 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
     if dtype is not None and pa.types.is_dictionary(dtype):
         col = categories_from_engine(col, dtype)
         cat_family, family = family, NUMPY  # (the categories' family: applied to them below)
-    if family != NUMPY:
+    if family != NUMPY or string_storage(family):
         out = _family_column(col, dtype, family)
         if out is not None:
             return out
@@ -448,7 +454,7 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
         cats = pd.Index([], dtype=pandas_dtype(dtype.value_type))
         values = pd.Series(pd.Categorical.from_codes(np.asarray(values.cat.codes), dtype=pd.CategoricalDtype(cats, ordered)),
                            index=values.index)
-    if cat_family != NUMPY and isinstance(values.dtype, pd.CategoricalDtype):
+    if (cat_family != NUMPY or string_storage(cat_family)) and isinstance(values.dtype, pd.CategoricalDtype):
         values = _categories_in_family(values, dtype.value_type, cat_family)  # type: ignore[union-attr]
     if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
         # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes

@@ -13,11 +13,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from gframe.fallback import user_stacklevel
 from gframe.frontend.bridge import NotNative, full_signatures, via_pandas
-from gframe.plan.expr import func
+from gframe.plan import logical as L
+from gframe.plan.expr import BinOp, Lit, func
 from gframe.plan.freq import freq_in_unit, freq_nanos
-from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, is_na_family, is_string,
-                                pandas_dtype)
+from gframe.plan.schema import (ARROW, ARROW_FAMILIES, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, STRING, host_dtype,
+                                is_na_family, is_string, pandas_dtype, string_storage)
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -131,6 +133,35 @@ def engine_regex(pat: str) -> str | None:
     return "".join(out)
 
 
+# re's flags the engines take as a scoped inline group (``(?ms:...)``, read as Python reads them); re.UNICODE
+# is Python's default for str patterns and IGNORECASE is the methods' ``case``
+_INLINE_FLAGS = ((re.MULTILINE, "m"), (re.DOTALL, "s"))
+_FLAGS_NATIVE = re.IGNORECASE | re.UNICODE | re.MULTILINE | re.DOTALL
+
+
+def flagged_regex(pat: str, flags: int) -> str | None:
+    """``engine_regex(pat)`` under re's ``flags`` (IGNORECASE aside: the caller's ``case``); None where
+    a flag or the pattern is not the engines' to read as Python does."""
+    if not isinstance(flags, int) or flags & ~_FLAGS_NATIVE:
+        return None
+    engine = engine_regex(pat)
+    if engine is None:
+        return None
+    try:
+        re.compile(pat, flags)
+    except re.error:
+        return None  # (pandas' re.error)
+    inline = "".join(c for f, c in _INLINE_FLAGS if flags & f)
+    return f"(?{inline}:{engine})" if inline else engine
+
+
+def _may_match_empty(pat: str, flags: int) -> bool:
+    """Whether ``pat`` can match the empty string somewhere (its shortest match is 0 characters)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _sre.parse(pat, flags).getwidth()[0] == 0
+
+
 def _python_repl_to_template(repl: str, pattern: "re.Pattern[str] | None" = None) -> str | None:
     """A ``re.sub`` replacement (``\\1``, ``\\g<name>``) as a ``$``-template (``${1}``); None if unsure.
 
@@ -236,7 +267,8 @@ class CategoricalMethods(_Accessor):
 
     def __init__(self, series: Any) -> None:
         t = series._dtype_arrow
-        if t is not None and not pa.types.is_dictionary(t):
+        if t is not None and not pa.types.is_dictionary(t) and not isinstance(host_dtype(series._family), pd.CategoricalDtype):
+            # (a categorical of categories of several kinds is held as its objects: ``host_family``)
             raise AttributeError("Can only use .cat accessor with a 'category' dtype")
         super().__init__(series)
 
@@ -257,8 +289,9 @@ class StringMethods(_Accessor):
         # by the values (``infer_dtype``: strings, a mix, no values or only missing ones are taken;
         # bools or numbers raise AttributeError), so every method is pandas' (``_fn`` raises NotNative)
         self._objects = not categorical and not is_string(t) and pandas_dtype(t, True, series._family) == np.dtype("O")
-        if t is not None and pa.types.is_dictionary(t) and not categorical:
-            # a categorical of other categories (bytes, none at all, a mix pandas keeps as objects):
+        if t is not None and pa.types.is_dictionary(t) and not categorical or t == PYOBJECT:
+            # a categorical of other categories (bytes, none at all, a mix pandas keeps as objects),
+            # or a column pandas' dtype holds as the objects (a categorical of ``["a", 1]``):
             # pandas decides by the categories, as for Python objects
             self._objects = True
         if t is not None and not is_string(t) and not categorical and not self._objects:
@@ -292,35 +325,59 @@ class StringMethods(_Accessor):
         return t is None or t in (OBJECT_STRING, PYOBJECT) or self._s._family in OBJECT_FAMILIES
 
     def _na_value(self, na: Any) -> tuple[bool, Any]:
-        """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None)."""
+        """``_na_value``; the default for nullable / Arrow strings keeps NA (fill None). pandas' string
+        dtypes read a missing ``na`` (None, NaN, NA) as the default (Python objects keep it)."""
+        if na is not _NO_DEFAULT and not self._object_dtype and not self._categorical and not self._objects \
+                and (na is None or na is pd.NA or isinstance(na, float) and na != na):
+            na = _NO_DEFAULT
         native, fill = _na_value(na)
         if na is _NO_DEFAULT and is_na_family(self._s._family):
             fill = None
         return native, fill
 
+    def _predicate_na(self, na: Any) -> tuple[bool, dict[str, Any]]:
+        """(native, the predicate's ``na`` parameters). Strings in an object column with a bool ``na``:
+        pandas fills each missing value with it (a bool result). With the default, pandas keeps each
+        missing value as it was (None, NaN, NA: an object result), which the plan's object family
+        does not tell apart (None shows as NaN): pandas'."""
+        if not self._object_dtype:
+            native, fill = self._na_value(na)
+            return native, {"na": fill}
+        t = self._s._dtype_arrow
+        if self._objects or t not in (STRING, OBJECT_STRING) or not isinstance(na, bool):
+            return False, {}
+        return True, {"na": na}
+
     # ---------------------------------------------------------------- predicates
     def contains(self, pat: Any, case: bool = True, flags: int = 0, na: Any = _NO_DEFAULT, regex: bool = True) -> Any:
-        native, fill = self._na_value(na)
-        engine_pat = engine_regex(pat) if regex and isinstance(pat, str) else pat
-        if not isinstance(pat, str) or flags not in (0, re.IGNORECASE) or not native or self._object_dtype \
+        native, nas = self._predicate_na(na)
+        engine_pat = flagged_regex(pat, flags) if regex and isinstance(pat, str) else pat
+        if not isinstance(pat, str) or not regex and flags not in (0, re.IGNORECASE) or not native \
                 or engine_pat is None:
             return self._fallback("contains", pat, case=case, flags=flags, na=na, regex=regex)
-        if flags == re.IGNORECASE:
+        if flags & re.IGNORECASE:
             case = False
-        return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), na=fill)
+        if regex and re.compile(pat).groups:
+            warnings.warn("This pattern is interpreted as a regular expression, and has match groups. To actually get "
+                          "the groups, use str.extract.", UserWarning, stacklevel=user_stacklevel())  # (pandas')
+        return self._fn("contains", pat=engine_pat, case=bool(case), regex=bool(regex), **nas)
 
     def _anchored(self, name: str, pat: Any, case: Any, flags: int, na: Any, end: str) -> Any:
         """``match`` / ``fullmatch``: a search of the pattern anchored at the start (and at the very
         end: Python's ``fullmatch``, which ``\\z`` is; ``$`` would also take a final newline's place)."""
-        native, fill = self._na_value(na)
-        engine_pat = engine_regex(pat) if isinstance(pat, str) else None
-        on_case = True if case is _NO_DEFAULT else case
+        native, nas = self._predicate_na(na)
         on_flags = 0 if flags is _NO_DEFAULT else flags
-        if engine_pat is None or on_flags != 0 or not native or self._object_dtype or not isinstance(on_case, bool):
-            # (flags: pandas checks them against ``case``)
+        engine_pat = flagged_regex(pat, on_flags) if isinstance(pat, str) else None
+        # pandas' resolution of ``case`` and ``flags`` (a string pattern: a compiled one is pandas')
+        on_case = (not on_flags & re.IGNORECASE if isinstance(on_flags, int) else True) if case is _NO_DEFAULT else case
+        if engine_pat is None or not native or not isinstance(on_case, bool):
             given = {k: v for k, v in (("case", case), ("flags", flags), ("na", na)) if v is not _NO_DEFAULT}
             return self._fallback(name, pat, **given)  # (pandas tells a given case from its default)
-        return self._fn("contains", pat=f"^(?:{engine_pat}){end}", case=on_case, regex=True, na=fill)
+        if name == "fullmatch":
+            on_case = on_case and not on_flags & re.IGNORECASE  # (re.compile's flags, as given)
+        elif case is not _NO_DEFAULT and case and on_flags & re.IGNORECASE:
+            raise ValueError("Cannot both specify case=True and pass 'flags' containing re.IGNORECASE")
+        return self._fn("contains", pat=f"^(?:{engine_pat}){end}", case=on_case, regex=True, **nas)
 
     def match(self, pat: Any, case: Any = _NO_DEFAULT, flags: Any = _NO_DEFAULT, na: Any = _NO_DEFAULT) -> Any:
         return self._anchored("match", pat, case, flags, na, "")
@@ -329,13 +386,13 @@ class StringMethods(_Accessor):
         return self._anchored("fullmatch", pat, case, flags, na, r"\z")
 
     def _affix(self, name: str, pat: Any, na: Any) -> Any:
-        native, fill = self._na_value(na)
+        native, nas = self._predicate_na(na)
         pats = (pat,) if isinstance(pat, str) else pat
-        if not native or not isinstance(pats, tuple) or not all(isinstance(p, str) for p in pats) or self._object_dtype:
+        if not native or not isinstance(pats, tuple) or not all(isinstance(p, str) for p in pats):
             if not isinstance(pat, (str, tuple)):
                 raise TypeError(f"expected a string or tuple, not {type(pat).__name__}")
             return self._fallback(name, pat, na=na)
-        return self._fn(name, pat=pats, na=fill)
+        return self._fn(name, pat=pats, **nas)
 
     def startswith(self, pat: Any, na: Any = _NO_DEFAULT) -> Any:
         return self._affix("startswith", pat, na)
@@ -344,7 +401,9 @@ class StringMethods(_Accessor):
         return self._affix("endswith", pat, na)
 
     def _char_class(self, name: str) -> Any:
-        if self._object_dtype:
+        # pyarrow's Unicode classes, as pandas' pyarrow-backed strings; Python's (``str.isdigit``:
+        # Python objects, categoricals, Python storage) differ for hundreds of characters: pandas'
+        if self._object_dtype or self._objects or self._categorical or string_storage(self._s._family):
             return self._fallback(name)
         return self._fn(name, na=self._na_value(_NO_DEFAULT)[1])
 
@@ -421,21 +480,111 @@ class StringMethods(_Accessor):
         def fallback() -> Any:
             return self._fallback("replace", pat, repl, n=n, case=case, flags=flags, regex=regex)
 
+        if not self._objects:  # (pandas checks the values' kind first: bytes are refused before these)
+            if isinstance(pat, dict) and repl is not None:
+                raise ValueError("repl cannot be used when pat is a dictionary")
+            if not isinstance(pat, dict) and not (isinstance(repl, str) or callable(repl)):
+                raise TypeError("repl must be a string or callable")
+        if isinstance(pat, dict) and pat and all(isinstance(k, str) and isinstance(v, str) for k, v in pat.items()) \
+                and not self._objects:
+            out = self._origin  # pandas: each pair in turn, on the result of the one before
+            for key, value in pat.items():
+                out = out.str.replace(key, value, n=n, case=case, flags=flags, regex=regex)
+            return out
         if not isinstance(pat, str) or not isinstance(repl, str) or not isinstance(n, int) or pat == "" \
-                or flags not in (0, re.IGNORECASE):
+                or not regex and flags not in (0, re.IGNORECASE):
             return fallback()
-        if flags == re.IGNORECASE:
+        if flags & re.IGNORECASE:
             case = False
         case = True if case is None else bool(case)
         if regex:
-            engine_pat = engine_regex(pat)
-            template = _python_repl_to_template(repl, re.compile(pat)) if engine_pat is not None else None
+            engine_pat = flagged_regex(pat, flags)
+            template = _python_repl_to_template(repl, re.compile(pat, flags)) if engine_pat is not None else None
             if template is None:
                 return fallback()
             pat = engine_pat
         else:
             template = repl
         return self._fn("replace", pat=pat, repl=template, n=n, case=case, regex=bool(regex))
+
+    # ---------------------------------------------------------------- padding, affixes, repeats
+    @property
+    def _plain_strings(self) -> bool:
+        """Strings the engines hold as pandas' string dtypes show them (not Python objects, not
+        ArrowDtype: pandas computes those with other rules)."""
+        return not (self._objects or self._object_dtype or self._s._family in ARROW_FAMILIES)
+
+    def zfill(self, width: Any) -> Any:
+        if not self._plain_strings or not isinstance(width, int) or isinstance(width, bool):
+            return self._fallback("zfill", width)
+        return self._fn("zfill", width=max(width, 0))
+
+    def pad(self, width: Any, side: str = "left", fillchar: str = " ") -> Any:
+        if not self._plain_strings or not isinstance(width, int) or isinstance(width, bool) \
+                or side not in ("left", "right") or not isinstance(fillchar, str) or len(fillchar) != 1:
+            return self._fallback("pad", width, side=side, fillchar=fillchar)  # (pandas' checks and messages)
+        return self._fn("pad", width=max(width, 0), side=side, fillchar=fillchar)
+
+    def rjust(self, width: Any, fillchar: str = " ") -> Any:
+        if not self._plain_strings:
+            return self._fallback("rjust", width, fillchar)
+        return self.pad(width, "left", fillchar)
+
+    def ljust(self, width: Any, fillchar: str = " ") -> Any:
+        if not self._plain_strings:
+            return self._fallback("ljust", width, fillchar)
+        return self.pad(width, "right", fillchar)
+
+    def _remove_affix(self, name: str, pat: Any) -> Any:
+        if not self._plain_strings or not isinstance(pat, str):
+            return self._fallback(name, pat)
+        return self._fn(name, pat=pat)
+
+    def removeprefix(self, prefix: Any) -> Any:
+        return self._remove_affix("removeprefix", prefix)
+
+    def removesuffix(self, suffix: Any) -> Any:
+        return self._remove_affix("removesuffix", suffix)
+
+    def repeat(self, repeats: Any) -> Any:
+        """A scalar count: the column times the int (``str * int``, one repeat expression)."""
+        if not self._plain_strings or self._categorical or not isinstance(repeats, (int, np.integer)) \
+                or isinstance(repeats, (bool, np.bool_)):
+            return self._fallback("repeat", repeats)
+        return self._s._with(BinOp("mul", self._s._expr, Lit(int(repeats))))
+
+    def count(self, pat: Any, flags: int = 0) -> Any:
+        """Regex matches per string (Python's ``re.findall``): int64 (float64 where a string is missing;
+        Int64 for ``string``). Python objects, Arrow strings and patterns the engines read otherwise are pandas'."""
+        engine_pat = flagged_regex(pat, flags) if isinstance(pat, str) else None
+        if engine_pat is None or self._objects or self._object_dtype or self._s._family in ARROW_FAMILIES \
+                or _may_match_empty(pat, flags):
+            # (an empty match right after a match: Python's findall counts it, the engines' regex not)
+            return self._fallback("count", pat, flags=flags)
+        return self._fn("count", pat=engine_pat, case=not flags & re.IGNORECASE)
+
+    def extract(self, pat: Any, flags: int = 0, expand: bool = True) -> Any:
+        """One ``str.extract`` expression per capture group (Python's ``re.search``, as pandas runs
+        it for every string dtype): a frame of them labelled by the groups' names or numbers, or the
+        one group's Series (named by the group, else as the column). The values keep the column's
+        string dtype (a categorical's are objects). Python objects, Arrow strings, patterns the
+        engines read otherwise and flags other than ``re.IGNORECASE`` are pandas'."""
+        if not isinstance(expand, bool):
+            raise ValueError("expand must be True or False")
+        engine_pat = flagged_regex(pat, flags) if isinstance(pat, str) else None
+        if engine_pat is None or self._objects or self._object_dtype or self._s._family in ARROW_FAMILIES:
+            return self._fallback("extract", pat, flags=flags, expand=expand)
+        regex = re.compile(pat, flags=flags)
+        if regex.groups == 0:
+            raise ValueError("pattern contains no capture groups")
+        names = {v: k for k, v in regex.groupindex.items()}
+        groups = [self._fn("extract", pat=engine_pat, group=i, case=not flags & re.IGNORECASE) for i in range(1, regex.groups + 1)]
+        if not expand and regex.groups == 1:
+            return groups[0].rename(names[1]) if 1 in names else groups[0]
+        labels = [names.get(i, i - 1) for i in range(1, regex.groups + 1)]
+        # (the Series makes its own frame: the accessor imports no frame class)
+        frame_cls = type(self._s._frame())
+        return frame_cls._from_plan(L.Select(tuple(zip(labels, (g._expr for g in groups))), self._s._plan))
 
     def split(self, pat: Any = None, *, n: int = -1, expand: bool = False, regex: Any = None) -> Any:
         if n is None or n == 0:

@@ -7,11 +7,16 @@ pandas via ``gframe.fallback`` (see ``__getattr__``), recorded and visible.
 """
 from __future__ import annotations
 
+import sys
+import warnings
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.core.common import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
+from pandas.errors import ChainedAssignmentError
+from pandas.errors.cow import _chained_assignment_msg
 
 from gframe import engines
 from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, via_pandas,
@@ -39,6 +44,12 @@ def _listify(x: Any) -> list[Any]:
     if isinstance(x, (list, tuple, pd.Index, np.ndarray)):
         return list(x)
     return [x]
+
+
+# references to a frame or Series an assignment sees when nothing else holds it (the caller's stack,
+# the method's ``self``, ``getrefcount``'s argument): pandas' ``REF_COUNT`` (one fewer from Python 3.14)
+_CHAINED_REFS = 2 if sys.version_info >= (3, 14) else 3
+
 
 
 @wraps_pandas(pd.DataFrame)
@@ -332,6 +343,12 @@ class DataFrame(NumpyProtocols, NDFrame):
         return DataFrame._from_plan(out)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        if sys.getrefcount(self) <= _CHAINED_REFS and not is_local_in_caller_frame(self) \
+                and is_setitem_syntax_in_caller_frame():
+            # pandas' check (copy-on-write): an assignment (``obj[key] = v`` syntax) into a frame
+            # nothing else holds - a temporary, as ``df[["a"]]["a"] = 1`` makes - can change
+            # nothing the caller sees (pandas' helpers read the caller's frame: called from here)
+            warnings.warn(_chained_assignment_msg, ChainedAssignmentError, stacklevel=2)
         if isinstance(key, list):
             if isinstance(value, DataFrame):
                 for k, c in zip(key, value._schema.labels):

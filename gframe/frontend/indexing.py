@@ -8,12 +8,15 @@ else (label slices on a real index, MultiIndex keys) runs through pandas, record
 """
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.errors import ChainedAssignmentError
+from pandas.errors.cow import _chained_assignment_msg
 from gframe.frontend.bridge import as_pandas, from_pandas_result, via_pandas
 from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import DataFrame
@@ -435,6 +438,10 @@ class _Indexer:
         return _AxisIndexer(self.obj, self.name, axis)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        if sys.getrefcount(self.obj) <= 2:
+            # pandas' check (``REF_COUNT_IDX``): only this indexer holds the object - a temporary, as
+            # ``df["a"].loc[0] = 1`` makes - so the assignment can change nothing the caller sees
+            warnings.warn(_chained_assignment_msg, ChainedAssignmentError, stacklevel=2)
         try:
             out = self._set(key, value)
         except NATIVE_ERRORS as exc:

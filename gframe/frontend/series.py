@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import sys
+import warnings
 from typing import Any, Callable, Hashable, Iterator
 
 import datetime as _dt
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.core.common import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
+from pandas.errors import ChainedAssignmentError
+from pandas.errors.cow import _chained_assignment_msg
 
 from gframe import engines
 from gframe.frontend.accessors import CategoricalMethods, DatetimeMethods, StringMethods
@@ -33,6 +38,7 @@ from gframe.frontend.bridge import (
 from gframe.frontend.coerce import (InvalidComparison, invalid_comparison, is_date_offset, is_scalar, literal,
                                    offset_as_timedelta, scalar_operand, scalar_value)
 from gframe.frontend.frame import (
+    _CHAINED_REFS,
     DataFrame,
     _align_expr,
     aligned,
@@ -78,6 +84,7 @@ from gframe.plan.schema import (
     is_string,
     object_family,
     pandas_dtype,
+    string_storage,
 )
 from gframe.plan.dtypes import (DECIMAL_OPS, decimal_operand, decimal_precision, expr_family, expr_type, family_lookup,
                                 fill_makes_objects, literal_type)
@@ -206,7 +213,8 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     unparsable strings to numbers) are checked now and raise pandas' exception at the call.
     """
     family = NUMPY
-    if dtype in (str, "str"):
+    if dtype is str or isinstance(dtype, str) and dtype == "str":
+        # (not ``dtype in (str, "str")``: a StringDtype equals "str" whatever its storage)
         target = pa.large_string()
     elif dtype is object or isinstance(dtype, np.dtype) and dtype == object or dtype in ("object", "O"):
         # object: the same values, shown as Python objects (the family says so)
@@ -243,7 +251,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
     if pa.types.is_dictionary(target) and src is not None and not pa.types.is_dictionary(src) and f.family not in OBJECT_FAMILIES:
         family = f.family  # the categories keep the values' pandas dtype (Int64, string[pyarrow]...)
-    if target == src and family == f.family:
+    if target == src and family == f.family and string_storage(family) == string_storage(f.family):
         return e
     if src is None and not (pa.types.is_floating(target) or is_string(target)) \
             or pa.types.is_dictionary(target) and not (is_string(src) or target.value_type == src) \
@@ -258,7 +266,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
                 and _any_true(plan, BinOp("eq", func("abs", e), Lit(float("inf")))):
             raise NotImplementedError("infinite values into a nullable int: pandas' OverflowError")
         _check_cast(plan, e, f, src, target, family)
-    if family != NUMPY:
+    if family != NUMPY or string_storage(family):
         return func("cast", e, dtype=target, family=family)
     if src is not None and (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
         # numpy's int64 view of NaT is the smallest int64, not a missing value
@@ -724,6 +732,12 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         return self.loc[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        if sys.getrefcount(self) <= _CHAINED_REFS and not is_local_in_caller_frame(self) \
+                and is_setitem_syntax_in_caller_frame():
+            # pandas' check (copy-on-write): an assignment (``obj[key] = v`` syntax) into a Series
+            # nothing else holds - a temporary, as ``df["a"][0] = 1`` makes - can change nothing
+            # the caller sees (pandas' helpers read the caller's frame: called from here)
+            warnings.warn(_chained_assignment_msg, ChainedAssignmentError, stacklevel=2)
         if isinstance(key, Series) and (is_scalar(value) or value is pd.NA and self._family not in OBJECT_FAMILIES) \
                 and not is_opaque(self._dtype_arrow):
             # (over values engines only move, pandas' setitem decides: an interval refuses NaN)
@@ -1346,7 +1360,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         name = "proportion" if normalize else "count"
         key = frame._plan.schema.columns[0].name
         # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
-        fam = (("family", ARROW),) if frame._plan.schema.columns[0].family == MASKED and t is not None and is_string(t) else ()
+        # (``string[python]``'s are Int64)
+        fam0 = frame._plan.schema.columns[0].family
+        fam = ((("family", MASKED if string_storage(fam0) else ARROW),) if fam0 == MASKED and t is not None and is_string(t)
+               else ())
         count = ((name, Agg("size", fam, Col(key))),)
         fam0 = frame._plan.schema.columns[0].family
         # pyarrow counts an Arrow float's -0.0 apart from 0.0: a hidden key tells them apart

@@ -35,6 +35,7 @@ from gframe.plan.schema import (
     is_numeric,
     is_string,
     pandas_dtype,
+    string_storage,
 )
 
 Lookup = Callable[[str], "ArrowType | None"]
@@ -212,6 +213,8 @@ def _binop_type(expr: BinOp, lookup: Lookup) -> ArrowType | None:
         return decimal_result(op, lt, rt, expr.left, expr.right)
     if is_string(lt) and is_string(rt) and op == "add":
         return STRING
+    if op == "mul" and (is_string(lt) and pa.types.is_integer(rt) or pa.types.is_integer(lt) and is_string(rt)):
+        return STRING  # pandas: a string times an int repeats it (none for a count below 1)
     if pa.types.is_timestamp(lt) and pa.types.is_timestamp(rt) and op == "sub":
         unit = max(lt.unit, rt.unit, key=["s", "ms", "us", "ns"].index)
         return pa.duration(unit)
@@ -281,7 +284,8 @@ def _duplicated(e: Func, type_of: TypeOf) -> ArrowType | None:
 
 
 @declare("invert", "neg", "abs", "round", "str.lower", "str.upper", "str.title", "str.strip", "str.lstrip",
-         "str.rstrip", "str.slice", "str.replace", "str.get", "dt.floor", "dt.ceil", "dt.round", "dt.bin")
+         "str.rstrip", "str.slice", "str.replace", "str.get", "str.extract", "str.zfill", "str.pad",
+         "str.removeprefix", "str.removesuffix", "dt.floor", "dt.ceil", "dt.round", "dt.bin")
 def _same_type(e: Func, type_of: TypeOf) -> ArrowType | None:
     return _first(e, type_of)
 
@@ -410,7 +414,7 @@ def _clip(e: Func, type_of: TypeOf) -> ArrowType | None:
 
 
 @declare("dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek", "dt.quarter",
-         "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len")
+         "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len", "str.count")
 def _int_or_missing(e: Func, type_of: TypeOf) -> ArrowType | None:
     return None
 
@@ -559,7 +563,7 @@ _NUMPY_RESULT = frozenset({"isna", "notna", "duplicated", "str.split_get", "udf"
 # functions whose missing values pandas' numpy rules make a new dtype (ints with NaN -> float64):
 # in an NA family the values stay ints (``string.str.len()`` is Int64, ``date32[pyarrow].dt.year`` int64[pyarrow])
 _INT_RESULT = frozenset({"dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek",
-                         "dt.quarter", "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len"})
+                         "dt.quarter", "dt.dayofyear", "dt.microsecond", "dt.nanosecond", "str.len", "str.count"})
 
 # string functions whose result pandas keeps in an object column of an object column's strings, each
 # missing value as it was (``Series(["a", None], dtype=object).str.upper()`` is object ``["A", None]``)
@@ -573,6 +577,10 @@ def combine_families(*families: str) -> str:
     for f in families:
         if _FAMILY_RANK.get(f, 0) > _FAMILY_RANK[best]:
             best = f
+    if not string_storage(best):
+        # the family of Python-storage strings where it is the one chosen (equal to its base family,
+        # so the ranks alone would give the base one back for ``NUMPY``)
+        best = next((f for f in families if f == best and string_storage(f)), best)
     return best
 
 
@@ -594,7 +602,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
                 return NUMPY
             if fam == MASKED and any(f == MASKED and is_string(expr_type(c, lookup))
                                      for f, c in zip(kids, expr.children)):
-                return ARROW  # pandas: comparing ``string`` columns gives bool[pyarrow]
+                # pandas: comparing ``string`` columns gives bool[pyarrow]; ``string[python]`` ones boolean
+                return MASKED if string_storage(fam) else ARROW
         return fam
     if isinstance(expr, Func):
         if expr.fn in _NUMPY_RESULT:
@@ -604,7 +613,7 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         fam = combine_families(*kids) if kids else NUMPY
         if expr.fn == "isin" and (fam != MASKED or is_string(expr_type(expr.children[0], lookup))):
             return NUMPY  # ``int64[pyarrow].isin`` is numpy bool, ``Int64.isin`` boolean, ``string``'s bool
-        if fam == ARROW_LARGE and expr.fn in _INT_RESULT and expr.fn != "str.len":
+        if fam == ARROW_LARGE and expr.fn in _INT_RESULT and expr.fn not in ("str.len", "str.count"):
             return ARROW  # (str.len keeps it: pyarrow's length of large strings is int64, see family_type)
         return fam if fam in OBJECT_FAMILIES and (expr.fn in ("fillna", "coalesce", "where", "shift")
                                                   or expr.fn in _OBJECT_KEEPING) else (
@@ -617,8 +626,11 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
             return fam  # a value of the column: pandas keeps object (a count or a mean is numeric)
         if expr.fn == "nunique" or fam in OBJECT_FAMILIES:
             return NUMPY
-        if fam == MASKED and expr.fn == "count" and is_string(expr_type(expr.child, lookup)):
-            return NUMPY  # pandas: a group count of ``string`` values is int64 (their group size Int64)
+        if fam == MASKED and (expr.fn == "count" or expr.fn == "size" and string_storage(fam)) \
+                and is_string(expr_type(expr.child, lookup)):
+            # pandas: a group count of ``string`` values is int64 (their group size Int64; of
+            # ``string[python]`` values int64)
+            return NUMPY
         return fam
     return NUMPY
 

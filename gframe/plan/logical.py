@@ -363,7 +363,7 @@ class Aggregate(Plan):
         # the family (numpy / masked / arrow) from the expression; numpy results take pandas' numpy
         # aggregation types (narrow int sums that fit stay narrow, decided by the data)
         # (and a decimal's group median, an Arrow family's: its type decided by the data too)
-        aggf = [Field(label, aggregate_type(a, look, bool(self.keys)), NUMPY) if f.family == NUMPY
+        aggf = [Field(label, aggregate_type(a, look, bool(self.keys)), f.family) if f.family == NUMPY
                 else Field(label, None, f.family) if self.keys and (group_median_decimal(a, look) is not None
                                                                      or group_float32_downcast(a, look) is not None) else f
                 for (label, a), f in ((la, expr_field(la[0], la[1], s)) for la in self.aggs)]

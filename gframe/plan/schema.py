@@ -87,20 +87,72 @@ NA_FAMILIES = frozenset({MASKED, ARROW, ARROW_LARGE})  # missing is NA, comparis
 ARROW_FAMILIES = frozenset({ARROW, ARROW_LARGE})  # pd.ArrowDtype: pandas computes with pyarrow
 
 
+class _PythonStrings(str):
+    """A string column's family (``MASKED`` or ``NUMPY``) for strings pandas holds in Python storage
+    (``string[python]``, ``StringDtype("python", na_value=nan)``). Equal to its base family (a str of
+    the same value), so every dtype and missing-value rule reads it as that family; only where a
+    string column is shown (``family_dtype``) does the storage count, and pandas' string results of
+    such a column keep it (``str.upper`` of ``string[python]`` is ``string[python]``). Two plans that
+    differ by the storage alone are different plans (``node._typed`` compares the type too)."""
+
+    __slots__ = ()
+    storage = "python"
+
+    def __repr__(self) -> str:
+        return f"{str.__repr__(self)}[python]"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_PythonStrings, (str(self),))
+
+
+MASKED_PYTHON = _PythonStrings(MASKED)  # string[python]
+NUMPY_PYTHON = _PythonStrings(NUMPY)  # str with storage "python" (NaN is missing)
+
+
+def string_storage(family: str | None) -> str | None:
+    """"python" for a family of Python-storage strings (``MASKED_PYTHON``, ``NUMPY_PYTHON``), else None."""
+    return getattr(family, "storage", None)
+
+
+def python_storage(family: str) -> str:
+    """``family`` (``MASKED`` or ``NUMPY``) for strings in Python storage; other families as they are."""
+    return family if family not in (MASKED, NUMPY) or string_storage(family) else _PythonStrings(family)
+
+
 def is_na_family(family: str | None) -> bool:
     return family in NA_FAMILIES
 
 
+class _HostFamily(str):
+    """A host family whose dtype its name does not spell (a categorical of categories Arrow cannot
+    type, ``["a", 1]``: ``"host:category"``): the dtype rides along with the name. Such columns come
+    only from a pandas object (a scan, by identity), so two of them never meet in one plan node."""
+
+    def __new__(cls, name: str, dtype: object) -> "_HostFamily":
+        out = super().__new__(cls, name)
+        out.dtype = dtype
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_HostFamily, (str(self), self.dtype))
+
+
 def host_family(dtype: object) -> str:
     """The family of a column of ``dtype`` held as pickled objects (``HOST_PREFIX``)."""
-    return HOST_PREFIX + str(dtype)
+    name = HOST_PREFIX + str(dtype)
+    try:
+        spelled = pd.api.types.pandas_dtype(str(dtype)) == dtype
+    except TypeError:
+        spelled = False
+    return name if spelled else _HostFamily(name, dtype)
 
 
 def host_dtype(family: str | None) -> object | None:
     """The pandas dtype a host family (``host_family``) shows; None for every other family."""
     if family is None or not family.startswith(HOST_PREFIX):
         return None
-    return pd.api.types.pandas_dtype(family[len(HOST_PREFIX):])
+    carried = getattr(family, "dtype", None)
+    return carried if carried is not None else pd.api.types.pandas_dtype(family[len(HOST_PREFIX):])
 
 
 def object_family(family: str, t: ArrowType | None) -> str:
@@ -341,7 +393,8 @@ def family_of_pandas(dtype: object) -> str:
         t = dtype.pyarrow_dtype
         return ARROW_LARGE if pa.types.is_large_string(t) else ARROW
     if isinstance(dtype, pd.StringDtype):
-        return MASKED if dtype.na_value is pd.NA else NUMPY
+        family = MASKED if dtype.na_value is pd.NA else NUMPY
+        return python_storage(family) if dtype.storage == "python" else family
     if isinstance(dtype, pd.api.extensions.ExtensionDtype) and getattr(dtype, "na_value", None) is pd.NA \
             and getattr(dtype, "numpy_dtype", None) is not None:
         return MASKED  # Int*, UInt*, Float*, boolean
@@ -356,6 +409,8 @@ _MASKED_NAMES = {"int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "I
 def family_dtype(t: ArrowType | None, family: str) -> object | None:
     """The pandas dtype of an Arrow type in a family other than NUMPY (None: the family has no
     dtype for this type, and the numpy rules apply)."""
+    if string_storage(family) and is_string(t) and t != OBJECT_STRING:
+        return pd.StringDtype("python", na_value=pd.NA if family == MASKED else np.nan)
     if t is None or family == NUMPY or pa.types.is_dictionary(t):
         return None  # (a categorical's family is its categories': the interop rebuilds them with it)
     if family.startswith(HOST_PREFIX):

@@ -19,7 +19,7 @@ import pyarrow as pa
 from gframe.engines.cpu.functions import FUNCTIONS
 from gframe.errors import UnsupportedError
 from gframe.plan.expr import ARITHMETIC, COMPARISON, Agg, BinOp, Col, Expr, Func, Lit
-from gframe.plan.schema import MASKED, PYOBJECT, ArrowType
+from gframe.plan.schema import MASKED, PYOBJECT, ArrowType, is_string
 from gframe.plan.dtypes import (aggregate_type, expr_family, expr_type, family_lookup, int_division_type, is_python_number,
                                  keeps_missing)
 
@@ -132,6 +132,10 @@ class Lowering:
         lt, rt = self.type_of(e.left), self.type_of(e.right)
         if op in ARITHMETIC:
             t = self.type_of(e)
+            if op == "mul" and is_string(t):  # a string repeated (plan.dtypes: a string times an int)
+                text, times = (left, right) if is_string(lt) else (right, left)
+                repeated = text.repeat_by(pl.max_horizontal(times.cast(pl.Int64), pl.lit(0, dtype=pl.Int64))).list.join("")
+                return pl.when(text.is_null() | times.is_null()).then(None).otherwise(repeated)
             if t is not None and pa.types.is_decimal(t):
                 return _decimal_binary(op, left, right, lt, rt, e, t)
             if _is_decimal(lt) or _is_decimal(rt):  # with a float: in float64, as Arrow casts

@@ -10,9 +10,10 @@ from gframe.plan.expr import Func
 
 Args = "list[pl.Expr]"
 
-# Python's str.isX predicates as regexes over the whole (non-empty) string
-_CHAR_CLASSES = {"isdigit": r"^\d+$", "isalpha": r"^\p{Alphabetic}+$", "isalnum": r"^[\p{Alphabetic}\d]+$",
-                 "isspace": r"^\s+$"}
+# the str.isX predicates as pandas' pyarrow-backed strings compute them: pyarrow's kernels (Python's
+# ``str.isdigit`` and the regex classes differ from them; the frontend sends other strings to pandas)
+_CHAR_CLASSES = {"isdigit": "utf8_is_digit", "isalpha": "utf8_is_alpha", "isalnum": "utf8_is_alnum",
+                 "isspace": "utf8_is_space", "islower": "utf8_is_lower", "isupper": "utf8_is_upper"}
 
 
 @declare("str.contains", "str.startswith", "str.endswith", "str.isdigit", "str.isalpha", "str.isalnum",
@@ -40,11 +41,16 @@ def _str_predicate(name: str, x: pl.Expr, e: Func) -> pl.Expr:
             out = out | fn(pat)
         return out
     if name in _CHAR_CLASSES:
-        return s.contains(_CHAR_CLASSES[name])
-    # islower / isupper: some cased character, none of the other case
-    lower, upper = s.to_lowercase(), s.to_uppercase()
-    cased = lower != upper
-    return (x == lower) & cased if name == "islower" else (x == upper) & cased
+        return _arrow_predicate(x, _CHAR_CLASSES[name])
+    raise UnsupportedError(f"str.{name}")
+
+
+def _arrow_predicate(x: pl.Expr, kernel: str) -> pl.Expr:
+    """A pyarrow string predicate, one call a batch (as ``_arrow_case``)."""
+    import pyarrow.compute as pc
+
+    fn = getattr(pc, kernel)
+    return x.map_batches(lambda s: pl.from_arrow(fn(s.to_arrow())), return_dtype=pl.Boolean, is_elementwise=True)
 
 
 @declare("str.len")
@@ -128,6 +134,41 @@ def _replace(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if n < 0:
         return x.str.replace_all(pat, repl, literal=not regex)
     return x.str.replace(pat, repl, literal=not regex, n=n)
+
+
+@declare("str.zfill")
+def _zfill(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """Python's ``str.zfill``: zeros after a leading sign (Polars' zfill is Python's)."""
+    return args[0].str.zfill(e.param("width"))
+
+
+@declare("str.pad")
+def _pad(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """Python's ``rjust`` (side "left") / ``ljust`` (side "right"), in code points."""
+    s = args[0].str
+    fn = s.pad_start if e.param("side") == "left" else s.pad_end
+    return fn(e.param("width"), e.param("fillchar"))
+
+
+@declare("str.removeprefix", "str.removesuffix")
+def _remove_affix(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    s = args[0].str
+    return (s.strip_prefix if e.fn == "str.removeprefix" else s.strip_suffix)(e.param("pat"))
+
+
+@declare("str.count")
+def _count(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """Non-overlapping matches of ``pat`` (Python's ``len(re.findall(pat, s))``), missing where the string is."""
+    pat = e.param("pat") if e.param("case", True) else "(?i)" + e.param("pat")
+    return args[0].str.count_matches(pat).cast(pl.Int64)
+
+
+@declare("str.extract")
+def _extract(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """Capture group ``group`` of the first match of ``pat`` (Python's ``re.search``); missing where
+    nothing matches or the group took no part in the match."""
+    pat = e.param("pat") if e.param("case", True) else "(?i)" + e.param("pat")
+    return args[0].str.extract(pat, e.param("group"))
 
 
 @declare("str.to_datetime")

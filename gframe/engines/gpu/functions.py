@@ -38,6 +38,12 @@ FUNCTIONS: dict[str, GpuFunction] = {}
 HOST_ONLY: dict[str, str] = {
     "str.title": "libcudf's title case is not Python's",
     "str.get": "no GPU lowering of str.get",
+    "str.zfill": "no GPU lowering of str.zfill (Python's sign handling)",
+    "str.pad": "no GPU lowering of str.pad",
+    "str.removeprefix": "no GPU lowering of str.removeprefix",
+    "str.removesuffix": "no GPU lowering of str.removesuffix",
+    "str.count": "no GPU lowering of str.count (regex matches counted as Python's re.findall)",
+    "str.extract": "no GPU lowering of str.extract (one capture group of a regex search)",
     "str.split_get": "the result is an object column (strings in Python objects)",
     "str.to_datetime": "format parsing is pandas' (strptime), not libcudf's",
     "str.isdigit": "Unicode character classes differ in libcudf",
