@@ -64,7 +64,7 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         if pa.types.is_null(cats.type) and not len(cats):  # no categories: Arrow cannot tell their type
             want = arrow_type_from_pandas(dtype.categories.dtype)
             cats = pa.array([], want) if want is not None else cats
-        cats = cats.cast(normalize_arrow_type(cats.type))
+        cats = cats.cast(normalize_arrow_type(cats.type) if not pa.types.is_null(cats.type) else pa.float64())
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
     if isinstance(dtype, np.dtype) and dtype.kind in "cSV":
         # complex numbers, numpy bytes: Arrow has no such type (bytes would come back object); kept as

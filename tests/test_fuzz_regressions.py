@@ -1836,3 +1836,75 @@ def test_fz7gpu_float64_group_sums_in_group_order_are_reduceat(sort: bool) -> No
     shuffled = data.iloc[[3, 0, 4, 1, 2] + list(range(5, 17))]
     want, got = shuffled.groupby("k").sum(), gpd.DataFrame(shuffled).groupby("k").sum().to_pandas()
     assert np.signbit(want.to_numpy()).tolist() == np.signbit(got.to_numpy()).tolist()
+
+
+# session 8, fz8cpu
+FZ8CPU_CASES = {
+    # 840348, 903151, 864197: a group mean / median of an all-missing date32[pyarrow] column is
+    # null[pyarrow] in pandas (its fallback's result); gframe held Arrow's null type as double
+    "arrow_date32_group_median_all_missing_is_null_type": arrow_case(
+        "df = pd.DataFrame({'k': [0], 'c0': pd.array([None], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.groupby('k', as_index=False).agg({'c0': ['median']})\ndf = df.dropna()"),
+    "arrow_date32_group_median_all_missing_reset_index": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.date32())), "
+        "'c0': pd.array([None], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC'))), 'c1': [10]}).astype({'c1': 'int8'})",
+        "df = df.groupby('c1', dropna=False).agg({'k': 'median', 'c0': ['count']})\ndf = df.reset_index(drop=False)"),
+    "arrow_date32_group_mean_all_missing_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.date32())), 'c1': [-1e+20], "
+        "'c2': pd.array(['Ab'], dtype='string')})",
+        "df = df.groupby('c1', as_index=False).agg(o0=('c0', 'mean'), o1=('c2', 'nunique'))\ndf = df.fillna(-1)"),
+    # the engines' own decimal group median (its type the data's): null[pyarrow] where no group has one
+    "arrow_decimal_group_median_all_missing_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([None, None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k', as_index=False).agg({'d': ['median']})\ndf = df.fillna(-1)"),
+    "arrow_decimal_group_median_all_missing_series_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([None, None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k').d.median().fillna(0).to_frame()"),
+    "arrow_decimal_group_median_some_present_fillna": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([Decimal('1.25'), None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k', as_index=False).agg({'d': ['median']})\ndf = df.fillna(-1)"),
+    # a null[pyarrow] column of the user's: kept through moves, its value methods pandas'
+    "arrow_null_column_filter_keeps_null_type": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, None, None], dtype='null[pyarrow]'), 'b': [3, 1, 2]})",
+        "df = df[df.b > 1].sort_values('b')"),
+    "arrow_null_column_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, None], dtype='null[pyarrow]'), 'b': [1, 2]})",
+        "df = df.fillna(0)"),
+    "arrow_null_column_plus_scalar_is_int64": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, None], dtype='null[pyarrow]'), 'b': [1, 2]})",
+        "df = df + 1"),
+    "arrow_null_column_frame_equals_itself_false": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, None], dtype='null[pyarrow]'), 'b': [1, 2]})",
+        "df = df == df"),
+    "arrow_null_column_group_sum_is_int64_mean_null": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1, 0], 'a': pd.array([None, None, None], dtype='null[pyarrow]')})",
+        "df = df.groupby('k').agg(s=('a', 'sum'), m=('a', 'mean'), c=('a', 'count'))"),
+    # 863891: a merge's bools the merge left missing are pandas' object column: fillna(0) puts 0 there
+    "merge_left_missing_bool_fillna_dict_int": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['1999-12-31'], dtype=pd.ArrowDtype(pa.date32()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), 'x0': [True]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),
+    "merge_left_missing_bool_fillna_scalar_float": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False], 'y': [1.5, 2.5]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.fillna(1.5)"),
+    "merge_left_missing_bool_series_fillna_then_filter": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df[df.k > 1].fillna({'x0': 0})"),
+    "merge_left_missing_bool_times_int_is_object": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = (df.x0 * df.k).to_frame()"),
+    "merge_left_missing_bool_abs_is_object": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.x0.abs().to_frame()"),
+    "merge_left_missing_bool_group_key_dropna_false": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.groupby('x0', dropna=False).k.sum().to_frame()"),
+    "merge_left_nothing_missing_bool_fillna_stays_bool": case(
+        "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ8CPU_CASES.items()])
+def test_fuzz_regression_fz8cpu(code: str) -> None:
+    check_code(code)

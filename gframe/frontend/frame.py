@@ -31,7 +31,7 @@ from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
 from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, OBJECT, OBJECT_FAMILIES, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
-                                 is_numeric_for_pandas, is_string, pandas_dtype)
+                                 is_numeric_for_pandas, is_opaque, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
     if x is None:
@@ -124,8 +124,14 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     # ------------------------------------------------------------------ schema, no execution
     def _value_types(self) -> list[Any]:
-        """The Arrow types the value methods compute on (``objects_via_pandas``)."""
-        return [f.dtype for f in self._schema.columns]
+        """The Arrow types the value methods compute on (``objects_via_pandas``); of a column whose
+        type the data decides, what pandas may see (``Series._data_typed_value``)."""
+        types = [f.dtype for f in self._schema.columns]
+        if any(t is None for t in types):
+            undecided, nulls = L.undecided_bool_sources(self._plan), L.arrow_null_candidates(self._plan)
+            types = [PYOBJECT if f.name in undecided else pa.null() if f.name in nulls else t
+                     for f, t in zip(self._schema.columns, types)]
+        return types
 
     @property
     def _schema(self) -> Schema:
@@ -578,7 +584,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         if op in ("floordiv", "mod") and any(f.dtype is not None and pa.types.is_decimal(f.dtype) for f in self._schema.columns):
             # decimal // and % are pandas' own (Series._binary says why)
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {}, "decimal // and % are not native")
-        if is_scalar(other) and not any(f.dtype == PYOBJECT for f in self._schema.columns):
+        # (a column the engines only move - Python objects, Arrow's null type: ``is_opaque`` - is pandas')
+        opaque = any(is_opaque(t) for t in self._value_types())
+        if is_scalar(other) and not opaque:
             def apply(f: Field, e: Expr) -> Expr:
                 try:
                     op_, lit = scalar_operand(op, other, f.dtype)  # per column: a string compares as a date there
@@ -590,7 +598,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                 return cross_kind_equality(expr, self._schema.dtype_of, self._schema.family_of) or expr
 
             return self._map_columns(apply)
-        if isinstance(other, DataFrame) and other._plan == self._plan and not any(f.dtype == PYOBJECT for f in self._schema.columns):
+        if isinstance(other, DataFrame) and other._plan == self._plan and not opaque:
             outs = []
             for f in self._schema.columns:
                 outs.append((f.label, BinOp(op, Col(f.name), Col(f.name))))
@@ -614,7 +622,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         and the cases the operator itself runs natively. ``level``, list-likes and a ``fill_value``
         with a frame or series operand go through pandas (which raises its own errors)."""
         axis_n = pd.DataFrame._get_axis_number(axis)  # pandas' ValueError for a bad axis
-        has_objects = any(f.dtype == PYOBJECT for f in self._schema.columns)
+        has_objects = any(is_opaque(t) for t in self._value_types())
 
         def fallback() -> Any:
             kwargs = {"axis": axis, "level": level}

@@ -522,8 +522,22 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         object.__setattr__(self, "_name", name)
 
     def _value_types(self) -> list[Any]:
-        """The Arrow types the value methods compute on (``objects_via_pandas``)."""
-        return [self._dtype_arrow]
+        """The Arrow types the value methods compute on (``objects_via_pandas``; ``_data_typed_value``)."""
+        t = self._dtype_arrow
+        return [t if t is not None else self._data_typed_value()]
+
+    def _data_typed_value(self) -> Any:
+        """What pandas may see in values whose type the data decides, where the engines' type is not
+        it (None: the engines' is). A merge's bools of a side that may miss rows (``Join.undecided_bools``,
+        followed by ``L.undecided_bool_sources``) are pandas' object column of True, False and NaN where
+        the merge left a row missing (kept object whatever drops those rows later): Python objects
+        (``PYOBJECT``; ``fillna(0)`` is 0 in an object column). A decimal's group median may be Arrow's
+        null type (``L.arrow_null_candidates``). pandas computes on both (``is_opaque``)."""
+        frame = self._frame()
+        name = frame._plan.schema.columns[0].name
+        if name in L.undecided_bool_sources(frame._plan):
+            return PYOBJECT
+        return pa.null() if name in L.arrow_null_candidates(frame._plan) else None
 
     def _build_pending(self) -> None:
         s = Series._from_pandas(self.__dict__["_pending"], "Series")
@@ -808,7 +822,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                                f"a {type(other).__name__} operand is not native")
         else:
             return NotImplemented  # type: ignore[return-value]
-        if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)):
+        if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)) \
+                or any(is_opaque(t) for t in self._value_types()) \
+                or isinstance(other, Series) and any(is_opaque(t) for t in other._value_types()):
             # Python objects, intervals, periods: pandas applies the operator to each
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
         if op in ("floordiv", "mod") and any(t is not None and pa.types.is_decimal(t) for t in (
