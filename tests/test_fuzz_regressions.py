@@ -1908,3 +1908,25 @@ FZ8CPU_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ8CPU_CASES.items()])
 def test_fuzz_regression_fz8cpu(code: str) -> None:
     check_code(code)
+
+
+FZ8CPU_GPU_CASES = {
+    # 910486: a decimal key whose type the data decides (a group median over no groups: the input's
+    # decimal128(10, 2)) lost its precision on the device (libcudf keeps none): decimal128(38, 2)
+    "decimal_median_no_groups_as_gpu_group_key_keeps_precision": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([0], dtype='Int64'), 'c1': [None], "
+        "'c2': pd.array(['100'], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))}).astype({'c1': 'datetime64[ns]'})",
+        "df = df.groupby(['c1', 'k'], sort=False).agg(o0=('c2', 'median'))\ndf = df.groupby('o0').first()"),
+    "decimal_median_no_groups_filtered_on_gpu_keeps_precision": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([0, 1], dtype='Int64'), 'c1': [None, None], "
+        "'c2': pd.array(['100', '2.5'], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))}).astype({'c1': 'datetime64[ns]'})",
+        "df = df.groupby(['c1', 'k'], sort=False).agg(o0=('c2', 'median')).reset_index()\ndf = df.sort_values('k')"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ8CPU_GPU_CASES.items()])
+def test_fuzz_regression_fz8cpu_gpu(code: str) -> None:
+    if os.environ.get("GFRAME_ENGINE", "").lower() != "gpu":
+        pytest.skip("GPU-engine regression: runs with GFRAME_ENGINE=gpu (stand-in in CI, or the device)")
+    check_code(code, engine="gpu")
+    check_code(code, engine="cpu")
