@@ -1899,6 +1899,16 @@ FZ8CPU_CASES = {
     "merge_left_missing_bool_group_key_dropna_false": case(
         "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.groupby('x0', dropna=False).k.sum().to_frame()"),
+    # 912102 (fresh): value_counts of a merge's key over two categoricals of one dtype (a type the data
+    # decides) counted the observed values only; pandas keeps the categorical and counts every category
+    "merge_outer_categorical_key_value_counts_counts_every_category": case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['d', 'c', 'a'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['d', 'c', 'a'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df['k'].value_counts().to_frame()"),
+    "merge_left_categorical_key_value_counts_observed_only_present": case(
+        "df = pd.DataFrame({'k': ['a', 'c', 'a']}).astype({'k': pd.CategoricalDtype(['d', 'c', 'a'])})\n"
+        "df2 = pd.DataFrame({'k': ['a'], 'v': [1]}).astype({'k': pd.CategoricalDtype(['d', 'c', 'a'])})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df['k'].value_counts(sort=False).to_frame()"),
     "merge_left_nothing_missing_bool_fillna_stays_bool": case(
         "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),

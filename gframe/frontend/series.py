@@ -52,6 +52,7 @@ from gframe.frontend.index import Index, relabelled
 from gframe.interop import family_scalar, host_copy
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
+from gframe.plan.traversal import fold
 from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
@@ -83,6 +84,17 @@ from gframe.plan.dtypes import (DECIMAL_OPS, decimal_operand, decimal_precision,
                                 fill_makes_objects, literal_type)
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
+
+def _over_categoricals(plan: L.Plan) -> bool:
+    """Whether ``plan`` reads a categorical column anywhere: a column whose type the data decides
+    may then be one (a merge's key over two categoricals of one dtype keeps it), with pandas'
+    rules for every category (``value_counts`` counts the unobserved ones)."""
+    def holds(node: L.Plan, below: list[bool]) -> bool:
+        return any(below) or any(f.dtype is not None and pa.types.is_dictionary(f.dtype)
+                                 for f in list(node.schema.columns) + list(node.schema.index or ()))
+
+    return fold(plan, holds)
+
 
 _OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
 
@@ -1348,7 +1360,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         frame = self._frame()
         # a merge's bools a side may miss are object where it did (the index of their counts too): the data's
         undecided = t is None and frame._plan.schema.columns[0].name in L.undecided_bool_sources(frame._plan)
-        if bins is not None or t is not None and pa.types.is_dictionary(t) or undecided:
+        # (a type the data decides over a categorical - a merge's key of two of one dtype - may be one)
+        if bins is not None or t is not None and pa.types.is_dictionary(t) or undecided \
+                or t is None and _over_categoricals(frame._plan):
             # a categorical counts every category, observed or not, in the dtype's order (sort=False)
             return call_method(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
                                                              "bins": bins, "dropna": dropna})
