@@ -97,12 +97,30 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         return pa.array([pickle.dumps(v) for v in values], PYOBJECT)
     if dtype == object and (pa.types.is_timestamp(arr.type) or pa.types.is_duration(arr.type)) and arr.type.unit != "ns":
         arr = _object_times_in_ns(values, arr)
+    if isinstance(dtype, np.dtype) and _past_seconds_range(arr):
+        # times in [s] past the range of [ms] (Polars has no [s]: the CPU engine holds them as [ms],
+        # where these wrap): kept as the objects they are, shown as their dtype (``host_family``) -
+        # the engines move them, pandas computes on them (an ArrowDtype's values have no Python
+        # object past datetime's range: refused by the CPU engine, ``kernels._check_seconds_range``)
+        return _pickled(values)
     t = normalize_arrow_type(arr.type)
     if t != arr.type:
         arr = arr.cast(t)
     if dtype == object and pa.types.is_null(arr.type):
         arr = pa.nulls(len(values), pa.float64())
     return arr
+
+
+_MS_LIMIT = (2 ** 63 - 1) // 1000  # the [s] values a [ms] int64 holds
+
+
+def _past_seconds_range(arr: pa.Array) -> bool:
+    """Whether ``arr`` holds times in [s] that [ms] cannot hold (``_array_from_pandas``)."""
+    t = arr.type
+    if not (pa.types.is_timestamp(t) or pa.types.is_duration(t)) or t.unit != "s" or not len(arr):
+        return False
+    lo, hi = pc.min_max(arr.cast(pa.int64())).values()
+    return lo.is_valid and (lo.as_py() < -_MS_LIMIT or hi.as_py() > _MS_LIMIT)
 
 
 def _mixed_time_zones(values: pd.Series | pd.Index) -> bool:
@@ -257,8 +275,8 @@ def _direct_type(dtype: Any) -> pa.DataType | None:
     dtype alone (None: the values must be looked at)."""
     if isinstance(dtype, pd.StringDtype):
         return normalize_arrow_type(pa.large_string())
-    if isinstance(dtype, np.dtype) and dtype.kind in "iufbM":
-        return pa.from_numpy_dtype(dtype)
+    if isinstance(dtype, np.dtype) and dtype.kind in "iufbM" and not (dtype.kind == "M" and np.datetime_data(dtype)[0] == "s"):
+        return pa.from_numpy_dtype(dtype)  # ([s] may hold values the engines cannot: ``_past_seconds_range``)
     return None
 
 

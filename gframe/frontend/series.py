@@ -805,6 +805,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
             t = self._dtype_arrow
+            if any(is_opaque(x) for x in self._value_types()):  # (``is_opaque`` below)
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {})
             if op in COMPARISON and self._family in ARROW_FAMILIES and t is not None and pa.types.is_timestamp(t) \
                     and isinstance(other, str):
                 # pandas does not parse a string for an Arrow timestamp (pyarrow has no such kernel; numpy
@@ -1413,6 +1415,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @property
     def dt(self) -> Any:
+        if self._dtype_arrow == PYOBJECT:
+            # values held as Python objects (times in [s] past [ms]'s range: ``interop``): pandas'
+            # accessor, which refuses an object column as the native one would
+            return get_attribute(self, "dt")
         return DatetimeMethods(self)
 
     def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,
