@@ -38,6 +38,7 @@ from gframe.plan.schema import (
     OBJECT_FAMILIES,
     OBJECT_NA,
     OBJECT_NAT,
+    OBJECT_NONE,
     Schema,
     arrow_type_from_pandas,
     family_dtype,
@@ -191,12 +192,13 @@ def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
 
 def _object_marker(values: Any, arr: pa.Array) -> str:
     """The object family of an object column by the missing value it holds: ``pd.NA`` (an
-    ``astype(object)`` of a nullable or Arrow column) and ``NaT`` (of datetimes) stay what they are;
-    NaN, None or a mix show as NaN."""
+    ``astype(object)`` of a nullable or Arrow column), ``NaT`` (of datetimes) and ``None`` (pandas'
+    object kernels' group ``first`` of no value, a user's column) stay what they are; NaN or a mix
+    show as NaN."""
     if values is None or not arr.null_count:
         return OBJECT
     missing = np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]
-    for family, marker in ((OBJECT_NA, pd.NA), (OBJECT_NAT, pd.NaT)):
+    for family, marker in ((OBJECT_NA, pd.NA), (OBJECT_NAT, pd.NaT), (OBJECT_NONE, None)):
         if missing[0] is marker and all(v is marker for v in missing):
             return family
     return OBJECT

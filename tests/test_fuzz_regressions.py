@@ -225,8 +225,8 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = df.assign(c1=df['c1'].fillna(2))")),
     "empty_object_column_kept": (None, case("df = pd.DataFrame({'a': pd.Series([], dtype=object), 'b': []})",
                                             "df = df[df['b'] > 1]")),
-    # stored as float64 nulls (object family): the dtype is kept, the missing marker comes back NaN
-    "all_none_object_column_keeps_None": (NO, case("df = pd.DataFrame({'a': pd.Series([None, None], dtype=object), 'b': [1, 2]})",
+    # stored as float64 nulls of the object family whose missing value is None (fz8cpu, 916889)
+    "all_none_object_column_keeps_None": (None, case("df = pd.DataFrame({'a': pd.Series([None, None], dtype=object), 'b': [1, 2]})",
                                                    "df = df[df['b'] > 1]")),
     "frame_var_Float64_family": (None, case("df = pd.DataFrame({'c4': pd.array([None], dtype='Float64')})",
                                             "df = df.var(numeric_only=True)")),
@@ -726,7 +726,7 @@ FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})",
         "df = df.merge(df2, on='k', how='outer')")),
-    "merge_right_categorical_key_keeps_unobserved_categories": (FC_CAT, case(
+    "merge_right_categorical_key_keeps_unobserved_categories": (None, case(  # fixed by fz8cpu (value_counts of a key the data types over categoricals: pandas)
         "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})",
         "df = df.merge(df2, on='k', how='right')\ndf = df['k'].value_counts(ascending=True).reset_index()")),
@@ -1339,12 +1339,13 @@ def test_fuzz_regression_fz6cpu2(code: str) -> None:
 
 
 def test_fz6cpu2_seconds_past_ms_range_refused_not_wrapped() -> None:
-    """CPU [s] times past its [ms] range are refused, not wrapped (836136).
+    """CPU [s] times past its [ms] range are never wrapped (836136).
 
     The CPU engine holds datetime64[s] as [ms] (Polars has no [s]); seconds past int64 / 1000 wrapped
-    silently (year -292277022657 became 1970-01-01 00:00:01). They are refused now, both when a frame
-    holding them reaches the engine and when an int column is cast to them. (The GPU engine holds [s]
-    as it is.)
+    silently (year -292277022657 became 1970-01-01 00:00:01). They were refused; since fz8cpu a
+    frame holding them keeps them as host objects of their dtype (``interop._past_seconds_range``),
+    so they come back as pandas has them, both when a frame holds them and when an int column is
+    cast to them. (The GPU engine holds [s] as it is.)
     """
     import os
 
@@ -1354,13 +1355,15 @@ def test_fz6cpu2_seconds_past_ms_range_refused_not_wrapped() -> None:
     import pandas
 
     import gframe as gpd
-    from gframe.errors import UnsupportedError
 
     secs = pandas.Series(np.array([-9223372036854775807, 5], dtype=np.int64))
-    with pytest.raises(UnsupportedError):
-        gpd.DataFrame({"c0": secs.astype("datetime64[s]")}).head(1).to_pandas()
-    with pytest.raises(UnsupportedError):
-        gpd.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1).to_pandas()
+    want = pandas.DataFrame({"c0": secs.astype("datetime64[s]")}).head(1)
+    pandas.testing.assert_frame_equal(gpd.DataFrame({"c0": secs.astype("datetime64[s]")}).head(1).to_pandas(), want)
+    want = pandas.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1)
+    got = gpd.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1).to_pandas()
+    pandas.testing.assert_frame_equal(got, want)
+    got = gpd.DataFrame({"c0": secs, "c1": [1, 2]}).assign(c0=lambda d: d.c0 * 1).astype({"c0": "datetime64[s]"})
+    pandas.testing.assert_frame_equal(got.to_pandas(), pandas.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}))
     ok = gpd.DataFrame({"c0": [1709164800, 5]}).astype({"c0": "datetime64[s]"}).head(2).to_pandas()
     assert ok["c0"].tolist() == [pandas.Timestamp("2024-02-29"), pandas.Timestamp(5, unit="s")]
 # session 6, fz6cpu1
@@ -1926,6 +1929,22 @@ FZ8CPU_CASES = {
     "timedelta_s_past_ms_range_filter_shift": case(
         "import numpy as np\ndf = pd.DataFrame({'k': [1, 2, 3], 'td': np.array([9223372036854775806, 4, 7], dtype='timedelta64[s]')})",
         "df = df[df.k > 1].shift(1)"),
+    # 916976 (fresh): the product of an object column of strings is numpy's object product (one
+    # string is itself; two raise Python's TypeError); gframe raised its string-dtype TypeError
+    "object_string_prod_of_one_is_itself": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['a'], dtype=pd.ArrowDtype(pa.string()))})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].prod()"),
+    "object_string_prod_of_two_raises": case(
+        "df = pd.DataFrame({'k': ['a', 'b']})", "df = df.astype({'k': 'object'})\ndf = df['k'].prod()"),
+    # 916889 (fresh): an object column whose missing values are all None (pandas' group first of no
+    # value) came back into gframe as the NaN object family: kept as None now (``_object_marker``)
+    "merge_left_empty_bool_group_first_none_str_lower": case(
+        "df = pd.DataFrame({'k': ['ab', 'ab']})\ndf2 = pd.DataFrame({'k': [], 'x0': []}).astype({'k': 'str', 'x0': 'bool'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.groupby(['c0', 'k'], dropna=False).first()"
+        "\ndf = df.assign(n=df['x0'].str.lower())"),
+    "object_none_column_filter_shift_keeps_none": case(
+        "df = pd.DataFrame({'a': pd.Series(['x', None, 'y'], dtype=object), 'b': [1, 2, 3]})",
+        "df = df[df['b'] > 1]"),
     "merge_left_nothing_missing_bool_fillna_stays_bool": case(
         "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),

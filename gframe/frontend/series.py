@@ -1146,6 +1146,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn == "sum" and is_string(t):  # pandas concatenates the strings
                 return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
+            if fn == "prod" and is_string(t) and self._family in OBJECT_FAMILIES:
+                # numpy's object product: one string is itself, two raise Python's TypeError
+                return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
             if fn in ("sum", "mean", "median", "std", "var", "prod"):
                 raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
             return call_method(self, fn, (), {"skipna": skipna, **params})
