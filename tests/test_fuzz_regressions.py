@@ -1945,6 +1945,19 @@ FZ8CPU_CASES = {
     "object_none_column_filter_shift_keeps_none": case(
         "df = pd.DataFrame({'a': pd.Series(['x', None, 'y'], dtype=object), 'b': [1, 2, 3]})",
         "df = df[df['b'] > 1]"),
+    # (found on the way) Python bools in an object column take Python's unary operators (~True is -2,
+    # -True -1, abs(True) 1); a numpy bool's abs is itself (Polars has none); pyarrow has no abs of bool
+    "object_bool_invert_neg_abs_are_pythons": case(
+        "df = pd.DataFrame({'a': pd.Series([True, False], dtype=object), 'b': [1, 2]})",
+        "df = df.assign(i=~df['a'], n=-df['a'], x=df['a'].abs())"),
+    "merge_left_missing_bool_fillna_false_invert_is_object": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = (~df.x0.fillna(False)).to_frame()"),
+    "object_bool_frame_invert_and_abs": case(
+        "df = pd.DataFrame({'a': pd.Series([True, False], dtype=object)})", "df = (~df).abs()"),
+    "bool_frame_abs_is_itself": case("df = pd.DataFrame({'a': [True, False], 'b': [-1, 2]})", "df = df.abs()"),
+    "arrow_bool_abs_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([True, None], dtype='bool[pyarrow]')})", "df = df.abs()"),
     "merge_left_nothing_missing_bool_fillna_stays_bool": case(
         "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),

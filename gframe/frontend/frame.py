@@ -461,6 +461,10 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def abs(self) -> "DataFrame":
+        if self._python_objects() or any(f.dtype is not None and pa.types.is_boolean(f.dtype) and f.family in ARROW_FAMILIES
+                                       for f in self._schema.columns):
+            # Python's abs of each object in an object column; pyarrow has no abs of bool[pyarrow]
+            return call_method(self, "abs", (), {}, "abs of Python or Arrow bools is pandas'")
         for f in self._schema.columns:
             if not is_numeric(f.dtype):
                 raise TypeError(f"bad operand type for abs(): column {f.label!r} of dtype {pandas_dtype(f.dtype)}")
@@ -606,12 +610,20 @@ class DataFrame(NumpyProtocols, NDFrame):
         fn = getattr(pd.DataFrame, f"__{'r' if reflected else ''}{op}__")
         return via_pandas(f"DataFrame.__{op}__", fn, (self, other), {}, "operand is not a scalar")
 
+    def _python_objects(self) -> bool:
+        """Whether a column holds Python objects in an object column (``Series._python_objects``)."""
+        return any(f.family in OBJECT_FAMILIES for f in self._schema.columns)
+
     @objects_via_pandas
     def __invert__(self) -> "DataFrame":
+        if self._python_objects():
+            return call_method(self, "__invert__", (), {}, "Python's ~ of each object")
         return self._map_columns(lambda f, e: func("invert", e))
 
     @objects_via_pandas
     def __neg__(self) -> "DataFrame":
+        if self._python_objects():
+            return call_method(self, "__neg__", (), {}, "Python's - of each object")
         return self._map_columns(lambda f, e: func("neg", e))
 
     def _flex(self, name: str, op: str, other: Any, axis: Any, level: Any, fill_value: Any, reflected: bool) -> Any:

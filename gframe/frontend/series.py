@@ -892,8 +892,17 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     def __xor__(self, o: Any) -> "Series": return self._binary("xor", o)
     def __rxor__(self, o: Any) -> "Series": return self._binary("xor", o, True)
 
+    def _python_objects(self) -> bool:
+        """Whether the values are Python objects in an object column (``astype(object)``, a fillna
+        pandas made object, bools a merge left missing): pandas applies Python's unary operators to
+        each - ``~True`` is -2, ``-True`` -1, ``abs(True)`` 1, ``-None`` a TypeError, the result an
+        object column - not numpy's typed ones."""
+        return self._family in OBJECT_FAMILIES
+
     @objects_via_pandas
     def __invert__(self) -> "Series":
+        if self._python_objects():
+            return call_method(self, "__invert__", (), {}, "Python's ~ of each object")
         t = self._dtype_arrow
         if t is not None and not (pa.types.is_boolean(t) or pa.types.is_integer(t)):
             raise TypeError(f"bad operand type for unary ~: '{pandas_dtype(t)}'")
@@ -901,6 +910,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def __neg__(self) -> "Series":
+        if self._python_objects():
+            return call_method(self, "__neg__", (), {}, "Python's - of each object")
         t = self._dtype_arrow
         if t is not None and is_string(t):
             raise TypeError("bad operand type for unary -: 'str'")
@@ -951,9 +962,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ elementwise
     @objects_via_pandas
     def abs(self) -> "Series":
+        if self._python_objects():
+            return call_method(self, "abs", (), {}, "Python's abs of each object")
         t = self._dtype_arrow
         native = t is None or is_numeric(t) or pa.types.is_duration(t) or pa.types.is_decimal(t)
-        if not native and self._family in ARROW_FAMILIES:
+        if (not native or t is not None and pa.types.is_boolean(t)) and self._family in ARROW_FAMILIES:
             return call_method(self, "abs", (), {}, "abs of this Arrow dtype is not native")  # pyarrow's abs
         if not native:
             raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")

@@ -41,6 +41,9 @@ def _invert(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 
 @declare("abs")
 def _abs(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    t = lo.type_of(e.children[0])
+    if t is not None and pa.types.is_boolean(t):
+        return args[0]  # numpy's absolute of a bool is the bool (Polars has no abs of one)
     return args[0].abs()
 
 
