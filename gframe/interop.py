@@ -185,8 +185,10 @@ def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
     if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None \
             and not any(v is None for v in np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]):
         return _object_marker(values, arr)
-    if dtype == object and pa.types.is_temporal(arr.type) and arr.null_count and _object_marker(values, arr) != OBJECT:
-        return _object_marker(values, arr)  # dates (object in pandas too) missing as NA / NaT, not None
+    if dtype == object and not pa.types.is_boolean(arr.type) and arr.null_count and _object_marker(values, arr) != OBJECT:
+        # values object in pandas too (dates, decimals: ``astype(object)`` of an ArrowDtype) missing as
+        # NA / NaT / None, not NaN
+        return _object_marker(values, arr)
     return family_of_pandas(dtype)
 
 

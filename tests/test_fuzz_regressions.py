@@ -1958,6 +1958,25 @@ FZ8CPU_CASES = {
     "bool_frame_abs_is_itself": case("df = pd.DataFrame({'a': [True, False], 'b': [-1, 2]})", "df = df.abs()"),
     "arrow_bool_abs_raises": arrow_case(
         "df = pd.DataFrame({'a': pd.array([True, None], dtype='bool[pyarrow]')})", "df = df.abs()"),
+    # 914559 (fresh): numpy floats into a nullable int: pandas' safe cast refuses values past the int
+    # type's range (2.0**63 is no int64: TypeError), as it refuses fractions
+    "shift_int64_extremes_astype_Int64_raises": case(
+        "df = pd.DataFrame({'c0': [9223372036854775807, -9223372036854775808]})",
+        "df = df.assign(n=df['c0'].shift(1))\ndf = df.astype({'n': 'Int64'})"),
+    "float_past_int32_astype_Int32_raises": case(
+        "df = pd.DataFrame({'a': [2.0**31, 1.0]})", "df = df.astype({'a': 'Int32'})"),
+    "float_int32_min_astype_Int32_is_exact": case(
+        "df = pd.DataFrame({'a': [-2.0**31, 1.0, None]})", "df = df.astype({'a': 'Int32'})"),
+    # 914739 (fresh): an object column of decimals (astype(object) of decimal[pyarrow]) missing as pd.NA
+    # lost its marker (NaN); and a merge whose side that may miss rows holds an object column missing
+    # as NA / NaT / None puts NaN in the rows it adds beside the column's own: through pandas
+    "arrow_decimal_astype_object_then_merge_right_keeps_na": arrow_case(
+        "df = pd.DataFrame({'k': [2]}).astype({'k': 'int32'})\ndf2 = pd.DataFrame({'k': [2, 1], "
+        "'x0': pd.array(['99999999.99', None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))}).astype({'k': 'int32'})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.astype({'x0': 'object'})\ndf = df.merge(df2, on='k', how='right')"),
+    "object_na_column_merge_left_missing_rows_nan": case(
+        "df = pd.DataFrame({'k': [1, 2], 'v': pd.Series([pd.NA, 1], dtype=object)})\ndf2 = pd.DataFrame({'k': [2, 3], 'w': [5, 6]})",
+        "df = df2.merge(df, on='k', how='left')"),
     "merge_left_nothing_missing_bool_fillna_stays_bool": case(
         "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),

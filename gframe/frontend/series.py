@@ -455,8 +455,12 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
             raise NotImplementedError("floats outside the target integer type: numpy's cast is undefined there")
     if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY \
             and f.family not in NA_FAMILIES:
-        # a nullable / Arrow int holds missing values, not numpy floats' fractions
-        if _any_true(plan, BinOp("and", func("notna", e), BinOp("ne", e, func("round", e, decimals=0)))):
+        # a nullable / Arrow int holds missing values, not numpy floats' fractions, nor values past its
+        # range (pandas' safe cast compares numpy's cast back: 2.0**63 is not an int64)
+        info = np.iinfo(target.to_pandas_dtype())
+        inexact = BinOp("or", BinOp("ne", e, func("round", e, decimals=0)),
+                        BinOp("or", BinOp("lt", e, Lit(float(info.min))), BinOp("ge", e, Lit(float(int(info.max) + 1)))))
+        if _any_true(plan, BinOp("and", func("notna", e), inexact)):
             raise TypeError(f"cannot safely cast non-equivalent {pandas_dtype(src)} to {pandas_dtype(target)}")
     elif pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family == NUMPY:
         if _any_true(plan, BinOp("or", func("isna", e), BinOp("eq", func("abs", e), Lit(float("inf"))))):
