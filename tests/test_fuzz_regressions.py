@@ -1977,6 +1977,17 @@ FZ8CPU_CASES = {
     "object_na_column_merge_left_missing_rows_nan": case(
         "df = pd.DataFrame({'k': [1, 2], 'v': pd.Series([pd.NA, 1], dtype=object)})\ndf2 = pd.DataFrame({'k': [2, 3], 'w': [5, 6]})",
         "df = df2.merge(df, on='k', how='left')"),
+    # 864419, 917315: numpy's round of uint32 to negative decimals casts float64 back as its SIMD loop
+    # (blocks of 4: 4294967300 -> 0) or its scalar loop (the rest: -> 4) does: numpy itself, whole column
+    "uint32_round_negative_decimals_in_simd_blocks": case(
+        "df = pd.DataFrame({'c1': [4294967295, 1, 1, 4294967295]}).astype({'c1': 'uint32'})",
+        "df = df.assign(c1=df['c1'].round(-1))"),
+    "uint32_round_negative_decimals_blocks_and_tail": case(
+        "df = pd.DataFrame({'c1': [880594, 4294967295, 5, 1, 4294967295, 4294967295]}).astype({'c1': 'uint32'})",
+        "df = df.assign(c1=df['c1'].round(-1), c2=df['c1'].round(-3))"),
+    "uint32_round_negative_decimals_after_filter": case(
+        "df = pd.DataFrame({'c1': [4294967295, 7, 4294967295, 1, 4294967295]}).astype({'c1': 'uint32'})",
+        "df = df[df['c1'] > 5]\ndf = df.assign(c1=df['c1'].round(-1))"),
     "merge_left_nothing_missing_bool_fillna_stays_bool": case(
         "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),
