@@ -1988,6 +1988,17 @@ FZ8CPU_CASES = {
     "uint32_round_negative_decimals_after_filter": case(
         "df = pd.DataFrame({'c1': [4294967295, 7, 4294967295, 1, 4294967295]}).astype({'c1': 'uint32'})",
         "df = df[df['c1'] > 5]\ndf = df.assign(c1=df['c1'].round(-1))"),
+    # 917217 (fresh): a reduction of Timestamps in an object column (astype(object) of datetimes) is
+    # numpy's object reduction: all NaT gives NaN (gframe: NaT), a mean of Timestamps a TypeError
+    "datetime_astype_object_median_of_nat_is_nan": case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': 'datetime64[ns]'})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].median()"),
+    "datetime_astype_object_min_and_sum": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].min()"),
+    "datetime_astype_object_mean_raises": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].mean()"),
     "merge_left_nothing_missing_bool_fillna_stays_bool": case(
         "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),

@@ -1160,6 +1160,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # missing: pandas reduces the objects (Python scalars)
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
+        if t is not None and pa.types.is_temporal(t) and self._family in OBJECT_FAMILIES and fn not in ("count", "nunique"):
+            # Timestamps / Timedeltas / dates in an object column: numpy's object reduction by Python's
+            # rules (no value at all: NaN, a sum 0; a mean of Timestamps a TypeError) - pandas'
+            return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
+                                              **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn == "sum" and is_string(t):  # pandas concatenates the strings
                 return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
