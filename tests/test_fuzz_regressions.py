@@ -1999,6 +1999,13 @@ FZ8CPU_CASES = {
     "datetime_astype_object_mean_raises": case(
         "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})",
         "df = df.astype({'k': 'object'})\ndf = df['k'].mean()"),
+    # 915832 (fresh): reset_index of an index of values of several kinds (pickled objects) infers the
+    # column's dtype from what is left (ints: int64), as pandas does for an object index
+    "mixed_index_filtered_to_ints_reset_index_is_int64": arrow_case(
+        "df = pd.DataFrame({'c3': pd.array(['2020-01-01 12:30:00'], dtype=pd.ArrowDtype(pa.timestamp('us')))}, "
+        "index=pd.Index(['r10'], name='idx'))\ndf2 = pd.DataFrame({}, index=pd.Index([12, 10, 11], name=None))",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df[df['c3'].isna()]\ndf = df.reset_index(drop=False)"
+        "\ndf = df.median(numeric_only=True)"),
     "merge_left_nothing_missing_bool_fillna_stays_bool": case(
         "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),

@@ -766,7 +766,8 @@ class DataFrame(NumpyProtocols, NDFrame):
                     col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":
         # an object index level moved into a column: pandas infers the column's dtype from the values
         # (ints int64, Timedeltas timedelta64, NaN among ints float64, none at all object), the data's
-        objects = not drop and any(f.family in OBJECT_FAMILIES for f in self._schema.index or ())
+        # (values of several kinds, held as pickled objects, too: a filter may leave only ints)
+        objects = not drop and any(f.family in OBJECT_FAMILIES or f.dtype == PYOBJECT for f in self._schema.index or ())
         if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default) or objects:
             return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
                                                                   "col_level": col_level, "col_fill": col_fill,
