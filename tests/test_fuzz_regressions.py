@@ -2028,6 +2028,12 @@ FZ8CPU_GPU_CASES = {
         "df = pd.DataFrame({'k': pd.array([0, 1], dtype='Int64'), 'c1': [None, None], "
         "'c2': pd.array(['100', '2.5'], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))}).astype({'c1': 'datetime64[ns]'})",
         "df = df.groupby(['c1', 'k'], sort=False).agg(o0=('c2', 'median')).reset_index()\ndf = df.sort_values('k')"),
+    # (found on the way) the stand-in's join keyed rows by Python objects: a [s] timestamp past
+    # datetime's range (year 36812, inside [ms]) raised OverflowError there; libcudf compares ticks
+    "datetime_s_past_python_range_merge_on_gpu": case(
+        "df = pd.DataFrame({'x': [2**40, 1]}).astype('datetime64[s]')\n"
+        "df2 = pd.DataFrame({'x': pd.to_datetime([1], unit='s').astype('datetime64[s]'), 'y': [5]})",
+        "df = df.merge(df2, how='left')"),
     # 862297: numpy's float32 power is its SIMD kernel, 1 ulp from libcudf's correctly rounded powf:
     # the GPU engine hands a float32 power to the CPU engine, which calls numpy
     "int16_pow_float32_is_numpys_kernel": case(
