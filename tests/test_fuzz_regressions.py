@@ -1866,6 +1866,13 @@ FZ8CPU_CASES = {
     "arrow_decimal_group_median_some_present_fillna": arrow_case(
         "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([Decimal('1.25'), None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
         "df = df.groupby('k', as_index=False).agg({'d': ['median']})\ndf = df.fillna(-1)"),
+    "arrow_decimal_group_median_all_missing_concat_then_ops": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([None, None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k', as_index=False).agg(m=('d', 'median'))\ndf = pd.concat([df, df], ignore_index=True)"
+        "\ndf = df.assign(p=df.m + 1, a=df.m.abs())"),
+    "arrow_decimal_group_median_all_missing_merge_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([None, None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k', as_index=False).agg(m=('d', 'median')).merge(df, on='k', how='left')\ndf = df.fillna(0)"),
     # a null[pyarrow] column of the user's: kept through moves, its value methods pandas'
     "arrow_null_column_filter_keeps_null_type": arrow_case(
         "df = pd.DataFrame({'a': pd.array([None, None, None], dtype='null[pyarrow]'), 'b': [3, 1, 2]})",
