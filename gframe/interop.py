@@ -38,6 +38,7 @@ from gframe.plan.schema import (
     OBJECT_FAMILIES,
     OBJECT_NA,
     OBJECT_NAT,
+    OBJECT_NONE,
     Schema,
     arrow_type_from_pandas,
     family_dtype,
@@ -70,7 +71,7 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         if pa.types.is_null(cats.type) and not len(cats):  # no categories: Arrow cannot tell their type
             want = arrow_type_from_pandas(dtype.categories.dtype)
             cats = pa.array([], want) if want is not None else cats
-        cats = cats.cast(normalize_arrow_type(cats.type))
+        cats = cats.cast(normalize_arrow_type(cats.type) if not pa.types.is_null(cats.type) else pa.float64())
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
     if isinstance(dtype, np.dtype) and dtype.kind in "cSV":
         # complex numbers, numpy bytes: Arrow has no such type (bytes would come back object); kept as
@@ -108,6 +109,12 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
         return _pickled(values)
     if dtype == object and (pa.types.is_timestamp(arr.type) or pa.types.is_duration(arr.type)) and arr.type.unit != "ns":
         arr = _object_times_in_ns(values, arr)
+    if isinstance(dtype, np.dtype) and _past_seconds_range(arr):
+        # times in [s] past the range of [ms] (Polars has no [s]: the CPU engine holds them as [ms],
+        # where these wrap): kept as the objects they are, shown as their dtype (``host_family``) -
+        # the engines move them, pandas computes on them (an ArrowDtype's values have no Python
+        # object past datetime's range: refused by the CPU engine, ``kernels._check_seconds_range``)
+        return _pickled(values)
     t = normalize_arrow_type(arr.type)
     if t != arr.type:
         arr = arr.cast(t)
@@ -123,6 +130,16 @@ def _mixed_markers(values: pd.Series | pd.Index) -> bool:
     na = sum(v is pd.NA for v in missing)
     nat = sum(v is pd.NaT for v in missing)
     return (na > 0 or nat > 0) and na != len(missing) and nat != len(missing)
+_MS_LIMIT = (2 ** 63 - 1) // 1000  # the [s] values a [ms] int64 holds
+
+
+def _past_seconds_range(arr: pa.Array) -> bool:
+    """Whether ``arr`` holds times in [s] that [ms] cannot hold (``_array_from_pandas``)."""
+    t = arr.type
+    if not (pa.types.is_timestamp(t) or pa.types.is_duration(t)) or t.unit != "s" or not len(arr):
+        return False
+    lo, hi = pc.min_max(arr.cast(pa.int64())).values()
+    return lo.is_valid and (lo.as_py() < -_MS_LIMIT or hi.as_py() > _MS_LIMIT)
 
 
 def _mixed_time_zones(values: pd.Series | pd.Index) -> bool:
@@ -186,19 +203,22 @@ def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
     if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None \
             and not any(v is None for v in np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]):
         return _object_marker(values, arr)
-    if dtype == object and pa.types.is_temporal(arr.type) and arr.null_count and _object_marker(values, arr) != OBJECT:
-        return _object_marker(values, arr)  # dates (object in pandas too) missing as NA / NaT, not None
+    if dtype == object and not pa.types.is_boolean(arr.type) and arr.null_count and _object_marker(values, arr) != OBJECT:
+        # values object in pandas too (dates, decimals: ``astype(object)`` of an ArrowDtype) missing as
+        # NA / NaT / None, not NaN
+        return _object_marker(values, arr)
     return family_of_pandas(dtype)
 
 
 def _object_marker(values: Any, arr: pa.Array) -> str:
     """The object family of an object column by the missing value it holds: ``pd.NA`` (an
-    ``astype(object)`` of a nullable or Arrow column) and ``NaT`` (of datetimes) stay what they are;
-    NaN, None or a mix show as NaN."""
+    ``astype(object)`` of a nullable or Arrow column), ``NaT`` (of datetimes) and ``None`` (pandas'
+    object kernels' group ``first`` of no value, a user's column) stay what they are; NaN or a mix
+    show as NaN."""
     if values is None or not arr.null_count:
         return OBJECT
     missing = np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]
-    for family, marker in ((OBJECT_NA, pd.NA), (OBJECT_NAT, pd.NaT)):
+    for family, marker in ((OBJECT_NA, pd.NA), (OBJECT_NAT, pd.NaT), (OBJECT_NONE, None)):
         if missing[0] is marker and all(v is marker for v in missing):
             return family
     return OBJECT
@@ -277,8 +297,8 @@ def _direct_type(dtype: Any) -> pa.DataType | None:
     dtype alone (None: the values must be looked at)."""
     if isinstance(dtype, pd.StringDtype):
         return normalize_arrow_type(pa.large_string())
-    if isinstance(dtype, np.dtype) and dtype.kind in "iufbM":
-        return pa.from_numpy_dtype(dtype)
+    if isinstance(dtype, np.dtype) and dtype.kind in "iufbM" and not (dtype.kind == "M" and np.datetime_data(dtype)[0] == "s"):
+        return pa.from_numpy_dtype(dtype)  # ([s] may hold values the engines cannot: ``_past_seconds_range``)
     return None
 
 

@@ -225,8 +225,8 @@ CASES: dict[str, tuple[str | None, str]] = {
         "df = df.assign(c1=df['c1'].fillna(2))")),
     "empty_object_column_kept": (None, case("df = pd.DataFrame({'a': pd.Series([], dtype=object), 'b': []})",
                                             "df = df[df['b'] > 1]")),
-    # stored as float64 nulls (object family): the dtype is kept, the missing marker comes back NaN
-    "all_none_object_column_keeps_None": (NO, case("df = pd.DataFrame({'a': pd.Series([None, None], dtype=object), 'b': [1, 2]})",
+    # stored as float64 nulls of the object family whose missing value is None (fz8cpu, 916889)
+    "all_none_object_column_keeps_None": (None, case("df = pd.DataFrame({'a': pd.Series([None, None], dtype=object), 'b': [1, 2]})",
                                                    "df = df[df['b'] > 1]")),
     "frame_var_Float64_family": (None, case("df = pd.DataFrame({'c4': pd.array([None], dtype='Float64')})",
                                             "df = df.var(numeric_only=True)")),
@@ -726,7 +726,7 @@ FUZZCAT_CASES: dict[str, tuple[str | None, str]] = {
         "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'a', 'd', 'c', 'b'], ordered=False)})",
         "df = df.merge(df2, on='k', how='outer')")),
-    "merge_right_categorical_key_keeps_unobserved_categories": (FC_CAT, case(
+    "merge_right_categorical_key_keeps_unobserved_categories": (None, case(  # fixed by fz8cpu (value_counts of a key the data types over categoricals: pandas)
         "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})\n"
         "df2 = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['e', 'd', 'a', 'b', 'c'], ordered=False)})",
         "df = df.merge(df2, on='k', how='right')\ndf = df['k'].value_counts(ascending=True).reset_index()")),
@@ -1339,12 +1339,13 @@ def test_fuzz_regression_fz6cpu2(code: str) -> None:
 
 
 def test_fz6cpu2_seconds_past_ms_range_refused_not_wrapped() -> None:
-    """CPU [s] times past its [ms] range are refused, not wrapped (836136).
+    """CPU [s] times past its [ms] range are never wrapped (836136).
 
     The CPU engine holds datetime64[s] as [ms] (Polars has no [s]); seconds past int64 / 1000 wrapped
-    silently (year -292277022657 became 1970-01-01 00:00:01). They are refused now, both when a frame
-    holding them reaches the engine and when an int column is cast to them. (The GPU engine holds [s]
-    as it is.)
+    silently (year -292277022657 became 1970-01-01 00:00:01). They were refused; since fz8cpu a
+    frame holding them keeps them as host objects of their dtype (``interop._past_seconds_range``),
+    so they come back as pandas has them, both when a frame holds them and when an int column is
+    cast to them. (The GPU engine holds [s] as it is.)
     """
     import os
 
@@ -1354,13 +1355,15 @@ def test_fz6cpu2_seconds_past_ms_range_refused_not_wrapped() -> None:
     import pandas
 
     import gframe as gpd
-    from gframe.errors import UnsupportedError
 
     secs = pandas.Series(np.array([-9223372036854775807, 5], dtype=np.int64))
-    with pytest.raises(UnsupportedError):
-        gpd.DataFrame({"c0": secs.astype("datetime64[s]")}).head(1).to_pandas()
-    with pytest.raises(UnsupportedError):
-        gpd.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1).to_pandas()
+    want = pandas.DataFrame({"c0": secs.astype("datetime64[s]")}).head(1)
+    pandas.testing.assert_frame_equal(gpd.DataFrame({"c0": secs.astype("datetime64[s]")}).head(1).to_pandas(), want)
+    want = pandas.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1)
+    got = gpd.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}).head(1).to_pandas()
+    pandas.testing.assert_frame_equal(got, want)
+    got = gpd.DataFrame({"c0": secs, "c1": [1, 2]}).assign(c0=lambda d: d.c0 * 1).astype({"c0": "datetime64[s]"})
+    pandas.testing.assert_frame_equal(got.to_pandas(), pandas.DataFrame({"c0": secs, "c1": [1, 2]}).astype({"c0": "datetime64[s]"}))
     ok = gpd.DataFrame({"c0": [1709164800, 5]}).astype({"c0": "datetime64[s]"}).head(2).to_pandas()
     assert ok["c0"].tolist() == [pandas.Timestamp("2024-02-29"), pandas.Timestamp(5, unit="s")]
 # session 6, fz6cpu1
@@ -1868,3 +1871,217 @@ S8_LEAD_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in S8_LEAD_CASES.items()])
 def test_fuzz_regression_s8_lead(code: str) -> None:
     check_code(code)
+# session 8, fz8cpu
+FZ8CPU_CASES = {
+    # 840348, 903151, 864197: a group mean / median of an all-missing date32[pyarrow] column is
+    # null[pyarrow] in pandas (its fallback's result); gframe held Arrow's null type as double
+    "arrow_date32_group_median_all_missing_is_null_type": arrow_case(
+        "df = pd.DataFrame({'k': [0], 'c0': pd.array([None], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df.groupby('k', as_index=False).agg({'c0': ['median']})\ndf = df.dropna()"),
+    "arrow_date32_group_median_all_missing_reset_index": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([None], dtype=pd.ArrowDtype(pa.date32())), "
+        "'c0': pd.array([None], dtype=pd.ArrowDtype(pa.timestamp('us', tz='UTC'))), 'c1': [10]}).astype({'c1': 'int8'})",
+        "df = df.groupby('c1', dropna=False).agg({'k': 'median', 'c0': ['count']})\ndf = df.reset_index(drop=False)"),
+    "arrow_date32_group_mean_all_missing_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.date32())), 'c1': [-1e+20], "
+        "'c2': pd.array(['Ab'], dtype='string')})",
+        "df = df.groupby('c1', as_index=False).agg(o0=('c0', 'mean'), o1=('c2', 'nunique'))\ndf = df.fillna(-1)"),
+    # the engines' own decimal group median (its type the data's): null[pyarrow] where no group has one
+    "arrow_decimal_group_median_all_missing_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([None, None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k', as_index=False).agg({'d': ['median']})\ndf = df.fillna(-1)"),
+    "arrow_decimal_group_median_all_missing_series_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([None, None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k').d.median().fillna(0).to_frame()"),
+    "arrow_decimal_group_median_some_present_fillna": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([Decimal('1.25'), None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k', as_index=False).agg({'d': ['median']})\ndf = df.fillna(-1)"),
+    "arrow_decimal_group_median_all_missing_concat_then_ops": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([None, None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k', as_index=False).agg(m=('d', 'median'))\ndf = pd.concat([df, df], ignore_index=True)"
+        "\ndf = df.assign(p=df.m + 1, a=df.m.abs())"),
+    "arrow_decimal_group_median_all_missing_merge_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1], 'd': pd.array([None, None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))})",
+        "df = df.groupby('k', as_index=False).agg(m=('d', 'median')).merge(df, on='k', how='left')\ndf = df.fillna(0)"),
+    # a null[pyarrow] column of the user's: kept through moves, its value methods pandas'
+    "arrow_null_column_filter_keeps_null_type": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, None, None], dtype='null[pyarrow]'), 'b': [3, 1, 2]})",
+        "df = df[df.b > 1].sort_values('b')"),
+    "arrow_null_column_fillna_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, None], dtype='null[pyarrow]'), 'b': [1, 2]})",
+        "df = df.fillna(0)"),
+    "arrow_null_column_plus_scalar_is_int64": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, None], dtype='null[pyarrow]'), 'b': [1, 2]})",
+        "df = df + 1"),
+    "arrow_null_column_frame_equals_itself_false": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, None], dtype='null[pyarrow]'), 'b': [1, 2]})",
+        "df = df == df"),
+    "arrow_null_column_group_sum_is_int64_mean_null": arrow_case(
+        "df = pd.DataFrame({'k': [0, 1, 0], 'a': pd.array([None, None, None], dtype='null[pyarrow]')})",
+        "df = df.groupby('k').agg(s=('a', 'sum'), m=('a', 'mean'), c=('a', 'count'))"),
+    # 863891: a merge's bools the merge left missing are pandas' object column: fillna(0) puts 0 there
+    "merge_left_missing_bool_fillna_dict_int": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['1999-12-31'], dtype=pd.ArrowDtype(pa.date32()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), 'x0': [True]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),
+    "merge_left_missing_bool_fillna_scalar_float": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False], 'y': [1.5, 2.5]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.fillna(1.5)"),
+    "merge_left_missing_bool_series_fillna_then_filter": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df[df.k > 1].fillna({'x0': 0})"),
+    "merge_left_missing_bool_times_int_is_object": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = (df.x0 * df.k).to_frame()"),
+    "merge_left_missing_bool_abs_is_object": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.x0.abs().to_frame()"),
+    "merge_left_missing_bool_group_key_dropna_false": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.groupby('x0', dropna=False).k.sum().to_frame()"),
+    # 912102 (fresh): value_counts of a merge's key over two categoricals of one dtype (a type the data
+    # decides) counted the observed values only; pandas keeps the categorical and counts every category
+    "merge_outer_categorical_key_value_counts_counts_every_category": case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': pd.CategoricalDtype(['d', 'c', 'a'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': pd.CategoricalDtype(['d', 'c', 'a'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df['k'].value_counts().to_frame()"),
+    "merge_left_categorical_key_value_counts_observed_only_present": case(
+        "df = pd.DataFrame({'k': ['a', 'c', 'a']}).astype({'k': pd.CategoricalDtype(['d', 'c', 'a'])})\n"
+        "df2 = pd.DataFrame({'k': ['a'], 'v': [1]}).astype({'k': pd.CategoricalDtype(['d', 'c', 'a'])})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df['k'].value_counts(sort=False).to_frame()"),
+    # 881459, 901288: times in [s] past [ms]'s range (the CPU engine holds [s] as [ms]) were refused
+    # (UnsupportedError) by the step after them; kept as host objects of their dtype, moved by the engines
+    "datetime_s_past_ms_range_then_merge_left": case(
+        "df = pd.DataFrame({'k': [1], 'c2': pd.array([9223372036854775806], dtype='Int64')}).astype({'k': 'int32'})\n"
+        "df2 = pd.DataFrame({'k': [3]}).astype({'k': 'int32'})",
+        "df = df.astype({'c2': 'datetime64[s]'})\ndf = df.merge(df2, on='k', how='left')"),
+    "datetime_s_past_ms_range_then_concat": case(
+        "df = pd.DataFrame({'c0': pd.array([9223372036854775807], dtype='Int64')})\n"
+        "df2 = pd.DataFrame({}, index=pd.RangeIndex(0))",
+        "df = df.astype({'c0': 'datetime64[s]'})\ndf = pd.concat([df, df2], ignore_index=True)"),
+    "datetime_s_past_ms_range_compare_sort_group": case(
+        "df = pd.DataFrame({'k': [1, 2, 3], 'c': pd.array([9223372036854775806, None, 5], dtype='Int64')})",
+        "df = df.astype({'c': 'datetime64[s]'})\ndf = df.assign(b=df.c > pd.Timestamp('2000-01-01'))"
+        "\ndf = df.sort_values('c').groupby('b').c.max().to_frame()"),
+    "timedelta_s_past_ms_range_filter_shift": case(
+        "import numpy as np\ndf = pd.DataFrame({'k': [1, 2, 3], 'td': np.array([9223372036854775806, 4, 7], dtype='timedelta64[s]')})",
+        "df = df[df.k > 1].shift(1)"),
+    # 916976 (fresh): the product of an object column of strings is numpy's object product (one
+    # string is itself; two raise Python's TypeError); gframe raised its string-dtype TypeError
+    "object_string_prod_of_one_is_itself": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['a'], dtype=pd.ArrowDtype(pa.string()))})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].prod()"),
+    "object_string_prod_of_two_raises": case(
+        "df = pd.DataFrame({'k': ['a', 'b']})", "df = df.astype({'k': 'object'})\ndf = df['k'].prod()"),
+    # 916889 (fresh): an object column whose missing values are all None (pandas' group first of no
+    # value) came back into gframe as the NaN object family: kept as None now (``_object_marker``)
+    "merge_left_empty_bool_group_first_none_str_lower": case(
+        "df = pd.DataFrame({'k': ['ab', 'ab']})\ndf2 = pd.DataFrame({'k': [], 'x0': []}).astype({'k': 'str', 'x0': 'bool'})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.groupby(['c0', 'k'], dropna=False).first()"
+        "\ndf = df.assign(n=df['x0'].str.lower())"),
+    "object_none_column_filter_shift_keeps_none": case(
+        "df = pd.DataFrame({'a': pd.Series(['x', None, 'y'], dtype=object), 'b': [1, 2, 3]})",
+        "df = df[df['b'] > 1]"),
+    # (found on the way) Python bools in an object column take Python's unary operators (~True is -2,
+    # -True -1, abs(True) 1); a numpy bool's abs is itself (Polars has none); pyarrow has no abs of bool
+    "object_bool_invert_neg_abs_are_pythons": case(
+        "df = pd.DataFrame({'a': pd.Series([True, False], dtype=object), 'b': [1, 2]})",
+        "df = df.assign(i=~df['a'], n=-df['a'], x=df['a'].abs())"),
+    "merge_left_missing_bool_fillna_false_invert_is_object": case(
+        "df = pd.DataFrame({'k': [1, 2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = (~df.x0.fillna(False)).to_frame()"),
+    "object_bool_frame_invert_and_abs": case(
+        "df = pd.DataFrame({'a': pd.Series([True, False], dtype=object)})", "df = (~df).abs()"),
+    "bool_frame_abs_is_itself": case("df = pd.DataFrame({'a': [True, False], 'b': [-1, 2]})", "df = df.abs()"),
+    "arrow_bool_abs_raises": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([True, None], dtype='bool[pyarrow]')})", "df = df.abs()"),
+    # 914559 (fresh): numpy floats into a nullable int: pandas' safe cast refuses values past the int
+    # type's range (2.0**63 is no int64: TypeError), as it refuses fractions
+    "shift_int64_extremes_astype_Int64_raises": case(
+        "df = pd.DataFrame({'c0': [9223372036854775807, -9223372036854775808]})",
+        "df = df.assign(n=df['c0'].shift(1))\ndf = df.astype({'n': 'Int64'})"),
+    "float_past_int32_astype_Int32_raises": case(
+        "df = pd.DataFrame({'a': [2.0**31, 1.0]})", "df = df.astype({'a': 'Int32'})"),
+    "float_int32_min_astype_Int32_is_exact": case(
+        "df = pd.DataFrame({'a': [-2.0**31, 1.0, None]})", "df = df.astype({'a': 'Int32'})"),
+    # 914739 (fresh): an object column of decimals (astype(object) of decimal[pyarrow]) missing as pd.NA
+    # lost its marker (NaN); and a merge whose side that may miss rows holds an object column missing
+    # as NA / NaT / None puts NaN in the rows it adds beside the column's own: through pandas
+    "arrow_decimal_astype_object_then_merge_right_keeps_na": arrow_case(
+        "df = pd.DataFrame({'k': [2]}).astype({'k': 'int32'})\ndf2 = pd.DataFrame({'k': [2, 1], "
+        "'x0': pd.array(['99999999.99', None], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))}).astype({'k': 'int32'})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.astype({'x0': 'object'})\ndf = df.merge(df2, on='k', how='right')"),
+    "object_na_column_merge_left_missing_rows_nan": case(
+        "df = pd.DataFrame({'k': [1, 2], 'v': pd.Series([pd.NA, 1], dtype=object)})\ndf2 = pd.DataFrame({'k': [2, 3], 'w': [5, 6]})",
+        "df = df2.merge(df, on='k', how='left')"),
+    # 864419, 917315: numpy's round of uint32 to negative decimals casts float64 back as its SIMD loop
+    # (blocks of 4: 4294967300 -> 0) or its scalar loop (the rest: -> 4) does: numpy itself, whole column
+    "uint32_round_negative_decimals_in_simd_blocks": case(
+        "df = pd.DataFrame({'c1': [4294967295, 1, 1, 4294967295]}).astype({'c1': 'uint32'})",
+        "df = df.assign(c1=df['c1'].round(-1))"),
+    "uint32_round_negative_decimals_blocks_and_tail": case(
+        "df = pd.DataFrame({'c1': [880594, 4294967295, 5, 1, 4294967295, 4294967295]}).astype({'c1': 'uint32'})",
+        "df = df.assign(c1=df['c1'].round(-1), c2=df['c1'].round(-3))"),
+    "uint32_round_negative_decimals_after_filter": case(
+        "df = pd.DataFrame({'c1': [4294967295, 7, 4294967295, 1, 4294967295]}).astype({'c1': 'uint32'})",
+        "df = df[df['c1'] > 5]\ndf = df.assign(c1=df['c1'].round(-1))"),
+    # 917217 (fresh): a reduction of Timestamps in an object column (astype(object) of datetimes) is
+    # numpy's object reduction: all NaT gives NaN (gframe: NaT), a mean of Timestamps a TypeError
+    "datetime_astype_object_median_of_nat_is_nan": case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': 'datetime64[ns]'})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].median()"),
+    "datetime_astype_object_min_and_sum": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].min()"),
+    "datetime_astype_object_mean_raises": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].mean()"),
+    # 915832 (fresh): reset_index of an index of values of several kinds (pickled objects) infers the
+    # column's dtype from what is left (ints: int64), as pandas does for an object index
+    "mixed_index_filtered_to_ints_reset_index_is_int64": arrow_case(
+        "df = pd.DataFrame({'c3': pd.array(['2020-01-01 12:30:00'], dtype=pd.ArrowDtype(pa.timestamp('us')))}, "
+        "index=pd.Index(['r10'], name='idx'))\ndf2 = pd.DataFrame({}, index=pd.Index([12, 10, 11], name=None))",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df[df['c3'].isna()]\ndf = df.reset_index(drop=False)"
+        "\ndf = df.median(numeric_only=True)"),
+    "merge_left_nothing_missing_bool_fillna_stays_bool": case(
+        "df = pd.DataFrame({'k': [2, 3]})\ndf2 = pd.DataFrame({'k': [2, 3], 'x0': [True, False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.fillna({'x0': 0})"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ8CPU_CASES.items()])
+def test_fuzz_regression_fz8cpu(code: str) -> None:
+    check_code(code)
+
+
+FZ8CPU_GPU_CASES = {
+    # 910486: a decimal key whose type the data decides (a group median over no groups: the input's
+    # decimal128(10, 2)) lost its precision on the device (libcudf keeps none): decimal128(38, 2)
+    "decimal_median_no_groups_as_gpu_group_key_keeps_precision": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([0], dtype='Int64'), 'c1': [None], "
+        "'c2': pd.array(['100'], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))}).astype({'c1': 'datetime64[ns]'})",
+        "df = df.groupby(['c1', 'k'], sort=False).agg(o0=('c2', 'median'))\ndf = df.groupby('o0').first()"),
+    "decimal_median_no_groups_filtered_on_gpu_keeps_precision": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([0, 1], dtype='Int64'), 'c1': [None, None], "
+        "'c2': pd.array(['100', '2.5'], dtype=pd.ArrowDtype(pa.decimal128(10, 2)))}).astype({'c1': 'datetime64[ns]'})",
+        "df = df.groupby(['c1', 'k'], sort=False).agg(o0=('c2', 'median')).reset_index()\ndf = df.sort_values('k')"),
+    # (found on the way) the stand-in's join keyed rows by Python objects: a [s] timestamp past
+    # datetime's range (year 36812, inside [ms]) raised OverflowError there; libcudf compares ticks
+    "datetime_s_past_python_range_merge_on_gpu": case(
+        "df = pd.DataFrame({'x': [2**40, 1]}).astype('datetime64[s]')\n"
+        "df2 = pd.DataFrame({'x': pd.to_datetime([1], unit='s').astype('datetime64[s]'), 'y': [5]})",
+        "df = df.merge(df2, how='left')"),
+    # 862297: numpy's float32 power is its SIMD kernel, 1 ulp from libcudf's correctly rounded powf:
+    # the GPU engine hands a float32 power to the CPU engine, which calls numpy
+    "int16_pow_float32_is_numpys_kernel": case(
+        "df = pd.DataFrame({'c0': [5, 3, 7, 2, 9], 'c1': [-52.0, 1.5, -3.25, 30.0, 0.5]}).astype({'c0': 'int16', 'c1': 'float32'})",
+        "df = df.assign(c1=df['c0'] ** df['c1'], c2=df['c1'] ** 3)"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ8CPU_GPU_CASES.items()])
+def test_fuzz_regression_fz8cpu_gpu(code: str) -> None:
+    if os.environ.get("GFRAME_ENGINE", "").lower() != "gpu":
+        pytest.skip("GPU-engine regression: runs with GFRAME_ENGINE=gpu (stand-in in CI, or the device)")
+    check_code(code, engine="gpu")
+    check_code(code, engine="cpu")

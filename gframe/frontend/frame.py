@@ -36,7 +36,7 @@ from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, columns_used, func
 from gframe.plan.dtypes import aggregate_type, fill_makes_objects, literal_type
 from gframe.plan.schema import (ARROW_FAMILIES, arrow_reduction_native, MASKED, NA_FAMILIES, DeletedFreq, NUMPY, OBJECT, OBJECT_FAMILIES, PYOBJECT, Field, Schema, family_dtype, index_name, internal_name, is_numeric,
-                                 is_numeric_for_pandas, is_string, pandas_dtype)
+                                 is_numeric_for_pandas, is_opaque, is_string, pandas_dtype)
 
 def _listify(x: Any) -> list[Any]:
     if x is None:
@@ -135,8 +135,14 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     # ------------------------------------------------------------------ schema, no execution
     def _value_types(self) -> list[Any]:
-        """The Arrow types the value methods compute on (``objects_via_pandas``)."""
-        return [f.dtype for f in self._schema.columns]
+        """The Arrow types the value methods compute on (``objects_via_pandas``); of a column whose
+        type the data decides, what pandas may see (``Series._data_typed_value``)."""
+        types = [f.dtype for f in self._schema.columns]
+        if any(t is None for t in types):
+            undecided, nulls = L.undecided_bool_sources(self._plan), L.arrow_null_candidates(self._plan)
+            types = [PYOBJECT if f.name in undecided else pa.null() if f.name in nulls else t
+                     for f, t in zip(self._schema.columns, types)]
+        return types
 
     @property
     def _schema(self) -> Schema:
@@ -472,6 +478,10 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def abs(self) -> "DataFrame":
+        if self._python_objects() or any(f.dtype is not None and pa.types.is_boolean(f.dtype) and f.family in ARROW_FAMILIES
+                                       for f in self._schema.columns):
+            # Python's abs of each object in an object column; pyarrow has no abs of bool[pyarrow]
+            return call_method(self, "abs", (), {}, "abs of Python or Arrow bools is pandas'")
         for f in self._schema.columns:
             if not is_numeric(f.dtype):
                 raise TypeError(f"bad operand type for abs(): column {f.label!r} of dtype {pandas_dtype(f.dtype)}")
@@ -595,7 +605,9 @@ class DataFrame(NumpyProtocols, NDFrame):
         if op in ("floordiv", "mod") and any(f.dtype is not None and pa.types.is_decimal(f.dtype) for f in self._schema.columns):
             # decimal // and % are pandas' own (Series._binary says why)
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {}, "decimal // and % are not native")
-        if is_scalar(other) and not any(f.dtype == PYOBJECT for f in self._schema.columns):
+        # (a column the engines only move - Python objects, Arrow's null type: ``is_opaque`` - is pandas')
+        opaque = any(is_opaque(t) for t in self._value_types())
+        if is_scalar(other) and not opaque:
             def apply(f: Field, e: Expr) -> Expr:
                 try:
                     op_, lit = scalar_operand(op, other, f.dtype)  # per column: a string compares as a date there
@@ -607,7 +619,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                 return cross_kind_equality(expr, self._schema.dtype_of, self._schema.family_of) or expr
 
             return self._map_columns(apply)
-        if isinstance(other, DataFrame) and other._plan == self._plan and not any(f.dtype == PYOBJECT for f in self._schema.columns):
+        if isinstance(other, DataFrame) and other._plan == self._plan and not opaque:
             outs = []
             for f in self._schema.columns:
                 outs.append((f.label, BinOp(op, Col(f.name), Col(f.name))))
@@ -615,12 +627,20 @@ class DataFrame(NumpyProtocols, NDFrame):
         fn = getattr(pd.DataFrame, f"__{'r' if reflected else ''}{op}__")
         return via_pandas(f"DataFrame.__{op}__", fn, (self, other), {}, "operand is not a scalar")
 
+    def _python_objects(self) -> bool:
+        """Whether a column holds Python objects in an object column (``Series._python_objects``)."""
+        return any(f.family in OBJECT_FAMILIES for f in self._schema.columns)
+
     @objects_via_pandas
     def __invert__(self) -> "DataFrame":
+        if self._python_objects():
+            return call_method(self, "__invert__", (), {}, "Python's ~ of each object")
         return self._map_columns(lambda f, e: func("invert", e))
 
     @objects_via_pandas
     def __neg__(self) -> "DataFrame":
+        if self._python_objects():
+            return call_method(self, "__neg__", (), {}, "Python's - of each object")
         return self._map_columns(lambda f, e: func("neg", e))
 
     def _flex(self, name: str, op: str, other: Any, axis: Any, level: Any, fill_value: Any, reflected: bool) -> Any:
@@ -631,7 +651,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         and the cases the operator itself runs natively. ``level``, list-likes and a ``fill_value``
         with a frame or series operand go through pandas (which raises its own errors)."""
         axis_n = pd.DataFrame._get_axis_number(axis)  # pandas' ValueError for a bad axis
-        has_objects = any(f.dtype == PYOBJECT for f in self._schema.columns)
+        has_objects = any(is_opaque(t) for t in self._value_types())
 
         def fallback() -> Any:
             kwargs = {"axis": axis, "level": level}
@@ -763,7 +783,8 @@ class DataFrame(NumpyProtocols, NDFrame):
                     col_fill: Any = "", allow_duplicates: Any = False, names: Any = None) -> "DataFrame | None":
         # an object index level moved into a column: pandas infers the column's dtype from the values
         # (ints int64, Timedeltas timedelta64, NaN among ints float64, none at all object), the data's
-        objects = not drop and any(f.family in OBJECT_FAMILIES for f in self._schema.index or ())
+        # (values of several kinds, held as pickled objects, too: a filter may leave only ints)
+        objects = not drop and any(f.family in OBJECT_FAMILIES or f.dtype == PYOBJECT for f in self._schema.index or ())
         if col_level != 0 or col_fill != "" or allow_duplicates not in (False, pd.api.extensions.no_default) or objects:
             return call_method(self, "reset_index", (level,), {"drop": drop, "inplace": inplace, "names": names,
                                                                   "col_level": col_level, "col_fill": col_fill,

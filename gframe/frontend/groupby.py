@@ -124,6 +124,10 @@ class _GroupBy:
             # keys of Python objects: pandas hashes and sorts them by Python's rules (TypeError where
             # sort meets values of kinds that do not compare); the engines only move them
             return None
+        if any(schema.dtype_of(n) is None for n in names) \
+                and any(n in L.undecided_bool_sources(self._frame._plan) for n in names):
+            # a merge's bools a side may miss: pandas' object keys (True, False, NaN) where it did
+            return None
         if not self._observed and any(schema.dtype_of(n) is None for n in names):
             # a key whose type the data decides may be a categorical (a merge's key over two of one
             # dtype keeps it where the categories match): its unobserved categories are pandas' to add

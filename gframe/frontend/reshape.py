@@ -156,6 +156,9 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
         return via_pandas("merge", pd.merge, (left, right), kwargs, "duplicate output labels")
     # a left key column joined to the right's index takes the right key where the left row is missing
     outputs = [(lab, "key" if side == "left" and name in lkey_cols else side, name) for lab, side, name in outputs]
+    if _mixed_merge_markers(outputs, ls, rs, how):
+        return via_pandas("merge", pd.merge, (left, right), kwargs,
+                          "object columns whose missing value is not NaN on a side that may miss rows (pandas keeps each)")
     if ind is not None:
         if any(lab == ind for lab, _, _ in outputs):
             return via_pandas("merge", pd.merge, (left, right), kwargs, "indicator label clashes")
@@ -410,6 +413,16 @@ def _check_column_levels(frames: list[Any]) -> None:
             raise NotImplementedError("Can only union MultiIndex with MultiIndex or Index of tuples, try "
                                       "mi.to_flat_index().union(other) instead.")
         multi = tuples if multi is None else multi and tuples
+
+
+def _mixed_merge_markers(outputs: list[tuple[Hashable, str, str]], ls: Any, rs: Any, how: str) -> bool:
+    """Whether a merge's column of a side that may miss rows is an object column whose missing value
+    is not NaN (``pd.NA``, ``NaT``, ``None``): pandas fills the rows the merge leaves missing with
+    NaN beside the column's own (``_mixed_missing_markers`` says the same of a concat), where a
+    column's family names one. Those merges go through pandas."""
+    miss = {"left": how in ("right", "outer"), "right": how in ("left", "outer")}
+    return any(miss.get(side, False) and (ls if side == "left" else rs).family_of(name) in OBJECT_FAMILIES - {OBJECT}
+               for _, side, name in outputs)
 
 
 def _mixed_missing_markers(frames: list[Any], join: str) -> bool:

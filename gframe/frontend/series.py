@@ -58,6 +58,7 @@ from gframe.frontend.index import Index, relabelled
 from gframe.interop import family_scalar, host_copy
 from gframe.frontend.numpy_protocols import NumpyProtocols
 from gframe.plan import logical as L
+from gframe.plan.traversal import fold
 from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.node import Opaque
 from gframe.plan.schema import (
@@ -90,6 +91,17 @@ from gframe.plan.dtypes import (DECIMAL_OPS, decimal_operand, decimal_precision,
                                 fill_makes_objects, literal_type)
 from gframe.udf import map_series
 from gframe.udf.trace import is_symbolic, record
+
+def _over_categoricals(plan: L.Plan) -> bool:
+    """Whether ``plan`` reads a categorical column anywhere: a column whose type the data decides
+    may then be one (a merge's key over two categoricals of one dtype keeps it), with pandas'
+    rules for every category (``value_counts`` counts the unobserved ones)."""
+    def holds(node: L.Plan, below: list[bool]) -> bool:
+        return any(below) or any(f.dtype is not None and pa.types.is_dictionary(f.dtype)
+                                 for f in list(node.schema.columns) + list(node.schema.index or ()))
+
+    return fold(plan, holds)
+
 
 _OP_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**"}
 
@@ -451,8 +463,12 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
             raise NotImplementedError("floats outside the target integer type: numpy's cast is undefined there")
     if pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family != NUMPY \
             and f.family not in NA_FAMILIES:
-        # a nullable / Arrow int holds missing values, not numpy floats' fractions
-        if _any_true(plan, BinOp("and", func("notna", e), BinOp("ne", e, func("round", e, decimals=0)))):
+        # a nullable / Arrow int holds missing values, not numpy floats' fractions, nor values past its
+        # range (pandas' safe cast compares numpy's cast back: 2.0**63 is not an int64)
+        info = np.iinfo(target.to_pandas_dtype())
+        inexact = BinOp("or", BinOp("ne", e, func("round", e, decimals=0)),
+                        BinOp("or", BinOp("lt", e, Lit(float(info.min))), BinOp("ge", e, Lit(float(int(info.max) + 1)))))
+        if _any_true(plan, BinOp("and", func("notna", e), inexact)):
             raise TypeError(f"cannot safely cast non-equivalent {pandas_dtype(src)} to {pandas_dtype(target)}")
     elif pa.types.is_integer(target) and src is not None and pa.types.is_floating(src) and family == NUMPY:
         if _any_true(plan, BinOp("or", func("isna", e), BinOp("eq", func("abs", e), Lit(float("inf"))))):
@@ -530,8 +546,22 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         object.__setattr__(self, "_name", name)
 
     def _value_types(self) -> list[Any]:
-        """The Arrow types the value methods compute on (``objects_via_pandas``)."""
-        return [self._dtype_arrow]
+        """The Arrow types the value methods compute on (``objects_via_pandas``; ``_data_typed_value``)."""
+        t = self._dtype_arrow
+        return [t if t is not None else self._data_typed_value()]
+
+    def _data_typed_value(self) -> Any:
+        """What pandas may see in values whose type the data decides, where the engines' type is not
+        it (None: the engines' is). A merge's bools of a side that may miss rows (``Join.undecided_bools``,
+        followed by ``L.undecided_bool_sources``) are pandas' object column of True, False and NaN where
+        the merge left a row missing (kept object whatever drops those rows later): Python objects
+        (``PYOBJECT``; ``fillna(0)`` is 0 in an object column). A decimal's group median may be Arrow's
+        null type (``L.arrow_null_candidates``). pandas computes on both (``is_opaque``)."""
+        frame = self._frame()
+        name = frame._plan.schema.columns[0].name
+        if name in L.undecided_bool_sources(frame._plan):
+            return PYOBJECT
+        return pa.null() if name in L.arrow_null_candidates(frame._plan) else None
 
     def _build_pending(self) -> None:
         s = Series._from_pandas(self.__dict__["_pending"], "Series")
@@ -793,6 +823,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
             t = self._dtype_arrow
+            if any(is_opaque(x) for x in self._value_types()):  # (``is_opaque`` below)
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {})
             if op in COMPARISON and self._family in ARROW_FAMILIES and t is not None and pa.types.is_timestamp(t) \
                     and isinstance(other, str):
                 # pandas does not parse a string for an Arrow timestamp (pyarrow has no such kernel; numpy
@@ -822,7 +854,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                                f"a {type(other).__name__} operand is not native")
         else:
             return NotImplemented  # type: ignore[return-value]
-        if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)):
+        if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)) \
+                or any(is_opaque(t) for t in self._value_types()) \
+                or isinstance(other, Series) and any(is_opaque(t) for t in other._value_types()):
             # Python objects, intervals, periods: pandas applies the operator to each
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {})
         if op in ("lt", "le", "gt", "ge") and not isinstance(lexpr, Lit) and not isinstance(rexpr, Lit) and {
@@ -882,8 +916,17 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     def __xor__(self, o: Any) -> "Series": return self._binary("xor", o)
     def __rxor__(self, o: Any) -> "Series": return self._binary("xor", o, True)
 
+    def _python_objects(self) -> bool:
+        """Whether the values are Python objects in an object column (``astype(object)``, a fillna
+        pandas made object, bools a merge left missing): pandas applies Python's unary operators to
+        each - ``~True`` is -2, ``-True`` -1, ``abs(True)`` 1, ``-None`` a TypeError, the result an
+        object column - not numpy's typed ones."""
+        return self._family in OBJECT_FAMILIES
+
     @objects_via_pandas
     def __invert__(self) -> "Series":
+        if self._python_objects():
+            return call_method(self, "__invert__", (), {}, "Python's ~ of each object")
         t = self._dtype_arrow
         if t is not None and not (pa.types.is_boolean(t) or pa.types.is_integer(t)):
             raise TypeError(f"bad operand type for unary ~: '{pandas_dtype(t)}'")
@@ -891,6 +934,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def __neg__(self) -> "Series":
+        if self._python_objects():
+            return call_method(self, "__neg__", (), {}, "Python's - of each object")
         t = self._dtype_arrow
         if t is not None and is_string(t):
             raise TypeError("bad operand type for unary -: 'str'")
@@ -941,9 +986,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     # ------------------------------------------------------------------ elementwise
     @objects_via_pandas
     def abs(self) -> "Series":
+        if self._python_objects():
+            return call_method(self, "abs", (), {}, "Python's abs of each object")
         t = self._dtype_arrow
         native = t is None or is_numeric(t) or pa.types.is_duration(t) or pa.types.is_decimal(t)
-        if not native and self._family in ARROW_FAMILIES:
+        if (not native or t is not None and pa.types.is_boolean(t)) and self._family in ARROW_FAMILIES:
             return call_method(self, "abs", (), {}, "abs of this Arrow dtype is not native")  # pyarrow's abs
         if not native:
             raise TypeError(f"bad operand type for abs(): '{pandas_dtype(t)}'")
@@ -1133,8 +1180,16 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # missing: pandas reduces the objects (Python scalars)
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
+        if t is not None and pa.types.is_temporal(t) and self._family in OBJECT_FAMILIES and fn not in ("count", "nunique"):
+            # Timestamps / Timedeltas / dates in an object column: numpy's object reduction by Python's
+            # rules (no value at all: NaN, a sum 0; a mean of Timestamps a TypeError) - pandas'
+            return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
+                                              **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn == "sum" and is_string(t):  # pandas concatenates the strings
+                return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
+            if fn == "prod" and is_string(t) and self._family in OBJECT_FAMILIES:
+                # numpy's object product: one string is itself, two raise Python's TypeError
                 return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
             if fn in ("sum", "mean", "median", "std", "var", "prod"):
                 raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
@@ -1352,7 +1407,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         frame = self._frame()
         # a merge's bools a side may miss are object where it did (the index of their counts too): the data's
         undecided = t is None and frame._plan.schema.columns[0].name in L.undecided_bool_sources(frame._plan)
-        if bins is not None or t is not None and pa.types.is_dictionary(t) or undecided:
+        # (a type the data decides over a categorical - a merge's key of two of one dtype - may be one)
+        if bins is not None or t is not None and pa.types.is_dictionary(t) or undecided \
+                or t is None and _over_categoricals(frame._plan):
             # a categorical counts every category, observed or not, in the dtype's order (sort=False)
             return call_method(self, "value_counts", (), {"normalize": normalize, "sort": sort, "ascending": ascending,
                                                              "bins": bins, "dropna": dropna})
@@ -1406,6 +1463,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @property
     def dt(self) -> Any:
+        if self._dtype_arrow == PYOBJECT:
+            # values held as Python objects (times in [s] past [ms]'s range: ``interop``): pandas'
+            # accessor, which refuses an object column as the native one would
+            return get_attribute(self, "dt")
         return DatetimeMethods(self)
 
     def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,

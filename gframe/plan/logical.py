@@ -1033,6 +1033,48 @@ def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join, str], ...]
     return go(plan)
 
 
+def arrow_null_candidates(plan: Plan) -> frozenset[str]:
+    """The columns of ``plan``'s output that may be Arrow's null type (``null[pyarrow]``): an
+    ``Aggregate``'s column whose type it leaves to the data in an Arrow family (a decimal's group
+    median: double, or the null type where no group has a median), carried unchanged through
+    operations that only select or move rows (a concat's rows, a merge's non-key column too). Value methods leave those to pandas (``fillna`` of
+    the null type raises ArrowInvalid there), as pandas decides each by the type it sees."""
+    memo: dict[int, frozenset[str]] = {}
+
+    def go(node: Plan) -> frozenset[str]:
+        hit = memo.get(id(node))
+        if hit is not None:
+            return hit
+        names = set(node.schema.names)
+        undecided = lambda n: n in names and node.schema.dtype_of(n) is None  # noqa: E731 - decided by the data
+        out: frozenset[str] = frozenset()
+        if isinstance(node, Aggregate) and node.keys:
+            look = node._lookup()
+            fields = node.schema.columns[len(node.schema.columns) - len(node.aggs):]
+            out = frozenset(f.name for f, (_, a) in zip(fields, node.aggs)
+                            if f.dtype is None and f.family in ARROW_FAMILIES and group_median_decimal(a, look) is not None)
+        elif isinstance(node, Union):
+            out = frozenset(n for c in node.children for n in go(c) if undecided(n))
+        elif isinstance(node, HConcat) and node.join in ("exact", "left", "mask"):
+            out = frozenset(n for i, c in enumerate(node.children) if node.join == "exact" or i == 0
+                            for n in go(c) if undecided(n))
+        elif isinstance(node, Join):
+            out = frozenset(f.name for f, (_, side, name) in zip(node.schema.columns, node.outputs)
+                            if side in ("left", "right") and f.dtype is None
+                            and name in go(node.left if side == "left" else node.right))
+        elif isinstance(node, (*_ROWS_ONLY, SetIndex)) or (
+                len(node.children) == 1 and node.schema == node.children[0].schema and not isinstance(node, Select)):
+            out = frozenset(n for n in go(node.children[0]) if undecided(n))
+        elif isinstance(node, Select):
+            below = go(node.child)
+            out = frozenset(Field(label, None).name for label, e in node.outputs
+                            if isinstance(e, Col) and e.name in below and undecided(Field(label, None).name))
+        memo[id(node)] = out
+        return out
+
+    return go(plan)
+
+
 def missing_bool_columns(plan: Plan, missing: Callable[[Join], frozenset[str]]) -> frozenset[str]:
     """The columns of ``plan``'s output (just run) that carry a merge's undecided bools where a
     merge they come from left rows missing: ``missing`` says, for a join the engine ran, which of

@@ -338,8 +338,10 @@ PYOBJECT = pa.large_binary()
 def is_opaque(t: ArrowType | None) -> bool:
     """Values the engines move (select, filter, sort by other columns) but never compute on:
     pickled Python objects (``PYOBJECT``) and pandas' own Arrow extension types (``interval``,
-    ``period``), whose arithmetic, comparisons and missing-value rules are pandas'."""
-    return t is not None and (t == PYOBJECT or isinstance(t, pa.ExtensionType))
+    ``period``), whose arithmetic, comparisons and missing-value rules are pandas'; and Arrow's null
+    type (``null[pyarrow]``: a column of no values, whose operations pyarrow mostly refuses -
+    ``fillna`` raises ArrowInvalid - and pandas decides each)."""
+    return t is not None and (t == PYOBJECT or isinstance(t, pa.ExtensionType) or pa.types.is_null(t))
 
 
 def normalize_arrow_type(t: ArrowType) -> ArrowType:
@@ -352,9 +354,7 @@ def normalize_arrow_type(t: ArrowType) -> ArrowType:
         return pa.binary()
     if pa.types.is_dictionary(t):
         return pa.dictionary(pa.int32(), normalize_arrow_type(t.value_type), t.ordered)
-    if pa.types.is_null(t):
-        return pa.float64()
-    return t
+    return t  # (Arrow's null type stays itself: ``null[pyarrow]``; an object column of None is float64 nulls)
 
 
 def arrow_type_from_pandas(dtype: object) -> ArrowType | None:
@@ -492,6 +492,8 @@ _ARROW_REDUCTIONS_VIA_PANDAS: tuple[tuple[Any, frozenset[str]], ...] = (
     (pa.types.is_timestamp, frozenset({"any", "all", "sum", "prod"})),
     (pa.types.is_time, frozenset({"any", "all", "sum", "prod"})),
     # (a decimal mean is native: the decimal type kept, rounded half away from zero, as pyarrow)
+    # Arrow's null type (``null[pyarrow]``): a sum is int64 0, a mean null, a median TypeError...
+    (pa.types.is_null, frozenset({"mean", "median", "std", "var", "sem", "any", "all", "sum", "prod", "skew"})),
 )
 
 

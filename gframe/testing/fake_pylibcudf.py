@@ -1571,9 +1571,17 @@ def _equalities(fn: str, nulls_equal: Any, nans_equal: Any) -> None:
     _require(fn, "nans_equal", _enum_arg(NanEquality, fn, "nans_equal", nans_equal), [NanEquality.ALL_EQUAL])
 
 
+def _key_values(arr: pa.Array) -> pa.Array:
+    """A key column's values as Python can hold them: times by their ticks (a timestamp past
+    datetime's range - year 36812 in [s] - has no Python object, libcudf compares the integers)."""
+    if pa.types.is_temporal(arr.type):
+        return arr.cast(pa.int32() if arr.type.bit_width == 32 else pa.int64())
+    return arr
+
+
 def _row_keys(cols: Sequence[Column], n: int) -> list[tuple]:
     """Rows as hashable keys: nulls equal nulls, NaN equals NaN (EQUAL / ALL_EQUAL)."""
-    lists = [[_NAN if _is_nan_value(v) else v for v in c.arr.to_pylist()] for c in cols]
+    lists = [[_NAN if _is_nan_value(v) else v for v in _key_values(c.arr).to_pylist()] for c in cols]
     return list(zip(*lists)) if lists else [()] * n
 
 

@@ -41,6 +41,9 @@ def _invert(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 
 @declare("abs")
 def _abs(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    t = lo.type_of(e.children[0])
+    if t is not None and pa.types.is_boolean(t):
+        return args[0]  # numpy's absolute of a bool is the bool (Polars has no abs of one)
     return args[0].abs()
 
 
@@ -141,6 +144,8 @@ def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, xt, d = args[0], lo.type_of(e.children[0]), e.param("decimals", 0)
     if _is_int(xt) and d >= 0:
         return x
+    if _is_int(xt) and xt == pa.uint32():
+        return _numpy_int_round(x, polars_type(xt), d)
     # numpy's around, which pandas calls: scale by 10**|d|, rint (half to even), scale back - in the
     # column's float type (float32 stays float32: 2.675 -> 2.68, where Polars' round gives 2.67),
     # ints in float64; a scaled value past the type's range is inf, as numpy's is
@@ -164,6 +169,20 @@ def _round(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         past = (out >= 2.0 ** 31) | (out < -(2.0 ** 31))
         return pl.when(past).then(pl.lit(_F2I32_PAST, pl.Int32)).otherwise(wide.cast(t, wrap_numerical=True))
     return wide if t == pl.Int64 else wide.cast(t, wrap_numerical=True)
+
+
+def _numpy_int_round(x: pl.Expr, dtype: pl.DataType, d: int) -> pl.Expr:
+    """numpy's own round of a uint32 column to negative decimals, over the whole column as pandas
+    calls it: numpy rounds in float64 and casts back, and its float64 -> uint32 cast of a value past
+    the type (4294967295 rounded to 4294967300) depends on where the value sits in the array - 0 in
+    its SIMD loop's blocks of 4, 4 in the scalar loop of the last ones - so only numpy itself, over
+    the same positions, gives pandas' values (a missing value's position is rounded too, unseen)."""
+    def apply(s: pl.Series) -> pl.Series:
+        with np.errstate(all="ignore"):
+            out = pl.Series(s.name, np.round(s.fill_null(0).to_numpy(), d), dtype=dtype)
+        return out if not s.null_count() else pl.select(pl.when(s.is_null()).then(None).otherwise(out)).to_series()
+
+    return x.map_batches(apply, return_dtype=dtype)
 
 
 def _numpy_cast_past(value: float, dtype: Any) -> int:

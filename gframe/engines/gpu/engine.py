@@ -9,7 +9,7 @@ in ``gframe.fallback_report()`` (kind "cpu") with its reason and the bytes moved
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Sequence
 
 import pyarrow as pa
 
@@ -111,14 +111,47 @@ class GpuEngine:
         return from_host_frame(native)
 
 
-def _typed(out: Any, node: L.Plan) -> Any:
+def _typed(out: Any, node: L.Plan, inputs: Sequence[Any] = ()) -> Any:
     """A node's device result, with the types of the node's schema its columns cannot say (a
-    timestamp's time zone: ``GpuTable.logical``), so the host copy made of it has them."""
+    timestamp's time zone: ``GpuTable.logical``), so the host copy made of it has them; a column
+    whose type the data decides keeps the type it came with (``_data_typed``)."""
     if not isinstance(out, GpuTable):
         return out
     from gframe.engines.gpu.convert import logical_types
 
-    return out.typed(logical_types(node.schema))
+    types = logical_types(node.schema)
+    data = [f.name for f in list(node.schema.columns) + list(node.schema.index or ()) if f.dtype is None and out.has(f.name)]
+    if data:
+        types = {**_data_typed(node, inputs, out, data), **types}
+    return out.typed(types)
+
+
+def _data_typed(node: L.Plan, inputs: Sequence[Any], out: GpuTable, names: list[str]) -> dict[str, Any]:
+    """The types (``GpuTable.logical``) of a node's columns ``names``, whose type the data decides,
+    that their device columns cannot say: a decimal's precision (libcudf keeps none: a CPU engine's
+    decimal group median over no groups, decimal128(10, 2), came back from a GPU group-by as
+    decimal128(38, 2)), a time zone. A column the node moves from an input (``categorical.sources``,
+    else an input's column of its name where the node computes none) keeps that input's; one the
+    device holds as what it came with (a host result moved to the device) keeps its own."""
+    from gframe.engines.gpu.convert import col_type, device_type
+
+    where = categorical.sources(node)
+    computes = isinstance(node, (L.Select, L.Aggregate))
+    found = {}
+    for n in names:
+        t = None
+        hit = where.get(n)
+        if hit is not None:
+            src = inputs[hit[0]] if hit[0] < len(inputs) else None
+            t = src.logical.get(hit[1]) if isinstance(src, GpuTable) else None
+        elif not inputs:
+            t = out.logical.get(n)
+        elif not computes:
+            src = next((x for x in inputs if isinstance(x, GpuTable) and x.has(n)), None)
+            t = src.logical.get(n) if src is not None else None
+        if t is not None and device_type(t) == col_type(out.column(n)):
+            found[n] = t
+    return found
 
 
 def _record(api: str, reason: str, rows: int, seconds: float, nbytes: int) -> None:
@@ -203,7 +236,7 @@ class _Run:
             f"{type(node).__name__} (device memory spilled)", f"GPU out of memory ({exc}): {released} resident "
             f"sources released, {moved} held results moved to host memory", 0, time.perf_counter() - t0, kind="spill"))
         try:
-            return _typed(categorical.carry(node, dev, kernels.run(node, dev)), node)
+            return _typed(categorical.carry(node, dev, kernels.run(node, dev)), node, dev)
         except MemoryError:
             return None
 
@@ -244,7 +277,7 @@ class _Run:
         if reason is not None:
             return self.on_cpu(node, dev, reason)
         try:
-            return _typed(categorical.carry(node, dev, kernels.run(node, dev)), node)
+            return _typed(categorical.carry(node, dev, kernels.run(node, dev)), node, dev)
         except MemoryError as exc:
             out = self._after_spill(node, dev, exc)
             if out is not None:

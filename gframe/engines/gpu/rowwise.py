@@ -64,6 +64,8 @@ def _neg(ev: Any, e: Func) -> Any:
 @declare("abs", reason=_signed)
 def _abs(ev: Any, e: Func) -> Any:
     x, xt = _x(ev, e)
+    if kind(xt) == "bool":
+        return x  # numpy's absolute of a bool is the bool
     if kind(xt) == "dec":  # the negation where the value is below 0 (a missing value stays missing)
         col = E.as_column(x, ev.n)
         below = E.fill_null(ev.binary("LESS", col, E.Const(0, pa.decimal128(38, xt.scale)), pa.bool_()), False)
