@@ -67,6 +67,9 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
                   sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
     if validate or how in ("left_anti", "right_anti"):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "validate/anti joins not native")
+    if any(_array_key(k) for k in (*_as_list(on), *_as_list(left_on), *_as_list(right_on))):
+        # pandas takes arrays of the frame's length as keys (``left_on=[arr]``)
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "keys given as arrays")
     ls, rs = left._plan.schema, right._plan.schema
     nl, nr = _column_levels(ls), _column_levels(rs)
     if nl != nr:  # pandas checks this before any key
@@ -111,6 +114,8 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
             lkeys = _as_list(left_on)
             if len(lkeys) != len(rs.index_names):
                 raise ValueError('len(left_on) must equal the number of levels in the index of "right"')
+            if _level_keys(ls, lkeys) != []:  # keys naming index levels: pandas keeps them in the index
+                return via_pandas("merge", pd.merge, (left, right), kwargs, "index level keys against an index")
             _check_keys(ls, lkeys)
             lnames, rnames = tuple(ls.field(k).name for k in lkeys), tuple(rs.index_names)
             lkey_cols, coalesced, idx_from = list(lnames), set(), "left"
@@ -120,6 +125,8 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
             rkeys = _as_list(right_on)
             if len(rkeys) != len(ls.index_names):
                 raise ValueError('len(right_on) must equal the number of levels in the index of "left"')
+            if _level_keys(rs, rkeys) != []:  # keys naming index levels: pandas keeps them in the index
+                return via_pandas("merge", pd.merge, (left, right), kwargs, "index level keys against an index")
             _check_keys(rs, rkeys)
             lnames, rnames = tuple(ls.index_names), tuple(rs.field(k).name for k in rkeys)
             coalesced, idx_from = set(), "right"
@@ -140,6 +147,11 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
                     f"No common columns to perform merge on. Merge options: left_on={left_on}, right_on={right_on}, "
                     f"left_index={left_index}, right_index={right_index}")
             lkeys = rkeys = common
+        llev, rlev = _level_keys(ls, lkeys), _level_keys(rs, rkeys)
+        if llev is None or rlev is None:  # pandas raises its ambiguity ValueError
+            return via_pandas("merge", pd.merge, (left, right), kwargs, "keys both a column and an index level")
+        if llev or rlev:
+            return _merge_on_levels(left, right, lkeys, rkeys, llev, rlev, kwargs)
         _check_keys(ls, lkeys)
         _check_keys(rs, rkeys)
         coalesced = {lk for lk, rk in zip(lkeys, rkeys) if lk == rk}
@@ -169,6 +181,50 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
         return type(left)._from_plan(L.MergeIndicator(ind, names[0], names[1], plan))
     plan = L.Join(how, lnames, rnames, tuple(outputs), idx_from, sort, lp, rp)
     return type(left)._from_plan(plan)
+
+
+def _array_key(k: Any) -> bool:
+    return isinstance(k, (np.ndarray, list, pd.Series, pd.Index, pd.api.extensions.ExtensionArray, Series)) \
+        or type(k).__name__ == "Index"
+
+
+def _level_keys(schema: Any, keys: Sequence[Hashable]) -> list[Hashable] | None:
+    """The keys that name an index level and no column (pandas reads a key as a column first, then as
+    an index level); None where a key names both, which pandas refuses as ambiguous."""
+    levels = [f.label for f in schema.index or () if f.label is not None]
+    out: list[Hashable] = []
+    for k in keys:
+        if any(k == lev for lev in levels):
+            if schema.has(k):
+                return None
+            out.append(k)
+    return out
+
+
+def _merge_on_levels(left: Any, right: Any, lkeys: list[Hashable], rkeys: list[Hashable], llev: list[Hashable],
+                     rlev: list[Hashable], kwargs: dict[str, Any]) -> Any:
+    """merge with ``on`` / ``left_on`` / ``right_on`` keys that name index levels: pandas joins on the
+    level's values, gives the key one column (inserted at the key's position) where both keys have one
+    name, drops the other index levels (a new RangeIndex), and restores as the index the keys that are
+    levels on both sides. The same merge on columns: the key levels moved into columns, merged, then
+    set as the index."""
+    if any((lk in llev or rk in rlev) and not (lk == rk and type(lk) is type(rk)) for lk, rk in zip(lkeys, rkeys)):
+        # a level key paired with a key of another name leaves no column in pandas' result
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "index level keys of different names")
+
+    def as_columns(frame: Any, keys: list[Hashable], levels: list[Hashable]) -> Any:
+        if not levels:
+            return frame
+        order = list(frame.columns)
+        for i, k in enumerate(keys):  # pandas inserts each key column at the key's position
+            if k in levels and k not in order:
+                order.insert(i, k)
+        return frame.reset_index(level=list(dict.fromkeys(levels)))[order]
+
+    out = merge(as_columns(left, lkeys, llev), as_columns(right, rkeys, rlev),
+                **{**kwargs, "on": None, "left_on": lkeys, "right_on": rkeys})
+    restore = list(dict.fromkeys(lk for lk, rk in zip(lkeys, rkeys) if lk in llev and rk in rlev))
+    return out.set_index(restore) if restore else out
 
 
 def _check_keys(schema: Any, keys: Sequence[Hashable]) -> None:

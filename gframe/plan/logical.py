@@ -547,7 +547,11 @@ class Join(Plan):
                 index = tuple(IndexField(f.label, f.dtype if keeps_type_when_missing(f.family) else None
                                          if f.dtype is None or pa.types.is_integer(f.dtype)
                                          or pa.types.is_boolean(f.dtype) else f.dtype, f.level, f.family) for f in index)
-        return Schema(tuple(fields), index)
+        # no columns on either side: pandas appends the two empty column Indexes (two RangeIndexes
+        # stay one, two of one dtype keep it, others are object)
+        a, b = lt.empty_columns_dtype, rt.empty_columns_dtype
+        empty = None if fields else a if a == b else "object"
+        return Schema(tuple(fields), index, empty)
 
     def _categorical_key(self, side: str, name: str, t: Any) -> Any:
         """A key column over categoricals: pandas keeps the categorical when both sides share the
