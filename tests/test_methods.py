@@ -469,3 +469,19 @@ def test_numpy_ufunc_on_series():
 ])
 def test_isin_values_of_other_types(values, values_list):
     assert_matches_pandas(lambda pd: pd.Series(values).isin(values_list))
+
+
+@pytest.mark.parametrize("value", [np.array(np.nan, dtype="float16"), np.array(np.nan, dtype="float32"),
+                                   np.array(np.nan), np.array(3, dtype="uint8"), np.float16("nan"),
+                                   np.array("a", dtype=object)])
+def test_setitem_zero_dim_array_and_numpy_nan(value):
+    # pandas broadcasts a 0-d array as its scalar, of the array's dtype; a numpy float's NaN keeps its dtype
+    import gframe
+
+    def fn(pd):
+        df = frame(pd)
+        df["c"] = value
+        return df
+
+    with gframe.option_context(fallback="raise"):
+        assert_matches_pandas(fn)
