@@ -250,3 +250,25 @@ def test_isin_numpy_scalars():
     assert_matches_pandas(lambda pd: pd.Series([2, 3, 4]).isin({np.int64(2), np.int64(4)}))
     assert_matches_pandas(lambda pd: pd.Series([2.0, 3.5]).isin([np.float32(3.5), np.int32(2)]))
     assert_matches_pandas(lambda pd: pd.Series([True, False]).isin([np.bool_(True)]))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_join_multiindexes_of_other_level_names(how):
+    # pandas joins two MultiIndexes of other level names on the levels they share
+    def frames(pd):
+        left = pd.DataFrame({"o": ["A", "A", "B", "C"], "d": ["A", "B", "A", "A"], "p": ["x", "y", "x", "z"],
+                             "t": [1, 2, 3, 4]}).set_index(["o", "d", "p"])
+        right = pd.DataFrame({"o": ["A", "B", "C", "E"], "d": ["A", "A", "A", "F"], "k": ["a", "b", "a", "c"],
+                              "dist": [10, 20, 30, 40]}).set_index(["o", "d", "k"])
+        return left, right
+
+    assert_matches_pandas(lambda pd: frames(pd)[0].join(frames(pd)[1], how=how).sort_index())
+
+
+def test_index_names_is_pandas_frozen_list():
+    import gframe
+    import pandas
+
+    idx = gframe.DataFrame({"a": [1], "b": [2], "c": [3]}).set_index(["a", "b"]).index
+    assert isinstance(idx.names, pandas.core.indexes.frozen.FrozenList)
+    assert idx.names + ["c"] == ["a", "b", "c"] and idx.names.difference(["a"]) == ["b"]

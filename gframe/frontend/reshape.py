@@ -103,7 +103,9 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
         rp = L.RowIndex(rp) if rp.schema.index is None else rp
         ls, rs = lp.schema, rp.schema
         if left_index and right_index:
-            if len(ls.index or ()) != len(rs.index or ()):
+            lev_l, lev_r = [f.label for f in ls.index or ()], [f.label for f in rs.index or ()]
+            if len(lev_l) != len(lev_r) or len(lev_l) > 1 and lev_l != lev_r:
+                # a MultiIndex of other level names: pandas joins on the levels the two share
                 return via_pandas("merge", pd.merge, (left, right), kwargs, "index join of this shape not native")
             lnames, rnames = tuple(ls.index_names), tuple(rs.index_names)
             coalesced: set[Hashable] = set()
