@@ -10,7 +10,9 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.api.types import is_scalar
 from gframe.frontend.bridge import via_pandas
+from gframe.frontend.coerce import scalar_value
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
@@ -646,3 +648,51 @@ def rename_axis(df: Any, value: Any) -> Any:
     if len(labels) != len(plan.schema.index):
         raise ValueError("Length of names must match number of levels in MultiIndex.")
     return type(df)._from_plan(L.RenameIndex(tuple(labels), plan))
+
+
+def reindex_series(s: Any, labels: Any, fill_value: Any) -> Any:
+    """``Series.reindex(labels, fill_value=...)`` natively: the labels (host, pandas' Index of them)
+    left-joined to the Series on its one-level index; None where pandas decides (duplicate labels:
+    its ValueError; a MultiIndex, labels of another dtype, object labels; a fill value the column's
+    dtype holds otherwise than the engines' ``where``).
+
+    pandas keeps the Series' index name on the new labels, fills only the labels it did not find
+    (``fill_value``; NaN by default: ints become float64 where a label is missing, bools object),
+    and matches NaN labels with NaN."""
+    from gframe.frontend.index import Index
+    from gframe.plan.dtypes import holds, is_python_number
+
+    target = labels.to_pandas() if isinstance(labels, (Index, Series)) else labels
+    try:
+        target = pd.Index(target) if not isinstance(target, pd.Index) else target
+    except (TypeError, ValueError):
+        return None
+    index = s.index.to_pandas()
+    if isinstance(target, pd.MultiIndex) or isinstance(index, pd.MultiIndex) or target.dtype != index.dtype \
+            or target.dtype == object or isinstance(target.dtype, pd.CategoricalDtype) or not index.is_unique:
+        return None
+    t = s._dtype_arrow
+    fill_missing = fill_value is None or is_scalar(fill_value) and not isinstance(fill_value, str) and pd.isna(fill_value)
+    if not fill_missing and not (t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t))
+                                 and s._family not in OBJECT_FAMILIES and is_python_number(fill_value)
+                                 and holds(t, fill_value)):
+        return None
+    frame = s._frame()
+    rp = frame._plan if frame._plan.schema.index is not None else L.RowIndex(frame._plan)
+    lp = DataFrame(index=target.rename(index.name))._plan
+    rs = rp.schema
+    if lp.schema.index is None or len(lp.schema.index) != 1 or not _keys_native(lp.schema, rs, lp.schema.index_names,
+                                                                                 rs.index_names):
+        return None
+    value = rs.columns[0]
+    mark = "__gf_reindex_found"
+    rp = L.Select(((value.label, Col(value.name)), (mark, Lit(True))), rp)
+    names = (internal_name(value.label), internal_name(mark))
+    outputs = ((value.label, "right", names[0]), (mark, "right", names[1]))
+    plan = L.Join("left", tuple(lp.schema.index_names), tuple(rp.schema.index_names), outputs, "left", False, lp, rp)
+    expr: Any = Col(names[0])
+    if not fill_missing:
+        expr = func("where", expr, func("notna", Col(names[1])), Lit(scalar_value(fill_value)))
+        if pa.types.is_integer(t):  # every missing row filled with a value the ints hold: their dtype
+            expr = func("cast", expr, dtype=t)
+    return Series._over(plan, expr, s.name)
