@@ -272,3 +272,35 @@ def test_index_names_is_pandas_frozen_list():
     idx = gframe.DataFrame({"a": [1], "b": [2], "c": [3]}).set_index(["a", "b"]).index
     assert isinstance(idx.names, pandas.core.indexes.frozen.FrozenList)
     assert idx.names + ["c"] == ["a", "b", "c"] and idx.names.difference(["a"]) == ["b"]
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"left_index": True}, "Must pass right_on or right_index=True"),
+    ({"right_index": True}, "Must pass left_on or left_index=True"),
+    ({"how": "full", "on": "k"}, "'full' is not a valid Merge type: left, right, inner, outer, left_anti, right_anti, "
+                                 "cross, asof"),
+    ({"right_index": ["k"]}, "right_index parameter must be of type bool, not <class 'list'>"),
+    ({"left_index": True, "right_index": True, "suffixes": {"a", "b"}}, "Passing 'suffixes' as a"),
+    ({"on": "k", "suffixes": {"x": 1, "y": 2}}, "Passing 'suffixes' as a"),
+    ({"left_on": "k"}, 'Must pass "right_on" OR "right_index".'),
+    ({"on": "nope"}, "nope"),
+])
+def test_merge_argument_errors_are_pandas(kwargs, match):
+    # argument errors: pandas' exception and message (its verdict on the same call)
+    import gframe
+    from gframe.testing import assert_raises_like_pandas
+
+    def call(pd):
+        return pd.merge(pd.DataFrame({"k": [1, 2], "v": [3, 4]}), pd.DataFrame({"k": [2, 3], "w": [5, 6]}), **kwargs)
+
+    with gframe.option_context(fallback="raise"):
+        assert_raises_like_pandas(call, match=match)
+
+
+@pytest.mark.parametrize("reserved", ["_left_indicator", "_right_indicator"])
+def test_merge_indicator_refuses_pandas_marker_columns(reserved):
+    from gframe.testing import assert_raises_like_pandas
+
+    assert_raises_like_pandas(lambda pd: pd.merge(pd.DataFrame({"k": [1, 2]}), pd.DataFrame({"k": [1], reserved: [2]}),
+                                                  on="k", how="outer", indicator=True),
+                              match=f"data contains a column named {reserved}")

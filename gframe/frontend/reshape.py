@@ -57,11 +57,57 @@ def _column_levels(schema: Any) -> int:
     return 1
 
 
+_MERGE_ERRORS = (pd.errors.MergeError, ValueError, TypeError, KeyError)
+
+
 def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
           left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),
           copy: Any = None, indicator: Any = False, validate: Any = None) -> Any:
     """pandas.merge, natively for column keys, index keys and a mix of both; validate and anti joins
-    through pandas."""
+    through pandas.
+
+    An argument error found here is replaced by pandas' verdict on the same call: pandas checks the
+    arguments in its own order with its own messages (``"Must pass right_on or right_index=True"``,
+    the list of valid ``how``), which programs and tests match. Only the error path pays (the inputs
+    go to pandas, unrecorded: no answer is computed)."""
+    args = (left, right)
+    kwargs = dict(how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index, right_index=right_index,
+                  sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
+    try:
+        return _merge(left, right, how, on, left_on, right_on, left_index, right_index, sort, suffixes, indicator,
+                      validate)
+    except _MERGE_ERRORS as exc:
+        _pandas_verdict(args, kwargs, exc)
+        raise
+
+
+def _pandas_verdict(args: tuple[Any, Any], kwargs: dict[str, Any], exc: BaseException) -> None:
+    """Raise what ``pandas.merge`` raises for the call (``exc`` where pandas does not raise)."""
+    import warnings
+
+    from gframe.frontend.bridge import as_pandas
+
+    try:
+        pargs = [as_pandas(a) for a in args]
+    except Exception:  # noqa: BLE001 - the inputs cannot be converted: the native error stands
+        raise exc from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pd.merge(*pargs, **kwargs)
+    except Exception as pexc:  # noqa: BLE001 - pandas' verdict, whatever its type
+        raise pexc from None
+    raise exc
+
+
+def _merge(left: Any, right: Any, how: str, on: Any, left_on: Any, right_on: Any, left_index: Any, right_index: Any,
+           sort: bool, suffixes: Any, indicator: Any, validate: Any) -> Any:
+    for flag, value in (("left_index", left_index), ("right_index", right_index)):
+        if not pd.api.types.is_bool(value):
+            raise ValueError(f"{flag} parameter must be of type bool, not {type(value)}")
+    if suffixes is not None and (not pd.api.types.is_list_like(suffixes, allow_sets=False) or isinstance(suffixes, dict)):
+        raise TypeError(f"Passing 'suffixes' as a {type(suffixes)}, is not supported. Provide 'suffixes' as a tuple "
+                        "instead.")
     left, right = _frame(left), _frame(right)
     if how not in _HOWS:
         raise ValueError(f"'{how}' is not a valid Merge type: left, right, inner, outer, left_anti, right_anti, cross")
@@ -271,6 +317,9 @@ def _indicator_label(indicator: Any, ls: Any, rs: Any) -> Hashable | None:
     else:
         raise ValueError("indicator option can only accept boolean or string arguments")
     for s in (ls, rs):
+        for reserved in ("_left_indicator", "_right_indicator"):  # pandas' own marker columns
+            if s.has(reserved):
+                raise ValueError(f"Cannot use `indicator=True` option when data contains a column named {reserved}")
         if s.has(label):
             raise ValueError(f"Cannot use `indicator=True` option when data contains a column named {label}"
                              if indicator is True else "Cannot use name of an existing column for indicator column")
