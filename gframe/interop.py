@@ -66,9 +66,10 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             cats = pa.array([], want) if want is not None else cats
         cats = cats.cast(normalize_arrow_type(cats.type))
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
-    if isinstance(dtype, np.dtype) and dtype.kind in "cSV":
+    if isinstance(dtype, np.dtype) and dtype.kind in "cSV" or _zone_engines_refuse(dtype):
         # complex numbers, numpy bytes: Arrow has no such type (bytes would come back object); kept as
-        # the objects they are, shown as their dtype (``host_family``)
+        # the objects they are, shown as their dtype (``host_family``); so are datetimes in a fixed
+        # offset that is not a whole hour (``+01:15``), a zone the engines cannot name
         return _pickled(values)
     try:
         if dtype == object and pd.api.types.infer_dtype(values, skipna=True) in ("mixed", "mixed-integer"):
@@ -489,6 +490,20 @@ def index_tz(index: pd.Index, tz: Any) -> pd.Index:
 
 
 _WHOLE_HOUR_OFFSET = re.compile(r"^([+-])(\d\d):00$")
+_FIXED_OFFSET = re.compile(r"^[+-]\d\d:\d\d$")
+
+
+def _zone_engines_refuse(dtype: Any) -> bool:
+    """Whether ``dtype`` is a datetime in a zone the engines cannot name (Polars takes IANA names;
+    a fixed offset of whole hours is its ``Etc/GMT`` zone, others raise), which pandas' dtype string
+    names exactly (so the host family shows it back)."""
+    if not isinstance(dtype, pd.DatetimeTZDtype):
+        return False
+    try:
+        name = engine_zone_name(pa.lib.tzinfo_to_string(dtype.tz))
+        return bool(_FIXED_OFFSET.match(name)) and pd.api.types.pandas_dtype(str(dtype)) == dtype
+    except (TypeError, ValueError, pa.ArrowException):
+        return False
 
 
 def engine_zone_name(name: str) -> str:

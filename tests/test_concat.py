@@ -120,3 +120,47 @@ def test_concat_axis1_columns_of_same_frame():
 
 def test_concat_keys():
     assert_matches_pandas(lambda pd: pd.concat(two(pd), keys=["first", "second"]))
+
+
+# ------------------------------------------------------------------- session 8 (conf8mrg)
+
+@pytest.mark.parametrize("names", [("i", "i", None), ("i", None, None), ("i", "j", None), ("i", "i", "i"),
+                                   (None, None, None)])
+def test_concat_axis1_index_name_where_every_index_agrees(names):
+    # pandas' union of the indexes names the result only where every index has that name
+    def fn(pd):
+        frames = [pd.DataFrame({c: [0, 1, 2]}, index=pd.Index(list(labels), name=n))
+                  for c, labels, n in zip("xyz", ["abc", "bcd", "cde"], names)]
+        return pd.concat(frames, axis=1)
+
+    assert_matches_pandas(fn)
+
+
+def test_concat_keys_index_names_the_level():
+    def fn(pd, keys, **kw):
+        df = pd.DataFrame({"foo": [1, 2], "bar": [0.1, 0.2]})
+        return pd.concat([df, df], keys=keys, **kw)
+
+    assert_matches_pandas(lambda pd: fn(pd, pd.Index(["a", "b"], name="baz")))
+    assert_matches_pandas(lambda pd: fn(pd, pd.Index(["a", "b"]), names=["baz"]))
+    assert_matches_pandas(lambda pd: fn(pd, pd.Index(["a", "b"])))
+
+
+@pytest.mark.parametrize("tz", ["+01:15", "UTC-02:15"])
+def test_concat_datetimes_in_a_fixed_offset_of_minutes(tz):
+    # a zone the engines cannot name: the values are held as objects and keep pandas' dtype
+    def fn(pd):
+        s = pd.Series(pd.date_range("2011-01-01", periods=2, tz=tz))
+        return pd.concat([s, s])
+
+    assert_matches_pandas(fn)
+    assert_matches_pandas(lambda pd: pd.DataFrame({"t": pd.date_range("2011-01-01", periods=2, tz=tz), "v": [1, 2]}))
+
+
+def test_concat_time_index_of_two_units_is_the_finer():
+    def fn(pd):
+        a = pd.DataFrame(0, index=pd.date_range("2014-07-15", periods=3, tz="UTC", unit="ns"), columns=["A"])
+        b = pd.DataFrame(0, index=pd.DatetimeIndex(["2014-07-11", "2014-07-21"], tz="UTC").as_unit("us"), columns=["A"])
+        return pd.concat([a, b])
+
+    assert_matches_pandas(fn)

@@ -406,6 +406,9 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
         return via_pandas("concat", pd.concat, (objs,), kwargs, "dict input")
     objs = list(objs)
     if keys is not None:
+        if not names and getattr(keys, "names", None) is not None:
+            names = list(keys.names)  # pandas: an Index of keys names the new level(s)
+            kwargs["names"] = names
         keys = list(keys)
         pairs = [(k, o) for k, o in zip(keys, objs) if o is not None]
         keys, objs = [k for k, _ in pairs], [o for _, o in pairs]

@@ -694,7 +694,7 @@ class Union(Plan):
         for f in first:
             ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
-                                     ts[0] if all(t == ts[0] for t in ts) else None, f.level, f.family))
+                                     ts[0] if all(t == ts[0] for t in ts) else _finest_time_unit(ts), f.level, f.family))
         return Schema(tuple(fields), tuple(levels), empty)
 
     def widened(self, label: Hashable) -> bool:
@@ -710,6 +710,19 @@ class Union(Plan):
 def _object_column(t: Any, fam: str) -> bool:
     """Whether a column of type ``t`` (known) and family ``fam`` is an object column in pandas."""
     return t is not None and t != PYOBJECT and pandas_dtype(t, False, fam) == np.dtype("O")
+
+
+_TIME_UNITS = ("s", "ms", "us", "ns")
+
+
+def _finest_time_unit(types: list[Any]) -> pa.DataType | None:
+    """Datetimes of one zone (or durations) in several units: pandas' common dtype is the finest
+    unit (``concat`` of ``datetime64[us]`` and ``[ns]`` is ``[ns]``); None for other types."""
+    if all(t is not None and pa.types.is_timestamp(t) for t in types) and len({t.tz for t in types}) == 1:
+        return pa.timestamp(max((t.unit for t in types), key=_TIME_UNITS.index), types[0].tz)
+    if all(t is not None and pa.types.is_duration(t) for t in types):
+        return pa.duration(max((t.unit for t in types), key=_TIME_UNITS.index))
+    return None
 
 
 def _union_type(types: list[Any]) -> pa.DataType | None:
@@ -729,6 +742,9 @@ def _union_type(types: list[Any]) -> pa.DataType | None:
     t0 = present[0]
     if all(t == t0 for t in present):
         return t0
+    finer = _finest_time_unit(present)
+    if finer is not None:
+        return finer
     import numpy as np
 
     try:
@@ -800,6 +816,13 @@ class HConcat(Plan):
                           for f in c.schema.columns)
         first = self.children[0].schema.index
         index = None if first is None else tuple(first)
+        if index is not None and self.join == "concat":
+            # pandas' union of the indexes names each level where every index agrees (else None)
+            index = tuple(replace(f, label=f.label if all(c.schema.index is not None and len(c.schema.index) > i
+                                                          and c.schema.index[i].label == f.label
+                                                          and type(c.schema.index[i].label) is type(f.label)
+                                                          for c in self.children) else None)
+                          for i, f in enumerate(index))
         return Schema(tuple(fields), index)
 
 
