@@ -164,3 +164,47 @@ def test_concat_time_index_of_two_units_is_the_finer():
         return pd.concat([a, b])
 
     assert_matches_pandas(fn)
+
+
+@pytest.mark.parametrize("objs,match", [
+    (lambda pd: pd.DataFrame({"a": [1]}), 'you passed an object of type "DataFrame"'),
+    (lambda pd: [], "No objects to concatenate"),
+    (lambda pd: [None, None], "All objects passed were None"),
+    (lambda pd: [pd.Series([1]), "x"], "cannot concatenate object of type"),
+])
+def test_concat_invalid_inputs_are_pandas_errors(objs, match):
+    from gframe.testing import assert_raises_like_pandas
+
+    assert_raises_like_pandas(lambda pd: pd.concat(objs(pd)), match=match)
+    assert_raises_like_pandas(lambda pd: pd.concat([pd.Series([1]), pd.Series([2])], keys=["a", "b", "c"]),
+                              match=r"The length of the keys \(3\) must match")
+
+
+def test_concat_of_a_mapping_and_attrs():
+    from collections.abc import Mapping
+
+    class Frames(Mapping):
+        def __init__(self, d):
+            self.d = d
+
+        def __getitem__(self, k):
+            return self.d[k]
+
+        def __iter__(self):
+            return iter(self.d)
+
+        def __len__(self):
+            return len(self.d)
+
+    assert_matches_pandas(lambda pd: pd.concat(Frames({"x": pd.Series([1, 2]), "y": pd.Series([3])})))
+
+    def with_attrs(pd, b_attrs):
+        a, b = pd.DataFrame({"v": [1]}), pd.DataFrame({"v": [2]})
+        a.attrs, b.attrs = {1: 1}, b_attrs
+        return pd.concat([a, b]).attrs
+
+    import gframe
+    import pandas
+
+    for b_attrs in ({1: 1}, {1: 2}, {}):
+        assert with_attrs(gframe, b_attrs) == with_attrs(pandas, b_attrs)

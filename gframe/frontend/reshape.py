@@ -396,7 +396,42 @@ def _without_empties(frames: list[Any]) -> list[Any]:
 def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool = False, keys: Any = None,
            levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = False, copy: Any = None,
            union_categories: bool = False) -> Any:
-    """pandas.concat: rows (``Union``) or columns aligned on the index (``HConcat``)."""
+    """pandas.concat: rows (``Union``) or columns aligned on the index (``HConcat``); the result
+    carries the inputs' ``attrs`` where every input has the same, non-empty ones (pandas'
+    ``__finalize__`` for concat)."""
+    import copy as _copy
+    from collections import abc
+
+    # pandas' checks of the inputs (``_clean_keys_and_objs``), in its order and words
+    if isinstance(objs, abc.Mapping):
+        objs = dict(objs)
+    elif isinstance(objs, (pd.DataFrame, pd.Series, DataFrame, Series)) or pd.api.types.is_scalar(objs):
+        raise TypeError("first argument must be an iterable of pandas objects, you passed an object of type "
+                        f'"{type(objs).__name__}"')
+    else:
+        objs = list(objs)
+        if not objs:
+            raise ValueError("No objects to concatenate")
+        if keys is not None and len(list(keys)) != len(objs):
+            raise ValueError(f"The length of the keys ({len(list(keys))}) must match the length of the objects to "
+                             f"concatenate ({len(objs)})")
+        for o in objs:
+            if o is not None and not isinstance(o, (pd.DataFrame, pd.Series, DataFrame, Series)):
+                raise TypeError(f"cannot concatenate object of type '{type(o)}'; only Series and DataFrame objs are "
+                                "valid")
+        if all(o is None for o in objs):
+            raise ValueError("All objects passed were None")
+    out = _concat(objs, axis=axis, join=join, ignore_index=ignore_index, keys=keys, levels=levels, names=names,
+                  verify_integrity=verify_integrity, sort=sort, union_categories=union_categories)
+    given = [o for o in (objs.values() if isinstance(objs, dict) else objs if isinstance(objs, list) else ())
+             if o is not None]
+    if given and all(getattr(o, "attrs", None) for o in given) and all(o.attrs == given[0].attrs for o in given[1:]):
+        out.attrs = _copy.deepcopy(given[0].attrs)
+    return out
+
+
+def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, levels: Any, names: Any,
+            verify_integrity: bool, sort: Any, union_categories: bool) -> Any:
     sort = False if sort is _NO_DEFAULT else sort
     kwargs = dict(axis=axis, join=join, ignore_index=ignore_index, keys=keys, levels=levels, names=names,
                   verify_integrity=verify_integrity, sort=sort)
