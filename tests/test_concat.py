@@ -208,3 +208,14 @@ def test_concat_of_a_mapping_and_attrs():
 
     for b_attrs in ({1: 1}, {1: 2}, {}):
         assert with_attrs(gframe, b_attrs) == with_attrs(pandas, b_attrs)
+
+
+def test_concat_axis1_numbers_unnamed_series_among_themselves():
+    # pandas labels the unnamed Series 0, 1, ... counting only those (named ones and frames keep theirs)
+    def fn(pd):
+        return pd.concat([pd.Series([1, 2], name="foo"), pd.Series([1, 2]), pd.Series([4, 5])], axis=1)
+
+    assert_matches_pandas(fn)
+    assert_matches_pandas(lambda pd: pd.concat([pd.Series([1.0, 2.0], name="A"), pd.Series([3.0, 4.0])], axis=1))
+    assert_matches_pandas(lambda pd: pd.concat([pd.DataFrame({"a": [1, 2], "b": [3, 4]}), pd.Series([5, 6]),
+                                                pd.Series([7, 8])], axis=1))

@@ -508,9 +508,13 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
         if keys is not None or sort:
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys/sort along columns not native")
         frames = []
-        for i, o in enumerate(wrapped):
+        unnamed = 0  # pandas numbers the unnamed Series among the inputs 0, 1, ... (frames do not count)
+        for o in wrapped:
             if isinstance(o, Series):
-                o = o.to_frame(name=o.name if o.name is not None else i)
+                if o.name is None:
+                    o, unnamed = o.to_frame(name=unnamed), unnamed + 1
+                else:
+                    o = o.to_frame(name=o.name)
             frames.append(o)
         labels = [lab for f in frames for lab in f._plan.schema.labels]
         if len(set(labels)) != len(labels) or ignore_index:
