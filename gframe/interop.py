@@ -216,7 +216,19 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     if not arrays and len(df):
         table = pa.table({"__gf_len": pa.nulls(len(df))}).drop_columns([])  # keep the row count
     empty = None if len(df.columns) or isinstance(df.columns, pd.RangeIndex) else str(df.columns.dtype)
-    return table, Schema(tuple(fields), index, empty)
+    return table, Schema(tuple(fields), index, empty, _columns_dtype(df.columns))
+
+
+def _columns_dtype(columns: pd.Index) -> str | None:
+    """The dtype of a frame's column Index where its labels infer another (``Schema.columns_dtype``)."""
+    if not len(columns) or isinstance(columns, (pd.MultiIndex, pd.RangeIndex)) or columns.dtype == np.int64 \
+            or columns.dtype == "str":  # (the common cases, without inferring)
+        return None
+    dtype = str(columns.dtype)
+    try:
+        return None if str(pd.Index(list(columns)).dtype) == dtype else dtype
+    except (TypeError, ValueError):
+        return None
 
 
 # pandas objects a scan was built from, by scan node (weakly): asking for that frame back as pandas
@@ -275,14 +287,16 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
             return None
         fields.append(Field(label, t, family_of_pandas(dtype)))
     idx = df.index
+    cdtype = _columns_dtype(df.columns)
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
-        return Schema(tuple(fields), None)
+        return Schema(tuple(fields), None, None, cdtype)
     if isinstance(idx, pd.MultiIndex):
         return None
     t = _direct_type(idx.dtype)
     if t is None:
         return None
-    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype), _freq_of(idx), _tz_of(idx)),))
+    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype), _freq_of(idx), _tz_of(idx)),),
+                  None, cdtype)
 
 
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
@@ -575,7 +589,7 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     if not data:
         out = pd.DataFrame(index=index, columns=schema.columns_index())
     if schema.columns:
-        out.columns = pd.Index(schema.labels)
+        out.columns = schema.columns_index()
     return out
 
 

@@ -219,3 +219,17 @@ def test_concat_axis1_numbers_unnamed_series_among_themselves():
     assert_matches_pandas(lambda pd: pd.concat([pd.Series([1.0, 2.0], name="A"), pd.Series([3.0, 4.0])], axis=1))
     assert_matches_pandas(lambda pd: pd.concat([pd.DataFrame({"a": [1, 2], "b": [3, 4]}), pd.Series([5, 6]),
                                                 pd.Series([7, 8])], axis=1))
+
+
+@pytest.mark.parametrize("dtype", ["object", "UInt8", "Int32", "Float64", "int8"])
+def test_column_index_dtype_kept_through_selection_and_concat(dtype):
+    # pandas' column Index keeps its dtype (an object Index of ints, a nullable one) through a
+    # selection of its labels and a concat of frames that share it
+    def frames(pd):
+        return (pd.DataFrame([[0, 1, 1]], columns=pd.Index([1, 2, 3], dtype=dtype)),
+                pd.DataFrame([[0, 1]], columns=pd.Index([1, 2], dtype=dtype)))
+
+    assert_matches_pandas(lambda pd: frames(pd)[0])
+    assert_matches_pandas(lambda pd: frames(pd)[0][[3, 1]])
+    assert_matches_pandas(lambda pd: pd.concat(frames(pd), ignore_index=True, join="outer", sort=True))
+    assert_matches_pandas(lambda pd: pd.concat(frames(pd), join="inner"))

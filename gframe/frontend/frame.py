@@ -68,7 +68,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             object.__setattr__(self, "_plan", from_arrow(data)._plan)  # a polars frame, a pyarrow table...
             return
         data = as_pandas(data)
-        index = as_pandas(index)
+        index, columns = as_pandas(index), as_pandas(columns)  # (a gframe Index keeps its dtype)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))

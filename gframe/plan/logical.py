@@ -685,8 +685,15 @@ class Union(Plan):
         # no columns: pandas' union of the column Indexes keeps a typed empty one (str) over a RangeIndex
         empty = None if fields else next((c.schema.empty_columns_dtype for c in self.children
                                           if c.schema.empty_columns_dtype), None)
+        # pandas' union of the column Indexes: their common dtype (object Indexes of ints stay object)
+        cdtype = None
+        if fields and any(c.schema.columns_dtype for c in self.children):
+            from pandas.core.dtypes.cast import find_common_type
+
+            common = find_common_type([c.schema.columns_index().dtype for c in self.children if c.schema.columns])
+            cdtype = str(common)
         if self.ignore_index:
-            return Schema(tuple(fields), None, empty)
+            return Schema(tuple(fields), None, empty, cdtype)
         idx = [c.schema.index for c in self.children]
         first = idx[0]
         assert first is not None
@@ -695,7 +702,7 @@ class Union(Plan):
             ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
                                      ts[0] if all(t == ts[0] for t in ts) else _finest_time_unit(ts), f.level, f.family))
-        return Schema(tuple(fields), tuple(levels), empty)
+        return Schema(tuple(fields), tuple(levels), empty, cdtype)
 
     def widened(self, label: Hashable) -> bool:
         """Whether a child with columns lacks column ``label``: pandas then casts the column to a
