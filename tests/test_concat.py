@@ -233,3 +233,24 @@ def test_column_index_dtype_kept_through_selection_and_concat(dtype):
     assert_matches_pandas(lambda pd: frames(pd)[0][[3, 1]])
     assert_matches_pandas(lambda pd: pd.concat(frames(pd), ignore_index=True, join="outer", sort=True))
     assert_matches_pandas(lambda pd: pd.concat(frames(pd), join="inner"))
+
+
+def test_concat_sort_sorts_aligned_columns_too():
+    def fn(pd, **kw):
+        df = pd.DataFrame({"c": [1, 2], "b": [3, 4], "a": [5, 6]})
+        return pd.concat([df, df], sort=True, ignore_index=True, **kw)
+
+    assert_matches_pandas(fn)
+    assert_matches_pandas(lambda pd: fn(pd, join="inner"))
+    assert_matches_pandas(lambda pd: pd.concat([pd.DataFrame({1: [1], "a": [2]})] * 2, sort=True, ignore_index=True))
+
+
+def test_concat_categorical_indexes_of_other_categories_and_categorical_keys():
+    def frames(pd):
+        c1 = pd.CategoricalIndex(["a", "a"], categories=["a", "b"])
+        c2 = pd.CategoricalIndex(["b", "b"], categories=["b", "a"])
+        return pd.DataFrame({"A": [1, 2]}, index=c1), pd.DataFrame({"A": [3, 4]}, index=c2)
+
+    assert_matches_pandas(lambda pd: pd.concat(frames(pd)))
+    keys = lambda pd: pd.CategoricalIndex(["y", "x"], categories=list("xyz"), ordered=True)  # noqa: E731
+    assert_matches_pandas(lambda pd: pd.concat([pd.DataFrame([[10, 11]]), pd.DataFrame([[20, 21]])], keys=keys(pd)))

@@ -444,6 +444,10 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
         if not names and getattr(keys, "names", None) is not None:
             names = list(keys.names)  # pandas: an Index of keys names the new level(s)
             kwargs["names"] = names
+        pkeys = keys.to_pandas() if hasattr(keys, "to_pandas") else keys
+        if isinstance(pkeys, pd.Index) and (isinstance(pkeys, pd.MultiIndex) or _index_dtype_of_values(pkeys)):
+            # keys of a dtype their values do not infer (a CategoricalIndex): the new level keeps it
+            return via_pandas("concat", pd.concat, (objs,), {**kwargs, "keys": pkeys}, "keys of their own dtype")
         keys = list(keys)
         pairs = [(k, o) for k, o in zip(keys, objs) if o is not None]
         keys, objs = [k for k, _ in pairs], [o for _, o in pairs]
@@ -589,6 +593,14 @@ def _object_index(plans: list[L.Plan]) -> bool:
     return False
 
 
+def _index_dtype_of_values(index: pd.Index) -> bool:
+    """Whether ``index`` has a dtype other than the one its values infer."""
+    try:
+        return str(pd.Index(list(index)).dtype) != str(index.dtype)
+    except (TypeError, ValueError):
+        return True
+
+
 def _categories_differ(frames: list[Any], join: str) -> bool:
     """Whether a column is categorical in every frame that has it but the categories (or their
     order, or ``ordered``) are not the same everywhere. pandas then gives a categorical of the
@@ -615,6 +627,18 @@ def _categories_differ(frames: list[Any], join: str) -> bool:
                 first = seen
             elif seen != first:
                 return True
+    # categorical index levels likewise (pandas' append of CategoricalIndexes of other categories)
+    levels = {len(s.index or ()) for s in schemas}
+    if len(levels) == 1 and any(f.dtype is not None and pa.types.is_dictionary(f.dtype)
+                                for s in schemas for f in s.index or ()) \
+            and not all(f._plan == frames[0]._plan for f in frames):
+        seen_levels = []
+        for f in frames:
+            idx = f.head(0).to_pandas().index
+            seen_levels.append([(str(lv.dtype), list(lv.categories) if isinstance(lv.dtype, pd.CategoricalDtype) else None,
+                                 bool(getattr(lv.dtype, "ordered", False)))
+                                for lv in (idx.levels if isinstance(idx, pd.MultiIndex) else [idx])])
+        return any(sl != seen_levels[0] for sl in seen_levels[1:])
     return False
 
 
@@ -647,7 +671,7 @@ def _common_dtype_casts(frames: list[Any], join: str) -> list[dict[Hashable, Any
 
 def _concat_labels(schemas: list[Any], join: str, sort: bool) -> list[Hashable] | None:
     """The column labels of a row-wise concat: the union (or intersection) in first-seen order,
-    sorted with ``sort`` where the frames' columns differ (pandas' "not already aligned")."""
+    sorted with ``sort`` (pandas 3 sorts frames whose columns are already aligned too)."""
     seen: list[Hashable] = []
     for s in schemas:
         for lab in s.labels:
@@ -655,8 +679,7 @@ def _concat_labels(schemas: list[Any], join: str, sort: bool) -> list[Hashable] 
                 seen.append(lab)
     if join == "inner":
         seen = [lab for lab in seen if all(s.has(lab) for s in schemas)]
-    aligned = all(s.labels == schemas[0].labels for s in schemas)
-    if sort and not aligned:
+    if sort:
         try:
             seen = sorted(seen)
         except TypeError:
