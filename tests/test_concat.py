@@ -254,3 +254,21 @@ def test_concat_categorical_indexes_of_other_categories_and_categorical_keys():
     assert_matches_pandas(lambda pd: pd.concat(frames(pd)))
     keys = lambda pd: pd.CategoricalIndex(["y", "x"], categories=list("xyz"), ordered=True)  # noqa: E731
     assert_matches_pandas(lambda pd: pd.concat([pd.DataFrame([[10, 11]]), pd.DataFrame([[20, 21]])], keys=keys(pd)))
+
+
+def test_concat_axis1_of_datetime_indexes_sorts_by_pandas_default():
+    # pandas 3.1 sorts the union of DatetimeIndexes when sort is not given (warning where that
+    # changes the order); sort=False keeps the first-seen order
+    import warnings
+
+    import pandas
+
+    def frames(pd):
+        ts1 = pd.Series(range(6), index=pd.date_range("2020-01-01", periods=6), dtype="float64")
+        return ts1[::2], ts1
+
+    with pytest.warns(pandas.errors.Pandas4Warning, match="Sorting by default"):
+        assert_matches_pandas(lambda pd: pd.concat(frames(pd), axis=1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_matches_pandas(lambda pd: pd.concat(frames(pd), axis=1, sort=False))

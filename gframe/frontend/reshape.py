@@ -394,8 +394,8 @@ def _without_empties(frames: list[Any]) -> list[Any]:
 
 
 def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool = False, keys: Any = None,
-           levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = False, copy: Any = None,
-           union_categories: bool = False) -> Any:
+           levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = _NO_DEFAULT,
+           copy: Any = None, union_categories: bool = False) -> Any:
     """pandas.concat: rows (``Union``) or columns aligned on the index (``HConcat``); the result
     carries the inputs' ``attrs`` where every input has the same, non-empty ones (pandas'
     ``__finalize__`` for concat)."""
@@ -432,9 +432,12 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
 
 def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, levels: Any, names: Any,
             verify_integrity: bool, sort: Any, union_categories: bool) -> Any:
-    sort = False if sort is _NO_DEFAULT else sort
+    sort_default = sort is _NO_DEFAULT
+    sort = False if sort_default else sort
     kwargs = dict(axis=axis, join=join, ignore_index=ignore_index, keys=keys, levels=levels, names=names,
                   verify_integrity=verify_integrity, sort=sort)
+    if sort_default:  # pandas' default depends on the indexes (all DatetimeIndex: sorted, deprecated)
+        del kwargs["sort"]
     if union_categories:
         kwargs["union_categories"] = union_categories
     if isinstance(objs, dict):
@@ -525,6 +528,10 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "duplicate column labels")
         if len({len(f._plan.schema.index or ()) for f in frames}) > 1 or any(f._plan.schema.index is None for f in frames) and not all(f._plan.schema.index is None for f in frames):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index kinds differ")
+        if sort_default and join == "outer" and len(frames) > 1 and _all_datetime_indexes(frames):
+            # pandas 3.1 sorts the union of DatetimeIndexes unless told not to (with a deprecation
+            # warning where the order changes): its own default, decided on the labels
+            return via_pandas("concat", pd.concat, (wrapped,), kwargs, "default sort of DatetimeIndexes")
         if join == "outer" or len(frames) == 1:
             return DataFrame._from_plan(L.HConcat("concat", *[f._plan for f in frames]))
         # inner: the index labels every frame has, in the first frame's order - the outer alignment
@@ -550,6 +557,13 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
             outputs.append((fl.label, e))
         return DataFrame._from_plan(L.Select(tuple(outputs), kept))
     raise ValueError(f"No axis named {axis} for object type DataFrame")
+
+
+def _all_datetime_indexes(frames: list[Any]) -> bool:
+    """Whether every frame has a one-level datetime index, not all of one plan."""
+    idx = [f._plan.schema.index for f in frames]
+    return all(i is not None and len(i) == 1 and i[0].dtype is not None and pa.types.is_timestamp(i[0].dtype)
+               for i in idx) and not all(f._plan == frames[0]._plan for f in frames)
 
 
 def _check_column_levels(frames: list[Any]) -> None:
