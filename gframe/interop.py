@@ -216,7 +216,12 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     if not arrays and len(df):
         table = pa.table({"__gf_len": pa.nulls(len(df))}).drop_columns([])  # keep the row count
     empty = None if len(df.columns) or isinstance(df.columns, pd.RangeIndex) else str(df.columns.dtype)
-    return table, Schema(tuple(fields), index, empty, _columns_dtype(df.columns))
+    return table, Schema(tuple(fields), index, empty, _columns_dtype(df.columns), _columns_name(df.columns))
+
+
+def _columns_name(columns: pd.Index) -> Hashable:
+    """``df.columns.name`` (a MultiIndex of columns: its names are pandas' to keep, not held)."""
+    return None if isinstance(columns, pd.MultiIndex) else columns.name
 
 
 def _columns_dtype(columns: pd.Index) -> str | None:
@@ -287,16 +292,16 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
             return None
         fields.append(Field(label, t, family_of_pandas(dtype)))
     idx = df.index
-    cdtype = _columns_dtype(df.columns)
+    cdtype, cname = _columns_dtype(df.columns), _columns_name(df.columns)
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
-        return Schema(tuple(fields), None, None, cdtype)
+        return Schema(tuple(fields), None, None, cdtype, cname)
     if isinstance(idx, pd.MultiIndex):
         return None
     t = _direct_type(idx.dtype)
     if t is None:
         return None
     return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype), _freq_of(idx), _tz_of(idx)),),
-                  None, cdtype)
+                  None, cdtype, cname)
 
 
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:

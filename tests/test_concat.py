@@ -272,3 +272,16 @@ def test_concat_axis1_of_datetime_indexes_sorts_by_pandas_default():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert_matches_pandas(lambda pd: pd.concat(frames(pd), axis=1, sort=False))
+
+
+def test_column_index_name_kept():
+    # ``df.columns.name`` is pandas' through selections, reset_index, and a concat of frames sharing it
+    def frame(pd):
+        return pd.DataFrame({"A": [1.0, 2.0], "B": [3.0, 4.0]}, index=pd.Index(["x", "y"], name="k"),
+                            columns=pd.Index(["A", "B"], name="exp"))
+
+    assert_matches_pandas(frame)
+    assert_matches_pandas(lambda pd: frame(pd)[["B"]])
+    assert_matches_pandas(lambda pd: frame(pd).reset_index())
+    assert_matches_pandas(lambda pd: pd.concat([frame(pd), frame(pd)], keys=[0, 1], names=["it"]))
+    assert_matches_pandas(lambda pd: pd.concat([frame(pd), frame(pd).rename(columns={"A": "C", "B": "D"})], axis=1))

@@ -423,7 +423,7 @@ class CompleteGroups(Plan):
             return None if pa.types.is_integer(t) or pa.types.is_boolean(t) else t
 
         cols = tuple(Field(f.label, widen(f), f.family) for f in s.columns)
-        return Schema(cols, s.index, s.empty_columns_dtype)  # (no columns: the labels' Index type stays)
+        return replace(s, columns=cols)  # (no columns: the labels' Index type stays)
 
     def describe(self) -> str:
         return f"CompleteGroups keys={list(self.keys)}{' sort' if self.sort else ''}"
@@ -692,8 +692,10 @@ class Union(Plan):
 
             common = find_common_type([c.schema.columns_index().dtype for c in self.children if c.schema.columns])
             cdtype = str(common)
+        cnames = {c.schema.columns_name for c in self.children}  # (pandas: the name they all have)
+        cname = cnames.pop() if len(cnames) == 1 else None
         if self.ignore_index:
-            return Schema(tuple(fields), None, empty, cdtype)
+            return Schema(tuple(fields), None, empty, cdtype, cname)
         idx = [c.schema.index for c in self.children]
         first = idx[0]
         assert first is not None
@@ -702,7 +704,7 @@ class Union(Plan):
             ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
                                      ts[0] if all(t == ts[0] for t in ts) else _finest_time_unit(ts), f.level, f.family))
-        return Schema(tuple(fields), tuple(levels), empty, cdtype)
+        return Schema(tuple(fields), tuple(levels), empty, cdtype, cname)
 
     def widened(self, label: Hashable) -> bool:
         """Whether a child with columns lacks column ``label``: pandas then casts the column to a
@@ -830,7 +832,9 @@ class HConcat(Plan):
                                                           and type(c.schema.index[i].label) is type(f.label)
                                                           for c in self.children) else None)
                           for i, f in enumerate(index))
-        return Schema(tuple(fields), index)
+        cnames = {c.schema.columns_name for c in self.children}
+        return Schema(tuple(fields), index, None, None,
+                      cnames.pop() if self.join == "concat" and len(cnames) == 1 else None)
 
 
 def narrow_signed_int(t: Any) -> bool:
@@ -897,7 +901,7 @@ class ResetIndex(Plan):
             return s.with_index(None)
         idx = s.index if s.index is not None else (IndexField(None, pa.int64(), 0),)
         front = tuple(Field(lab, f.dtype, f.family) for lab, f in zip(self.labels, idx))
-        return Schema(front + s.columns, None)
+        return Schema(front + s.columns, None, None, None, s.columns_name)  # (pandas' insert keeps the name)
 
     def describe(self) -> str:
         return f"ResetIndex{' drop' if self.drop else ''}"
