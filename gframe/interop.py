@@ -203,7 +203,8 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
         index = None
     else:
-        levels = [idx.get_level_values(i) for i in range(idx.nlevels)]
+        # by position: ``get_level_values(1)`` reads 1 as a level's name first (levels named 1, 2)
+        levels = [idx._get_level_values(i) if isinstance(idx, pd.MultiIndex) else idx for i in range(idx.nlevels)]
         index = []
         for lvl, values in enumerate(levels):
             arr = _array_from_pandas(values, values.name)

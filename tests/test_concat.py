@@ -285,3 +285,15 @@ def test_column_index_name_kept():
     assert_matches_pandas(lambda pd: frame(pd).reset_index())
     assert_matches_pandas(lambda pd: pd.concat([frame(pd), frame(pd)], keys=[0, 1], names=["it"]))
     assert_matches_pandas(lambda pd: pd.concat([frame(pd), frame(pd).rename(columns={"A": "C", "B": "D"})], axis=1))
+
+
+def test_index_levels_named_by_numbers():
+    # levels named 1 and 2: each level is read by its position (pandas reads ``get_level_values(1)``
+    # as the level named 1)
+    def fn(pd):
+        idx = pd.MultiIndex.from_product([["A0", "A1", "A2"], ["B0", "B1", "B2"]], names=[1, 2])
+        df = pd.DataFrame({"col": range(9)}, dtype="int32", index=idx)
+        return pd.concat((df.iloc[:2, :], df.iloc[-2:, :]))
+
+    assert_matches_pandas(fn)
+    assert_matches_pandas(lambda pd: pd.concat([pd.Series([1], name="a"), pd.Series([2], name="a")], axis="rows"))

@@ -467,7 +467,7 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
     if any(f.family.startswith(HOST_PREFIX) for o in wrapped if hasattr(o, "_plan") for f in o._plan.schema.columns):
         # columns held as pickled objects (complex, bytes, Sparse): pandas' concat keeps their dtype
         return via_pandas("concat", pd.concat, (wrapped,), kwargs, "columns held as host objects")
-    if axis in (0, "index"):
+    if axis in (0, "index", "rows"):
         if keys is not None and (ignore_index or len(keys) != len(wrapped)):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys with ignore_index not native")
         if all(isinstance(o, DataFrame) for o in wrapped):
