@@ -297,3 +297,15 @@ def test_index_levels_named_by_numbers():
 
     assert_matches_pandas(fn)
     assert_matches_pandas(lambda pd: pd.concat([pd.Series([1], name="a"), pd.Series([2], name="a")], axis="rows"))
+
+
+def test_concat_keeps_freq_of_pieces_that_follow_on():
+    def fn(pd, a, b):
+        df = pd.DataFrame({"a": range(10)}, index=pd.date_range("1/1/2000", periods=10, freq="1ms"))
+        return pd.concat([df[a], df[b]])
+
+    for a, b in [(slice(None, 5), slice(5, None)), (slice(None, 3), slice(5, None)), (slice(5, None), slice(None, 5))]:
+        got = assert_matches_pandas(lambda pd: fn(pd, a, b))
+        import pandas
+
+        assert got.index.freq == fn(pandas, a, b).index.freq

@@ -19,7 +19,7 @@ import pyarrow as pa
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_DATE, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
-                                IndexField, Schema, is_numeric, pandas_dtype)
+                                DeletedFreq, IndexField, Schema, is_numeric, pandas_dtype)
 from gframe.plan.dtypes import (aggregate_type, combine_families, expr_family, expr_field, expr_type, group_float32_downcast,
                                 group_median_decimal,
                                 keeps_type_when_missing)
@@ -702,8 +702,12 @@ class Union(Plan):
         levels = []
         for f in first:
             ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
+            # pandas keeps a frequency all the pieces have where they follow on one another (one run)
+            freqs = {i[f.level].freq if i is not None and len(i) == 1 else None for i in idx}
+            freq = freqs.pop() if len(freqs) == 1 else None
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
-                                     ts[0] if all(t == ts[0] for t in ts) else _finest_time_unit(ts), f.level, f.family))
+                                     ts[0] if all(t == ts[0] for t in ts) else _finest_time_unit(ts), f.level, f.family,
+                                     None if freq is None or isinstance(freq, DeletedFreq) else DeletedFreq(freq)))
         return Schema(tuple(fields), tuple(levels), empty, cdtype, cname)
 
     def widened(self, label: Hashable) -> bool:
