@@ -66,7 +66,8 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             cats = pa.array([], want) if want is not None else cats
         cats = cats.cast(normalize_arrow_type(cats.type))
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
-    if isinstance(dtype, np.dtype) and dtype.kind in "cSV" or _zone_engines_refuse(dtype):
+    if isinstance(dtype, np.dtype) and dtype.kind in "cSV" or _zone_engines_refuse(dtype) \
+            or isinstance(values, pd.Series) and _zone_lost_in_arrow(dtype):
         # complex numbers, numpy bytes: Arrow has no such type (bytes would come back object); kept as
         # the objects they are, shown as their dtype (``host_family``); so are datetimes in a fixed
         # offset that is not a whole hour (``+01:15``), a zone the engines cannot name
@@ -511,6 +512,20 @@ def index_tz(index: pd.Index, tz: Any) -> pd.Index:
 
 _WHOLE_HOUR_OFFSET = re.compile(r"^([+-])(\d\d):00$")
 _FIXED_OFFSET = re.compile(r"^[+-]\d\d:\d\d$")
+
+
+def _zone_lost_in_arrow(dtype: Any) -> bool:
+    """Whether a column of datetimes in this zone would come back in another one: Arrow names a zone
+    by a string, and a zone object pandas keeps (``dateutil``'s, ``tzlocal()``, ``datetime.timezone``
+    of whole hours, which the engines hold as ``Etc/GMT-1``) is not the zone that string gives back.
+    Held as pickled objects where pandas' dtype string names the zone exactly (``host_family``)."""
+    if not isinstance(dtype, pd.DatetimeTZDtype):
+        return False
+    try:
+        name = engine_zone_name(pa.lib.tzinfo_to_string(dtype.tz))
+        return pd.DatetimeTZDtype(dtype.unit, name) != dtype and pd.api.types.pandas_dtype(str(dtype)) == dtype
+    except (TypeError, ValueError, KeyError, pa.ArrowException):
+        return False
 
 
 def _zone_engines_refuse(dtype: Any) -> bool:

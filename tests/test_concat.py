@@ -309,3 +309,20 @@ def test_concat_keeps_freq_of_pieces_that_follow_on():
         import pandas
 
         assert got.index.freq == fn(pandas, a, b).index.freq
+
+
+@pytest.mark.parametrize("tz", ["tzlocal", "fixed_hour"])
+def test_datetimes_in_zone_objects_arrow_does_not_name(tz):
+    # ``tzlocal()`` and ``datetime.timezone(+1h)``: kept as pandas' dtype (held as objects), not UTC / Etc/GMT-1
+    import datetime
+
+    import dateutil.tz
+
+    zone = dateutil.tz.tzlocal() if tz == "tzlocal" else datetime.timezone(datetime.timedelta(hours=1))
+
+    def fn(pd):
+        s = pd.Series(pd.date_range("2011-01-01", periods=2, tz=zone))
+        return pd.concat([s, s], ignore_index=True)
+
+    assert_matches_pandas(fn)
+    assert_matches_pandas(lambda pd: pd.DataFrame({"t": pd.date_range("2011-01-01", periods=2, tz=zone)}).dtypes)
