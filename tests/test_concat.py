@@ -326,3 +326,23 @@ def test_datetimes_in_zone_objects_arrow_does_not_name(tz):
 
     assert_matches_pandas(fn)
     assert_matches_pandas(lambda pd: pd.DataFrame({"t": pd.date_range("2011-01-01", periods=2, tz=zone)}).dtypes)
+
+
+def test_concat_through_pandas_where_values_or_labels_differ_in_kind():
+    # Series of bools and ints (pandas: object), tuple keys (a level per place), an object index
+    # beside datetimes along columns (pandas' union is object)
+    def series(pd):
+        return pd.concat([pd.Series([True, False]), pd.Series([1, 2])], ignore_index=True)
+
+    got = assert_matches_pandas(series)
+    assert got.iloc[0] is True and type(got.iloc[2]) is int
+    assert_matches_pandas(lambda pd: pd.concat([pd.DataFrame({"A": [1.0]}), pd.DataFrame({"A": [2.0, 3.0]})],
+                                               keys=[("bee", "bah"), ("bee", "boo")]))
+
+    def mixed_index(pd):
+        dti = pd.DatetimeIndex(["2021-04-08 21:21:14+00:00"], dtype="datetime64[ns, UTC]", name="t")
+        right = pd.DataFrame({"C": [0.5]}, index=dti)
+        left = pd.DataFrame({"A": [None], "B": [float("nan")]}, index=pd.Index([None], dtype="object", name="m"))
+        return pd.concat([left, right], axis="columns")
+
+    assert_matches_pandas(mixed_index)

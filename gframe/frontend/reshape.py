@@ -452,6 +452,8 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
             # keys of a dtype their values do not infer (a CategoricalIndex): the new level keeps it
             return via_pandas("concat", pd.concat, (objs,), {**kwargs, "keys": pkeys}, "keys of their own dtype")
         keys = list(keys)
+        if any(isinstance(k, tuple) for k in keys):  # pandas makes a level of each tuple's place
+            return via_pandas("concat", pd.concat, (objs,), kwargs, "tuple keys")
         pairs = [(k, o) for k, o in zip(keys, objs) if o is not None]
         keys, objs = [k for k, _ in pairs], [o for _, o in pairs]
     objs = [o for o in objs if o is not None]
@@ -508,6 +510,10 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
             name = wrapped[0].name if len(names_) == 1 else None
             label = "__gf_concat"
             frames = [DataFrame._from_plan(L.Select(((label, o._expr),), o._plan)) for o in wrapped]
+            if _common_dtype_casts(frames, join) is None:
+                # values of different kinds: pandas' Series concat keeps each (object; a frame's
+                # concat of bools and ints would give ints)
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "values of different kinds (pandas: object)")
             out = concat(frames, ignore_index=ignore_index, keys=keys, names=names)
             return Series._over(out._plan, out[label]._expr, name)
         return via_pandas("concat", pd.concat, (wrapped,), kwargs, "mixed frames and series")
@@ -528,6 +534,9 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "duplicate column labels")
         if len({len(f._plan.schema.index or ()) for f in frames}) > 1 or any(f._plan.schema.index is None for f in frames) and not all(f._plan.schema.index is None for f in frames):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index kinds differ")
+        if _object_index([f._plan for f in frames]) or _index_types_differ([f._plan for f in frames]):
+            # labels of different kinds (an object index beside datetimes): pandas' union is object
+            return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index values of different kinds (pandas: object)")
         if sort_default and join == "outer" and len(frames) > 1 and _all_datetime_indexes(frames):
             # pandas 3.1 sorts the union of DatetimeIndexes unless told not to (with a deprecation
             # warning where the order changes): its own default, decided on the labels
@@ -557,6 +566,16 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
             outputs.append((fl.label, e))
         return DataFrame._from_plan(L.Select(tuple(outputs), kept))
     raise ValueError(f"No axis named {axis} for object type DataFrame")
+
+
+def _index_types_differ(plans: list[Any]) -> bool:
+    """Whether the plans' index levels have types other than one kind (numbers of any width align)."""
+    def kind(t: Any) -> Any:
+        return "number" if t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t)) else t
+
+    levels = [p.schema.index or () for p in plans]
+    return any(len({kind(lv[i].dtype) for lv in levels if lv[i].dtype is not None}) > 1
+               for i in range(min(map(len, levels), default=0)))
 
 
 def _all_datetime_indexes(frames: list[Any]) -> bool:
