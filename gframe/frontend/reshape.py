@@ -716,7 +716,9 @@ def _concat_labels(schemas: list[Any], join: str, sort: bool) -> list[Hashable] 
         try:
             seen = sorted(seen)
         except TypeError:
-            return None
+            # labels that do not compare: pandas keeps frames' aligned columns as they are (its
+            # ``safe_sort_index``); a union of others is pandas' to order
+            return seen if all(s.labels == schemas[0].labels for s in schemas) else None
     return seen
 
 
