@@ -304,3 +304,25 @@ def test_merge_indicator_refuses_pandas_marker_columns(reserved):
     assert_raises_like_pandas(lambda pd: pd.merge(pd.DataFrame({"k": [1, 2]}), pd.DataFrame({"k": [1], reserved: [2]}),
                                                   on="k", how="outer", indicator=True),
                               match=f"data contains a column named {reserved}")
+
+
+@pytest.mark.parametrize("how", HOWS)
+@pytest.mark.parametrize("left_dtype,right_dtype", [("Int64", "int64"), ("int64", "Int64"), ("Int8", "int8"),
+                                                    ("UInt16", "uint16")])
+@pytest.mark.parametrize("data", [([1, 2, 3], [1, 2, 3]), ([1, 2, 3], [2, 3, 4]), ([1, None, 3], [1, 2, 3])])
+def test_merge_nullable_and_numpy_int_keys(how, left_dtype, right_dtype, data):
+    # pandas matches the values; the key keeps the left's dtype (inner/left) or the nullable one
+    # where the left key is nullable - natively; a numpy left key in a right/outer merge is pandas'
+    import gframe
+
+    if data[0][1] is None and left_dtype[0] not in "IU":
+        pytest.skip("numpy ints hold no missing value")
+
+    def fn(pd):
+        left = pd.DataFrame({"a": pd.Series(data[0], dtype=left_dtype), "b": 1})
+        right = pd.DataFrame({"a": pd.Series(data[1], dtype=right_dtype), "c": 2})
+        return pd.merge(left, right, on="a", how=how)
+
+    native = how in ("inner", "left") or left_dtype[0] in "IU"
+    with gframe.option_context(fallback="raise" if native else "silent"):
+        assert_matches_pandas(fn)

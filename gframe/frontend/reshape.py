@@ -19,6 +19,8 @@ from gframe.plan import logical as L
 from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype, merge_keys_native
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
 from gframe.plan.schema import (HOST_PREFIX,
+    MASKED,
+    NUMPY,
     OBJECT,
     OBJECT_FAMILIES,
     Field,
@@ -208,10 +210,12 @@ def _merge(left: Any, right: Any, how: str, on: Any, left_on: Any, right_on: Any
         lnames = tuple(ls.field(k).name for k in lkeys)
         rnames = tuple(rs.field(k).name for k in rkeys)
         idx_from = "none"
+    nullable = {(a, b) for a, b in zip(lnames, rnames) if idx_from == "none" and _nullable_int_pair(ls, rs, a, b, how)}
     if not all(merge_keys_native((ls.dtype_of(a), ls.family_of(a)), (rs.dtype_of(b), rs.family_of(b)), how)
-               for a, b in zip(lnames, rnames)):
+               or (a, b) in nullable for a, b in zip(lnames, rnames)):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "keys of different dtypes (pandas reads the data)")
-    if not _keys_native(ls, rs, lnames, rnames):
+    if not _keys_native(ls, rs, [a for a, b in zip(lnames, rnames) if (a, b) not in nullable],
+                        [b for a, b in zip(lnames, rnames) if (a, b) not in nullable]):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "merge keys of different kinds")
     outputs = _outputs(ls, rs, [], [], coalesced, suffixes)
     if outputs is None:
@@ -281,6 +285,16 @@ def _check_keys(schema: Any, keys: Sequence[Hashable]) -> None:
     for k in keys:
         if not schema.has(k):
             raise KeyError(k)
+
+
+def _nullable_int_pair(ls: Any, rs: Any, a: str, b: str, how: str) -> bool:
+    """Column keys of one int type, one nullable (``Int64``) and one numpy (``int64``): pandas matches
+    their values, and the key column's dtype does not depend on the data where it is the left's (an
+    inner or left merge) or where the left one is the nullable one (pandas' common dtype, ``Int64``)."""
+    ta, tb, fa, fb = ls.dtype_of(a), rs.dtype_of(b), ls.family_of(a), rs.family_of(b)
+    if ta is None or ta != tb or not pa.types.is_integer(ta) or {fa, fb} != {MASKED, NUMPY}:
+        return False
+    return how in ("inner", "left") or fa == MASKED
 
 
 def _keys_native(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str]) -> bool:

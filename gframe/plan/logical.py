@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_DATE, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
+from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NUMPY, OBJECT, OBJECT_DATE, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
                                 DeletedFreq, IndexField, Schema, is_numeric, pandas_dtype)
 from gframe.plan.dtypes import (aggregate_type, combine_families, expr_family, expr_field, expr_type, group_float32_downcast,
                                 group_median_decimal,
@@ -519,7 +519,8 @@ class Join(Plan):
                 other = self.right_on[self.left_on.index(name)]
                 # pandas takes the right keys: their type where both sides agree (else the data's), their family
                 t = t if t is not None and rt.dtype_of(other) == t else None
-                fam = rt.family_of(other)
+                # (a nullable left key with a numpy right one of its type: the nullable dtype, pandas' common one)
+                fam = fam if fam == MASKED and rt.family_of(other) == NUMPY and t is not None else rt.family_of(other)
             elif (side == "key" and how == "right") or (how == "left" and self.right_key_from_left_index(name)):
                 t = None  # the other side's key values
             if side == "key" or (side == "right" and self.right_key_from_left_index(name)):
