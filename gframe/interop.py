@@ -73,9 +73,11 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             cats = pa.array([], want) if want is not None else cats
         cats = cats.cast(normalize_arrow_type(cats.type) if not pa.types.is_null(cats.type) else pa.float64())
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
-    if isinstance(dtype, np.dtype) and dtype.kind in "cSV":
+    if isinstance(dtype, np.dtype) and dtype.kind in "cSV" or _zone_engines_refuse(dtype) \
+            or isinstance(values, pd.Series) and _zone_lost_in_arrow(dtype):
         # complex numbers, numpy bytes: Arrow has no such type (bytes would come back object); kept as
-        # the objects they are, shown as their dtype (``host_family``)
+        # the objects they are, shown as their dtype (``host_family``); so are datetimes in a fixed
+        # offset that is not a whole hour (``+01:15``), a zone the engines cannot name
         return _pickled(values)
     try:
         if dtype == object and pd.api.types.infer_dtype(values, skipna=True) in ("mixed", "mixed-integer"):
@@ -242,7 +244,8 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
         index = None
     else:
-        levels = [idx.get_level_values(i) for i in range(idx.nlevels)]
+        # by position: ``get_level_values(1)`` reads 1 as a level's name first (levels named 1, 2)
+        levels = [idx._get_level_values(i) if isinstance(idx, pd.MultiIndex) else idx for i in range(idx.nlevels)]
         index = []
         for lvl, values in enumerate(levels):
             arr = _array_from_pandas(values, values.name)
@@ -255,7 +258,24 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
     if not arrays and len(df):
         table = pa.table({"__gf_len": pa.nulls(len(df))}).drop_columns([])  # keep the row count
     empty = None if len(df.columns) or isinstance(df.columns, pd.RangeIndex) else str(df.columns.dtype)
-    return table, Schema(tuple(fields), index, empty)
+    return table, Schema(tuple(fields), index, empty, _columns_dtype(df.columns), _columns_name(df.columns))
+
+
+def _columns_name(columns: pd.Index) -> Hashable:
+    """``df.columns.name`` (a MultiIndex of columns: its names are pandas' to keep, not held)."""
+    return None if isinstance(columns, pd.MultiIndex) else columns.name
+
+
+def _columns_dtype(columns: pd.Index) -> str | None:
+    """The dtype of a frame's column Index where its labels infer another (``Schema.columns_dtype``)."""
+    if not len(columns) or isinstance(columns, (pd.MultiIndex, pd.RangeIndex)) or columns.dtype == np.int64 \
+            or columns.dtype == "str":  # (the common cases, without inferring)
+        return None
+    dtype = str(columns.dtype)
+    try:
+        return None if str(pd.Index(list(columns)).dtype) == dtype else dtype
+    except (TypeError, ValueError):
+        return None
 
 
 # pandas objects a scan was built from, by scan node (weakly): asking for that frame back as pandas
@@ -314,14 +334,16 @@ def _direct_schema(df: pd.DataFrame) -> Schema | None:
             return None
         fields.append(Field(label, t, family_of_pandas(dtype)))
     idx = df.index
+    cdtype, cname = _columns_dtype(df.columns), _columns_name(df.columns)
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
-        return Schema(tuple(fields), None)
+        return Schema(tuple(fields), None, None, cdtype, cname)
     if isinstance(idx, pd.MultiIndex):
         return None
     t = _direct_type(idx.dtype)
     if t is None:
         return None
-    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype), _freq_of(idx), _tz_of(idx)),))
+    return Schema(tuple(fields), (IndexField(idx.name, t, 0, family_of_pandas(idx.dtype), _freq_of(idx), _tz_of(idx)),),
+                  None, cdtype, cname)
 
 
 def scan_pandas(df: pd.DataFrame, origin: str = "pandas") -> Plan:
@@ -533,6 +555,34 @@ def index_tz(index: pd.Index, tz: Any) -> pd.Index:
 
 
 _WHOLE_HOUR_OFFSET = re.compile(r"^([+-])(\d\d):00$")
+_FIXED_OFFSET = re.compile(r"^[+-]\d\d:\d\d$")
+
+
+def _zone_lost_in_arrow(dtype: Any) -> bool:
+    """Whether a column of datetimes in this zone would come back in another one: Arrow names a zone
+    by a string, and a zone object pandas keeps (``dateutil``'s, ``tzlocal()``, ``datetime.timezone``
+    of whole hours, which the engines hold as ``Etc/GMT-1``) is not the zone that string gives back.
+    Held as pickled objects where pandas' dtype string names the zone exactly (``host_family``)."""
+    if not isinstance(dtype, pd.DatetimeTZDtype):
+        return False
+    try:
+        name = engine_zone_name(pa.lib.tzinfo_to_string(dtype.tz))
+        return pd.DatetimeTZDtype(dtype.unit, name) != dtype and pd.api.types.pandas_dtype(str(dtype)) == dtype
+    except (TypeError, ValueError, KeyError, pa.ArrowException):
+        return False
+
+
+def _zone_engines_refuse(dtype: Any) -> bool:
+    """Whether ``dtype`` is a datetime in a zone the engines cannot name (Polars takes IANA names;
+    a fixed offset of whole hours is its ``Etc/GMT`` zone, others raise), which pandas' dtype string
+    names exactly (so the host family shows it back)."""
+    if not isinstance(dtype, pd.DatetimeTZDtype):
+        return False
+    try:
+        name = engine_zone_name(pa.lib.tzinfo_to_string(dtype.tz))
+        return bool(_FIXED_OFFSET.match(name)) and pd.api.types.pandas_dtype(str(dtype)) == dtype
+    except (TypeError, ValueError, pa.ArrowException):
+        return False
 
 
 def engine_zone_name(name: str) -> str:
@@ -604,7 +654,7 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     if not data:
         out = pd.DataFrame(index=index, columns=schema.columns_index())
     if schema.columns:
-        out.columns = pd.Index(schema.labels)
+        out.columns = schema.columns_index()
     return out
 
 

@@ -175,3 +175,154 @@ def test_join_after_set_index():
             pd.DataFrame({"k": [3, 1], "w": ["c", "a"]}).set_index("k")
         )
     )
+
+
+# -------------------------------------------------------------- keys naming index levels (session 8)
+
+def _levels_frames(pd, left_levels, right_levels):
+    import numpy as np
+
+    left = pd.DataFrame({"outer": [1, 1, 2, 2, 3, 4], "inner": [1, 2, 1, 3, 2, 1], "v1": np.linspace(0, 1, 6)})
+    right = pd.DataFrame({"outer": [1, 1, 2, 3, 3, 5], "inner": [2, 1, 3, 1, 2, 1], "v2": np.linspace(10, 11, 6)})
+    if left_levels:
+        left = left.set_index(left_levels)
+    if right_levels:
+        right = right.set_index(right_levels)
+    return left, right
+
+
+@pytest.mark.parametrize("how", HOWS)
+@pytest.mark.parametrize("left_levels,right_levels", [
+    ([], ["outer"]), (["outer"], []), (["outer"], ["outer"]), (["outer", "inner"], ["inner"]),
+    (["inner", "outer"], ["outer", "inner"]), (["outer"], ["inner"]),
+])
+@pytest.mark.parametrize("on", [["outer"], ["inner", "outer"], ["outer", "inner"]])
+def test_merge_on_index_level_names(how, left_levels, right_levels, on):
+    # pandas reads a key naming no column as an index level: one key column at the key's position,
+    # the levels keyed on both sides restored as the index, other levels dropped - natively
+    import gframe
+
+    with gframe.option_context(fallback="raise"):
+        assert_matches_pandas(lambda pd: pd.merge(*_levels_frames(pd, left_levels, right_levels), on=on, how=how))
+        assert_matches_pandas(lambda pd: _levels_frames(pd, left_levels, right_levels)[0].merge(
+            _levels_frames(pd, left_levels, right_levels)[1], left_on=on, right_on=on, how=how, sort=True))
+
+
+def test_merge_index_level_keys_through_pandas():
+    # level keys paired with keys of other names, keys naming a column and a level (pandas' ValueError),
+    # level keys against the other side's index, and array keys: pandas' answers
+    from gframe.testing import assert_raises_like_pandas
+
+    def frames(pd):
+        return (pd.DataFrame({"a": [1, 2]}, index=pd.Index([1, 2], name="c")),
+                pd.DataFrame({"a": [1, 3]}, index=pd.Index([1, 5], name="d")))
+
+    assert_matches_pandas(lambda pd: pd.merge(*frames(pd), left_on="c", right_on="d"))
+    assert_matches_pandas(lambda pd: pd.merge(*frames(pd), left_on="c", right_index=True, how="outer"))
+    assert_matches_pandas(lambda pd: pd.merge(*frames(pd), left_on=[pd.Series([1, 5]).to_numpy()],
+                                              right_on="a"))
+    assert_raises_like_pandas(lambda pd: pd.merge(frames(pd)[0].reset_index().set_index("c", drop=False),
+                                                  frames(pd)[1], left_on="c", right_on="a"),
+                              match="is both an index level and a column label")
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_merge_of_frames_without_columns_keeps_column_index_dtype(how):
+    # two frames with only an index: pandas' column Index of the result is the two appended
+    # (str labels stay str, two RangeIndexes one, a mix object)
+    def run(pd, a, b):
+        def frame(labels_str):
+            f = pd.DataFrame({"key": [2, 3, 4]}).set_index("key")
+            return f if labels_str else pd.DataFrame(index=pd.Index([2, 3, 4], name="key"))
+        return pd.merge(frame(a), frame(b), how=how, left_index=True, right_index=True, sort=True)
+
+    for a, b in [(True, True), (True, False), (False, False)]:
+        got = assert_matches_pandas(lambda pd: run(pd, a, b))
+        import pandas
+
+        pandas.testing.assert_index_equal(got.columns, run(pandas, a, b).columns, exact=True)
+
+
+def test_isin_numpy_scalars():
+    # a set of numpy scalars (``set(ser.values)``) matches the values they equal
+    import numpy as np
+
+    assert_matches_pandas(lambda pd: pd.Series([2, 3, 4]).isin({np.int64(2), np.int64(4)}))
+    assert_matches_pandas(lambda pd: pd.Series([2.0, 3.5]).isin([np.float32(3.5), np.int32(2)]))
+    assert_matches_pandas(lambda pd: pd.Series([True, False]).isin([np.bool_(True)]))
+
+
+@pytest.mark.parametrize("how", HOWS)
+def test_join_multiindexes_of_other_level_names(how):
+    # pandas joins two MultiIndexes of other level names on the levels they share
+    def frames(pd):
+        left = pd.DataFrame({"o": ["A", "A", "B", "C"], "d": ["A", "B", "A", "A"], "p": ["x", "y", "x", "z"],
+                             "t": [1, 2, 3, 4]}).set_index(["o", "d", "p"])
+        right = pd.DataFrame({"o": ["A", "B", "C", "E"], "d": ["A", "A", "A", "F"], "k": ["a", "b", "a", "c"],
+                              "dist": [10, 20, 30, 40]}).set_index(["o", "d", "k"])
+        return left, right
+
+    assert_matches_pandas(lambda pd: frames(pd)[0].join(frames(pd)[1], how=how).sort_index())
+
+
+def test_index_names_is_pandas_frozen_list():
+    import gframe
+    import pandas
+
+    idx = gframe.DataFrame({"a": [1], "b": [2], "c": [3]}).set_index(["a", "b"]).index
+    assert isinstance(idx.names, pandas.core.indexes.frozen.FrozenList)
+    assert idx.names + ["c"] == ["a", "b", "c"] and idx.names.difference(["a"]) == ["b"]
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"left_index": True}, "Must pass right_on or right_index=True"),
+    ({"right_index": True}, "Must pass left_on or left_index=True"),
+    ({"how": "full", "on": "k"}, "'full' is not a valid Merge type: left, right, inner, outer, left_anti, right_anti, "
+                                 "cross, asof"),
+    ({"right_index": ["k"]}, "right_index parameter must be of type bool, not <class 'list'>"),
+    ({"left_index": True, "right_index": True, "suffixes": {"a", "b"}}, "Passing 'suffixes' as a"),
+    ({"on": "k", "suffixes": {"x": 1, "y": 2}}, "Passing 'suffixes' as a"),
+    ({"left_on": "k"}, 'Must pass "right_on" OR "right_index".'),
+    ({"on": "nope"}, "nope"),
+])
+def test_merge_argument_errors_are_pandas(kwargs, match):
+    # argument errors: pandas' exception and message (its verdict on the same call)
+    import gframe
+    from gframe.testing import assert_raises_like_pandas
+
+    def call(pd):
+        return pd.merge(pd.DataFrame({"k": [1, 2], "v": [3, 4]}), pd.DataFrame({"k": [2, 3], "w": [5, 6]}), **kwargs)
+
+    with gframe.option_context(fallback="raise"):
+        assert_raises_like_pandas(call, match=match)
+
+
+@pytest.mark.parametrize("reserved", ["_left_indicator", "_right_indicator"])
+def test_merge_indicator_refuses_pandas_marker_columns(reserved):
+    from gframe.testing import assert_raises_like_pandas
+
+    assert_raises_like_pandas(lambda pd: pd.merge(pd.DataFrame({"k": [1, 2]}), pd.DataFrame({"k": [1], reserved: [2]}),
+                                                  on="k", how="outer", indicator=True),
+                              match=f"data contains a column named {reserved}")
+
+
+@pytest.mark.parametrize("how", HOWS)
+@pytest.mark.parametrize("left_dtype,right_dtype", [("Int64", "int64"), ("int64", "Int64"), ("Int8", "int8"),
+                                                    ("UInt16", "uint16")])
+@pytest.mark.parametrize("data", [([1, 2, 3], [1, 2, 3]), ([1, 2, 3], [2, 3, 4]), ([1, None, 3], [1, 2, 3])])
+def test_merge_nullable_and_numpy_int_keys(how, left_dtype, right_dtype, data):
+    # pandas matches the values; the key keeps the left's dtype (inner/left) or the nullable one
+    # where the left key is nullable - natively; a numpy left key in a right/outer merge is pandas'
+    import gframe
+
+    if data[0][1] is None and left_dtype[0] not in "IU":
+        pytest.skip("numpy ints hold no missing value")
+
+    def fn(pd):
+        left = pd.DataFrame({"a": pd.Series(data[0], dtype=left_dtype), "b": 1})
+        right = pd.DataFrame({"a": pd.Series(data[1], dtype=right_dtype), "c": 2})
+        return pd.merge(left, right, on="a", how=how)
+
+    native = how in ("inner", "left") or left_dtype[0] in "IU"
+    with gframe.option_context(fallback="raise" if native else "silent"):
+        assert_matches_pandas(fn)

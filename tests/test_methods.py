@@ -469,3 +469,61 @@ def test_numpy_ufunc_on_series():
 ])
 def test_isin_values_of_other_types(values, values_list):
     assert_matches_pandas(lambda pd: pd.Series(values).isin(values_list))
+
+
+@pytest.mark.parametrize("value", [np.array(np.nan, dtype="float16"), np.array(np.nan, dtype="float32"),
+                                   np.array(np.nan), np.array(3, dtype="uint8"), np.float16("nan"),
+                                   np.array("a", dtype=object)])
+def test_setitem_zero_dim_array_and_numpy_nan(value):
+    # pandas broadcasts a 0-d array as its scalar, of the array's dtype; a numpy float's NaN keeps its dtype
+    import gframe
+
+    def fn(pd):
+        df = frame(pd)
+        df["c"] = value
+        return df
+
+    with gframe.option_context(fallback="raise"):
+        assert_matches_pandas(fn)
+
+
+@pytest.mark.parametrize("labels,kw", [
+    ([3, 5, 1, 3], {}), ([3, 5, 1], {"fill_value": 1}), ([3, 1], {}), ([3, 1], {"fill_value": 7}),
+])
+def test_series_reindex_native(labels, kw):
+    # new labels left-joined to the index: the index name kept, missing labels NaN (ints float64) or the fill
+    import gframe
+
+    with gframe.option_context(fallback="raise"):
+        assert_matches_pandas(lambda pd: pd.Series([1, 2, 3], index=pd.Index([2, 3, 1], name="k"), name="c")
+                              .reindex(np.array(labels), **kw))
+        assert_matches_pandas(lambda pd: pd.Series([1.5, NaN, 3.0], index=list("abc")).reindex(["c", "b", "z"], **kw))
+        assert_matches_pandas(lambda pd: pd.Series(["x", "y", None], index=[1.0, NaN, 3.0]).reindex([NaN, 3.0, 7.0]))
+        assert_matches_pandas(lambda pd: pd.Series([True, False]).reindex([0, 1, 2]))
+
+
+def test_series_reindex_through_pandas():
+    # duplicate labels (pandas' ValueError), a fill value the ints cannot hold, methods: pandas' answers
+    from gframe.testing import assert_raises_like_pandas
+
+    assert_raises_like_pandas(lambda pd: pd.Series([1, 2], index=[1, 1]).reindex([1, 0]),
+                              match="cannot reindex on an axis with duplicate labels")
+    with pytest.warns(Warning):
+        assert_matches_pandas(lambda pd: pd.Series([1, 2]).reindex([1, 0, 5], fill_value=1.5))
+    assert_matches_pandas(lambda pd: pd.Series([1.0, 2.0], index=[0, 2]).reindex([0, 1, 2], method="ffill"))
+
+
+def test_astype_int_of_numbers_the_data_decides():
+    # an int Series aligned with missing rows then filled (float64 or int64 by the data) casts to int
+    # natively; NaN left raises pandas' error (no column named for a Series)
+    import gframe
+    from gframe.testing import assert_raises_like_pandas
+
+    def counts(pd):
+        left = pd.Series([2, 3, 2]).value_counts()
+        return left, pd.Series([2, 3, 1]).value_counts()
+
+    with gframe.option_context(fallback="raise"):
+        assert_matches_pandas(lambda pd: counts(pd)[0].mul(counts(pd)[1], fill_value=1).astype(np.intp))
+        assert_raises_like_pandas(lambda pd: (counts(pd)[0] + counts(pd)[1]).astype("int32"),
+                                  match=r"to integer\. Replace")

@@ -79,7 +79,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             object.__setattr__(self, "_plan", from_arrow(data)._plan)  # a polars frame, a pyarrow table...
             return
         data = as_pandas(data)
-        index = as_pandas(index)
+        index, columns = as_pandas(index), as_pandas(columns)  # (a gframe Index keeps its dtype)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))
@@ -373,6 +373,8 @@ class DataFrame(NumpyProtocols, NDFrame):
         self._replace(self._with_column(key, value)._plan)
 
     def _with_column(self, key: Hashable, value: Any) -> "DataFrame":
+        if isinstance(value, np.ndarray) and value.ndim == 0:
+            value = value[()]  # pandas broadcasts a 0-d array as its scalar, of the array's dtype
         if isinstance(value, DataFrame) and len(value._schema.columns) == 1:
             value = value[value._schema.labels[0]]
         if callable(value) and not isinstance(value, Series):
@@ -403,8 +405,8 @@ class DataFrame(NumpyProtocols, NDFrame):
         else:
             plan, expr = self._plan, literal(value)
             if isinstance(value, (float, np.floating)) and value != value:
-                # pandas: a NaN column is float64 (float32 for np.float32's NaN); None's is object
-                expr = Lit(None, pa.float32() if isinstance(value, np.float32) else pa.float64())
+                # pandas: a NaN column is float64 (a numpy float's NaN: its dtype); None's is object
+                expr = Lit(None, pa.from_numpy_dtype(value.dtype) if isinstance(value, np.floating) else pa.float64())
         outputs = [(f.label, Col(f.name)) for f in self._schema.columns]
         replaced = False
         for i, (lab, _) in enumerate(outputs):

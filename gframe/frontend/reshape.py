@@ -10,13 +10,17 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.api.types import is_scalar
 from gframe.frontend.bridge import via_pandas
+from gframe.frontend.coerce import scalar_value
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype, merge_keys_native
 from gframe.plan.expr import BinOp, Col, Func, Lit, func
 from gframe.plan.schema import (HOST_PREFIX,
+    MASKED,
+    NUMPY,
     OBJECT,
     OBJECT_FAMILIES,
     Field,
@@ -55,11 +59,57 @@ def _column_levels(schema: Any) -> int:
     return 1
 
 
+_MERGE_ERRORS = (pd.errors.MergeError, ValueError, TypeError, KeyError)
+
+
 def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: Any = None, right_on: Any = None,
           left_index: bool = False, right_index: bool = False, sort: bool = False, suffixes: Any = ("_x", "_y"),
           copy: Any = None, indicator: Any = False, validate: Any = None) -> Any:
     """pandas.merge, natively for column keys, index keys and a mix of both; validate and anti joins
-    through pandas."""
+    through pandas.
+
+    An argument error found here is replaced by pandas' verdict on the same call: pandas checks the
+    arguments in its own order with its own messages (``"Must pass right_on or right_index=True"``,
+    the list of valid ``how``), which programs and tests match. Only the error path pays (the inputs
+    go to pandas, unrecorded: no answer is computed)."""
+    args = (left, right)
+    kwargs = dict(how=how, on=on, left_on=left_on, right_on=right_on, left_index=left_index, right_index=right_index,
+                  sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
+    try:
+        return _merge(left, right, how, on, left_on, right_on, left_index, right_index, sort, suffixes, indicator,
+                      validate)
+    except _MERGE_ERRORS as exc:
+        _pandas_verdict(args, kwargs, exc)
+        raise
+
+
+def _pandas_verdict(args: tuple[Any, Any], kwargs: dict[str, Any], exc: BaseException) -> None:
+    """Raise what ``pandas.merge`` raises for the call (``exc`` where pandas does not raise)."""
+    import warnings
+
+    from gframe.frontend.bridge import as_pandas
+
+    try:
+        pargs = [as_pandas(a) for a in args]
+    except Exception:  # noqa: BLE001 - the inputs cannot be converted: the native error stands
+        raise exc from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pd.merge(*pargs, **kwargs)
+    except Exception as pexc:  # noqa: BLE001 - pandas' verdict, whatever its type
+        raise pexc from None
+    raise exc
+
+
+def _merge(left: Any, right: Any, how: str, on: Any, left_on: Any, right_on: Any, left_index: Any, right_index: Any,
+           sort: bool, suffixes: Any, indicator: Any, validate: Any) -> Any:
+    for flag, value in (("left_index", left_index), ("right_index", right_index)):
+        if not pd.api.types.is_bool(value):
+            raise ValueError(f"{flag} parameter must be of type bool, not {type(value)}")
+    if suffixes is not None and (not pd.api.types.is_list_like(suffixes, allow_sets=False) or isinstance(suffixes, dict)):
+        raise TypeError(f"Passing 'suffixes' as a {type(suffixes)}, is not supported. Provide 'suffixes' as a tuple "
+                        "instead.")
     left, right = _frame(left), _frame(right)
     if how not in _HOWS:
         raise ValueError(f"'{how}' is not a valid Merge type: left, right, inner, outer, left_anti, right_anti, cross")
@@ -67,6 +117,9 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
                   sort=sort, suffixes=suffixes, indicator=indicator, validate=validate)
     if validate or how in ("left_anti", "right_anti"):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "validate/anti joins not native")
+    if any(_array_key(k) for k in (*_as_list(on), *_as_list(left_on), *_as_list(right_on))):
+        # pandas takes arrays of the frame's length as keys (``left_on=[arr]``)
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "keys given as arrays")
     ls, rs = left._plan.schema, right._plan.schema
     nl, nr = _column_levels(ls), _column_levels(rs)
     if nl != nr:  # pandas checks this before any key
@@ -100,7 +153,9 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
         rp = L.RowIndex(rp) if rp.schema.index is None else rp
         ls, rs = lp.schema, rp.schema
         if left_index and right_index:
-            if len(ls.index or ()) != len(rs.index or ()):
+            lev_l, lev_r = [f.label for f in ls.index or ()], [f.label for f in rs.index or ()]
+            if len(lev_l) != len(lev_r) or len(lev_l) > 1 and lev_l != lev_r:
+                # a MultiIndex of other level names: pandas joins on the levels the two share
                 return via_pandas("merge", pd.merge, (left, right), kwargs, "index join of this shape not native")
             lnames, rnames = tuple(ls.index_names), tuple(rs.index_names)
             coalesced: set[Hashable] = set()
@@ -111,6 +166,8 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
             lkeys = _as_list(left_on)
             if len(lkeys) != len(rs.index_names):
                 raise ValueError('len(left_on) must equal the number of levels in the index of "right"')
+            if _level_keys(ls, lkeys) != []:  # keys naming index levels: pandas keeps them in the index
+                return via_pandas("merge", pd.merge, (left, right), kwargs, "index level keys against an index")
             _check_keys(ls, lkeys)
             lnames, rnames = tuple(ls.field(k).name for k in lkeys), tuple(rs.index_names)
             lkey_cols, coalesced, idx_from = list(lnames), set(), "left"
@@ -120,6 +177,8 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
             rkeys = _as_list(right_on)
             if len(rkeys) != len(ls.index_names):
                 raise ValueError('len(right_on) must equal the number of levels in the index of "left"')
+            if _level_keys(rs, rkeys) != []:  # keys naming index levels: pandas keeps them in the index
+                return via_pandas("merge", pd.merge, (left, right), kwargs, "index level keys against an index")
             _check_keys(rs, rkeys)
             lnames, rnames = tuple(ls.index_names), tuple(rs.field(k).name for k in rkeys)
             coalesced, idx_from = set(), "right"
@@ -140,16 +199,23 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
                     f"No common columns to perform merge on. Merge options: left_on={left_on}, right_on={right_on}, "
                     f"left_index={left_index}, right_index={right_index}")
             lkeys = rkeys = common
+        llev, rlev = _level_keys(ls, lkeys), _level_keys(rs, rkeys)
+        if llev is None or rlev is None:  # pandas raises its ambiguity ValueError
+            return via_pandas("merge", pd.merge, (left, right), kwargs, "keys both a column and an index level")
+        if llev or rlev:
+            return _merge_on_levels(left, right, lkeys, rkeys, llev, rlev, kwargs)
         _check_keys(ls, lkeys)
         _check_keys(rs, rkeys)
         coalesced = {lk for lk, rk in zip(lkeys, rkeys) if lk == rk}
         lnames = tuple(ls.field(k).name for k in lkeys)
         rnames = tuple(rs.field(k).name for k in rkeys)
         idx_from = "none"
+    nullable = {(a, b) for a, b in zip(lnames, rnames) if idx_from == "none" and _nullable_int_pair(ls, rs, a, b, how)}
     if not all(merge_keys_native((ls.dtype_of(a), ls.family_of(a)), (rs.dtype_of(b), rs.family_of(b)), how)
-               for a, b in zip(lnames, rnames)):
+               or (a, b) in nullable for a, b in zip(lnames, rnames)):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "keys of different dtypes (pandas reads the data)")
-    if not _keys_native(ls, rs, lnames, rnames):
+    if not _keys_native(ls, rs, [a for a, b in zip(lnames, rnames) if (a, b) not in nullable],
+                        [b for a, b in zip(lnames, rnames) if (a, b) not in nullable]):
         return via_pandas("merge", pd.merge, (left, right), kwargs, "merge keys of different kinds")
     outputs = _outputs(ls, rs, [], [], coalesced, suffixes)
     if outputs is None:
@@ -174,10 +240,64 @@ def merge(left: Any, right: Any, how: str = "inner", on: Any = None, left_on: An
     return type(left)._from_plan(plan)
 
 
+def _array_key(k: Any) -> bool:
+    return isinstance(k, (np.ndarray, list, pd.Series, pd.Index, pd.api.extensions.ExtensionArray, Series)) \
+        or type(k).__name__ == "Index"
+
+
+def _level_keys(schema: Any, keys: Sequence[Hashable]) -> list[Hashable] | None:
+    """The keys that name an index level and no column (pandas reads a key as a column first, then as
+    an index level); None where a key names both, which pandas refuses as ambiguous."""
+    levels = [f.label for f in schema.index or () if f.label is not None]
+    out: list[Hashable] = []
+    for k in keys:
+        if any(k == lev for lev in levels):
+            if schema.has(k):
+                return None
+            out.append(k)
+    return out
+
+
+def _merge_on_levels(left: Any, right: Any, lkeys: list[Hashable], rkeys: list[Hashable], llev: list[Hashable],
+                     rlev: list[Hashable], kwargs: dict[str, Any]) -> Any:
+    """merge with ``on`` / ``left_on`` / ``right_on`` keys that name index levels: pandas joins on the
+    level's values, gives the key one column (inserted at the key's position) where both keys have one
+    name, drops the other index levels (a new RangeIndex), and restores as the index the keys that are
+    levels on both sides. The same merge on columns: the key levels moved into columns, merged, then
+    set as the index."""
+    if any((lk in llev or rk in rlev) and not (lk == rk and type(lk) is type(rk)) for lk, rk in zip(lkeys, rkeys)):
+        # a level key paired with a key of another name leaves no column in pandas' result
+        return via_pandas("merge", pd.merge, (left, right), kwargs, "index level keys of different names")
+
+    def as_columns(frame: Any, keys: list[Hashable], levels: list[Hashable]) -> Any:
+        if not levels:
+            return frame
+        order = list(frame.columns)
+        for i, k in enumerate(keys):  # pandas inserts each key column at the key's position
+            if k in levels and k not in order:
+                order.insert(i, k)
+        return frame.reset_index(level=list(dict.fromkeys(levels)))[order]
+
+    out = merge(as_columns(left, lkeys, llev), as_columns(right, rkeys, rlev),
+                **{**kwargs, "on": None, "left_on": lkeys, "right_on": rkeys})
+    restore = list(dict.fromkeys(lk for lk, rk in zip(lkeys, rkeys) if lk in llev and rk in rlev))
+    return out.set_index(restore) if restore else out
+
+
 def _check_keys(schema: Any, keys: Sequence[Hashable]) -> None:
     for k in keys:
         if not schema.has(k):
             raise KeyError(k)
+
+
+def _nullable_int_pair(ls: Any, rs: Any, a: str, b: str, how: str) -> bool:
+    """Column keys of one int type, one nullable (``Int64``) and one numpy (``int64``): pandas matches
+    their values, and the key column's dtype does not depend on the data where it is the left's (an
+    inner or left merge) or where the left one is the nullable one (pandas' common dtype, ``Int64``)."""
+    ta, tb, fa, fb = ls.dtype_of(a), rs.dtype_of(b), ls.family_of(a), rs.family_of(b)
+    if ta is None or ta != tb or not pa.types.is_integer(ta) or {fa, fb} != {MASKED, NUMPY}:
+        return False
+    return how in ("inner", "left") or fa == MASKED
 
 
 def _keys_native(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str]) -> bool:
@@ -214,6 +334,9 @@ def _indicator_label(indicator: Any, ls: Any, rs: Any) -> Hashable | None:
     else:
         raise ValueError("indicator option can only accept boolean or string arguments")
     for s in (ls, rs):
+        for reserved in ("_left_indicator", "_right_indicator"):  # pandas' own marker columns
+            if s.has(reserved):
+                raise ValueError(f"Cannot use `indicator=True` option when data contains a column named {reserved}")
         if s.has(label):
             raise ValueError(f"Cannot use `indicator=True` option when data contains a column named {label}"
                              if indicator is True else "Cannot use name of an existing column for indicator column")
@@ -288,19 +411,66 @@ def _without_empties(frames: list[Any]) -> list[Any]:
 
 
 def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool = False, keys: Any = None,
-           levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = False, copy: Any = None,
-           union_categories: bool = False) -> Any:
-    """pandas.concat: rows (``Union``) or columns aligned on the index (``HConcat``)."""
-    sort = False if sort is _NO_DEFAULT else sort
+           levels: Any = None, names: Any = None, verify_integrity: bool = False, sort: Any = _NO_DEFAULT,
+           copy: Any = None, union_categories: bool = False) -> Any:
+    """pandas.concat: rows (``Union``) or columns aligned on the index (``HConcat``); the result
+    carries the inputs' ``attrs`` where every input has the same, non-empty ones (pandas'
+    ``__finalize__`` for concat)."""
+    import copy as _copy
+    from collections import abc
+
+    # pandas' checks of the inputs (``_clean_keys_and_objs``), in its order and words
+    if isinstance(objs, abc.Mapping):
+        objs = dict(objs)
+    elif isinstance(objs, (pd.DataFrame, pd.Series, DataFrame, Series)) or pd.api.types.is_scalar(objs):
+        raise TypeError("first argument must be an iterable of pandas objects, you passed an object of type "
+                        f'"{type(objs).__name__}"')
+    else:
+        objs = list(objs)
+        if not objs:
+            raise ValueError("No objects to concatenate")
+        if keys is not None and len(list(keys)) != len(objs):
+            raise ValueError(f"The length of the keys ({len(list(keys))}) must match the length of the objects to "
+                             f"concatenate ({len(objs)})")
+        for o in objs:
+            if o is not None and not isinstance(o, (pd.DataFrame, pd.Series, DataFrame, Series)):
+                raise TypeError(f"cannot concatenate object of type '{type(o)}'; only Series and DataFrame objs are "
+                                "valid")
+        if all(o is None for o in objs):
+            raise ValueError("All objects passed were None")
+    out = _concat(objs, axis=axis, join=join, ignore_index=ignore_index, keys=keys, levels=levels, names=names,
+                  verify_integrity=verify_integrity, sort=sort, union_categories=union_categories)
+    given = [o for o in (objs.values() if isinstance(objs, dict) else objs if isinstance(objs, list) else ())
+             if o is not None]
+    if given and all(getattr(o, "attrs", None) for o in given) and all(o.attrs == given[0].attrs for o in given[1:]):
+        out.attrs = _copy.deepcopy(given[0].attrs)
+    return out
+
+
+def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, levels: Any, names: Any,
+            verify_integrity: bool, sort: Any, union_categories: bool) -> Any:
+    sort_default = sort is _NO_DEFAULT
+    sort = False if sort_default else sort
     kwargs = dict(axis=axis, join=join, ignore_index=ignore_index, keys=keys, levels=levels, names=names,
                   verify_integrity=verify_integrity, sort=sort)
+    if sort_default:  # pandas' default depends on the indexes (all DatetimeIndex: sorted, deprecated)
+        del kwargs["sort"]
     if union_categories:
         kwargs["union_categories"] = union_categories
     if isinstance(objs, dict):
         return via_pandas("concat", pd.concat, (objs,), kwargs, "dict input")
     objs = list(objs)
     if keys is not None:
+        if not names and getattr(keys, "names", None) is not None:
+            names = list(keys.names)  # pandas: an Index of keys names the new level(s)
+            kwargs["names"] = names
+        pkeys = keys.to_pandas() if hasattr(keys, "to_pandas") else keys
+        if isinstance(pkeys, pd.Index) and (isinstance(pkeys, pd.MultiIndex) or _index_dtype_of_values(pkeys)):
+            # keys of a dtype their values do not infer (a CategoricalIndex): the new level keeps it
+            return via_pandas("concat", pd.concat, (objs,), {**kwargs, "keys": pkeys}, "keys of their own dtype")
         keys = list(keys)
+        if any(isinstance(k, tuple) for k in keys):  # pandas makes a level of each tuple's place
+            return via_pandas("concat", pd.concat, (objs,), kwargs, "tuple keys")
         pairs = [(k, o) for k, o in zip(keys, objs) if o is not None]
         keys, objs = [k for k, _ in pairs], [o for _, o in pairs]
     objs = [o for o in objs if o is not None]
@@ -316,7 +486,7 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
     if any(f.family.startswith(HOST_PREFIX) for o in wrapped if hasattr(o, "_plan") for f in o._plan.schema.columns):
         # columns held as pickled objects (complex, bytes, Sparse): pandas' concat keeps their dtype
         return via_pandas("concat", pd.concat, (wrapped,), kwargs, "columns held as host objects")
-    if axis in (0, "index"):
+    if axis in (0, "index", "rows"):
         if keys is not None and (ignore_index or len(keys) != len(wrapped)):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys with ignore_index not native")
         if all(isinstance(o, DataFrame) for o in wrapped):
@@ -357,6 +527,10 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             name = wrapped[0].name if len(names_) == 1 else None
             label = "__gf_concat"
             frames = [DataFrame._from_plan(L.Select(((label, o._expr),), o._plan)) for o in wrapped]
+            if _common_dtype_casts(frames, join) is None:
+                # values of different kinds: pandas' Series concat keeps each (object; a frame's
+                # concat of bools and ints would give ints)
+                return via_pandas("concat", pd.concat, (wrapped,), kwargs, "values of different kinds (pandas: object)")
             out = concat(frames, ignore_index=ignore_index, keys=keys, names=names)
             return Series._over(out._plan, out[label]._expr, name)
         return via_pandas("concat", pd.concat, (wrapped,), kwargs, "mixed frames and series")
@@ -364,15 +538,26 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
         if keys is not None or sort:
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "keys/sort along columns not native")
         frames = []
-        for i, o in enumerate(wrapped):
+        unnamed = 0  # pandas numbers the unnamed Series among the inputs 0, 1, ... (frames do not count)
+        for o in wrapped:
             if isinstance(o, Series):
-                o = o.to_frame(name=o.name if o.name is not None else i)
+                if o.name is None:
+                    o, unnamed = o.to_frame(name=unnamed), unnamed + 1
+                else:
+                    o = o.to_frame(name=o.name)
             frames.append(o)
         labels = [lab for f in frames for lab in f._plan.schema.labels]
         if len(set(labels)) != len(labels) or ignore_index:
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "duplicate column labels")
         if len({len(f._plan.schema.index or ()) for f in frames}) > 1 or any(f._plan.schema.index is None for f in frames) and not all(f._plan.schema.index is None for f in frames):
             return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index kinds differ")
+        if _object_index([f._plan for f in frames]) or _index_types_differ([f._plan for f in frames]):
+            # labels of different kinds (an object index beside datetimes): pandas' union is object
+            return via_pandas("concat", pd.concat, (wrapped,), kwargs, "index values of different kinds (pandas: object)")
+        if sort_default and join == "outer" and len(frames) > 1 and _all_datetime_indexes(frames):
+            # pandas 3.1 sorts the union of DatetimeIndexes unless told not to (with a deprecation
+            # warning where the order changes): its own default, decided on the labels
+            return via_pandas("concat", pd.concat, (wrapped,), kwargs, "default sort of DatetimeIndexes")
         if join == "outer" or len(frames) == 1:
             return DataFrame._from_plan(L.HConcat("concat", *[f._plan for f in frames]))
         # inner: the index labels every frame has, in the first frame's order - the outer alignment
@@ -398,6 +583,23 @@ def concat(objs: Any, *, axis: Any = 0, join: str = "outer", ignore_index: bool 
             outputs.append((fl.label, e))
         return DataFrame._from_plan(L.Select(tuple(outputs), kept))
     raise ValueError(f"No axis named {axis} for object type DataFrame")
+
+
+def _index_types_differ(plans: list[Any]) -> bool:
+    """Whether the plans' index levels have types other than one kind (numbers of any width align)."""
+    def kind(t: Any) -> Any:
+        return "number" if t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t)) else t
+
+    levels = [p.schema.index or () for p in plans]
+    return any(len({kind(lv[i].dtype) for lv in levels if lv[i].dtype is not None}) > 1
+               for i in range(min(map(len, levels), default=0)))
+
+
+def _all_datetime_indexes(frames: list[Any]) -> bool:
+    """Whether every frame has a one-level datetime index, not all of one plan."""
+    idx = [f._plan.schema.index for f in frames]
+    return all(i is not None and len(i) == 1 and i[0].dtype is not None and pa.types.is_timestamp(i[0].dtype)
+               for i in idx) and not all(f._plan == frames[0]._plan for f in frames)
 
 
 def _check_column_levels(frames: list[Any]) -> None:
@@ -451,6 +653,14 @@ def _object_index(plans: list[L.Plan]) -> bool:
     return False
 
 
+def _index_dtype_of_values(index: pd.Index) -> bool:
+    """Whether ``index`` has a dtype other than the one its values infer."""
+    try:
+        return str(pd.Index(list(index)).dtype) != str(index.dtype)
+    except (TypeError, ValueError):
+        return True
+
+
 def _categories_differ(frames: list[Any], join: str) -> bool:
     """Whether a column is categorical in every frame that has it but the categories (or their
     order, or ``ordered``) are not the same everywhere. pandas then gives a categorical of the
@@ -477,6 +687,18 @@ def _categories_differ(frames: list[Any], join: str) -> bool:
                 first = seen
             elif seen != first:
                 return True
+    # categorical index levels likewise (pandas' append of CategoricalIndexes of other categories)
+    levels = {len(s.index or ()) for s in schemas}
+    if len(levels) == 1 and any(f.dtype is not None and pa.types.is_dictionary(f.dtype)
+                                for s in schemas for f in s.index or ()) \
+            and not all(f._plan == frames[0]._plan for f in frames):
+        seen_levels = []
+        for f in frames:
+            idx = f.head(0).to_pandas().index
+            seen_levels.append([(str(lv.dtype), list(lv.categories) if isinstance(lv.dtype, pd.CategoricalDtype) else None,
+                                 bool(getattr(lv.dtype, "ordered", False)))
+                                for lv in (idx.levels if isinstance(idx, pd.MultiIndex) else [idx])])
+        return any(sl != seen_levels[0] for sl in seen_levels[1:])
     return False
 
 
@@ -509,7 +731,7 @@ def _common_dtype_casts(frames: list[Any], join: str) -> list[dict[Hashable, Any
 
 def _concat_labels(schemas: list[Any], join: str, sort: bool) -> list[Hashable] | None:
     """The column labels of a row-wise concat: the union (or intersection) in first-seen order,
-    sorted with ``sort`` where the frames' columns differ (pandas' "not already aligned")."""
+    sorted with ``sort`` (pandas 3 sorts frames whose columns are already aligned too)."""
     seen: list[Hashable] = []
     for s in schemas:
         for lab in s.labels:
@@ -517,12 +739,13 @@ def _concat_labels(schemas: list[Any], join: str, sort: bool) -> list[Hashable] 
                 seen.append(lab)
     if join == "inner":
         seen = [lab for lab in seen if all(s.has(lab) for s in schemas)]
-    aligned = all(s.labels == schemas[0].labels for s in schemas)
-    if sort and not aligned:
+    if sort:
         try:
             seen = sorted(seen)
         except TypeError:
-            return None
+            # labels that do not compare: pandas keeps frames' aligned columns as they are (its
+            # ``safe_sort_index``); a union of others is pandas' to order
+            return seen if all(s.labels == schemas[0].labels for s in schemas) else None
     return seen
 
 
@@ -601,3 +824,51 @@ def rename_axis(df: Any, value: Any) -> Any:
     if len(labels) != len(plan.schema.index):
         raise ValueError("Length of names must match number of levels in MultiIndex.")
     return type(df)._from_plan(L.RenameIndex(tuple(labels), plan))
+
+
+def reindex_series(s: Any, labels: Any, fill_value: Any) -> Any:
+    """``Series.reindex(labels, fill_value=...)`` natively: the labels (host, pandas' Index of them)
+    left-joined to the Series on its one-level index; None where pandas decides (duplicate labels:
+    its ValueError; a MultiIndex, labels of another dtype, object labels; a fill value the column's
+    dtype holds otherwise than the engines' ``where``).
+
+    pandas keeps the Series' index name on the new labels, fills only the labels it did not find
+    (``fill_value``; NaN by default: ints become float64 where a label is missing, bools object),
+    and matches NaN labels with NaN."""
+    from gframe.frontend.index import Index
+    from gframe.plan.dtypes import holds, is_python_number
+
+    target = labels.to_pandas() if isinstance(labels, (Index, Series)) else labels
+    try:
+        target = pd.Index(target) if not isinstance(target, pd.Index) else target
+    except (TypeError, ValueError):
+        return None
+    index = s.index.to_pandas()
+    if isinstance(target, pd.MultiIndex) or isinstance(index, pd.MultiIndex) or target.dtype != index.dtype \
+            or target.dtype == object or isinstance(target.dtype, pd.CategoricalDtype) or not index.is_unique:
+        return None
+    t = s._dtype_arrow
+    fill_missing = fill_value is None or is_scalar(fill_value) and not isinstance(fill_value, str) and pd.isna(fill_value)
+    if not fill_missing and not (t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t))
+                                 and s._family not in OBJECT_FAMILIES and is_python_number(fill_value)
+                                 and holds(t, fill_value)):
+        return None
+    frame = s._frame()
+    rp = frame._plan if frame._plan.schema.index is not None else L.RowIndex(frame._plan)
+    lp = DataFrame(index=target.rename(index.name))._plan
+    rs = rp.schema
+    if lp.schema.index is None or len(lp.schema.index) != 1 or not _keys_native(lp.schema, rs, lp.schema.index_names,
+                                                                                 rs.index_names):
+        return None
+    value = rs.columns[0]
+    mark = "__gf_reindex_found"
+    rp = L.Select(((value.label, Col(value.name)), (mark, Lit(True))), rp)
+    names = (internal_name(value.label), internal_name(mark))
+    outputs = ((value.label, "right", names[0]), (mark, "right", names[1]))
+    plan = L.Join("left", tuple(lp.schema.index_names), tuple(rp.schema.index_names), outputs, "left", False, lp, rp)
+    expr: Any = Col(names[0])
+    if not fill_missing:
+        expr = func("where", expr, func("notna", Col(names[1])), Lit(scalar_value(fill_value)))
+        if pa.types.is_integer(t):  # every missing row filled with a value the ints hold: their dtype
+            expr = func("cast", expr, dtype=t)
+    return Series._over(plan, expr, s.name)

@@ -265,6 +265,12 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
         family = f.family  # the categories keep the values' pandas dtype (Int64, string[pyarrow]...)
     if target == src and family == f.family and string_storage(family) == string_storage(f.family):
         return e
+    if src is None and plan is not None and family == NUMPY and f.family == NUMPY and pa.types.is_integer(target) \
+            and not (isinstance(e, Col) and e.name in L.undecided_bool_sources(plan)):
+        # numbers the data decides (ints where rows went missing: int64 or float64): numpy's cast of
+        # either, with the float's checks (NaN and inf raise pandas' error, values past the type are numpy's)
+        _check_cast(plan, e, f, pa.float64(), target, family)
+        return func("cast", e, dtype=target)
     if src is None and not (pa.types.is_floating(target) or is_string(target)) \
             or pa.types.is_dictionary(target) and not (is_string(src) or target.value_type == src) \
             or is_string(target) and not (is_numeric(src) or is_string(src)) \
@@ -1144,6 +1150,21 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return self._with(cast_expr(self._expr, f, dtype, self._plan))
         except NotImplementedError:
             return call_method(self, "astype", (dtype,), {"errors": errors})
+        except pd.errors.IntCastingNaNError:  # pandas names the column of a frame only
+            raise pd.errors.IntCastingNaNError(
+                "Cannot convert non-finite values (NA or inf) to integer. Replace or remove non-finite values or "
+                "cast to an integer type that supports these values (e.g. 'Int64')") from None
+
+    def reindex(self, index: Any = None, **kwargs: Any) -> "Series":
+        # native: new labels with or without a fill value (reshape.reindex_series); the rest is pandas'
+        fill = kwargs.get("fill_value")
+        if index is not None and set(kwargs) <= {"fill_value"} and not callable(index):
+            from gframe.frontend.reshape import reindex_series
+
+            out = reindex_series(self, index, fill)
+            if out is not None:
+                return out
+        return call_method(self, "reindex", (index,), kwargs)
 
     def convert_dtypes(self, infer_objects: Any = NO_DEFAULT, convert_string: Any = NO_DEFAULT,
                        convert_integer: Any = NO_DEFAULT, convert_boolean: Any = NO_DEFAULT,

@@ -18,8 +18,8 @@ import pyarrow as pa
 
 from gframe.plan.expr import Agg, Col, Expr, format_expr
 from gframe.plan.node import Node, Opaque
-from gframe.plan.schema import (ARROW_FAMILIES, NUMPY, OBJECT, OBJECT_DATE, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
-                                IndexField, Schema, is_numeric, pandas_dtype)
+from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NUMPY, OBJECT, OBJECT_DATE, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
+                                DeletedFreq, IndexField, Schema, is_numeric, pandas_dtype)
 from gframe.plan.dtypes import (aggregate_type, combine_families, expr_family, expr_field, expr_type, group_float32_downcast,
                                 group_median_decimal,
                                 keeps_type_when_missing)
@@ -423,7 +423,7 @@ class CompleteGroups(Plan):
             return None if pa.types.is_integer(t) or pa.types.is_boolean(t) else t
 
         cols = tuple(Field(f.label, widen(f), f.family) for f in s.columns)
-        return Schema(cols, s.index, s.empty_columns_dtype)  # (no columns: the labels' Index type stays)
+        return replace(s, columns=cols)  # (no columns: the labels' Index type stays)
 
     def describe(self) -> str:
         return f"CompleteGroups keys={list(self.keys)}{' sort' if self.sort else ''}"
@@ -519,7 +519,8 @@ class Join(Plan):
                 other = self.right_on[self.left_on.index(name)]
                 # pandas takes the right keys: their type where both sides agree (else the data's), their family
                 t = t if t is not None and rt.dtype_of(other) == t else None
-                fam = rt.family_of(other)
+                # (a nullable left key with a numpy right one of its type: the nullable dtype, pandas' common one)
+                fam = fam if fam == MASKED and rt.family_of(other) == NUMPY and t is not None else rt.family_of(other)
             elif (side == "key" and how == "right") or (how == "left" and self.right_key_from_left_index(name)):
                 t = None  # the other side's key values
             if side == "key" or (side == "right" and self.right_key_from_left_index(name)):
@@ -547,7 +548,11 @@ class Join(Plan):
                 index = tuple(IndexField(f.label, f.dtype if keeps_type_when_missing(f.family) else None
                                          if f.dtype is None or pa.types.is_integer(f.dtype)
                                          or pa.types.is_boolean(f.dtype) else f.dtype, f.level, f.family) for f in index)
-        return Schema(tuple(fields), index)
+        # no columns on either side: pandas appends the two empty column Indexes (two RangeIndexes
+        # stay one, two of one dtype keep it, others are object)
+        a, b = lt.empty_columns_dtype, rt.empty_columns_dtype
+        empty = None if fields else a if a == b else "object"
+        return Schema(tuple(fields), index, empty)
 
     def _categorical_key(self, side: str, name: str, t: Any) -> Any:
         """A key column over categoricals: pandas keeps the categorical when both sides share the
@@ -681,17 +686,30 @@ class Union(Plan):
         # no columns: pandas' union of the column Indexes keeps a typed empty one (str) over a RangeIndex
         empty = None if fields else next((c.schema.empty_columns_dtype for c in self.children
                                           if c.schema.empty_columns_dtype), None)
+        # pandas' union of the column Indexes: their common dtype (object Indexes of ints stay object)
+        cdtype = None
+        if fields and any(c.schema.columns_dtype for c in self.children):
+            from pandas.core.dtypes.cast import find_common_type
+
+            common = find_common_type([c.schema.columns_index().dtype for c in self.children if c.schema.columns])
+            cdtype = str(common)
+        cnames = {c.schema.columns_name for c in self.children}  # (pandas: the name they all have)
+        cname = cnames.pop() if len(cnames) == 1 else None
         if self.ignore_index:
-            return Schema(tuple(fields), None, empty)
+            return Schema(tuple(fields), None, empty, cdtype, cname)
         idx = [c.schema.index for c in self.children]
         first = idx[0]
         assert first is not None
         levels = []
         for f in first:
             ts = [i[f.level].dtype if i is not None and len(i) > f.level else None for i in idx]
+            # pandas keeps a frequency all the pieces have where they follow on one another (one run)
+            freqs = {i[f.level].freq if i is not None and len(i) == 1 else None for i in idx}
+            freq = freqs.pop() if len(freqs) == 1 else None
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
-                                     ts[0] if all(t == ts[0] for t in ts) else None, f.level, f.family))
-        return Schema(tuple(fields), tuple(levels), empty)
+                                     ts[0] if all(t == ts[0] for t in ts) else _finest_time_unit(ts), f.level, f.family,
+                                     None if freq is None or isinstance(freq, DeletedFreq) else DeletedFreq(freq)))
+        return Schema(tuple(fields), tuple(levels), empty, cdtype, cname)
 
     def widened(self, label: Hashable) -> bool:
         """Whether a child with columns lacks column ``label``: pandas then casts the column to a
@@ -706,6 +724,19 @@ class Union(Plan):
 def _object_column(t: Any, fam: str) -> bool:
     """Whether a column of type ``t`` (known) and family ``fam`` is an object column in pandas."""
     return t is not None and t != PYOBJECT and pandas_dtype(t, False, fam) == np.dtype("O")
+
+
+_TIME_UNITS = ("s", "ms", "us", "ns")
+
+
+def _finest_time_unit(types: list[Any]) -> pa.DataType | None:
+    """Datetimes of one zone (or durations) in several units: pandas' common dtype is the finest
+    unit (``concat`` of ``datetime64[us]`` and ``[ns]`` is ``[ns]``); None for other types."""
+    if all(t is not None and pa.types.is_timestamp(t) for t in types) and len({t.tz for t in types}) == 1:
+        return pa.timestamp(max((t.unit for t in types), key=_TIME_UNITS.index), types[0].tz)
+    if all(t is not None and pa.types.is_duration(t) for t in types):
+        return pa.duration(max((t.unit for t in types), key=_TIME_UNITS.index))
+    return None
 
 
 def _union_type(types: list[Any]) -> pa.DataType | None:
@@ -725,6 +756,9 @@ def _union_type(types: list[Any]) -> pa.DataType | None:
     t0 = present[0]
     if all(t == t0 for t in present):
         return t0
+    finer = _finest_time_unit(present)
+    if finer is not None:
+        return finer
     import numpy as np
 
     try:
@@ -796,7 +830,16 @@ class HConcat(Plan):
                           for f in c.schema.columns)
         first = self.children[0].schema.index
         index = None if first is None else tuple(first)
-        return Schema(tuple(fields), index)
+        if index is not None and self.join == "concat":
+            # pandas' union of the indexes names each level where every index agrees (else None)
+            index = tuple(replace(f, label=f.label if all(c.schema.index is not None and len(c.schema.index) > i
+                                                          and c.schema.index[i].label == f.label
+                                                          and type(c.schema.index[i].label) is type(f.label)
+                                                          for c in self.children) else None)
+                          for i, f in enumerate(index))
+        cnames = {c.schema.columns_name for c in self.children}
+        return Schema(tuple(fields), index, None, None,
+                      cnames.pop() if self.join == "concat" and len(cnames) == 1 else None)
 
 
 def narrow_signed_int(t: Any) -> bool:
@@ -863,7 +906,7 @@ class ResetIndex(Plan):
             return s.with_index(None)
         idx = s.index if s.index is not None else (IndexField(None, pa.int64(), 0),)
         front = tuple(Field(lab, f.dtype, f.family) for lab, f in zip(self.labels, idx))
-        return Schema(front + s.columns, None)
+        return Schema(front + s.columns, None, None, None, s.columns_name)  # (pandas' insert keeps the name)
 
     def describe(self) -> str:
         return f"ResetIndex{' drop' if self.drop else ''}"

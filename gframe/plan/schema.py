@@ -221,6 +221,11 @@ class Schema:
     # with no data columns: the dtype of pandas' (empty) column Index, which keeps the dtype of the
     # labels it was selected from (df[[]] of str labels: str); None: a RangeIndex
     empty_columns_dtype: str | None = None
+    # with columns: the dtype of pandas' column Index where it is not the one its labels infer (an
+    # object Index of ints, a nullable ``UInt8`` Index); kept by selections of these labels, else None
+    columns_dtype: str | None = None
+    # the name of pandas' column Index (``df.columns.name``), kept by operations on the columns
+    columns_name: Hashable = None
 
     @staticmethod
     def make(columns: Iterable[tuple[Hashable, ArrowType | None]], index: Iterable[tuple[Hashable, ArrowType | None]] | None = None) -> "Schema":
@@ -305,17 +310,34 @@ class Schema:
         cols = tuple(columns)
         empty = None
         if not cols:
-            empty = str(pd.Index(self.labels).dtype) if self.columns else self.empty_columns_dtype
-        return Schema(cols, self.index, empty)
+            empty = str(self.columns_index().dtype) if self.columns else self.empty_columns_dtype
+        return Schema(cols, self.index, empty, self.columns_dtype if self.columns_dtype and cols
+                      and _labels_within([f.label for f in cols], self.labels) else None, self.columns_name)
 
     def with_index(self, index: tuple[IndexField, ...] | None) -> "Schema":
-        return Schema(self.columns, index, self.empty_columns_dtype)
+        return Schema(self.columns, index, self.empty_columns_dtype, self.columns_dtype, self.columns_name)
 
     def columns_index(self) -> pd.Index:
         """pandas' column Index for these labels."""
+        name = self.columns_name
         if self.columns:
-            return pd.Index(self.labels)
-        return pd.Index([], dtype=self.empty_columns_dtype) if self.empty_columns_dtype else pd.RangeIndex(0)
+            if self.columns_dtype:
+                try:
+                    return pd.Index(self.labels, dtype=self.columns_dtype, name=name)
+                except (TypeError, ValueError):
+                    pass
+            return pd.Index(self.labels, name=name)
+        return pd.Index([], dtype=self.empty_columns_dtype, name=name) if self.empty_columns_dtype \
+            else pd.RangeIndex(0, name=name)
+
+
+def _labels_within(labels: list[Hashable], of: list[Hashable]) -> bool:
+    """Whether every label is one of ``of`` (of the same type: ``1`` is not ``1.0`` or ``True``)."""
+    try:
+        known = {(type(x), x) for x in of}
+        return all((type(x), x) in known for x in labels)
+    except TypeError:
+        return False
 
 
 # ---------------------------------------------------------------------------------------------

@@ -212,7 +212,8 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         arr = e.param("values").value
         res = x.is_in(pl.Series(arr.drop_null()).implode()).fill_null(False)
         return res | x.is_null() if arr.null_count else res
-    values = list(e.param("values"))
+    # numpy scalars (``set(ser.values)``) as the Python values they equal, as the GPU engine reads them
+    values = [v.item() if isinstance(v, (np.number, np.bool_)) else v for v in e.param("values")]
     if xt is not None and pa.types.is_timestamp(xt):
         return _isin_timestamps(x, xt, values)
     has_null = any(v is None or (isinstance(v, float) and v != v) for v in values)
