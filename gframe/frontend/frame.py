@@ -14,8 +14,8 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, via_pandas,
-                                    wraps_pandas)
+from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, user_warnings,
+                                    via_pandas, wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
 from gframe.frontend.device import frame_plan as device_frame_plan, is_device_data, to_host
@@ -55,7 +55,7 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def __init__(self, data: Any = None, index: Any = None, columns: Any = None, dtype: Any = None,
                  copy: bool | None = None) -> None:
-        if isinstance(data, DataFrame) and index is None and columns is None and dtype is None:
+        if type(data) is DataFrame and index is None and columns is None and dtype is None:
             object.__setattr__(self, "_plan", data._plan)
             return
         if is_device_data(data):  # cudf, CUDA arrays: kept where they are (frontend/device.py)
@@ -69,8 +69,14 @@ class DataFrame(NumpyProtocols, NDFrame):
             return
         data = as_pandas(data)
         index = as_pandas(index)
+        columns = as_pandas(columns)  # a gframe Index keeps its dtype (``Index([], dtype="str")``)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
+        if not pdf.columns.is_unique:  # no plan holds it: kept as pandas' frame (``frontend/hostframe.py``)
+            from gframe.frontend.hostframe import hold
+
+            hold(self, pdf)
+            return
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))
 
     # ------------------------------------------------------------------ alternate constructors
@@ -100,15 +106,32 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @classmethod
     def _from_pandas(cls, pdf: pd.DataFrame, origin: str = "pandas") -> "DataFrame":
+        if not pdf.columns.is_unique:  # no plan holds it: kept as pandas' frame (``frontend/hostframe.py``)
+            from gframe.frontend.hostframe import host_frame
+
+            return host_frame(pdf)
         return cls._from_plan(scan_pandas(pdf, origin))
 
     def _replace(self, plan: L.Plan) -> None:
         """In-place idioms: swap this object's plan."""
         object.__setattr__(self, "_plan", plan)
 
+    def _replace_from(self, new: "DataFrame") -> None:
+        """In-place idioms: take ``new``'s contents, which may be a frame no plan holds (duplicate column
+        labels, ``frontend/hostframe.py``): this object becomes one of those, or stops being one."""
+        from gframe.frontend.hostframe import HostFrame, hold
+
+        if isinstance(new, HostFrame):
+            hold(self, new._host)
+            return
+        if isinstance(self, HostFrame):
+            self.__dict__.pop("_host", None)
+            object.__setattr__(self, "__class__", DataFrame)
+        self._replace(new._plan)
+
     def _inplace(self, new: "DataFrame", inplace: bool) -> "DataFrame | None":
         if inplace:
-            self._replace(new._plan)
+            self._replace_from(new)
             return None
         return new
 
@@ -145,7 +168,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         # native: a one-to-one relabelling (a rename); duplicate or tuple labels, through pandas
         if isinstance(value, pd.MultiIndex) or len(set(old)) != len(old) or len(set(labels)) != len(labels) \
                 or any(isinstance(x, tuple) for x in old + labels):
-            self._replace(set_attribute(self, "columns", value, "relabelling not one-to-one")._plan)
+            self._replace_from(set_attribute(self, "columns", value, "relabelling not one-to-one"))
             return
         self._replace(self.rename(columns=dict(zip(old, labels)))._plan)
 
@@ -167,7 +190,10 @@ class DataFrame(NumpyProtocols, NDFrame):
     @index.setter
     def index(self, value: Any) -> None:
         plan = relabelled(self._plan, value)
-        self._replace(plan if plan is not None else set_attribute(self, "index", value, "setting the axis is not native")._plan)
+        if plan is None:
+            self._replace_from(set_attribute(self, "index", value, "setting the axis is not native"))
+            return
+        self._replace(plan)
 
     def _col(self, label: Hashable) -> Field:
         try:
@@ -345,7 +371,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             return
         if isinstance(key, slice) or not isinstance(key, Hashable):
             # rows by a slice, an array or frame mask: pandas assigns (and raises what it raises)
-            self._replace(set_item(self, key, value, "assignment key not native")._plan)
+            self._replace_from(set_item(self, key, value, "assignment key not native"))
             return
         self._replace(self._with_column(key, value)._plan)
 
@@ -723,9 +749,15 @@ class DataFrame(NumpyProtocols, NDFrame):
         return call_method(self, "filter", (items, like, regex, axis), {})
 
     def select_dtypes(self, include: Any = None, exclude: Any = None) -> "DataFrame":
-        empty = pd.DataFrame({f.label: pd.Series([], dtype=pandas_dtype(f.dtype)) for f in self._schema.columns})
-        keep = list(empty.select_dtypes(include=include, exclude=exclude).columns)
-        return self[keep]
+        # pandas' own selection over a frame of no rows with the same dtypes (the exact ones: nullable,
+        # Arrow, categorical, sparse each match only their own specifications), by position; its
+        # warnings point at the caller's line
+        dtypes = list(self.dtypes)
+        empty = pd.DataFrame({i: pd.Series([], dtype=d) for i, d in enumerate(dtypes)}, columns=range(len(dtypes)))
+        with user_warnings():
+            kept = empty.select_dtypes(include=include, exclude=exclude).columns
+        labels = self._schema.labels
+        return self[[labels[i] for i in kept]]
 
     def set_index(self, keys: Any, *, drop: bool = True, append: bool = False, inplace: bool = False,
                   verify_integrity: bool = False) -> "DataFrame | None":
