@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, user_warnings,
+from gframe.frontend.bridge import (NotNative, as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, user_warnings,
                                     via_pandas, wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
@@ -709,7 +709,15 @@ class DataFrame(NumpyProtocols, NDFrame):
             if index is not None or columns is not None:
                 raise ValueError("Cannot specify both 'labels' and 'index'/'columns'")
             index = labels
+        elif index is not None or columns is not None:
+            if axis == 1:  # (pandas compares with 1 only)
+                raise ValueError("Cannot specify both 'axis' and 'index'/'columns'")
+        else:
+            raise ValueError("Need to specify at least one of 'labels', 'index' or 'columns'")
         cols = _listify(columns)
+        if cols and (level is not None or (any(isinstance(f.label, tuple) for f in self._schema.columns)
+                                           and not all(isinstance(c, tuple) for c in cols))):
+            raise NotNative("labels of a level of the columns")
         if errors == "raise":
             missing = [c for c in cols if not self._schema.has(c)]
             if missing:
@@ -732,7 +740,15 @@ class DataFrame(NumpyProtocols, NDFrame):
             return self[list(columns)]
         return call_method(self, "reindex", args, kwargs)
 
-    def filter(self, items: Any = None, like: str | None = None, regex: str | None = None, axis: Any = None) -> "DataFrame":
+    def filter(self, arg: Any = None, /, like: str | None = None, regex: str | None = None, axis: Any = None, *,
+               items: Any = None, cond: Any = None, na: Any = False) -> "DataFrame":
+        # pandas 3.1: the positional argument is labels, or a mask (booleans, a callable, an expression)
+        # to filter rows with; native: labels only, given one way, as pandas' ``items``
+        if cond is not None or na is not False or (arg is not None and items is not None) or not _labels_arg(arg):
+            raise NotNative("filter by a mask")
+        items = arg if arg is not None else items
+        if sum(x is not None for x in (items, like, regex)) > 1:
+            raise NotNative("several selections")  # pandas' TypeError
         if axis in (None, 1, "columns"):
             import re
 
@@ -744,9 +760,9 @@ class DataFrame(NumpyProtocols, NDFrame):
             elif regex is not None:
                 keep = [lab for lab in labels if re.search(regex, str(lab))]
             else:
-                raise TypeError("Must pass either `items`, `like`, or `regex`")
+                raise NotNative("nothing to select by")  # pandas' TypeError
             return self[keep]
-        return call_method(self, "filter", (items, like, regex, axis), {})
+        raise NotNative("filter of the index")
 
     def select_dtypes(self, include: Any = None, exclude: Any = None) -> "DataFrame":
         # pandas' own selection over a frame of no rows with the same dtypes (the exact ones: nullable,
@@ -1002,13 +1018,22 @@ class DataFrame(NumpyProtocols, NDFrame):
             return call_method(self, "sort_values", (by,), {"axis": axis, "ascending": ascending, "inplace": inplace,
                                                                "kind": kind, "na_position": na_position, "ignore_index": ignore_index, "key": key})
         by_l = _listify(by)
+        levels = {f.label: f.name for f in self._schema.index or () if f.label is not None}
+        names = []
         for b in by_l:
-            if not self._schema.has(b):
+            if self._schema.has(b):
+                if _label_key(b) and b in levels:
+                    raise NotNative("a label of a column and of an index level")  # pandas' ValueError
+                names.append(internal_name(b))
+            elif _label_key(b) and b in levels:
+                names.append(levels[b])  # pandas sorts by an index level named so
+            else:
                 raise KeyError(b)
-        names = [internal_name(b) for b in by_l]
         desc = _descending(ascending, len(names))
         if na_position not in ("first", "last"):
             raise ValueError(f"invalid na_position: {na_position}")
+        if na_position == "first" and len(names) > 1 and set(names) & set(levels.values()):
+            raise NotNative("index levels among several keys, missing values first")  # (see _sort_values_plan)
         plan = _sort_values_plan(_positions(self._plan), names, desc, na_position == "last")
         new = DataFrame._from_plan(plan)
         if ignore_index:
@@ -1195,6 +1220,16 @@ def _is_listlike(v: Any) -> bool:
 def _label_key(k: Any) -> bool:
     """A key of ``set_index`` that names a column (hashable, not an iterator of values)."""
     return pd.api.types.is_hashable(k) and not isinstance(k, Iterator)
+
+
+def _labels_arg(arg: Any) -> bool:
+    """Whether ``filter``'s positional argument is labels for certain: None, or a list, tuple or Index
+    holding no bools (pandas reads booleans, callables, expressions and frames as a mask)."""
+    if arg is None:
+        return True
+    if not isinstance(arg, (list, tuple, pd.Index)) or isinstance(arg, pd.MultiIndex):
+        return False
+    return not any(isinstance(v, (bool, np.bool_)) for v in arg)
 
 
 def _values_of(v: Any) -> list[Any]:

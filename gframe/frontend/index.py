@@ -9,6 +9,7 @@ import operator
 from typing import Any, Hashable
 
 import pandas as pd
+from pandas.core.indexes.frozen import FrozenList
 from gframe import engines
 from gframe.frontend.bridge import from_pandas_result, via_pandas, wraps_pandas
 from gframe.frontend.arrow import ArrowInterop
@@ -64,8 +65,10 @@ class Index(ArrowInterop):
     def names(self) -> list[Hashable]:
         if self._plan is not None:
             idx = self._plan.schema.index
-            return [None] if idx is None else [f.label for f in idx]
-        return list(self._pandas.names)
+            names = [None] if idx is None else [f.label for f in idx]
+        else:
+            names = list(self._pandas.names)
+        return FrozenList(names)  # pandas' (equal to a tuple or a list of the names)
 
     @names.setter
     def names(self, value: Any) -> None:
