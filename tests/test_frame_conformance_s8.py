@@ -165,3 +165,70 @@ def test_index_names_compare_as_pandas() -> None:
     got, want = make(gpd).drop([(0, 2)]).index.names, make(pandas).drop([(0, 2)]).index.names
     assert got == ("one", "two") and want == ("one", "two") and got == ["one", "two"]
     assert type(got) is type(want)
+
+
+def test_index_of_a_series_takes_its_name_and_pandas_signature() -> None:
+    for pd in (pandas, gpd):
+        s = pd.Series([1, 2], name="B")
+        assert pd.Index(s).name == "B"
+        assert pd.Index(s, name="x").name == "x"
+        assert pd.Index(pd.Index([1, 2], name="q"), name="z").name == "z"
+        assert str(pd.Index([1, 2], "int8").dtype) == "int8"
+
+
+@pytest.mark.parametrize("box", [pandas.Series, pandas.Index, np.array, list])
+@pytest.mark.parametrize("append", [True, False])
+def test_set_index_of_arrays_names_levels_as_pandas(box, append) -> None:
+    out = []
+    for pd in (pandas, gpd):
+        df = pd.DataFrame({"A": [1, 2, 3], "B": ["x", "y", "z"], "C": [1.5, 2.5, 3.5]})
+        b = box(df["B"]) if box in (list, np.array) else getattr(pd, box.__name__)(df["B"])
+        out.append(df.set_index(["A", b], append=append))
+    tm.assert_frame_equal(out[1].to_pandas(), out[0])
+
+
+def test_set_index_verify_integrity_warns_once_at_the_caller() -> None:
+    df = gpd.DataFrame({"A": [1, 2], "B": [3, 4]})
+    with pytest.warns(pandas.errors.Pandas4Warning, match="verify_integrity") as record:
+        df.set_index("A", verify_integrity=True)
+    assert len(record) == 1 and record[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="Length mismatch"):
+            df.set_index(pandas.Series([1, 2, 3]))  # gframe's trip passes no deprecated keyword
+
+
+@pytest.mark.parametrize("call", [
+    lambda d: d.dropna(), lambda d: d.dropna(how="all"), lambda d: d.dropna(thresh=2), lambda d: d.dropna(axis=1),
+    lambda d: d.dropna(axis=1, how="all"), lambda d: d.dropna(subset="a"), lambda d: d.dropna(subset=["a", "b"]),
+])
+def test_dropna_as_pandas(call) -> None:
+    def make(pd):
+        return pd.DataFrame({"a": [1.0, None, 3.0], "b": [None, None, 6.0], "c": [np.nan, np.nan, np.nan]})
+
+    tm.assert_frame_equal(call(make(gpd)).to_pandas(), call(make(pandas)))
+
+
+@pytest.mark.parametrize("call,exc", [
+    (lambda d: d.dropna(how="all", thresh=1), TypeError), (lambda d: d.dropna(axis=(0, 1)), TypeError),
+    (lambda d: d.dropna(subset=["X"]), KeyError), (lambda d: d.drop_duplicates(subset="X"), KeyError),
+    (lambda d: d.drop_duplicates(ignore_index=1), ValueError), (lambda d: d.duplicated(subset={"a", "X"}), KeyError),
+])
+def test_dropna_and_duplicates_errors_as_pandas(call, exc) -> None:
+    frames = [pd.DataFrame({"a": [1.0, None], "b": [2.0, 2.0]}) for pd in (pandas, gpd)]
+    with pytest.raises(exc) as want:
+        call(frames[0])
+    with pytest.raises(exc) as got:
+        call(frames[1])
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("subset", [("AA", "AB"), {"AAA"}, "AAA", ["AAA", ("AA", "AB")]])
+def test_duplicates_subset_forms(subset) -> None:
+    def make(pd):
+        return pd.DataFrame({("AA", "AB"): [1, 1, 2], "AAA": [3, 3, 3], "B": [1, 1, 1]})
+
+    for method in ("drop_duplicates", "duplicated"):
+        want = getattr(make(pandas), method)(subset)
+        got = getattr(make(gpd), method)(subset).to_pandas()
+        (tm.assert_frame_equal if method == "drop_duplicates" else tm.assert_series_equal)(got, want)

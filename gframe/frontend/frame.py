@@ -208,13 +208,23 @@ class DataFrame(NumpyProtocols, NDFrame):
             raise KeyError(f"{missing} {axis_msg}")
         return [internal_name(lab) for lab in labels]
 
+    def _subset_labels(self, subset: Any) -> list[Hashable]:
+        """pandas' reading of a ``duplicated``/``drop_duplicates`` subset: one label (a string, a
+        tuple that is a column's label, any non-iterable) or an iterable of labels (a set too)."""
+        if not np.iterable(subset) or isinstance(subset, str) or (isinstance(subset, tuple) and self._schema.has(subset)):
+            return [subset]
+        return list(subset)
+
     def _subset_names(self, labels: Iterable[Hashable]) -> list[str] | None:
         """``_names`` of a ``duplicated``/``drop_duplicates`` subset; None for an empty frame (no rows
         or no columns), where pandas answers before it looks the labels up (a missing one raises
         KeyError only where there are values). The row count is computed only for a missing label."""
         labels = list(labels)
-        if any(not self._schema.has(lab) for lab in labels) and (not self._schema.columns or len(self) == 0):
+        missing = {lab for lab in labels if not self._schema.has(lab)}
+        if missing and (not self._schema.columns or len(self) == 0):
             return None
+        if missing:
+            raise KeyError(pd.Index(missing))  # pandas' message: the Index of the missing labels
         return self._names(labels)
 
     # ------------------------------------------------------------------ execution
@@ -816,17 +826,22 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     # ------------------------------------------------------------------ missing data
     @pickled_via_pandas  # (reads only which values are missing)
-    def dropna(self, *, axis: Any = 0, how: Any = None, thresh: Any = None, subset: Any = None,
+    def dropna(self, *, axis: Any = 0, how: Any = NO_DEFAULT, thresh: Any = NO_DEFAULT, subset: Any = None,
                inplace: bool = False, ignore_index: bool = False) -> "DataFrame | None":
-        if axis not in (0, "index"):
-            return call_method(self, "dropna", (), {"axis": axis, "how": how, "thresh": thresh, "subset": subset,
-                                                       "inplace": inplace, "ignore_index": ignore_index})
-        if how is not None and thresh is not None:
+        if how is not NO_DEFAULT and thresh is not NO_DEFAULT:
             raise TypeError("You cannot set both the how and thresh arguments at the same time.")
-        how = how or "any"
+        if isinstance(axis, (tuple, list)) or axis not in (0, "index") or thresh is None:
+            raise NotNative("dropna along the columns")  # (pandas' errors for the others)
+        how = "any" if how is NO_DEFAULT else how
+        thresh = None if thresh is NO_DEFAULT else thresh
         if how not in ("any", "all"):
             raise ValueError(f"invalid how option: {how}")
-        names = self._names(_listify(subset) if subset is not None else self._schema.labels)
+        if subset is not None:
+            subset = _listify(subset) if pd.api.types.is_list_like(subset) else [subset]
+            missing = [k for k in subset if not self._schema.has(k)]
+            if missing:
+                raise KeyError(missing)
+        names = self._names(subset if subset is not None else self._schema.labels)
         if not names and thresh is None:
             new = self
         else:
@@ -1091,7 +1106,9 @@ class DataFrame(NumpyProtocols, NDFrame):
                         ignore_index: bool = False) -> "DataFrame | None":
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
-        names = self._subset_names(_listify(subset)) if subset is not None else []
+        if not isinstance(ignore_index, (bool, np.bool_)):
+            raise NotNative("ignore_index not a bool")  # pandas' ValueError
+        names = self._subset_names(self._subset_labels(subset)) if subset is not None else []
         if names is None or not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
             return self._inplace(self.copy(), inplace) if not ignore_index else self._inplace(self.reset_index(drop=True), inplace)
         how = "none" if keep is False else keep
@@ -1117,7 +1134,7 @@ class DataFrame(NumpyProtocols, NDFrame):
     def duplicated(self, subset: Any = None, keep: Any = "first") -> Any:
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
-        labels = _listify(subset) if subset is not None else self._schema.labels
+        labels = self._subset_labels(subset) if subset is not None else self._schema.labels
         names = self._subset_names(labels) if labels else []
         if not names:
             return Series._over(self._plan, Lit(False), None)
