@@ -66,6 +66,10 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
             cats = pa.array([], want) if want is not None else cats
         cats = cats.cast(normalize_arrow_type(cats.type))
         return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32(), mask=codes < 0), cats, ordered=bool(dtype.ordered))
+    if _unnamed_offset(dtype):
+        # a fixed offset of minutes (``UTC+01:15``): Polars (and so the CPU engine) holds only IANA
+        # zones and whole-hour offsets; kept as the Timestamps they are, shown as their dtype
+        return _pickled(values)
     if isinstance(dtype, np.dtype) and dtype.kind in "cSV":
         # complex numbers, numpy bytes: Arrow has no such type (bytes would come back object); kept as
         # the objects they are, shown as their dtype (``host_family``)
@@ -103,6 +107,19 @@ def _array_from_pandas(values: pd.Series | pd.Index, label: Hashable) -> pa.Arra
     if dtype == object and pa.types.is_null(arr.type):
         arr = pa.nulls(len(values), pa.float64())
     return arr
+
+
+_MINUTES_OFFSET = re.compile(r"^[+-]\d\d:(?!00$)\d\d$")
+
+
+def _unnamed_offset(dtype: Any) -> bool:
+    """Whether ``dtype`` is tz-aware in a fixed offset no IANA zone names (minutes past the hour)."""
+    if not isinstance(dtype, pd.DatetimeTZDtype):
+        return False
+    try:
+        return bool(_MINUTES_OFFSET.match(pa.lib.tzinfo_to_string(dtype.tz)))
+    except (TypeError, ValueError, pa.ArrowException):
+        return False
 
 
 def _mixed_time_zones(values: pd.Series | pd.Index) -> bool:
@@ -196,7 +213,9 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
         arr = _array_from_pandas(df.iloc[:, i], label)
         arrays.append(arr)
         names.append(internal_name(label))
-        fields.append(Field(label, arr.type, _stored_family(df.dtypes.iloc[i], arr, df.iloc[:, i])))
+        dtype = df.dtypes.iloc[i]
+        tz = tz_holder(dtype.tz) if isinstance(dtype, pd.DatetimeTZDtype) and arr.type != PYOBJECT else None
+        fields.append(Field(label, arr.type, _stored_family(dtype, arr, df.iloc[:, i]), tz))
     index: tuple[IndexField, ...] | None
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
@@ -488,6 +507,14 @@ def index_tz(index: pd.Index, tz: Any) -> pd.Index:
     return index.tz_convert(tz) if same else index
 
 
+def column_tz(values: Any, tz: Any) -> Any:
+    """``index_tz`` for a column's values (a Series or an array)."""
+    if not isinstance(getattr(values, "dtype", None), pd.DatetimeTZDtype):
+        return values
+    index = index_tz(pd.DatetimeIndex(values), tz)
+    return values if index.tz is values.dtype.tz else pd.Series(index.array, index=getattr(values, "index", None))
+
+
 _WHOLE_HOUR_OFFSET = re.compile(r"^([+-])(\d\d):00$")
 
 
@@ -546,6 +573,8 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     data = {}
     for i, f in enumerate(schema.columns):
         data[i] = _pandas_column(table.column(f.name), f.dtype, f.family)
+        if f.tz is not None:
+            data[i] = column_tz(data[i], f.tz)
     n = table.num_rows
     if schema.index is None:
         index: pd.Index = pd.RangeIndex(offset, offset + n)

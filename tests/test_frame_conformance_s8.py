@@ -1,6 +1,7 @@
 """frame/methods conformance fixes of session 8 (conf8frm), each checked against pandas."""
 from __future__ import annotations
 
+import datetime as dt
 import warnings
 
 import numpy as np
@@ -232,3 +233,18 @@ def test_duplicates_subset_forms(subset) -> None:
         want = getattr(make(pandas), method)(subset)
         got = getattr(make(gpd), method)(subset).to_pandas()
         (tm.assert_frame_equal if method == "drop_duplicates" else tm.assert_series_equal)(got, want)
+
+
+@pytest.mark.parametrize("tz", ["+01:15", "UTC-02:15", "dateutil/US/Pacific", "Etc/GMT+1",
+                                dt.timezone(dt.timedelta(hours=1)), dt.timezone(dt.timedelta(hours=-1), "foo")])
+def test_tz_aware_index_and_columns_keep_their_zone(tz) -> None:
+    """Fixed offsets of minutes (no IANA name, which the CPU engine needs) are held as pandas'
+    Timestamps; every other zone comes back as the tz object it came in as, also after reset_index."""
+    def make(pd):
+        idx = pd.date_range("2011-01-01", periods=3, tz=tz, name="idx")
+        return pd.DataFrame({"a": range(3), "t": idx}, index=idx)
+
+    for call in (lambda d: d, lambda d: d.reset_index(), lambda d: d.describe(), lambda d: d[d.a > 0],
+                 lambda d: d.sort_values("a", ascending=False), lambda d: d.t.dt.hour):
+        want, got = call(make(pandas)), call(make(gpd)).to_pandas()
+        (tm.assert_frame_equal if isinstance(want, pandas.DataFrame) else tm.assert_series_equal)(got, want)

@@ -1383,6 +1383,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @property
     def dt(self) -> Any:
+        if host_dtype(self._family) is not None:  # values held as pandas' objects (``UTC+01:15``): pandas' .dt
+            return get_attribute(self, "dt")
         return DatetimeMethods(self)
 
     def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,
