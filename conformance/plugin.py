@@ -105,7 +105,9 @@ def _build_substitutions() -> None:
     for mod in (asserters, tm, pandas.testing):
         for name in dir(mod):
             fn = getattr(mod, name)
-            if name.startswith("assert_") and callable(fn) and not hasattr(fn, "__conformance_wrapped__"):
+            # (``get_dtype`` too: it reads ``dtypes`` of what passes pandas' ``isinstance(obj, DataFrame)``)
+            if (name.startswith("assert_") or name == "get_dtype") and callable(fn) \
+                    and not hasattr(fn, "__conformance_wrapped__"):
                 if id(fn) not in wrapped:
                     wrapped[id(fn)] = _accepting_gframe(fn)
                     _SUBST[id(fn)] = (fn, wrapped[id(fn)])

@@ -248,3 +248,26 @@ def test_tz_aware_index_and_columns_keep_their_zone(tz) -> None:
                  lambda d: d.sort_values("a", ascending=False), lambda d: d.t.dt.hour):
         want, got = call(make(pandas)), call(make(gpd)).to_pandas()
         (tm.assert_frame_equal if isinstance(want, pandas.DataFrame) else tm.assert_series_equal)(got, want)
+
+
+def test_pipe_with_a_target_keyword() -> None:
+    def f(x, y):
+        return y.sum() + x
+
+    for pd in (pandas, gpd):
+        df = pd.DataFrame({"A": [1, 2]})
+        assert df.pipe((f, "y"), x=1) == 4 and df["A"].pipe((f, "y"), x=1) == 4
+        with pytest.raises(ValueError, match="y is both the pipe target and a keyword argument"):
+            df.pipe((f, "y"), x=1, y=0)
+
+
+@pytest.mark.parametrize("values", [
+    lambda pd: pd.DataFrame({"A": [1, 3, 3, 9], "B": [1, 2, 9, 9]}), lambda pd: pd.Series([1, 2, 3, 4]),
+    lambda pd: pd.Series([1, 2, 3, 4], index=[3, 2, 1, 0]), lambda pd: [1, 9],
+    lambda pd: pd.DataFrame({"A": [1, 3]}, index=[1, 0]),
+])
+def test_isin_of_a_frame_or_series_aligns_on_labels(values) -> None:
+    def make(pd):
+        return pd.DataFrame({"A": [1, 2, 3, 4], "B": [1, 2, 9, 9], "C": [0, 0, 0, 0]})
+
+    tm.assert_frame_equal(make(gpd).isin(values(gpd)).to_pandas(), make(pandas).isin(values(pandas)))

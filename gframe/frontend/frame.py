@@ -12,6 +12,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.core.common import pipe as pandas_pipe
 
 from gframe import engines
 from gframe.frontend.bridge import (NotNative, as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, user_warnings,
@@ -554,10 +555,10 @@ class DataFrame(NumpyProtocols, NDFrame):
     def isin(self, values: Any) -> "DataFrame":
         if isinstance(values, dict):
             return self._map_columns(lambda f, e: func("isin", e, values=tuple(scalar_value(v) for v in values.get(f.label, ()))))
-        if isinstance(values, (DataFrame,)) or not _is_listlike(values):
-            if not _is_listlike(values):
-                raise TypeError(f"only list-like or dict-like objects are allowed to be passed to DataFrame.isin(), you passed a '{type(values).__name__}'")
-            return call_method(self, "isin", (values,), {})
+        if isinstance(values, (DataFrame, Series, pd.DataFrame, pd.Series)):
+            raise NotNative("isin of a frame or series: aligned on the labels")
+        if not _is_listlike(values):
+            raise TypeError(f"only list-like or dict-like objects are allowed to be passed to DataFrame.isin(), you passed a '{type(values).__name__}'")
         vals = tuple(scalar_value(v) for v in _values_of(values))
         return self._map_columns(lambda f, e: func("isin", e, values=vals))
 
@@ -1213,12 +1214,8 @@ class DataFrame(NumpyProtocols, NDFrame):
         global_dict = kwargs.pop("global_dict", None) or global_dict
         return query_mod.eval_(self, expr, inplace, kwargs, local_dict, global_dict)
 
-    def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if isinstance(func_, tuple):
-            fn, target = func_
-            kwargs[target] = self
-            return fn(*args, **kwargs)
-        return func_(self, *args, **kwargs)
+    def pipe(self, func: Callable[..., Any] | tuple[Callable[..., Any], str], *args: Any, **kwargs: Any) -> Any:
+        return pandas_pipe(self, func, *args, **kwargs)  # pandas' own: a (callable, keyword) tuple too
 
     def apply(self, func_: Any, axis: Any = 0, raw: bool = False, result_type: Any = None, args: tuple = (), **kwargs: Any) -> Any:
         out, reason = udf.apply_frame(self, func_, axis=axis, raw=raw, result_type=result_type, args=args, **kwargs)

@@ -1410,8 +1410,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return self.map(lambda v: func_(v, *args, **kwargs))
         return self.map(func_)
 
-    def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return func_(self, *args, **kwargs)
+    def pipe(self, func: Callable[..., Any] | tuple[Callable[..., Any], str], *args: Any, **kwargs: Any) -> Any:
+        from pandas.core.common import pipe as pandas_pipe
+
+        return pandas_pipe(self, func, *args, **kwargs)  # pandas' own: a (callable, keyword) tuple too
 
     def to_csv(self, *args: Any, **kwargs: Any) -> Any:
         return call_method(self, "to_csv", args, kwargs)
