@@ -252,7 +252,7 @@ def test_tz_aware_index_and_columns_keep_their_zone(tz) -> None:
 
 def test_pipe_with_a_target_keyword() -> None:
     def f(x, y):
-        return y.sum() + x
+        return int(np.asarray(y).sum()) + x
 
     for pd in (pandas, gpd):
         df = pd.DataFrame({"A": [1, 2]})
