@@ -271,3 +271,50 @@ def test_isin_of_a_frame_or_series_aligns_on_labels(values) -> None:
         return pd.DataFrame({"A": [1, 2, 3, 4], "B": [1, 2, 9, 9], "C": [0, 0, 0, 0]})
 
     tm.assert_frame_equal(make(gpd).isin(values(gpd)).to_pandas(), make(pandas).isin(values(pandas)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda d: d.rename(str.lower), lambda d: d.rename({"A": "z"}, axis=1), lambda d: d.rename(columns=str.lower),
+    lambda d: d.rename(index={"X": "q"}), lambda d: d.rename({"A": "z"}, axis="columns", errors="raise"),
+    lambda d: d.rename(columns={"A": "B"}),
+])
+def test_rename_as_pandas(call) -> None:
+    def make(pd):
+        return pd.DataFrame({"A": [1, 2], "B": [3, 4]}, index=["X", "Y"])
+
+    want = call(make(pandas))
+    got = call(make(gpd))
+    tm.assert_frame_equal(got.to_pandas(), want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda d: d.rename(), lambda d: d.rename(None, index=None), lambda d: d.rename(index=str.lower, axis=1),
+    lambda d: d.rename(str.lower, index=str.lower, columns=str.lower), lambda d: d.rename(id, mapper=id),
+])
+def test_rename_errors_as_pandas(call) -> None:
+    frames = [pd.DataFrame({"A": [1]}) for pd in (pandas, gpd)]
+    with pytest.raises(TypeError) as want:
+        call(frames[0])
+    with pytest.raises(TypeError) as got:
+        call(frames[1])
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("kwargs", [{"sort_remaining": False}, {"ascending": [False, True]},
+                                    {"ascending": False, "na_position": "first"}])
+def test_sort_index_of_levels_as_pandas(kwargs) -> None:
+    def make(pd):
+        idx = pandas.MultiIndex.from_tuples([("b", 2), ("a", 3), ("c", 1), ("b", 1), ("a", 0)])
+        return pd.DataFrame({"v": range(5)}, index=idx)
+
+    tm.assert_frame_equal(make(gpd).sort_index(**kwargs).to_pandas(), make(pandas).sort_index(**kwargs))
+
+
+@pytest.mark.parametrize("ascending", [None, [True, None], [False, "True"]])
+def test_sort_index_bad_ascending_as_pandas(ascending) -> None:
+    frames = [pd.DataFrame({"v": [1, 2]}, index=[2, 1]) for pd in (pandas, gpd)]
+    with pytest.raises(ValueError) as want:
+        frames[0].sort_index(ascending=ascending)
+    with pytest.raises(ValueError) as got:
+        frames[1].sort_index(ascending=ascending)
+    assert str(got.value) == str(want.value)

@@ -694,13 +694,14 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def rename(self, mapper: Any = None, *, index: Any = None, columns: Any = None, axis: Any = None,
                copy: Any = None, inplace: bool = False, level: Any = None, errors: str = "ignore") -> "DataFrame | None":
-        if mapper is not None and axis in (None, 1, "columns") and columns is None:
+        # native: the columns' labels, given as ``columns=`` alone or as the mapper along the columns (a
+        # mapper alone renames the index); every other combination is pandas' (its TypeErrors too)
+        if mapper is not None and axis in (1, "columns") and columns is None and index is None:
             columns, mapper = mapper, None
-        if index is not None or mapper is not None or level is not None:
-            return call_method(self, "rename", (mapper,), {"index": index, "columns": columns, "axis": axis, "inplace": inplace,
-                                                              "level": level, "errors": errors})
-        if columns is None:
-            return self._inplace(self, inplace)
+        elif mapper is not None or axis is not None:
+            raise NotNative("rename of the index")
+        if index is not None or level is not None or columns is None:
+            raise NotNative("rename of the index")
         fn = columns if callable(columns) else (lambda lab: columns.get(lab, lab))
         if errors == "raise" and not callable(columns):
             missing = [k for k in columns if not self._schema.has(k)]
@@ -709,7 +710,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         outputs = tuple((fn(f.label), Col(f.name)) for f in self._schema.columns)
         labels = [o[0] for o in outputs]
         if len(set(map(internal_name, labels))) != len(labels):
-            return call_method(self, "rename", (), {"columns": columns, "inplace": inplace})
+            raise NotNative("rename to duplicate labels")
         return self._inplace(DataFrame._from_plan(L.Select(outputs, self._plan)), inplace)
 
     def drop(self, labels: Any = None, *, axis: Any = 0, index: Any = None, columns: Any = None, level: Any = None,
@@ -1060,8 +1061,13 @@ class DataFrame(NumpyProtocols, NDFrame):
                    na_position: str = "last", sort_remaining: bool = True, ignore_index: bool = False, key: Any = None) -> "DataFrame | None":
         if axis not in (0, "index") or level is not None or key is not None \
                 or any(f.dtype == PYOBJECT for f in self._schema.index or ()):  # Python objects: Python's order (or TypeError)
-            return call_method(self, "sort_index", (), {"axis": axis, "level": level, "ascending": ascending, "inplace": inplace,
-                                                           "na_position": na_position, "ignore_index": ignore_index, "key": key})
+            raise NotNative("sort_index by a level, a key or Python objects")
+        levels = len(self._schema.index or (None,))
+        bools = (bool, np.bool_)
+        if not (isinstance(ascending, bools) or (isinstance(ascending, (list, tuple)) and len(ascending) == levels
+                                                 and all(isinstance(a, bools) for a in ascending))) \
+                or (not sort_remaining and levels > 1) or na_position not in ("first", "last"):
+            raise NotNative("sort_index options")  # (pandas' ValueErrors; the first level alone)
         if self._schema.index is None:
             new = self if ascending else DataFrame._from_plan(L.Sort((index_name(0),), (True,), True, _positions(self._plan)))
         else:
