@@ -80,7 +80,7 @@ def test_sort_values_missing_key_is_keyerror() -> None:
     lambda d: d.filter(["A", "zz", "B"]), lambda d: d.filter(items=["B"]), lambda d: d.filter(like="A"),
     lambda d: d.filter(regex="^B"), lambda d: d.filter(lambda x: x["A"] > 1),
     lambda d: d.filter([True, False, True], axis=0), lambda d: d.filter(cond=d["A"] > 1),
-    lambda d: d.filter(["x", "z"], axis="index"),
+    lambda d: d.filter(["x", "z"], axis="index"), lambda d: d.filter(("B", "A")), lambda d: d.filter((True, False)),
 ])
 def test_filter_takes_pandas_31_signature(call) -> None:
     def make(pd):

@@ -1243,11 +1243,11 @@ def _label_key(k: Any) -> bool:
 
 
 def _labels_arg(arg: Any) -> bool:
-    """Whether ``filter``'s positional argument is labels for certain: None, or a list, tuple or Index
+    """Whether ``filter``'s positional argument is labels for certain: None, a tuple, or a list or Index
     holding no bools (pandas reads booleans, callables, expressions and frames as a mask)."""
-    if arg is None:
+    if arg is None or type(arg) is tuple:  # (pandas: a tuple is never a mask)
         return True
-    if not isinstance(arg, (list, tuple, pd.Index)) or isinstance(arg, pd.MultiIndex):
+    if not isinstance(arg, (list, pd.Index)) or isinstance(arg, pd.MultiIndex):
         return False
     return not any(isinstance(v, (bool, np.bool_)) for v in arg)
 
