@@ -318,3 +318,12 @@ def test_sort_index_bad_ascending_as_pandas(ascending) -> None:
     with pytest.raises(ValueError) as got:
         frames[1].sort_index(ascending=ascending)
     assert str(got.value) == str(want.value)
+
+
+def test_drop_beside_a_tuple_label_is_native() -> None:
+    def make(pd):
+        return pd.DataFrame({"A": [1, 2], ("tuple", "as", "label"): [3, 4], "C": [5, 6]})
+
+    with gpd.option_context("gframe.fallback", "raise"):
+        got = make(gpd).drop("A", axis=1)
+        tm.assert_frame_equal(got.to_pandas(), make(pandas).drop("A", axis=1))

@@ -727,7 +727,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         else:
             raise ValueError("Need to specify at least one of 'labels', 'index' or 'columns'")
         cols = _listify(columns)
-        if cols and (level is not None or (any(isinstance(f.label, tuple) for f in self._schema.columns)
+        if cols and (level is not None or (isinstance(self._schema.columns_index(), pd.MultiIndex)
                                            and not all(isinstance(c, tuple) for c in cols))):
             raise NotNative("labels of a level of the columns")
         if errors == "raise":
