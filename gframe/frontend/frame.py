@@ -726,7 +726,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                 raise ValueError("Cannot specify both 'axis' and 'index'/'columns'")
         else:
             raise ValueError("Need to specify at least one of 'labels', 'index' or 'columns'")
-        cols = _listify(columns)
+        cols = [columns] if isinstance(columns, tuple) and self._schema.has(columns) else _listify(columns)
         if cols and (level is not None or (isinstance(self._schema.columns_index(), pd.MultiIndex)
                                            and not all(isinstance(c, tuple) for c in cols))):
             raise NotNative("labels of a level of the columns")
