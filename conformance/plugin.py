@@ -105,11 +105,40 @@ def _build_substitutions() -> None:
     for mod in (asserters, tm, pandas.testing):
         for name in dir(mod):
             fn = getattr(mod, name)
-            if name.startswith("assert_") and callable(fn) and not hasattr(fn, "__conformance_wrapped__"):
+            # (``get_dtype`` too: it reads ``dtypes`` of what passes pandas' ``isinstance(obj, DataFrame)``)
+            if (name.startswith("assert_") or name == "get_dtype") and callable(fn) \
+                    and not hasattr(fn, "__conformance_wrapped__"):
                 if id(fn) not in wrapped:
                     wrapped[id(fn)] = _accepting_gframe(fn)
                     _SUBST[id(fn)] = (fn, wrapped[id(fn)])
                 setattr(mod, name, wrapped[id(fn)])
+
+
+    # ``tm.box_expected(values, box)`` builds a test's input and expected values in the box under test
+    # (``box_with_array``: Index, Series, DataFrame, array): given gframe's class, the box pandas' own
+    # helper makes of the values, as gframe's object (gframe's ``array`` is pandas' arrays, kept so)
+    if not hasattr(tm.box_expected, "__conformance_wrapped__"):
+        boxed = _boxing_in_gframe(tm.box_expected)
+        _SUBST[id(tm.box_expected)] = (tm.box_expected, boxed)
+        tm.box_expected = boxed
+
+
+def _boxing_in_gframe(fn: Any) -> Any:
+    import pandas
+
+    import gframe
+
+    pandas_of = {id(getattr(gframe, name)): getattr(pandas, name) for name in ("Index", "Series", "DataFrame", "array")}
+    gframe_of = {pandas.Index: gframe.Index, pandas.Series: gframe.Series, pandas.DataFrame: gframe.DataFrame}
+
+    @functools.wraps(fn)
+    def wrapper(expected: Any, box_cls: Any, *args: Any, **kwargs: Any) -> Any:
+        pbox = pandas_of.get(id(box_cls), box_cls)
+        out = fn(_to_pandas(expected), pbox, *args, **kwargs)
+        return gframe_of[pbox](out) if pbox is not box_cls and pbox in gframe_of else out
+
+    wrapper.__conformance_wrapped__ = fn  # type: ignore[attr-defined]
+    return wrapper
 
 
 def _rebind_module(mod: Any) -> int:

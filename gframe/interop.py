@@ -132,6 +132,8 @@ def _mixed_markers(values: pd.Series | pd.Index) -> bool:
     na = sum(v is pd.NA for v in missing)
     nat = sum(v is pd.NaT for v in missing)
     return (na > 0 or nat > 0) and na != len(missing) and nat != len(missing)
+
+
 _MS_LIMIT = (2 ** 63 - 1) // 1000  # the [s] values a [ms] int64 holds
 
 
@@ -238,7 +240,9 @@ def pandas_to_table(df: pd.DataFrame) -> tuple[pa.Table, Schema]:
         arr = _array_from_pandas(df.iloc[:, i], label)
         arrays.append(arr)
         names.append(internal_name(label))
-        fields.append(Field(label, arr.type, _stored_family(df.dtypes.iloc[i], arr, df.iloc[:, i])))
+        dtype = df.dtypes.iloc[i]
+        tz = tz_holder(dtype.tz) if isinstance(dtype, pd.DatetimeTZDtype) and arr.type != PYOBJECT else None
+        fields.append(Field(label, arr.type, _stored_family(dtype, arr, df.iloc[:, i]), tz))
     index: tuple[IndexField, ...] | None
     idx = df.index
     if isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1 and idx.name is None:
@@ -554,6 +558,14 @@ def index_tz(index: pd.Index, tz: Any) -> pd.Index:
     return index.tz_convert(tz) if same else index
 
 
+def column_tz(values: Any, tz: Any) -> Any:
+    """``index_tz`` for a column's values (a Series or an array)."""
+    if not isinstance(getattr(values, "dtype", None), pd.DatetimeTZDtype):
+        return values
+    index = index_tz(pd.DatetimeIndex(values), tz)
+    return values if index.tz is values.dtype.tz else pd.Series(index.array, index=getattr(values, "index", None))
+
+
 _WHOLE_HOUR_OFFSET = re.compile(r"^([+-])(\d\d):00$")
 _FIXED_OFFSET = re.compile(r"^[+-]\d\d:\d\d$")
 
@@ -640,6 +652,8 @@ def arrow_to_pandas(table: pa.Table, schema: Schema, offset: int = 0) -> pd.Data
     data = {}
     for i, f in enumerate(schema.columns):
         data[i] = _pandas_column(table.column(f.name), f.dtype, f.family)
+        if f.tz is not None:
+            data[i] = column_tz(data[i], f.tz)
     n = table.num_rows
     if schema.index is None:
         index: pd.Index = pd.RangeIndex(offset, offset + n)

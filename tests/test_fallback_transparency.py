@@ -100,20 +100,10 @@ INDEXES = {
 }
 
 
-# frames gframe cannot hold as a plan (duplicate labels) come back as a PandasProxy: still pandas'
-# answer, but not a gframe DataFrame (known limit: the storage, not the bridge); Sparse, complex and
-# bytes columns are held as pickled objects showing their dtype (``host_family``)
-UNSTORABLE = {"duplicate_columns"}
-STORABLE = {k: v for k, v in FRAMES.items() if k not in UNSTORABLE}
-
-
-@pytest.mark.parametrize("name", sorted(UNSTORABLE))
-def test_unstorable_results_are_still_pandas_answers(name: str) -> None:
-    pdf = FRAMES[name]()
-    out = from_pandas_result(pdf, "test")
-    assert isinstance(out, PandasProxy)
-    tm.assert_frame_equal(out.to_pandas(), pdf, check_exact=True)
-    tm.assert_frame_equal(out.head(1).to_pandas(), pdf.head(1), check_exact=True)
+# frames gframe cannot hold as a plan (duplicate labels) come back as host frames (``frontend/hostframe.py``):
+# gframe DataFrames holding pandas' frame. Sparse, complex and bytes columns are held as pickled objects
+# showing their dtype (``host_family``)
+STORABLE = FRAMES
 
 
 @pytest.mark.parametrize("make", STORABLE.values(), ids=STORABLE.keys())

@@ -558,6 +558,9 @@ def _deprecated_keywords(pandas_type: type, name: str) -> dict[str, str]:
             continue
         if keyword in _DEPRECATION_MESSAGES:
             out[keyword] = _DEPRECATION_MESSAGES[keyword].format(cls=pandas_type.__name__, name=name)
+        elif name == "set_index" and keyword == "verify_integrity":
+            out[keyword] = ("The 'verify_integrity' keyword in DataFrame.set_index is deprecated and will be removed "
+                            "in a future version. Directly check the result.index.is_unique instead.")
         elif name == "convert_dtypes" and keyword in _CONVERT_DTYPES_KEYWORDS:
             out[keyword] = (f"The {keyword} keyword in {pandas_type.__name__}.convert_dtypes is deprecated and "
                             "will be removed in a future version.")

@@ -17,10 +17,11 @@ import pyarrow as pa
 from pandas.core.common import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
 from pandas.errors import ChainedAssignmentError
 from pandas.errors.cow import _chained_assignment_msg
+from pandas.core.common import pipe as pandas_pipe
 
 from gframe import engines
-from gframe.frontend.bridge import (as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, via_pandas,
-                                    wraps_pandas)
+from gframe.frontend.bridge import (NotNative, as_pandas, call_method, get_attribute, objects_via_pandas, pandas_private, pickled_via_pandas, set_attribute, set_item, user_warnings,
+                                    via_pandas, wraps_pandas)
 from gframe.frontend.generic import NDFrame
 from gframe.frontend.arrow import from_arrow, is_arrow_tabular
 from gframe.frontend.device import frame_plan as device_frame_plan, is_device_data, to_host
@@ -66,7 +67,7 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def __init__(self, data: Any = None, index: Any = None, columns: Any = None, dtype: Any = None,
                  copy: bool | None = None) -> None:
-        if isinstance(data, DataFrame) and index is None and columns is None and dtype is None:
+        if type(data) is DataFrame and index is None and columns is None and dtype is None:
             object.__setattr__(self, "_plan", data._plan)
             return
         if is_device_data(data):  # cudf, CUDA arrays: kept where they are (frontend/device.py)
@@ -82,6 +83,11 @@ class DataFrame(NumpyProtocols, NDFrame):
         index, columns = as_pandas(index), as_pandas(columns)  # (a gframe Index keeps its dtype)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
+        if not pdf.columns.is_unique:  # no plan holds it: kept as pandas' frame (``frontend/hostframe.py``)
+            from gframe.frontend.hostframe import hold
+
+            hold(self, pdf)
+            return
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))
 
     # ------------------------------------------------------------------ alternate constructors
@@ -111,15 +117,32 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     @classmethod
     def _from_pandas(cls, pdf: pd.DataFrame, origin: str = "pandas") -> "DataFrame":
+        if not pdf.columns.is_unique:  # no plan holds it: kept as pandas' frame (``frontend/hostframe.py``)
+            from gframe.frontend.hostframe import host_frame
+
+            return host_frame(pdf)
         return cls._from_plan(scan_pandas(pdf, origin))
 
     def _replace(self, plan: L.Plan) -> None:
         """In-place idioms: swap this object's plan."""
         object.__setattr__(self, "_plan", plan)
 
+    def _replace_from(self, new: "DataFrame") -> None:
+        """In-place idioms: take ``new``'s contents, which may be a frame no plan holds (duplicate column
+        labels, ``frontend/hostframe.py``): this object becomes one of those, or stops being one."""
+        from gframe.frontend.hostframe import HostFrame, hold
+
+        if isinstance(new, HostFrame):
+            hold(self, new._host)
+            return
+        if isinstance(self, HostFrame):
+            self.__dict__.pop("_host", None)
+            object.__setattr__(self, "__class__", DataFrame)
+        self._replace(new._plan)
+
     def _inplace(self, new: "DataFrame", inplace: bool) -> "DataFrame | None":
         if inplace:
-            self._replace(new._plan)
+            self._replace_from(new)
             return None
         return new
 
@@ -162,7 +185,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         # native: a one-to-one relabelling (a rename); duplicate or tuple labels, through pandas
         if isinstance(value, pd.MultiIndex) or len(set(old)) != len(old) or len(set(labels)) != len(labels) \
                 or any(isinstance(x, tuple) for x in old + labels):
-            self._replace(set_attribute(self, "columns", value, "relabelling not one-to-one")._plan)
+            self._replace_from(set_attribute(self, "columns", value, "relabelling not one-to-one"))
             return
         self._replace(self.rename(columns=dict(zip(old, labels)))._plan)
 
@@ -184,7 +207,10 @@ class DataFrame(NumpyProtocols, NDFrame):
     @index.setter
     def index(self, value: Any) -> None:
         plan = relabelled(self._plan, value)
-        self._replace(plan if plan is not None else set_attribute(self, "index", value, "setting the axis is not native")._plan)
+        if plan is None:
+            self._replace_from(set_attribute(self, "index", value, "setting the axis is not native"))
+            return
+        self._replace(plan)
 
     def _col(self, label: Hashable) -> Field:
         try:
@@ -199,13 +225,23 @@ class DataFrame(NumpyProtocols, NDFrame):
             raise KeyError(f"{missing} {axis_msg}")
         return [internal_name(lab) for lab in labels]
 
+    def _subset_labels(self, subset: Any) -> list[Hashable]:
+        """pandas' reading of a ``duplicated``/``drop_duplicates`` subset: one label (a string, a
+        tuple that is a column's label, any non-iterable) or an iterable of labels (a set too)."""
+        if not np.iterable(subset) or isinstance(subset, str) or (isinstance(subset, tuple) and self._schema.has(subset)):
+            return [subset]
+        return list(subset)
+
     def _subset_names(self, labels: Iterable[Hashable]) -> list[str] | None:
         """``_names`` of a ``duplicated``/``drop_duplicates`` subset; None for an empty frame (no rows
         or no columns), where pandas answers before it looks the labels up (a missing one raises
         KeyError only where there are values). The row count is computed only for a missing label."""
         labels = list(labels)
-        if any(not self._schema.has(lab) for lab in labels) and (not self._schema.columns or len(self) == 0):
+        missing = {lab for lab in labels if not self._schema.has(lab)}
+        if missing and (not self._schema.columns or len(self) == 0):
             return None
+        if missing:
+            raise KeyError(pd.Index(missing))  # pandas' message: the Index of the missing labels
         return self._names(labels)
 
     # ------------------------------------------------------------------ execution
@@ -368,7 +404,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             return
         if isinstance(key, slice) or not isinstance(key, Hashable):
             # rows by a slice, an array or frame mask: pandas assigns (and raises what it raises)
-            self._replace(set_item(self, key, value, "assignment key not native")._plan)
+            self._replace_from(set_item(self, key, value, "assignment key not native"))
             return
         self._replace(self._with_column(key, value)._plan)
 
@@ -547,10 +583,10 @@ class DataFrame(NumpyProtocols, NDFrame):
     def isin(self, values: Any) -> "DataFrame":
         if isinstance(values, dict):
             return self._map_columns(lambda f, e: func("isin", e, values=tuple(scalar_value(v) for v in values.get(f.label, ()))))
-        if isinstance(values, (DataFrame,)) or not _is_listlike(values):
-            if not _is_listlike(values):
-                raise TypeError(f"only list-like or dict-like objects are allowed to be passed to DataFrame.isin(), you passed a '{type(values).__name__}'")
-            return call_method(self, "isin", (values,), {})
+        if isinstance(values, (DataFrame, Series, pd.DataFrame, pd.Series)):
+            raise NotNative("isin of a frame or series: aligned on the labels")
+        if not _is_listlike(values):
+            raise TypeError(f"only list-like or dict-like objects are allowed to be passed to DataFrame.isin(), you passed a '{type(values).__name__}'")
         vals = tuple(scalar_value(v) for v in _values_of(values))
         return self._map_columns(lambda f, e: func("isin", e, values=vals))
 
@@ -696,13 +732,14 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     def rename(self, mapper: Any = None, *, index: Any = None, columns: Any = None, axis: Any = None,
                copy: Any = None, inplace: bool = False, level: Any = None, errors: str = "ignore") -> "DataFrame | None":
-        if mapper is not None and axis in (None, 1, "columns") and columns is None:
+        # native: the columns' labels, given as ``columns=`` alone or as the mapper along the columns (a
+        # mapper alone renames the index); every other combination is pandas' (its TypeErrors too)
+        if mapper is not None and axis in (1, "columns") and columns is None and index is None:
             columns, mapper = mapper, None
-        if index is not None or mapper is not None or level is not None:
-            return call_method(self, "rename", (mapper,), {"index": index, "columns": columns, "axis": axis, "inplace": inplace,
-                                                              "level": level, "errors": errors})
-        if columns is None:
-            return self._inplace(self, inplace)
+        elif mapper is not None or axis is not None:
+            raise NotNative("rename of the index")
+        if index is not None or level is not None or columns is None:
+            raise NotNative("rename of the index")
         fn = columns if callable(columns) else (lambda lab: columns.get(lab, lab))
         if errors == "raise" and not callable(columns):
             missing = [k for k in columns if not self._schema.has(k)]
@@ -711,7 +748,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         outputs = tuple((fn(f.label), Col(f.name)) for f in self._schema.columns)
         labels = [o[0] for o in outputs]
         if len(set(map(internal_name, labels))) != len(labels):
-            return call_method(self, "rename", (), {"columns": columns, "inplace": inplace})
+            raise NotNative("rename to duplicate labels")
         return self._inplace(DataFrame._from_plan(L.Select(outputs, self._plan)), inplace)
 
     def drop(self, labels: Any = None, *, axis: Any = 0, index: Any = None, columns: Any = None, level: Any = None,
@@ -722,7 +759,15 @@ class DataFrame(NumpyProtocols, NDFrame):
             if index is not None or columns is not None:
                 raise ValueError("Cannot specify both 'labels' and 'index'/'columns'")
             index = labels
-        cols = _listify(columns)
+        elif index is not None or columns is not None:
+            if axis == 1:  # (pandas compares with 1 only)
+                raise ValueError("Cannot specify both 'axis' and 'index'/'columns'")
+        else:
+            raise ValueError("Need to specify at least one of 'labels', 'index' or 'columns'")
+        cols = [columns] if isinstance(columns, tuple) and self._schema.has(columns) else _listify(columns)
+        if cols and (level is not None or (isinstance(self._schema.columns_index(), pd.MultiIndex)
+                                           and not all(isinstance(c, tuple) for c in cols))):
+            raise NotNative("labels of a level of the columns")
         if errors == "raise":
             missing = [c for c in cols if not self._schema.has(c)]
             if missing:
@@ -745,7 +790,15 @@ class DataFrame(NumpyProtocols, NDFrame):
             return self[list(columns)]
         return call_method(self, "reindex", args, kwargs)
 
-    def filter(self, items: Any = None, like: str | None = None, regex: str | None = None, axis: Any = None) -> "DataFrame":
+    def filter(self, arg: Any = None, /, like: str | None = None, regex: str | None = None, axis: Any = None, *,
+               items: Any = None, cond: Any = None, na: Any = False) -> "DataFrame":
+        # pandas 3.1: the positional argument is labels, or a mask (booleans, a callable, an expression)
+        # to filter rows with; native: labels only, given one way, as pandas' ``items``
+        if cond is not None or na is not False or (arg is not None and items is not None) or not _labels_arg(arg):
+            raise NotNative("filter by a mask")
+        items = arg if arg is not None else items
+        if sum(x is not None for x in (items, like, regex)) > 1:
+            raise NotNative("several selections")  # pandas' TypeError
         if axis in (None, 1, "columns"):
             import re
 
@@ -757,14 +810,20 @@ class DataFrame(NumpyProtocols, NDFrame):
             elif regex is not None:
                 keep = [lab for lab in labels if re.search(regex, str(lab))]
             else:
-                raise TypeError("Must pass either `items`, `like`, or `regex`")
+                raise NotNative("nothing to select by")  # pandas' TypeError
             return self[keep]
-        return call_method(self, "filter", (items, like, regex, axis), {})
+        raise NotNative("filter of the index")
 
     def select_dtypes(self, include: Any = None, exclude: Any = None) -> "DataFrame":
-        empty = pd.DataFrame({f.label: pd.Series([], dtype=pandas_dtype(f.dtype)) for f in self._schema.columns})
-        keep = list(empty.select_dtypes(include=include, exclude=exclude).columns)
-        return self[keep]
+        # pandas' own selection over a frame of no rows with the same dtypes (the exact ones: nullable,
+        # Arrow, categorical, sparse each match only their own specifications), by position; its
+        # warnings point at the caller's line
+        dtypes = list(self.dtypes)
+        empty = pd.DataFrame({i: pd.Series([], dtype=d) for i, d in enumerate(dtypes)}, columns=range(len(dtypes)))
+        with user_warnings():
+            kept = empty.select_dtypes(include=include, exclude=exclude).columns
+        labels = self._schema.labels
+        return self[[labels[i] for i in kept]]
 
     def set_index(self, keys: Any, *, drop: bool = True, append: bool = False, inplace: bool = False,
                   verify_integrity: bool = False) -> "DataFrame | None":
@@ -808,17 +867,22 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     # ------------------------------------------------------------------ missing data
     @pickled_via_pandas  # (reads only which values are missing)
-    def dropna(self, *, axis: Any = 0, how: Any = None, thresh: Any = None, subset: Any = None,
+    def dropna(self, *, axis: Any = 0, how: Any = NO_DEFAULT, thresh: Any = NO_DEFAULT, subset: Any = None,
                inplace: bool = False, ignore_index: bool = False) -> "DataFrame | None":
-        if axis not in (0, "index"):
-            return call_method(self, "dropna", (), {"axis": axis, "how": how, "thresh": thresh, "subset": subset,
-                                                       "inplace": inplace, "ignore_index": ignore_index})
-        if how is not None and thresh is not None:
+        if how is not NO_DEFAULT and thresh is not NO_DEFAULT:
             raise TypeError("You cannot set both the how and thresh arguments at the same time.")
-        how = how or "any"
+        if isinstance(axis, (tuple, list)) or axis not in (0, "index") or thresh is None:
+            raise NotNative("dropna along the columns")  # (pandas' errors for the others)
+        how = "any" if how is NO_DEFAULT else how
+        thresh = None if thresh is NO_DEFAULT else thresh
         if how not in ("any", "all"):
             raise ValueError(f"invalid how option: {how}")
-        names = self._names(_listify(subset) if subset is not None else self._schema.labels)
+        if subset is not None:
+            subset = _listify(subset) if pd.api.types.is_list_like(subset) else [subset]
+            missing = [k for k in subset if not self._schema.has(k)]
+            if missing:
+                raise KeyError(missing)
+        names = self._names(subset if subset is not None else self._schema.labels)
         if not names and thresh is None:
             new = self
         else:
@@ -1010,13 +1074,22 @@ class DataFrame(NumpyProtocols, NDFrame):
             return call_method(self, "sort_values", (by,), {"axis": axis, "ascending": ascending, "inplace": inplace,
                                                                "kind": kind, "na_position": na_position, "ignore_index": ignore_index, "key": key})
         by_l = _listify(by)
+        levels = {f.label: f.name for f in self._schema.index or () if f.label is not None}
+        names = []
         for b in by_l:
-            if not self._schema.has(b):
+            if self._schema.has(b):
+                if _label_key(b) and b in levels:
+                    raise NotNative("a label of a column and of an index level")  # pandas' ValueError
+                names.append(internal_name(b))
+            elif _label_key(b) and b in levels:
+                names.append(levels[b])  # pandas sorts by an index level named so
+            else:
                 raise KeyError(b)
-        names = [internal_name(b) for b in by_l]
         desc = _descending(ascending, len(names))
         if na_position not in ("first", "last"):
             raise ValueError(f"invalid na_position: {na_position}")
+        if na_position == "first" and len(names) > 1 and set(names) & set(levels.values()):
+            raise NotNative("index levels among several keys, missing values first")  # (see _sort_values_plan)
         plan = _sort_values_plan(_positions(self._plan), names, desc, na_position == "last")
         new = DataFrame._from_plan(plan)
         if ignore_index:
@@ -1027,8 +1100,13 @@ class DataFrame(NumpyProtocols, NDFrame):
                    na_position: str = "last", sort_remaining: bool = True, ignore_index: bool = False, key: Any = None) -> "DataFrame | None":
         if axis not in (0, "index") or level is not None or key is not None \
                 or any(f.dtype == PYOBJECT for f in self._schema.index or ()):  # Python objects: Python's order (or TypeError)
-            return call_method(self, "sort_index", (), {"axis": axis, "level": level, "ascending": ascending, "inplace": inplace,
-                                                           "na_position": na_position, "ignore_index": ignore_index, "key": key})
+            raise NotNative("sort_index by a level, a key or Python objects")
+        levels = len(self._schema.index or (None,))
+        bools = (bool, np.bool_)
+        if not (isinstance(ascending, bools) or (isinstance(ascending, (list, tuple)) and len(ascending) == levels
+                                                 and all(isinstance(a, bools) for a in ascending))) \
+                or (not sort_remaining and levels > 1) or na_position not in ("first", "last"):
+            raise NotNative("sort_index options")  # (pandas' ValueErrors; the first level alone)
         if self._schema.index is None:
             new = self if ascending else DataFrame._from_plan(L.Sort((index_name(0),), (True,), True, _positions(self._plan)))
         else:
@@ -1074,7 +1152,9 @@ class DataFrame(NumpyProtocols, NDFrame):
                         ignore_index: bool = False) -> "DataFrame | None":
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
-        names = self._subset_names(_listify(subset)) if subset is not None else []
+        if not isinstance(ignore_index, (bool, np.bool_)):
+            raise NotNative("ignore_index not a bool")  # pandas' ValueError
+        names = self._subset_names(self._subset_labels(subset)) if subset is not None else []
         if names is None or not names and not self._schema.columns:  # no values to compare: no row is a duplicate (pandas)
             return self._inplace(self.copy(), inplace) if not ignore_index else self._inplace(self.reset_index(drop=True), inplace)
         how = "none" if keep is False else keep
@@ -1100,7 +1180,7 @@ class DataFrame(NumpyProtocols, NDFrame):
     def duplicated(self, subset: Any = None, keep: Any = "first") -> Any:
         if keep not in ("first", "last", False):
             raise ValueError('keep must be either "first", "last" or False')
-        labels = _listify(subset) if subset is not None else self._schema.labels
+        labels = self._subset_labels(subset) if subset is not None else self._schema.labels
         names = self._subset_names(labels) if labels else []
         if not names:
             return Series._over(self._plan, Lit(False), None)
@@ -1179,12 +1259,8 @@ class DataFrame(NumpyProtocols, NDFrame):
         global_dict = kwargs.pop("global_dict", None) or global_dict
         return query_mod.eval_(self, expr, inplace, kwargs, local_dict, global_dict)
 
-    def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if isinstance(func_, tuple):
-            fn, target = func_
-            kwargs[target] = self
-            return fn(*args, **kwargs)
-        return func_(self, *args, **kwargs)
+    def pipe(self, func: Callable[..., Any] | tuple[Callable[..., Any], str], *args: Any, **kwargs: Any) -> Any:
+        return pandas_pipe(self, func, *args, **kwargs)  # pandas' own: a (callable, keyword) tuple too
 
     def apply(self, func_: Any, axis: Any = 0, raw: bool = False, result_type: Any = None, args: tuple = (), **kwargs: Any) -> Any:
         out, reason = udf.apply_frame(self, func_, axis=axis, raw=raw, result_type=result_type, args=args, **kwargs)
@@ -1203,6 +1279,16 @@ def _is_listlike(v: Any) -> bool:
 def _label_key(k: Any) -> bool:
     """A key of ``set_index`` that names a column (hashable, not an iterator of values)."""
     return pd.api.types.is_hashable(k) and not isinstance(k, Iterator)
+
+
+def _labels_arg(arg: Any) -> bool:
+    """Whether ``filter``'s positional argument is labels for certain: None, a tuple, or a list or Index
+    holding no bools (pandas reads booleans, callables, expressions and frames as a mask)."""
+    if arg is None or type(arg) is tuple:  # (pandas: a tuple is never a mask)
+        return True
+    if not isinstance(arg, (list, pd.Index)) or isinstance(arg, pd.MultiIndex):
+        return False
+    return not any(isinstance(v, (bool, np.bool_)) for v in arg)
 
 
 def _values_of(v: Any) -> list[Any]:

@@ -45,6 +45,36 @@ def _flex_method(name: str, op: str, reflected: bool = False, comparison: bool =
     return method
 
 
+def _inplace_operator(name: str, op: str) -> Any:
+    """pandas' ``__iadd__``...: the operator's result becomes the object's contents, and the object is
+    returned (also when called by name, ``s.__iadd__(1)``). With a scalar, the native operator (same
+    rows, columns and name); with another object, pandas' own in-place operator, which aligns the
+    result back to the object's labels (``reindex_like``)."""
+
+    def method(self: Any, o: Any) -> Any:
+        from gframe.frontend.bridge import via_pandas
+        from gframe.frontend.coerce import is_scalar
+
+        if is_scalar(o):
+            new = self._binary(op, o)
+        else:
+            cls = self.__gframe_pandas_type__
+            new = via_pandas(f"{cls.__name__}.{name}", _on_copy(getattr(cls, name)), (self, o), {},
+                             "in-place operator with another object")
+        self._replace_from(new)
+        return self
+
+    method.__name__ = name
+    return method
+
+
+def _on_copy(fn: Any) -> Any:
+    def run(pobj: Any, o: Any) -> Any:
+        return fn(pobj.copy(), o)
+
+    return run
+
+
 class NDFrame(ArrowInterop, DeviceInterop):
     """The base of ``DataFrame`` and ``Series`` (with the Arrow protocols of ``frontend/arrow.py`` and
     the GPU interop of ``frontend/device.py``)."""
@@ -126,3 +156,13 @@ class NDFrame(ArrowInterop, DeviceInterop):
     le = _flex_method("le", "le", comparison=True)
     gt = _flex_method("gt", "gt", comparison=True)
     ge = _flex_method("ge", "ge", comparison=True)
+
+    __iadd__ = _inplace_operator("__iadd__", "add")
+    __isub__ = _inplace_operator("__isub__", "sub")
+    __imul__ = _inplace_operator("__imul__", "mul")
+    __itruediv__ = _inplace_operator("__itruediv__", "truediv")
+    __ifloordiv__ = _inplace_operator("__ifloordiv__", "floordiv")
+    __imod__ = _inplace_operator("__imod__", "mod")
+    __ipow__ = _inplace_operator("__ipow__", "pow")
+    __iand__ = _inplace_operator("__iand__", "and")
+    __ior__ = _inplace_operator("__ior__", "or")

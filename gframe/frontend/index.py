@@ -11,7 +11,7 @@ from typing import Any, Hashable
 import pandas as pd
 from pandas.core.indexes.frozen import FrozenList
 from gframe import engines
-from gframe.frontend.bridge import from_pandas_result, via_pandas, wraps_pandas
+from gframe.frontend.bridge import as_pandas, from_pandas_result, via_pandas, wraps_pandas
 from gframe.frontend.arrow import ArrowInterop
 from gframe.interop import arrow_to_pandas, host_copy
 from gframe.plan.logical import Plan, ResetIndex, Select
@@ -21,13 +21,15 @@ from gframe.plan.logical import Plan, ResetIndex, Select
 class Index(ArrowInterop):
     """The index of a DataFrame or Series (RangeIndex, column-backed Index or MultiIndex)."""
 
-    def __init__(self, data: Any = None, name: Hashable = None, dtype: Any = None) -> None:
-        if isinstance(data, Index):
+    def __init__(self, data: Any = None, dtype: Any = None, copy: bool = False, name: Hashable = None,
+                 tupleize_cols: bool = True) -> None:
+        if isinstance(data, Index) and dtype is None and name is None:
             object.__setattr__(self, "_plan", data._plan)
             object.__setattr__(self, "_pandas", data._pandas)
             object.__setattr__(self, "_owner", None)
             return
-        pidx = pd.Index(data, name=name, dtype=dtype)
+        # pandas' own constructor on pandas' objects: a Series or an Index gives its name (and dtype)
+        pidx = pd.Index(as_pandas(data), dtype=dtype, copy=copy, name=name, tupleize_cols=tupleize_cols)
         object.__setattr__(self, "_plan", None)
         object.__setattr__(self, "_pandas", pidx)
         object.__setattr__(self, "_owner", None)

@@ -472,7 +472,7 @@ class _Indexer:
 
         if setting:
             out = via_pandas(f"{cls.__name__}.{name}.__setitem__", put, (obj, key, value), {}, "indexer assignment not native")
-            obj._replace(out._plan) if _is_frame(obj) else obj._replace_from(out)
+            obj._replace_from(out)
             return None
         return via_pandas(f"{cls.__name__}.{name}", get, (obj, key), {}, "indexer key not native")
 
@@ -499,7 +499,7 @@ class _AxisIndexer(_Indexer):
         api = f"{cls.__name__}.{name}(axis=...)"
         if setting:
             out = via_pandas(f"{api}.__setitem__", put, (obj, key, value), {}, "indexer along an axis")
-            obj._replace(out._plan) if _is_frame(obj) else obj._replace_from(out)
+            obj._replace_from(out)
             return None
         return via_pandas(api, get, (obj, key), {}, "indexer along an axis")
 

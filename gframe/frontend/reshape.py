@@ -483,6 +483,8 @@ def _concat(objs: Any, *, axis: Any, join: str, ignore_index: bool, keys: Any, l
     kwargs["keys"] = keys
     if levels is not None or verify_integrity or union_categories or (names is not None and keys is None):
         return via_pandas("concat", pd.concat, (wrapped,), kwargs, "levels/verify_integrity options not native")
+    if any(not hasattr(o, "_plan") for o in wrapped):  # a frame of duplicate column labels (``frontend/hostframe.py``)
+        return via_pandas("concat", pd.concat, (wrapped,), kwargs, "duplicate column labels")
     if any(f.family.startswith(HOST_PREFIX) for o in wrapped if hasattr(o, "_plan") for f in o._plan.schema.columns):
         # columns held as pickled objects (complex, bytes, Sparse): pandas' concat keeps their dtype
         return via_pandas("concat", pd.concat, (wrapped,), kwargs, "columns held as host objects")

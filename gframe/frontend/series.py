@@ -1484,9 +1484,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @property
     def dt(self) -> Any:
-        if self._dtype_arrow == PYOBJECT:
-            # values held as Python objects (times in [s] past [ms]'s range: ``interop``): pandas'
-            # accessor, which refuses an object column as the native one would
+        if self._dtype_arrow == PYOBJECT or host_dtype(self._family) is not None:
+            # values held as Python objects (times in [s] past [ms]'s range, zones the engines cannot
+            # name: ``interop``): pandas' accessor, which refuses an object column as the native one would
             return get_attribute(self, "dt")
         return DatetimeMethods(self)
 
@@ -1513,8 +1513,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return self.map(lambda v: func_(v, *args, **kwargs))
         return self.map(func_)
 
-    def pipe(self, func_: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return func_(self, *args, **kwargs)
+    def pipe(self, func: Callable[..., Any] | tuple[Callable[..., Any], str], *args: Any, **kwargs: Any) -> Any:
+        from pandas.core.common import pipe as pandas_pipe
+
+        return pandas_pipe(self, func, *args, **kwargs)  # pandas' own: a (callable, keyword) tuple too
 
     def to_csv(self, *args: Any, **kwargs: Any) -> Any:
         return call_method(self, "to_csv", args, kwargs)

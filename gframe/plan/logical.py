@@ -905,7 +905,7 @@ class ResetIndex(Plan):
         if self.drop:
             return s.with_index(None)
         idx = s.index if s.index is not None else (IndexField(None, pa.int64(), 0),)
-        front = tuple(Field(lab, f.dtype, f.family) for lab, f in zip(self.labels, idx))
+        front = tuple(Field(lab, f.dtype, f.family, f.tz) for lab, f in zip(self.labels, idx))
         return Schema(front + s.columns, None, None, None, s.columns_name)  # (pandas' insert keeps the name)
 
     def describe(self) -> str:

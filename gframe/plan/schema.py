@@ -178,6 +178,10 @@ class Field:
     label: Hashable
     dtype: ArrowType | None
     family: str = NUMPY
+    # a tz-aware column's pandas time zone object as it came in (``IndexField.tz``'s holder): Arrow keeps
+    # only a name, which pandas reads back as another tz object (a dateutil zone as zoneinfo, a fixed
+    # offset as ``Etc/GMT-1``); used at output while the column is still in that zone
+    tz: Any = None
 
     @cached_property
     def name(self) -> str:
