@@ -57,14 +57,15 @@ def wraps_pandas(pandas_type: type, wrap: Callable[[type, Any, str], Any] | None
     return register
 
 
-def as_pandas(obj: Any, counter: list[int] | None = None) -> Any:
+def as_pandas(obj: Any, counter: list[int] | None = None, wrap_functions: bool = True) -> Any:
     """``obj`` with every gframe object in it (also inside lists, tuples, dicts) computed to pandas;
     ``counter[0]`` counts the rows moved.
 
     Anything without a gframe object in it reaches pandas unchanged (the same object: a
     ``defaultdict`` keeps its ``__missing__``, a namedtuple its type, ``np.sum`` its identity, which
     pandas tests). A user's Python function is wrapped so its gframe results become pandas; the
-    wrapper keeps the function's ``__name__`` (pandas labels ``agg([f])`` results with it)."""
+    wrapper keeps the function's ``__name__`` (pandas labels ``agg([f])`` results with it); not with
+    ``wrap_functions=False`` (a function pandas compiles with numba must reach it as written)."""
     counter = counter if counter is not None else [0]
     if isinstance(obj, tuple(_GFRAME_TYPES)):
         out = obj.to_pandas()
@@ -73,20 +74,21 @@ def as_pandas(obj: Any, counter: list[int] | None = None) -> Any:
     if isinstance(obj, PandasProxy):
         return obj._obj
     if isinstance(obj, (list, tuple)):
-        items = [as_pandas(o, counter) for o in obj]
+        items = [as_pandas(o, counter, wrap_functions) for o in obj]
         if all(a is b for a, b in zip(items, obj)):
             return obj
         if isinstance(obj, tuple) and hasattr(obj, "_fields"):
             return type(obj)(*items)  # a namedtuple
         return type(obj)(items)
     if isinstance(obj, dict):
-        values = {k: as_pandas(v, counter) for k, v in obj.items()}
+        values = {k: as_pandas(v, counter, wrap_functions) for k, v in obj.items()}
         if all(values[k] is v for k, v in obj.items()):
             return obj
         out = copy.copy(obj)  # keeps a dict subclass (defaultdict, OrderedDict) and its attributes
         out.update(values)
         return out
-    if isinstance(obj, (types.FunctionType, types.MethodType, functools.partial)) and not _is_pandas_or_numpy(obj):
+    if wrap_functions and isinstance(obj, (types.FunctionType, types.MethodType, functools.partial)) \
+            and not _is_pandas_or_numpy(obj):
         return _wrap_callable(obj)
     return obj
 
@@ -156,8 +158,10 @@ def via_pandas(api: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: 
     check(api, reason)
     t0 = time.perf_counter()
     counter = [0]
-    pargs = as_pandas(args, counter)
-    pkwargs = as_pandas(kwargs, counter)
+    # ``engine="numba"``: pandas compiles the user's function, which cannot return gframe objects
+    wrap = kwargs.get("engine") != "numba"
+    pargs = as_pandas(args, counter, wrap)
+    pkwargs = as_pandas(kwargs, counter, wrap)
     with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
         out = fn(*pargs, **pkwargs)
     _reissue(caught)
@@ -401,7 +405,9 @@ class PandasProxy:
         return from_pandas_result(attr, api)
 
     def __getitem__(self, key: Any) -> Any:
-        return from_pandas_result(self._obj[as_pandas(key)], f"{self._api}[]")
+        with user_warnings():  # pandas' warning (``gb.nth[...]`` is deprecated) at the user's line
+            out = self._obj[as_pandas(key)]
+        return from_pandas_result(out, f"{self._api}[]")
 
     def __iter__(self) -> Any:
         return iter(self._obj)

@@ -15,7 +15,7 @@ from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
+from gframe.plan.schema import NUMPY, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
 from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
@@ -84,7 +84,9 @@ class _GroupBy:
             raise TypeError("You have to supply one of 'by' and 'level'")
         names, labels = [], []
         for k in keys:
-            if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series):
+            if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series) \
+                    or pd.api.types.is_list_like(k):
+                # values as keys (an array, an Index, a Series): pandas' grouping, which checks their length
                 return None
             if isinstance(k, pd.Grouper):
                 return self._grouper_keys(k, keys)
@@ -251,8 +253,7 @@ class _GroupBy:
                 return self._fallback(fn, **params)
         params = {k: v for k, v in params.items() if k != "numeric_only"}
         specs = [(f.label, fn, f, params) for f in fields]
-        squeeze = self._selection is not None and not isinstance(self._selection, list)
-        return self._aggregate(specs, squeeze=squeeze)
+        return self._aggregate(specs, squeeze=not self._is_frame_groupby)
 
     def sum(self, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         if min_count or kw:
@@ -344,6 +345,27 @@ class _GroupBy:
         a = Agg("size", (("ascending", bool(ascending)), ("cumulative", True)), Col(keys[0]))
         return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
 
+    def rank(self, method: str = "average", ascending: bool = True, na_option: str = "keep", pct: bool = False) -> Any:
+        """Native for columns of numpy numbers, booleans and times (float64 ranks, ``_group_rank`` in
+        the CPU engine); pandas' for other columns (nullable ones give Float64) and methods."""
+        if na_option not in {"keep", "top", "bottom"}:  # pandas checks before anything runs
+            raise ValueError("na_option must be one of 'keep', 'top', or 'bottom'")
+        args = {"method": method, "ascending": ascending, "na_option": na_option, "pct": pct}
+        if self._native_keys is None or method not in ("average", "min", "max", "first", "dense") \
+                or getattr(self, "_unobserved", False):
+            return self._fallback("rank", **args)
+        fields = self._value_fields()
+        for f in fields:
+            t = f.dtype
+            if t is None or f.family != NUMPY or not (pa.types.is_integer(t) or pa.types.is_floating(t)
+                                                       or pa.types.is_boolean(t) or pa.types.is_timestamp(t)
+                                                       or pa.types.is_duration(t)):
+                return self._fallback("rank", **args)
+        params = tuple(sorted({**args, "ascending": bool(ascending), "pct": bool(pct)}.items()))
+        outputs = tuple((f.label, Agg("rank", params, Col(f.name))) for f in fields)
+        plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
+        return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
+
     def head(self, n: int = 5) -> Any:
         if self._native_keys is None or n < 0:
             return self._fallback("head", n)
@@ -358,14 +380,14 @@ class _GroupBy:
     def agg(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
         if self._native_keys is None or args:
             return self._fallback("agg", func, *args, **kwargs)
-        squeeze = self._selection is not None and not isinstance(self._selection, list)
+        squeeze = not self._is_frame_groupby
         if func is None and kwargs:
             if not self._as_index and set(kwargs) & set(self._native_keys[1]):
                 return self._fallback("agg", **kwargs)  # pandas drops the key column of that name
             specs = []
             for out_label, spec in kwargs.items():
                 if squeeze:
-                    col, fn = self._selection, spec
+                    col, fn = self._value_fields()[0].label, spec
                 else:
                     if isinstance(spec, tuple):
                         col, fn = spec

@@ -514,7 +514,7 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     fn = expr.fn
     if fn == "size":  # counts rows: its argument is never read (projection pushdown may drop it)
         return pa.int64()
-    if fn in ("corr", "cov"):
+    if fn in ("corr", "cov", "rank"):  # (rank: pandas' group ranks are float64 whatever the values)
         return pa.float64()
     arg = expr_type(expr.child, lookup)
     if fn in ("count", "nunique"):

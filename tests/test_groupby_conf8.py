@@ -1,0 +1,131 @@
+"""groupby: causes found by pandas' own groupby tests (conformance, session 8): native rank,
+head(0), keys given as arrays, a Series grouped by its index level, numba functions, warnings."""
+import itertools
+import warnings
+
+import numpy as np
+import pandas
+import pytest
+
+import gframe
+from gframe.testing import assert_matches_pandas
+
+NaN = float("nan")
+INF = float("inf")
+
+
+def rank_frame(pd):
+    vals = [-INF, -INF, NaN, 1.0, NaN, INF, INF]
+    return pd.DataFrame({
+        "key": ["a"] * 3 + [None] + ["a"] * 3 + ["b"] * 7,
+        "val": vals + vals[::-1],
+        "i": np.array([3, 1, 2, 2, 5, 1, 1, 0, 4, 4, 2, 9, 9, 1], dtype="uint8"),
+        "t": pandas.to_datetime(["2020-01-02", "2020-01-01", None, "2020-01-01"] * 3 + ["2020-01-05"] * 2),
+        "d": pandas.to_timedelta([1, 2, 2, None, 7, 1, 3] * 2, unit="s"),
+        "b": [True, False] * 7,
+    })
+
+
+@pytest.fixture
+def native():
+    """The calls in the test run natively (a trip to pandas raises FallbackError)."""
+    old = gframe.options.fallback
+    gframe.options.fallback = "raise"
+    yield
+    gframe.options.fallback = old
+
+
+@pytest.mark.parametrize("method,ascending,na_option,pct",
+                         list(itertools.product(["average", "min", "max", "first", "dense"], [True, False],
+                                                ["keep", "top", "bottom"], [False, True])))
+@pytest.mark.parametrize("dropna", [True, False])
+def test_groupby_rank_matches_pandas(native, method, ascending, na_option, pct, dropna):
+    def q(pd):
+        return rank_frame(pd).groupby("key", dropna=dropna).rank(method=method, ascending=ascending,
+                                                                 na_option=na_option, pct=pct)
+
+    got = assert_matches_pandas(q)
+    assert list(got.dtypes) == [np.float64] * 5
+
+
+@pytest.mark.parametrize("col", ["val", "i", "t", "d", "b"])
+def test_series_groupby_rank_keeps_name_and_index(native, col):
+    got = assert_matches_pandas(lambda pd: rank_frame(pd).set_index("i", drop=False).groupby("key")[col]
+                                .rank(method="dense", pct=True, na_option="bottom"))
+    assert got.name == col
+
+
+def test_groupby_rank_of_empty_frame(native):
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [], "v": []}).groupby("k").rank())
+
+
+def test_groupby_rank_bad_na_option_is_pandas_value_error(native):
+    for mod in (pandas, gframe):
+        with pytest.raises(ValueError, match="na_option must be one of 'keep', 'top', or 'bottom'"):
+            mod.DataFrame({"k": [1], "v": [1.0]}).groupby("k").rank(na_option="bad")
+
+
+def test_groupby_rank_of_nullable_and_strings_goes_to_pandas():
+    """Int64 gives Float64 ranks, strings rank by pandas' rules: pandas' answers (fallback)."""
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "I": pd.array([2, None, 1], dtype="Int64"),
+                                                   "s": ["b", "a", "c"]}).groupby("k").rank())
+    with pytest.raises(KeyError):
+        gframe.DataFrame({"k": [1], "v": [1.0]}).groupby("k").rank(method="bad")
+
+
+@pytest.mark.parametrize("op", ["head", "tail"])
+@pytest.mark.parametrize("columns", [None, [], ["B"]])
+def test_groupby_head_zero_is_no_rows(op, columns):
+    def q(pd):
+        g = pd.DataFrame([[1, 2], [1, 4], [5, 6]], columns=["A", "B"]).groupby("A")
+        return getattr(g if columns is None else g[columns], op)(0)
+
+    got = assert_matches_pandas(q)
+    assert got.shape[0] == 0
+
+
+@pytest.mark.parametrize("key", [np.array([0, 1, 0]), lambda pd: pd.Index([0, 1, 0], name="x"),
+                                 lambda pd: pd.array([0, 1, 0])])
+def test_groupby_by_array_values(key):
+    """An array (an Index, an ExtensionArray) as the key is values, not a column label."""
+    assert_matches_pandas(lambda pd: pd.DataFrame({"v": [1.0, 2.0, 4.0]}).groupby(
+        key(pd) if callable(key) else key).agg(lambda s: s.mean()))
+
+
+def test_groupby_by_array_of_wrong_length_raises_like_pandas():
+    for mod in (pandas, gframe):
+        with pytest.raises(ValueError, match="Grouper and axis must be same length"):
+            mod.DataFrame({"v": [1.0, 2.0, 4.0]}).groupby(np.array([0, 1])).sum()
+
+
+@pytest.mark.parametrize("how", ["first", "last", "sum", "max"])
+def test_series_grouped_by_index_level_gives_series(how):
+    idx = list(range(10)) + [9]
+    got = assert_matches_pandas(lambda pd: getattr(pd.Series(range(11), index=idx, name="IntCol")
+                                                   .groupby(level=0), how)())
+    assert got.dtype == "int64" and got.name == "IntCol"
+    assert_matches_pandas(lambda pd: pd.Series(range(11), index=idx, name="s").groupby(level=0).agg(["sum", "max"]))
+    assert_matches_pandas(lambda pd: pd.Series(range(11), index=idx, name="s").groupby(level=0).agg(x="sum"))
+
+
+def test_numba_function_reaches_pandas_unwrapped():
+    """``engine="numba"``: pandas compiles the user's function as written (a wrapper taking
+    ``**kwargs`` is not numba-compilable)."""
+    pytest.importorskip("numba")
+
+    def f(values, index):
+        return values.sum() * 2
+
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "v": [1.0, 2.0, 4.0]}).groupby("k").agg(
+        f, engine="numba"))
+
+
+def test_nth_indexer_warning_points_at_the_caller():
+    df = gframe.DataFrame({"a": [1, 1, 2], "b": [1, 2, 3]})
+    g = df.groupby("a")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = g.nth[0]
+    deprecations = [w for w in caught if "nth[...] is deprecated" in str(w.message)]
+    assert deprecations and deprecations[0].filename == __file__
+    pandas.testing.assert_frame_equal(got.to_pandas(), df.to_pandas().iloc[[0, 2]])
