@@ -129,3 +129,13 @@ def test_nth_indexer_warning_points_at_the_caller():
     deprecations = [w for w in caught if "nth[...] is deprecated" in str(w.message)]
     assert deprecations and deprecations[0].filename == __file__
     pandas.testing.assert_frame_equal(got.to_pandas(), df.to_pandas().iloc[[0, 2]])
+
+
+@pytest.mark.parametrize("method", [lambda pd: pd.Series.value_counts, lambda pd: pd.Series.sum])
+def test_apply_of_gframe_unbound_method_runs_pandas_method(method):
+    """``gb.apply(gframe.Series.value_counts)`` through pandas: pandas calls its own method on its
+    groups (gframe's unbound method cannot take a pandas Series)."""
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "v": [1, 1, 3]}).groupby("k")["v"].apply(
+        method(pd)))
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "v": [1, 1, 3]}).groupby("k").apply(
+        pd.DataFrame.sum))

@@ -87,10 +87,24 @@ def as_pandas(obj: Any, counter: list[int] | None = None, wrap_functions: bool =
         out = copy.copy(obj)  # keeps a dict subclass (defaultdict, OrderedDict) and its attributes
         out.update(values)
         return out
+    if isinstance(obj, types.FunctionType) and obj.__module__.startswith("gframe."):
+        counterpart = _pandas_method(obj)
+        if counterpart is not None:  # ``gb.apply(pd.Series.value_counts)``: pandas' method for pandas' groups
+            return counterpart
     if wrap_functions and isinstance(obj, (types.FunctionType, types.MethodType, functools.partial)) \
             and not _is_pandas_or_numpy(obj):
         return _wrap_callable(obj)
     return obj
+
+
+def _pandas_method(fn: Callable[..., Any]) -> Callable[..., Any] | None:
+    """pandas' method for a gframe class's unbound method (``gframe.Series.value_counts`` ->
+    ``pandas.Series.value_counts``), or None: pandas calls it on its own objects."""
+    name = fn.__name__
+    for cls in _GFRAME_TYPES:
+        if cls.__dict__.get(name) is fn or getattr(cls, name, None) is fn:
+            return getattr(getattr(cls, "__gframe_pandas_type__", None), name, None)
+    return None
 
 
 def _is_pandas_or_numpy(fn: Any) -> bool:
