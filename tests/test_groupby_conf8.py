@@ -139,3 +139,39 @@ def test_apply_of_gframe_unbound_method_runs_pandas_method(method):
         method(pd)))
     assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "v": [1, 1, 3]}).groupby("k").apply(
         pd.DataFrame.sum))
+
+
+def quantile_frame(pd):
+    rng = np.random.default_rng(3)
+    n = 40
+    f = rng.normal(size=n).round(1)
+    f[rng.random(n) < 0.3] = NaN
+    k = rng.integers(0, 4, n).astype(float)
+    k[3] = NaN
+    return pd.DataFrame({"k": k, "f": f, "i": rng.integers(-5, 5, n),
+                         "u": rng.integers(0, 5, n).astype("u1"), "f32": rng.normal(size=n).astype("f4")})
+
+
+@pytest.mark.parametrize("q", [0, 0.1, 0.25, 0.5, 0.9, 1])
+@pytest.mark.parametrize("interpolation", ["linear", "lower", "higher", "midpoint"])
+@pytest.mark.parametrize("options", [{}, {"as_index": False}, {"sort": False}, {"dropna": False}])
+def test_groupby_quantile_native(native, q, interpolation, options):
+    def q_(pd):
+        return quantile_frame(pd).groupby("k", **options).quantile(q, interpolation=interpolation)
+
+    assert_matches_pandas(q_)
+    assert_matches_pandas(lambda pd: quantile_frame(pd).groupby("k")["i"].quantile(q, interpolation=interpolation))
+
+
+def test_groupby_quantile_of_empty_frame_and_bad_q(native):
+    assert_matches_pandas(lambda pd: quantile_frame(pd).iloc[:0].groupby("k").quantile())
+    for mod in (pandas, gframe):
+        with pytest.raises(ValueError, match="Each 'q' must be between 0 and 1. Got '1.5' instead"):
+            mod.DataFrame({"k": [1], "v": [1.0]}).groupby("k").quantile(1.5)
+
+
+def test_groupby_quantile_list_nearest_and_times_go_to_pandas():
+    assert_matches_pandas(lambda pd: quantile_frame(pd).groupby("k").quantile([0.25, 0.5]))
+    assert_matches_pandas(lambda pd: quantile_frame(pd).groupby("k").quantile(0.3, interpolation="nearest"))
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "t": pd.date_range("2020", periods=3)})
+                          .groupby("k").quantile(0.5))

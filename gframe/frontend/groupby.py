@@ -345,6 +345,22 @@ class _GroupBy:
         a = Agg("size", (("ascending", bool(ascending)), ("cumulative", True)), Col(keys[0]))
         return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
 
+    def quantile(self, q: Any = 0.5, interpolation: str = "linear", numeric_only: bool = False) -> Any:
+        """One quantile natively for numpy numbers (pandas' float64, numpy's interpolation); a list of
+        quantiles, other columns and ``nearest`` through pandas."""
+        args = {"q": q, "interpolation": interpolation, "numeric_only": numeric_only}
+        if isinstance(q, (float, int)) and not isinstance(q, bool) and not 0 <= q <= 1:
+            raise ValueError(f"Each 'q' must be between 0 and 1. Got '{q}' instead")  # pandas' check, first
+        if not isinstance(q, (float, int)) or isinstance(q, bool) or numeric_only or self._native_keys is None \
+                or interpolation not in ("linear", "lower", "higher", "midpoint") or not 0 <= q <= 1:
+            return self._fallback("quantile", **args)
+        for f in self._value_fields():
+            t = f.dtype
+            if t is None or f.family != NUMPY or not (pa.types.is_integer(t) or pa.types.is_floating(t)):
+                return self._fallback("quantile", **args)
+        specs = [(f.label, "quantile", f, {"q": float(q), "interpolation": interpolation}) for f in self._value_fields()]
+        return self._aggregate(specs, squeeze=not self._is_frame_groupby)
+
     def rank(self, method: str = "average", ascending: bool = True, na_option: str = "keep", pct: bool = False) -> Any:
         """Native for columns of numpy numbers, booleans and times (float64 ranks, ``_group_rank`` in
         the CPU engine); pandas' for other columns (nullable ones give Float64) and methods."""
