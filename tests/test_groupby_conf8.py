@@ -175,3 +175,14 @@ def test_groupby_quantile_list_nearest_and_times_go_to_pandas():
     assert_matches_pandas(lambda pd: quantile_frame(pd).groupby("k").quantile(0.3, interpolation="nearest"))
     assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "t": pd.date_range("2020", periods=3)})
                           .groupby("k").quantile(0.5))
+
+
+@pytest.mark.parametrize("cls,name", [("DataFrame", "max"), ("DataFrame", "rank"), ("Series", "quantile"),
+                                      ("DataFrame", "groupby"), ("Series", "cummax")])
+def test_methods_show_pandas_full_signature(cls, name):
+    """Every method takes pandas' full signature (``full_signatures``): ``inspect.signature`` shows it
+    (pandas' own tests compare the group-by methods' parameters with the frame's)."""
+    import inspect
+
+    assert inspect.signature(getattr(getattr(gframe, cls), name)) == inspect.signature(
+        getattr(getattr(pandas, cls), name))

@@ -546,6 +546,9 @@ def _full_method(fn: Callable[..., Any], name: str, pandas_type: type, run: Call
             return call(self, args, kwargs)
 
     setattr(method, _FULL, True)
+    full = _signature(theirs) if callable(theirs) else None
+    if full is not None:  # the method takes pandas' full signature: ``inspect.signature`` says so
+        method.__signature__ = full  # type: ignore[attr-defined]
     return method
 
 
