@@ -178,7 +178,7 @@ def test_groupby_quantile_list_nearest_and_times_go_to_pandas():
 
 
 @pytest.mark.parametrize("cls,name", [("DataFrame", "max"), ("DataFrame", "rank"), ("Series", "quantile"),
-                                      ("DataFrame", "groupby"), ("Series", "cummax")])
+                                      ("DataFrame", "groupby"), ("Series", "sum")])
 def test_methods_show_pandas_full_signature(cls, name):
     """Every method takes pandas' full signature (``full_signatures``): ``inspect.signature`` shows it
     (pandas' own tests compare the group-by methods' parameters with the frame's)."""
