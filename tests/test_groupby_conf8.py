@@ -186,3 +186,9 @@ def test_methods_show_pandas_full_signature(cls, name):
 
     assert inspect.signature(getattr(getattr(gframe, cls), name)) == inspect.signature(
         getattr(getattr(pandas, cls), name))
+
+
+@pytest.mark.parametrize("group_keys", [True, False])
+def test_series_groupby_keeps_group_keys(group_keys):
+    assert_matches_pandas(lambda pd: pd.Series([1, 2, 3], index=[1, 1, 2]).groupby(level=0, group_keys=group_keys)
+                          .apply(lambda x: x.cumsum()))
