@@ -192,3 +192,34 @@ def test_methods_show_pandas_full_signature(cls, name):
 def test_series_groupby_keeps_group_keys(group_keys):
     assert_matches_pandas(lambda pd: pd.Series([1, 2, 3], index=[1, 1, 2]).groupby(level=0, group_keys=group_keys)
                           .apply(lambda x: x.cumsum()))
+
+
+def cumulative_frame(pd, null_keys):
+    rng = np.random.default_rng(1)
+    n = 30
+    f = rng.normal(size=n)
+    f[rng.random(n) < .3] = NaN
+    k = rng.integers(0, 3, n).astype(float)
+    if null_keys:
+        k[[2, 7]] = NaN
+    return pd.DataFrame({"k": k, "i": rng.integers(-9, 9, n), "b": rng.random(n) < .5, "f": f,
+                         "t": pandas.date_range("2020", periods=n)[rng.permutation(n)],
+                         "u": rng.integers(0, 9, n).astype("u1")})
+
+
+@pytest.mark.parametrize("op,cols", [("cummin", ["i", "f", "t", "u"]), ("cummax", ["i", "f", "t", "u"]),
+                                     ("cumsum", ["i", "b"]), ("cumprod", ["f"])])
+@pytest.mark.parametrize("null_keys", [False, True])
+@pytest.mark.parametrize("dropna", [True, False])
+def test_groupby_cumulative_native(native, op, cols, null_keys, dropna):
+    assert_matches_pandas(lambda pd: getattr(cumulative_frame(pd, null_keys).groupby("k", dropna=dropna)[cols], op)(),
+                          check_exact=True)
+    assert_matches_pandas(lambda pd: getattr(cumulative_frame(pd, null_keys).groupby("k", dropna=dropna)[cols[0]], op)(),
+                          check_exact=True)
+
+
+@pytest.mark.parametrize("op,col", [("cumsum", "f"), ("cumsum", "u"), ("cumprod", "i"), ("cummax", "b")])
+def test_groupby_cumulative_pandas_typed_goes_to_pandas(op, col):
+    """float sums (pandas adds with Kahan's compensation), narrow ints (widened on overflow), bools
+    with missing keys (float64): pandas' answers."""
+    assert_matches_pandas(lambda pd: getattr(cumulative_frame(pd, True).groupby("k")[col], op)(), check_exact=True)

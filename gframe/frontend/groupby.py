@@ -345,6 +345,42 @@ class _GroupBy:
         a = Agg("size", (("ascending", bool(ascending)), ("cumulative", True)), Col(keys[0]))
         return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
 
+    def _cumulative(self, fn: str, name: str, numeric_only: bool, skipna: bool, args: tuple, kwargs: dict) -> Any:
+        """``cumsum`` / ``cumprod`` / ``cummin`` / ``cummax`` in each group (missing values skipped):
+        natively where pandas' result type does not depend on the data and the values come out
+        bit for bit (running min / max of numpy numbers and times; sums of int64 and bools,
+        products of float64: pandas' Kahan-summed float sums and its narrow ints that widen on
+        overflow stay pandas')."""
+        call = {"numeric_only": numeric_only, "skipna": skipna, **kwargs}
+        if args or kwargs or numeric_only or not skipna or self._native_keys is None or getattr(self, "_unobserved", False):
+            return self._fallback(name, *args, **call)
+        fields = self._value_fields()
+        for f in fields:
+            t = f.dtype
+            if t is None or f.family != NUMPY:
+                return self._fallback(name, *args, **call)
+            # (bools: rows of a missing key make pandas' running min / max float64, NaN there)
+            ordered = pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_timestamp(t) \
+                or pa.types.is_duration(t) or (pa.types.is_boolean(t) and not self._dropna)
+            ok = ordered if fn in ("min", "max") else t in (pa.int64(), pa.bool_()) if fn == "sum" else t == pa.float64()
+            if not ok:
+                return self._fallback(name, *args, **call)
+        outputs = tuple((f.label, Agg(fn, (("cumulative", True),), Col(f.name))) for f in fields)
+        plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
+        return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
+
+    def cumsum(self, numeric_only: bool = False, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
+        return self._cumulative("sum", "cumsum", numeric_only, skipna, args, kwargs)
+
+    def cumprod(self, numeric_only: bool = False, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
+        return self._cumulative("prod", "cumprod", numeric_only, skipna, args, kwargs)
+
+    def cummin(self, numeric_only: bool = False, skipna: bool = True, **kwargs: Any) -> Any:
+        return self._cumulative("min", "cummin", numeric_only, skipna, (), kwargs)
+
+    def cummax(self, numeric_only: bool = False, skipna: bool = True, **kwargs: Any) -> Any:
+        return self._cumulative("max", "cummax", numeric_only, skipna, (), kwargs)
+
     def quantile(self, q: Any = 0.5, interpolation: str = "linear", numeric_only: bool = False) -> Any:
         """One quantile natively for numpy numbers (pandas' float64, numpy's interpolation); a list of
         quantiles, other columns and ``nearest`` through pandas."""

@@ -1269,7 +1269,15 @@ def _(node: L.GroupWindow, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     keys = list(node.keys)
     exprs, finish = [], []
     for f, (_, a) in zip(node.schema.columns, node.outputs):
-        if a.param("cumulative", False):
+        if a.param("cumulative", False) and a.fn != "size":
+            # running sum / product / min / max in each group; missing values stay missing and are
+            # skipped (pandas' skipna); bools sum as ints (``groupby().cumsum`` of bools is int64)
+            x = low.lower(a.child)
+            if a.fn in ("sum", "prod") and low.type_of(a.child) == pa.bool_():
+                x = x.cast(pl.Int64)
+            run = {"sum": x.cum_sum, "prod": x.cum_prod, "min": x.cum_min, "max": x.cum_max}[a.fn]()
+            e = run.over(keys)
+        elif a.param("cumulative", False):
             pos = pl.int_range(pl.len(), dtype=pl.Int64)
             e = (pos if a.param("ascending", True) else pos.reverse()).over(keys)
         elif a.fn == "rank":
