@@ -223,3 +223,30 @@ def test_groupby_cumulative_pandas_typed_goes_to_pandas(op, col):
     """float sums (pandas adds with Kahan's compensation), narrow ints (widened on overflow), bools
     with missing keys (float64): pandas' answers."""
     assert_matches_pandas(lambda pd: getattr(cumulative_frame(pd, True).groupby("k")[col], op)(), check_exact=True)
+
+
+@pytest.mark.parametrize("by", [lambda i: i % 2, [lambda i: i % 2, "v"], len])
+def test_groupby_function_of_labels(by):
+    """pandas calls the function on each index label when the group-by is made; the key is named as
+    the index."""
+    def q(pd):
+        return pd.DataFrame({"v": [1, 2, 3]}, index=pd.Index([1, 22, 333], name="x")).groupby(by).sum()
+
+    assert_matches_pandas(q)
+    assert_matches_pandas(lambda pd: pd.Series([1, 2, 3], index=[1, 22, 333]).groupby(
+        by if not isinstance(by, list) else by[0]).sum())
+
+
+def test_groupby_function_error_raises_when_grouping():
+    for mod in (pandas, gframe):
+        with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \+: 'int' and 'str'"):
+            mod.DataFrame([0]).groupby(lambda x: x + "foo")
+
+
+@pytest.mark.parametrize("attr,value", [("level", "a"), ("as_index", False), ("sort", False), ("group_keys", False),
+                                        ("observed", True), ("dropna", False)])
+def test_groupby_attributes_kept_by_selection(attr, value):
+    df = gframe.DataFrame({"a": [1], "b": [2], "c": [3]}).set_index("a")
+    gb = df.groupby(**{attr: value}) if attr == "level" else df.groupby("a", **{attr: value})
+    assert getattr(gb, attr) == value
+    assert getattr(gb[["b"]], attr) == value and getattr(gb["b"], attr) == value

@@ -37,6 +37,11 @@ _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "fi
 _EMPTY_GROUP = {"size": 0, "count": 0, "nunique": 0, "sum": 0, "prod": 1, "any": False, "all": True}
 
 
+def _is_function_key(k: Any) -> bool:
+    return callable(k) and not isinstance(k, (pd.Series, pd.Index, pd.Grouper)) and not hasattr(k, "_expr") \
+        and not hasattr(k, "to_pandas")
+
+
 def _agg_name(fn: Any) -> str | None:
     if isinstance(fn, str):
         return _ALIASES.get(fn)
@@ -63,6 +68,15 @@ class _GroupBy:
         self._selection = selection
         self._native_keys = self._resolve_keys()
 
+    # pandas' public attributes of a group-by (kept by column selection)
+    as_index = property(lambda self: self._as_index)
+    sort = property(lambda self: self._sort)
+    group_keys = property(lambda self: self._group_keys)
+    observed = property(lambda self: self._observed)
+    dropna = property(lambda self: self._dropna)
+    level = property(lambda self: self._level)
+    keys = property(lambda self: self._by)
+
     # which keys, as internal names + labels, or None when the grouping is not native
     def _resolve_keys(self) -> tuple[tuple[str, ...], tuple[Hashable, ...]] | None:
         frame = self._frame
@@ -82,6 +96,12 @@ class _GroupBy:
         keys = self._by if isinstance(self._by, list) else [self._by]
         if self._by is None:
             raise TypeError("You have to supply one of 'by' and 'level'")
+        if any(_is_function_key(k) for k in keys):
+            # a function of the index labels: pandas calls it on each label when the group-by is made
+            # (its errors raise there); the labels it gives are the key (named as the index)
+            labels = self._frame.index.to_pandas()
+            keys = [labels.map(k) if _is_function_key(k) else k for k in keys]
+            self._by = keys if isinstance(self._by, list) else keys[0]
         names, labels = [], []
         for k in keys:
             if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series) \
