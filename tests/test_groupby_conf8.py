@@ -225,15 +225,16 @@ def test_groupby_cumulative_pandas_typed_goes_to_pandas(op, col):
     assert_matches_pandas(lambda pd: getattr(cumulative_frame(pd, True).groupby("k")[col], op)(), check_exact=True)
 
 
-@pytest.mark.parametrize("by", [lambda i: i % 2, [lambda i: i % 2, "v"], len])
-def test_groupby_function_of_labels(by):
+@pytest.mark.parametrize("by,labels", [(lambda i: i % 2, [1, 22, 333]), ([lambda i: i % 2, "v"], [1, 22, 333]),
+                                       (len, ["a", "bb", "cc"])])
+def test_groupby_function_of_labels(by, labels):
     """pandas calls the function on each index label when the group-by is made; the key is named as
     the index."""
     def q(pd):
-        return pd.DataFrame({"v": [1, 2, 3]}, index=pd.Index([1, 22, 333], name="x")).groupby(by).sum()
+        return pd.DataFrame({"v": [1, 2, 3]}, index=pd.Index(labels, name="x")).groupby(by).sum()
 
     assert_matches_pandas(q)
-    assert_matches_pandas(lambda pd: pd.Series([1, 2, 3], index=[1, 22, 333]).groupby(
+    assert_matches_pandas(lambda pd: pd.Series([1, 2, 3], index=labels).groupby(
         by if not isinstance(by, list) else by[0]).sum())
 
 
