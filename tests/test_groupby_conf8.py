@@ -251,3 +251,13 @@ def test_groupby_attributes_kept_by_selection(attr, value):
     gb = df.groupby(**{attr: value}) if attr == "level" else df.groupby("a", **{attr: value})
     assert getattr(gb, attr) == value
     assert getattr(gb[["b"]], attr) == value and getattr(gb["b"], attr) == value
+
+
+@pytest.mark.parametrize("dtype", ["UInt8", "Int8", "Int16", "UInt32", "Int32", "Int64"])
+@pytest.mark.parametrize("fn", ["sum", "prod"])
+@pytest.mark.parametrize("vals", [[1, 2, None], [100, 100, None], [None, None, None]])
+def test_groupby_masked_narrow_int_sum_type(native, dtype, fn, vals):
+    """pandas keeps a nullable narrow int's group sum / product in its type where every result fits
+    (UInt8 1 + 2 is UInt8), Int64 / UInt64 where one does not: decided by the data, as for numpy ints."""
+    assert_matches_pandas(lambda pd: getattr(pd.DataFrame({"a": [1, 1, 2], "b": vals}, dtype=dtype).groupby("a"), fn)())
+    assert_matches_pandas(lambda pd: getattr(pd.DataFrame({"a": [1, 1, 2], "b": vals}, dtype=dtype).groupby("a").b, fn)())
