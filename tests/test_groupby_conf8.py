@@ -261,3 +261,8 @@ def test_groupby_masked_narrow_int_sum_type(native, dtype, fn, vals):
     (UInt8 1 + 2 is UInt8), Int64 / UInt64 where one does not: decided by the data, as for numpy ints."""
     assert_matches_pandas(lambda pd: getattr(pd.DataFrame({"a": [1, 1, 2], "b": vals}, dtype=dtype).groupby("a"), fn)())
     assert_matches_pandas(lambda pd: getattr(pd.DataFrame({"a": [1, 1, 2], "b": vals}, dtype=dtype).groupby("a").b, fn)())
+
+
+@pytest.mark.parametrize("labels", [[], ["a"]])
+def test_frame_columns_given_as_gframe_index_keep_dtype(labels):
+    assert_matches_pandas(lambda pd: pd.DataFrame([] if not labels else [[1]], columns=pd.Index(labels, dtype="str")))

@@ -69,6 +69,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             return
         data = as_pandas(data)
         index = as_pandas(index)
+        columns = as_pandas(columns)  # (a gframe Index keeps its dtype: an empty one of str labels)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))
