@@ -266,3 +266,27 @@ def test_groupby_masked_narrow_int_sum_type(native, dtype, fn, vals):
 @pytest.mark.parametrize("labels", [[], ["a"]])
 def test_frame_columns_given_as_gframe_index_keep_dtype(labels):
     assert_matches_pandas(lambda pd: pd.DataFrame([] if not labels else [[1]], columns=pd.Index(labels, dtype="str")))
+
+
+def selection_frame(pd):
+    return pd.DataFrame({"A": ["f", "b", "f"], "C": [1.0, 2, 3], "D": [4.0, 5, 6]})
+
+
+@pytest.mark.parametrize("key", [lambda pd: selection_frame(pd).columns[1:3], lambda pd: np.array(["C"]),
+                                 lambda pd: ["C", "D"], lambda pd: "C"])
+def test_groupby_column_selection_list_likes(native, key):
+    assert_matches_pandas(lambda pd: selection_frame(pd).groupby("A")[key(pd)].sum())
+
+
+@pytest.mark.parametrize("key,exc,match", [(("C", "D"), ValueError, "Cannot subset columns with a tuple"),
+                                           (["C", "X"], KeyError, "Columns not found: 'X'"),
+                                           ("X", KeyError, "Column not found: X")])
+def test_groupby_column_selection_errors_are_pandas(key, exc, match):
+    for mod in (pandas, gframe):
+        with pytest.raises(exc, match=match):
+            selection_frame(mod).groupby("A")[key]
+
+
+def test_groupby_private_property_reads_through_pandas():
+    got = gframe.DataFrame({"A": [1, 2, 1], "C": [1, 2, 3]}).groupby("A")._positional_selector[0]
+    pandas.testing.assert_frame_equal(got.to_pandas(), pandas.DataFrame({"A": [1, 2], "C": [1, 2]}))

@@ -6,16 +6,19 @@ Native: column keys (one or many) and index levels, ``as_index``, ``sort``, ``dr
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Hashable
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, from_pandas_result, full_signatures, pandas_private_method, via_pandas
+from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, from_pandas_result, full_signatures, pandas_private, pandas_private_method, via_pandas
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
 from gframe.plan.schema import NUMPY, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
+from gframe.fallback import user_stacklevel
 from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
@@ -208,6 +211,10 @@ class _GroupBy:
         if name.startswith("_"):
             if pandas_private_method(cls, name):  # ``_cython_agg_general``: pandas' tests call it
                 return lambda *a, **k: self._fallback(name, *a, **k)
+            if pandas_private(cls, name):  # a private property (``_positional_selector``): read now
+                kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
+                return via_pandas(f"{kind}.{name}", lambda pobj: getattr(self._pandas_groupby(pobj), name),
+                                  (self._obj,), {}, "not native for this grouping")
             raise AttributeError(name)
         if self._selection is None and self._frame._plan.schema.has(name) and isinstance(self, DataFrameGroupBy):
             return self[name]
@@ -546,11 +553,25 @@ class _GroupBy:
 @full_signatures(pd.core.groupby.DataFrameGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
 class DataFrameGroupBy(_GroupBy):
     def __getitem__(self, key: Any) -> Any:
-        frame = self._frame
-        keys = key if isinstance(key, list) else [key]
-        for k in keys:
-            if not frame._plan.schema.has(k):
-                raise KeyError(f"Column not found: {k}")
+        """pandas' column selection: a list-like (an Index, an array) of labels is a list; a
+        tuple of more than one label is pandas' ValueError, of one a deprecated list."""
+        if isinstance(key, tuple) and len(key) > 1:
+            raise ValueError("Cannot subset columns with a tuple with more than one element. Use a list instead.")
+        if self._selection is not None:
+            raise IndexError(f"Column(s) {self._selection} already selected")
+        if isinstance(key, tuple):
+            warnings.warn("Passing a tuple to __getitem__ is deprecated and will raise a KeyError in a future "
+                          "version. Use a list instead.", pd.errors.Pandas4Warning, stacklevel=user_stacklevel())
+            key = list(key)
+        if isinstance(key, (pd.Series, pd.Index, np.ndarray)) or (hasattr(key, "to_pandas") and not isinstance(key, list)):
+            key = list(as_pandas(key))
+        schema = self._frame._plan.schema
+        if isinstance(key, list):
+            bad = [k for k in dict.fromkeys(key) if not schema.has(k)]
+            if bad:
+                raise KeyError(f"Columns not found: {str(bad)[1:-1]}")
+        elif not schema.has(key):
+            raise KeyError(f"Column not found: {key}")
         cls = DataFrameGroupBy if isinstance(key, list) else SeriesGroupBy
         return cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
                    dropna=self._dropna, group_keys=self._group_keys, selection=key)
