@@ -290,3 +290,18 @@ def test_groupby_column_selection_errors_are_pandas(key, exc, match):
 def test_groupby_private_property_reads_through_pandas():
     got = gframe.DataFrame({"A": [1, 2, 1], "C": [1, 2, 3]}).groupby("A")._positional_selector[0]
     pandas.testing.assert_frame_equal(got.to_pandas(), pandas.DataFrame({"A": [1, 2], "C": [1, 2]}))
+
+
+def test_named_agg_with_numba_engine_and_bad_spec():
+    pytest.importorskip("numba")
+
+    def frame(pd):
+        return pd.DataFrame({0: ["a", "a", "b"], 1: [1.0, 2.0, 3.0]}, columns=[0, 1])
+
+    assert_matches_pandas(lambda pd: frame(pd).groupby(0).agg(bmin=pd.NamedAgg(column=1, aggfunc="min"),
+                                                              engine="numba"))
+    for mod in (pandas, gframe):
+        with pytest.raises(TypeError, match="Must provide 'func' or tuples of"):
+            frame(mod).groupby(0).agg(x=1)
+    assert_matches_pandas(lambda pd: pd.Series(range(3), index=[1, 2, 1], name="foo").groupby(level=0).sum(
+        engine="numba"))

@@ -457,7 +457,7 @@ class _GroupBy:
         return out
 
     def agg(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if self._native_keys is None or args:
+        if self._native_keys is None or args or "engine" in kwargs or "engine_kwargs" in kwargs:
             return self._fallback("agg", func, *args, **kwargs)
         squeeze = not self._is_frame_groupby
         if func is None and kwargs:
@@ -468,10 +468,9 @@ class _GroupBy:
                 if squeeze:
                     col, fn = self._value_fields()[0].label, spec
                 else:
-                    if isinstance(spec, tuple):
-                        col, fn = spec
-                    else:
-                        col, fn = spec.column, spec.aggfunc
+                    if not isinstance(spec, tuple) or len(spec) != 2:  # (a NamedAgg is a tuple)
+                        return self._fallback("agg", **kwargs)  # pandas' TypeError for what it cannot read
+                    col, fn = spec
                 name = _agg_name(fn)
                 if name is None:
                     return self._fallback("agg", **kwargs)
