@@ -305,3 +305,32 @@ def test_named_agg_with_numba_engine_and_bad_spec():
             frame(mod).groupby(0).agg(x=1)
     assert_matches_pandas(lambda pd: pd.Series(range(3), index=[1, 2, 1], name="foo").groupby(level=0).sum(
         engine="numba"))
+
+
+def raises_frame(pd):
+    return pd.DataFrame({"a": [1, 1, 1, 2, 2], "c": range(5), "d": list("xyzwt"),
+                         "t": pandas.to_datetime(["2020", "2021", "2022", "2023", "2024"])})
+
+
+def test_warning_of_a_trip_that_raises_is_kept():
+    """pandas warns (a deprecation) and then raises: the warning still reaches the caller."""
+    for mod in (pandas, gframe):
+        df = raises_frame(mod)[["a", "c", "d"]]
+        with pytest.warns(pandas.errors.Pandas4Warning, match="DataFrameGroupBy.corrwith is deprecated"):
+            with pytest.raises(TypeError):
+                df.groupby("a").transform("corrwith", df)
+
+
+@pytest.mark.parametrize("how", ["method", "agg", "transform"])
+@pytest.mark.parametrize("fn", ["any", "all"])
+def test_any_all_of_timestamps_is_pandas_type_error(how, fn):
+    for mod in (pandas, gframe):
+        gb = raises_frame(mod).groupby("a")["t"]
+        with pytest.raises(TypeError, match=f"'{fn}' with datetime64 dtypes is not supported"):
+            getattr(gb, fn)() if how == "method" else getattr(gb, how)(fn)
+
+
+def test_agg_of_numpy_function_keeps_pandas_message():
+    for mod in (pandas, gframe):
+        with pytest.raises(TypeError, match="Cannot perform reduction 'mean' with string dtype"):
+            raises_frame(mod)[["a", "d"]].groupby("a").agg(np.mean)

@@ -176,9 +176,12 @@ def via_pandas(api: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: 
     wrap = kwargs.get("engine") != "numba"
     pargs = as_pandas(args, counter, wrap)
     pkwargs = as_pandas(kwargs, counter, wrap)
-    with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
-        out = fn(*pargs, **pkwargs)
-    _reissue(caught)
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
+            out = fn(*pargs, **pkwargs)
+    finally:  # pandas' warnings also where it then raises (a deprecation warned before the error)
+        _reissue(caught)
     res = from_pandas_result(out, api)
     record(FallbackEvent(api, reason, counter[0], time.perf_counter() - t0))
     return res
@@ -223,9 +226,12 @@ def _reissue(caught: list[warnings.WarningMessage]) -> None:
 @contextlib.contextmanager
 def user_warnings() -> Any:
     """Run pandas code in the block with its warnings aimed at the user's line (``_reissue``)."""
-    with warnings.catch_warnings(record=True) as caught:
-        yield
-    _reissue(caught)
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            yield
+    finally:
+        _reissue(caught)
 
 
 def holds_gframe(obj: Any) -> bool:

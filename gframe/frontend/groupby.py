@@ -28,8 +28,9 @@ def _time_moment(t: Any, fn: str) -> bool:
     """A group aggregation of times that pandas computes by its own rules (a timestamp's std is a
     timedelta, its sum / product / var raise; a timedelta's std is a timedelta truncated to its
     unit, NaT for a group of one, its product / var raise): pandas' answer, through the fallback
-    (Polars has no std of a duration: seed 862963 raised in the CPU engine)."""
-    return pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var") \
+    (Polars has no std of a duration: seed 862963 raised in the CPU engine); a timestamp's any / all
+    is pandas' TypeError."""
+    return pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var", "any", "all") \
         or pa.types.is_duration(t) and fn in ("prod", "std", "var")
 _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "first", "last": "last",
             "sum": "sum", "mean": "mean", "min": "min", "max": "max", "std": "std", "var": "var",
@@ -489,6 +490,9 @@ class _GroupBy:
                 return self._fallback("agg", func)
             if name == "size":
                 return self.size()
+            if not isinstance(func, str) and not all(self._ok(name, f) for f in self._value_fields()):
+                # pandas' ``agg(np.mean)`` (its own checks and messages), not ``mean()``
+                return self._fallback("agg", func)
             return self._method(name)
         if isinstance(func, list):
             names = [_agg_name(f) for f in func]
