@@ -334,3 +334,16 @@ def test_agg_of_numpy_function_keeps_pandas_message():
     for mod in (pandas, gframe):
         with pytest.raises(TypeError, match="Cannot perform reduction 'mean' with string dtype"):
             raises_frame(mod)[["a", "d"]].groupby("a").agg(np.mean)
+
+
+@pytest.mark.parametrize("fn", ["all", "max", "count", "sum", "first"])
+@pytest.mark.parametrize("dtype", [None, "string"])
+def test_groupby_own_column_series_is_the_label(fn, dtype):
+    """``df.groupby(df["a"])``: pandas groups by its own column and leaves it out of the result; a
+    renamed Series is another key (kept)."""
+    def frame(pd):
+        return pd.DataFrame({"a": ["x", "y", "x"], "b": ["p", None, "q"], "c": [1, 2, 3]}, dtype=dtype)
+
+    assert_matches_pandas(lambda pd: getattr((lambda d: d.groupby(d["a"]))(frame(pd)), fn)())
+    assert_matches_pandas(lambda pd: (lambda d: d.groupby([d["a"], "c"]).count())(frame(pd)))
+    assert_matches_pandas(lambda pd: (lambda d: d.groupby(d["a"].rename("z")).count())(frame(pd)))

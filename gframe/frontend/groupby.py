@@ -100,6 +100,11 @@ class _GroupBy:
         keys = self._by if isinstance(self._by, list) else [self._by]
         if self._by is None:
             raise TypeError("You have to supply one of 'by' and 'level'")
+        if isinstance(self._obj, DataFrame) and any(self._own_column(k) is not None for k in keys):
+            # ``df.groupby(df["a"])``: pandas sees its own column (``is_in_obj``) and groups by the
+            # label, leaving the column out of the result
+            keys = [k if self._own_column(k) is None else self._own_column(k) for k in keys]
+            self._by = keys if isinstance(self._by, list) else keys[0]
         if any(_is_function_key(k) for k in keys):
             # a function of the index labels: pandas calls it on each label when the group-by is made
             # (its errors raise there); the labels it gives are the key (named as the index)
@@ -129,6 +134,18 @@ class _GroupBy:
             names.append(f.name)
             labels.append(k)
         return self._check_observed(tuple(names), tuple(labels))
+
+    def _own_column(self, k: Any) -> Hashable | None:
+        """The label of the grouped frame's column that ``k`` is (a gframe Series ``df[label]`` of
+        this frame, under its own name), or None."""
+        if not isinstance(k, Series) or k._plan is not self._obj._plan or not isinstance(k._expr, Col):
+            return None
+        schema = self._obj._plan.schema
+        try:
+            f = schema.field(k.name)
+        except (KeyError, TypeError):
+            return None
+        return f.label if f.name == k._expr.name else None
 
     def _grouper_keys(self, grouper: Any, keys: list[Any]) -> Any:
         """``pd.Grouper(key=..., freq=...)`` as the only key: the timestamps' bins (``resample.py``)
