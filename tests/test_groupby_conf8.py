@@ -347,3 +347,11 @@ def test_groupby_own_column_series_is_the_label(fn, dtype):
     assert_matches_pandas(lambda pd: getattr((lambda d: d.groupby(d["a"]))(frame(pd)), fn)())
     assert_matches_pandas(lambda pd: (lambda d: d.groupby([d["a"], "c"]).count())(frame(pd)))
     assert_matches_pandas(lambda pd: (lambda d: d.groupby(d["a"].rename("z")).count())(frame(pd)))
+
+
+def test_function_without_module_reaches_pandas():
+    """A function whose ``__module__`` is None (made by ``exec``) is a user function like any other."""
+    scope: dict = {}
+    exec("f = lambda c: str(c) * 2", scope)
+    assert scope["f"].__module__ is None
+    assert_matches_pandas(lambda pd: pd.Series(["a", "b"], dtype="category").cat.rename_categories(scope["f"]))

@@ -87,7 +87,7 @@ def as_pandas(obj: Any, counter: list[int] | None = None, wrap_functions: bool =
         out = copy.copy(obj)  # keeps a dict subclass (defaultdict, OrderedDict) and its attributes
         out.update(values)
         return out
-    if isinstance(obj, types.FunctionType) and obj.__module__.startswith("gframe."):
+    if isinstance(obj, types.FunctionType) and (obj.__module__ or "").startswith("gframe."):
         counterpart = _pandas_method(obj)
         if counterpart is not None:  # ``gb.apply(pd.Series.value_counts)``: pandas' method for pandas' groups
             return counterpart
