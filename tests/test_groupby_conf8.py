@@ -355,3 +355,16 @@ def test_function_without_module_reaches_pandas():
     exec("f = lambda c: str(c) * 2", scope)
     assert scope["f"].__module__ is None
     assert_matches_pandas(lambda pd: pd.Series(["a", "b"], dtype="category").cat.rename_categories(scope["f"]))
+
+
+@pytest.mark.parametrize("how", [lambda g: g.transform(["sum", "min"]), lambda g: g.transform({"val": "sum"}),
+                                 lambda g: g.transform(x=("val", "sum"))])
+def test_transform_of_lists_dicts_named_goes_to_pandas(how):
+    assert_matches_pandas(lambda pd: how(pd.DataFrame({"col": list("aab"), "val": range(3), "another": range(3)})
+                                         .groupby("col")))
+
+
+def test_groupby_obj_attribute():
+    df = gframe.DataFrame({"col": list("aab"), "val": range(3)})
+    pandas.testing.assert_frame_equal(df.groupby("col").obj.to_pandas(), df.to_pandas())
+    pandas.testing.assert_series_equal(df.groupby("col")["val"].obj.to_pandas(), df.to_pandas()["val"])

@@ -80,6 +80,9 @@ class _GroupBy:
     dropna = property(lambda self: self._dropna)
     level = property(lambda self: self._level)
     keys = property(lambda self: self._by)
+    # (a selected column's group-by holds that Series, a list selection the whole frame: pandas' ``obj``)
+    obj = property(lambda self: self._obj[self._selection] if isinstance(self, SeriesGroupBy)
+                   and self._selection is not None else self._obj)
 
     # which keys, as internal names + labels, or None when the grouping is not native
     def _resolve_keys(self) -> tuple[tuple[str, ...], tuple[Hashable, ...]] | None:
@@ -365,8 +368,10 @@ class _GroupBy:
             return Series._from_frame_plan(plan)
         return DataFrame._from_plan(plan)
 
-    def transform(self, func: Any, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
-        name = _agg_name(func) if not args and not kwargs and engine is None and engine_kwargs is None else None
+    def transform(self, func: Any = None, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
+        plain = not args and not kwargs and engine is None and engine_kwargs is None
+        # (a list or dict of functions, named aggregations: pandas')
+        name = _agg_name(func) if plain and (isinstance(func, str) or callable(func)) else None
         if self._native_keys is None or name is None:
             extra = {k: v for k, v in (("engine", engine), ("engine_kwargs", engine_kwargs)) if v is not None}
             return self._fallback("transform", func, *args, **extra, **kwargs)
