@@ -368,3 +368,26 @@ def test_groupby_obj_attribute():
     df = gframe.DataFrame({"col": list("aab"), "val": range(3)})
     pandas.testing.assert_frame_equal(df.groupby("col").obj.to_pandas(), df.to_pandas())
     pandas.testing.assert_series_equal(df.groupby("col")["val"].obj.to_pandas(), df.to_pandas()["val"])
+
+
+@pytest.mark.parametrize("func", ["cumsum", "cumprod"])
+def test_cumulative_numpy_arguments_are_pandas_error(func):
+    from pandas.errors import UnsupportedFunctionCall
+
+    for mod in (pandas, gframe):
+        g = mod.DataFrame({"A": [1, 2, 1], "B": [1, 2, 3]}).groupby("A")
+        with pytest.raises(UnsupportedFunctionCall, match="numpy operations are not valid with groupby"):
+            getattr(g, func)(1, 2, 3)
+        with pytest.raises(UnsupportedFunctionCall, match="numpy operations are not valid with groupby"):
+            getattr(g, func)(foo=1)
+
+
+def test_named_agg_object_is_native(native):
+    assert_matches_pandas(lambda pd: pd.DataFrame({"a": [1, 1, 2], "v": [1, 2, 3]}).groupby("a").agg(
+        x=pd.NamedAgg("v", "sum"), y=pd.NamedAgg(column="v", aggfunc="max")))
+
+
+def test_quantile_bad_q_message_is_pandas():
+    for mod in (pandas, gframe):
+        with pytest.raises(ValueError, match="Got '50.0' instead"):
+            mod.DataFrame({"k": [1], "v": [1.0]}).groupby("k").quantile(50)

@@ -69,7 +69,10 @@ class DataFrame(NumpyProtocols, NDFrame):
             return
         data = as_pandas(data)
         index = as_pandas(index)
-        columns = as_pandas(columns)  # (a gframe Index keeps its dtype: an empty one of str labels)
+        if isinstance(columns, Index) and not isinstance(columns.to_pandas(), pd.MultiIndex):
+            # its labels and their dtype (an empty Index of str labels); not its name, which a frame's
+            # column labels do not carry here (``df.columns`` would not show it)
+            columns = pd.Index(list(columns.to_pandas()), dtype=columns.to_pandas().dtype)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))

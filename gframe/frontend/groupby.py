@@ -401,20 +401,20 @@ class _GroupBy:
         bit for bit (running min / max of numpy numbers and times; sums of int64 and bools,
         products of float64: pandas' Kahan-summed float sums and its narrow ints that widen on
         overflow stay pandas')."""
-        call = {"numeric_only": numeric_only, "skipna": skipna, **kwargs}
         if args or kwargs or numeric_only or not skipna or self._native_keys is None or getattr(self, "_unobserved", False):
-            return self._fallback(name, *args, **call)
+            # (positional as given: numpy's ``cumsum(axis, dtype)`` compatibility arguments follow them)
+            return self._fallback(name, numeric_only, skipna, *args, **kwargs)
         fields = self._value_fields()
         for f in fields:
             t = f.dtype
             if t is None or f.family != NUMPY:
-                return self._fallback(name, *args, **call)
+                return self._fallback(name, numeric_only, skipna)
             # (bools: rows of a missing key make pandas' running min / max float64, NaN there)
             ordered = pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_timestamp(t) \
                 or pa.types.is_duration(t) or (pa.types.is_boolean(t) and not self._dropna)
             ok = ordered if fn in ("min", "max") else t in (pa.int64(), pa.bool_()) if fn == "sum" else t == pa.float64()
             if not ok:
-                return self._fallback(name, *args, **call)
+                return self._fallback(name, numeric_only, skipna)
         outputs = tuple((f.label, Agg(fn, (("cumulative", True),), Col(f.name))) for f in fields)
         plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
         return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
@@ -436,7 +436,7 @@ class _GroupBy:
         quantiles, other columns and ``nearest`` through pandas."""
         args = {"q": q, "interpolation": interpolation, "numeric_only": numeric_only}
         if isinstance(q, (float, int)) and not isinstance(q, bool) and not 0 <= q <= 1:
-            raise ValueError(f"Each 'q' must be between 0 and 1. Got '{q}' instead")  # pandas' check, first
+            raise ValueError(f"Each 'q' must be between 0 and 1. Got '{float(q)}' instead")  # pandas' check, first
         if not isinstance(q, (float, int)) or isinstance(q, bool) or numeric_only or self._native_keys is None \
                 or interpolation not in ("linear", "lower", "higher", "midpoint") or not 0 <= q <= 1:
             return self._fallback("quantile", **args)
@@ -491,9 +491,12 @@ class _GroupBy:
                 if squeeze:
                     col, fn = self._value_fields()[0].label, spec
                 else:
-                    if not isinstance(spec, tuple) or len(spec) != 2:  # (a NamedAgg is a tuple)
+                    if isinstance(spec, pd.NamedAgg):
+                        col, fn = spec.column, spec.aggfunc
+                    elif isinstance(spec, tuple) and len(spec) == 2:
+                        col, fn = spec
+                    else:
                         return self._fallback("agg", **kwargs)  # pandas' TypeError for what it cannot read
-                    col, fn = spec
                 name = _agg_name(fn)
                 if name is None:
                     return self._fallback("agg", **kwargs)
