@@ -69,10 +69,11 @@ class DataFrame(NumpyProtocols, NDFrame):
             return
         data = as_pandas(data)
         index = as_pandas(index)
-        if isinstance(columns, Index) and not isinstance(columns.to_pandas(), pd.MultiIndex):
-            # its labels and their dtype (an empty Index of str labels); not its name, which a frame's
-            # column labels do not carry here (``df.columns`` would not show it)
-            columns = pd.Index(list(columns.to_pandas()), dtype=columns.to_pandas().dtype)
+        if isinstance(columns, Index) and len(columns) == 0:
+            # an empty Index keeps its dtype (a frame of no columns holds it: ``empty_columns_dtype``);
+            # other labels reach pandas as a list, as before: a frame's column labels carry neither
+            # an extension dtype nor a name here (``df.columns`` would not show them)
+            columns = pd.Index([], dtype=columns.to_pandas().dtype)
         pdf = data if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None \
             else pd.DataFrame(data, index=index, columns=columns, dtype=dtype, copy=copy)
         object.__setattr__(self, "_plan", scan_pandas(pdf, "DataFrame"))
