@@ -391,3 +391,10 @@ def test_quantile_bad_q_message_is_pandas():
     for mod in (pandas, gframe):
         with pytest.raises(ValueError, match="Got '50.0' instead"):
             mod.DataFrame({"k": [1], "v": [1.0]}).groupby("k").quantile(50)
+
+
+def test_groupby_key_given_twice_goes_to_pandas():
+    assert_matches_pandas(lambda pd: pd.DataFrame({"col1": [2, 1, 1, 0], "col2": [4, 5, 36, 7]}).groupby(
+        by=["col1", "col1", "col2"], as_index=False).agg(new_col=pd.NamedAgg(column="col1", aggfunc="min"),
+                                                         n=pd.NamedAgg(column="col2", aggfunc="count")))
+    assert_matches_pandas(lambda pd: pd.DataFrame({"a": [1, 1, 2], "v": [1, 2, 3]}).groupby(["a", "a"]).sum())

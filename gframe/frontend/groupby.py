@@ -165,6 +165,8 @@ class _GroupBy:
 
     def _check_observed(self, names: tuple[str, ...], labels: tuple[Hashable, ...]) -> Any:
         """observed=False with a categorical key: native for one key, or many keys sorted without nulls."""
+        if len(set(names)) != len(names):  # a key given twice (``by=["a", "a"]``): pandas' index of both
+            return None
         schema = self._frame._plan.schema
         if any(schema.dtype_of(n) == PYOBJECT for n in names):
             # keys of Python objects: pandas hashes and sorts them by Python's rules (TypeError where
