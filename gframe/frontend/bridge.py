@@ -57,14 +57,15 @@ def wraps_pandas(pandas_type: type, wrap: Callable[[type, Any, str], Any] | None
     return register
 
 
-def as_pandas(obj: Any, counter: list[int] | None = None) -> Any:
+def as_pandas(obj: Any, counter: list[int] | None = None, wrap_functions: bool = True) -> Any:
     """``obj`` with every gframe object in it (also inside lists, tuples, dicts) computed to pandas;
     ``counter[0]`` counts the rows moved.
 
     Anything without a gframe object in it reaches pandas unchanged (the same object: a
     ``defaultdict`` keeps its ``__missing__``, a namedtuple its type, ``np.sum`` its identity, which
     pandas tests). A user's Python function is wrapped so its gframe results become pandas; the
-    wrapper keeps the function's ``__name__`` (pandas labels ``agg([f])`` results with it)."""
+    wrapper keeps the function's ``__name__`` (pandas labels ``agg([f])`` results with it); not with
+    ``wrap_functions=False`` (a function pandas compiles with numba must reach it as written)."""
     counter = counter if counter is not None else [0]
     if isinstance(obj, tuple(_GFRAME_TYPES)):
         out = obj.to_pandas()
@@ -73,22 +74,37 @@ def as_pandas(obj: Any, counter: list[int] | None = None) -> Any:
     if isinstance(obj, PandasProxy):
         return obj._obj
     if isinstance(obj, (list, tuple)):
-        items = [as_pandas(o, counter) for o in obj]
+        items = [as_pandas(o, counter, wrap_functions) for o in obj]
         if all(a is b for a, b in zip(items, obj)):
             return obj
         if isinstance(obj, tuple) and hasattr(obj, "_fields"):
             return type(obj)(*items)  # a namedtuple
         return type(obj)(items)
     if isinstance(obj, dict):
-        values = {k: as_pandas(v, counter) for k, v in obj.items()}
+        values = {k: as_pandas(v, counter, wrap_functions) for k, v in obj.items()}
         if all(values[k] is v for k, v in obj.items()):
             return obj
         out = copy.copy(obj)  # keeps a dict subclass (defaultdict, OrderedDict) and its attributes
         out.update(values)
         return out
-    if isinstance(obj, (types.FunctionType, types.MethodType, functools.partial)) and not _is_pandas_or_numpy(obj):
+    if isinstance(obj, types.FunctionType) and (obj.__module__ or "").startswith("gframe."):
+        counterpart = _pandas_method(obj)
+        if counterpart is not None:  # ``gb.apply(pd.Series.value_counts)``: pandas' method for pandas' groups
+            return counterpart
+    if wrap_functions and isinstance(obj, (types.FunctionType, types.MethodType, functools.partial)) \
+            and not _is_pandas_or_numpy(obj):
         return _wrap_callable(obj)
     return obj
+
+
+def _pandas_method(fn: Callable[..., Any]) -> Callable[..., Any] | None:
+    """pandas' method for a gframe class's unbound method (``gframe.Series.value_counts`` ->
+    ``pandas.Series.value_counts``), or None: pandas calls it on its own objects."""
+    name = fn.__name__
+    for cls in _GFRAME_TYPES:
+        if cls.__dict__.get(name) is fn or getattr(cls, name, None) is fn:
+            return getattr(getattr(cls, "__gframe_pandas_type__", None), name, None)
+    return None
 
 
 def _is_pandas_or_numpy(fn: Any) -> bool:
@@ -156,11 +172,16 @@ def via_pandas(api: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: 
     check(api, reason)
     t0 = time.perf_counter()
     counter = [0]
-    pargs = as_pandas(args, counter)
-    pkwargs = as_pandas(kwargs, counter)
-    with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
-        out = fn(*pargs, **pkwargs)
-    _reissue(caught)
+    # ``engine="numba"``: pandas compiles the user's function, which cannot return gframe objects
+    wrap = kwargs.get("engine") != "numba"
+    pargs = as_pandas(args, counter, wrap)
+    pkwargs = as_pandas(kwargs, counter, wrap)
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:  # the filters in force stay as they are
+            out = fn(*pargs, **pkwargs)
+    finally:  # pandas' warnings also where it then raises (a deprecation warned before the error)
+        _reissue(caught)
     res = from_pandas_result(out, api)
     record(FallbackEvent(api, reason, counter[0], time.perf_counter() - t0))
     return res
@@ -205,9 +226,12 @@ def _reissue(caught: list[warnings.WarningMessage]) -> None:
 @contextlib.contextmanager
 def user_warnings() -> Any:
     """Run pandas code in the block with its warnings aimed at the user's line (``_reissue``)."""
-    with warnings.catch_warnings(record=True) as caught:
-        yield
-    _reissue(caught)
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            yield
+    finally:
+        _reissue(caught)
 
 
 def holds_gframe(obj: Any) -> bool:
@@ -401,7 +425,9 @@ class PandasProxy:
         return from_pandas_result(attr, api)
 
     def __getitem__(self, key: Any) -> Any:
-        return from_pandas_result(self._obj[as_pandas(key)], f"{self._api}[]")
+        with user_warnings():  # pandas' warning (``gb.nth[...]`` is deprecated) at the user's line
+            out = self._obj[as_pandas(key)]
+        return from_pandas_result(out, f"{self._api}[]")
 
     def __iter__(self) -> Any:
         return iter(self._obj)
@@ -526,6 +552,9 @@ def _full_method(fn: Callable[..., Any], name: str, pandas_type: type, run: Call
             return call(self, args, kwargs)
 
     setattr(method, _FULL, True)
+    full = _signature(theirs) if callable(theirs) else None
+    if full is not None:  # the method takes pandas' full signature: ``inspect.signature`` says so
+        method.__signature__ = full  # type: ignore[attr-defined]
     return method
 
 

@@ -6,16 +6,19 @@ Native: column keys (one or many) and index levels, ``as_index``, ``sort``, ``dr
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Hashable
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, from_pandas_result, full_signatures, pandas_private_method, via_pandas
+from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, from_pandas_result, full_signatures, pandas_private, pandas_private_method, via_pandas
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
+from gframe.plan.schema import NUMPY, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
+from gframe.fallback import user_stacklevel
 from gframe.udf import groupby_apply
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
@@ -25,8 +28,9 @@ def _time_moment(t: Any, fn: str) -> bool:
     """A group aggregation of times that pandas computes by its own rules (a timestamp's std is a
     timedelta, its sum / product / var raise; a timedelta's std is a timedelta truncated to its
     unit, NaT for a group of one, its product / var raise): pandas' answer, through the fallback
-    (Polars has no std of a duration: seed 862963 raised in the CPU engine)."""
-    return pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var") \
+    (Polars has no std of a duration: seed 862963 raised in the CPU engine); a timestamp's any / all
+    is pandas' TypeError."""
+    return pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var", "any", "all") \
         or pa.types.is_duration(t) and fn in ("prod", "std", "var")
 _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "first", "last": "last",
             "sum": "sum", "mean": "mean", "min": "min", "max": "max", "std": "std", "var": "var",
@@ -35,6 +39,11 @@ _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "fi
 
 # what pandas gives an empty group (observed=False); the other aggregations give a missing value
 _EMPTY_GROUP = {"size": 0, "count": 0, "nunique": 0, "sum": 0, "prod": 1, "any": False, "all": True}
+
+
+def _is_function_key(k: Any) -> bool:
+    return callable(k) and not isinstance(k, (pd.Series, pd.Index, pd.Grouper)) and not hasattr(k, "_expr") \
+        and not hasattr(k, "to_pandas")
 
 
 def _agg_name(fn: Any) -> str | None:
@@ -63,6 +72,18 @@ class _GroupBy:
         self._selection = selection
         self._native_keys = self._resolve_keys()
 
+    # pandas' public attributes of a group-by (kept by column selection)
+    as_index = property(lambda self: self._as_index)
+    sort = property(lambda self: self._sort)
+    group_keys = property(lambda self: self._group_keys)
+    observed = property(lambda self: self._observed)
+    dropna = property(lambda self: self._dropna)
+    level = property(lambda self: self._level)
+    keys = property(lambda self: self._by)
+    # (a selected column's group-by holds that Series, a list selection the whole frame: pandas' ``obj``)
+    obj = property(lambda self: self._obj[self._selection] if isinstance(self, SeriesGroupBy)
+                   and self._selection is not None else self._obj)
+
     # which keys, as internal names + labels, or None when the grouping is not native
     def _resolve_keys(self) -> tuple[tuple[str, ...], tuple[Hashable, ...]] | None:
         frame = self._frame
@@ -82,9 +103,22 @@ class _GroupBy:
         keys = self._by if isinstance(self._by, list) else [self._by]
         if self._by is None:
             raise TypeError("You have to supply one of 'by' and 'level'")
+        if isinstance(self._obj, DataFrame) and any(self._own_column(k) is not None for k in keys):
+            # ``df.groupby(df["a"])``: pandas sees its own column (``is_in_obj``) and groups by the
+            # label, leaving the column out of the result
+            keys = [k if self._own_column(k) is None else self._own_column(k) for k in keys]
+            self._by = keys if isinstance(self._by, list) else keys[0]
+        if any(_is_function_key(k) for k in keys):
+            # a function of the index labels: pandas calls it on each label when the group-by is made
+            # (its errors raise there); the labels it gives are the key (named as the index)
+            labels = self._frame.index.to_pandas()
+            keys = [labels.map(k) if _is_function_key(k) else k for k in keys]
+            self._by = keys if isinstance(self._by, list) else keys[0]
         names, labels = [], []
         for k in keys:
-            if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series):
+            if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series) \
+                    or pd.api.types.is_list_like(k):
+                # values as keys (an array, an Index, a Series): pandas' grouping, which checks their length
                 return None
             if isinstance(k, pd.Grouper):
                 return self._grouper_keys(k, keys)
@@ -104,6 +138,18 @@ class _GroupBy:
             labels.append(k)
         return self._check_observed(tuple(names), tuple(labels))
 
+    def _own_column(self, k: Any) -> Hashable | None:
+        """The label of the grouped frame's column that ``k`` is (a gframe Series ``df[label]`` of
+        this frame, under its own name), or None."""
+        if not isinstance(k, Series) or k._plan is not self._obj._plan or not isinstance(k._expr, Col):
+            return None
+        schema = self._obj._plan.schema
+        try:
+            f = schema.field(k.name)
+        except (KeyError, TypeError):
+            return None
+        return f.label if f.name == k._expr.name else None
+
     def _grouper_keys(self, grouper: Any, keys: list[Any]) -> Any:
         """``pd.Grouper(key=..., freq=...)`` as the only key: the timestamps' bins (``resample.py``)
         become a key column; any other Grouper goes to pandas."""
@@ -119,6 +165,8 @@ class _GroupBy:
 
     def _check_observed(self, names: tuple[str, ...], labels: tuple[Hashable, ...]) -> Any:
         """observed=False with a categorical key: native for one key, or many keys sorted without nulls."""
+        if len(set(names)) != len(names):  # a key given twice (``by=["a", "a"]``): pandas' index of both
+            return None
         schema = self._frame._plan.schema
         if any(schema.dtype_of(n) == PYOBJECT for n in names):
             # keys of Python objects: pandas hashes and sorts them by Python's rules (TypeError where
@@ -190,6 +238,10 @@ class _GroupBy:
         if name.startswith("_"):
             if pandas_private_method(cls, name):  # ``_cython_agg_general``: pandas' tests call it
                 return lambda *a, **k: self._fallback(name, *a, **k)
+            if pandas_private(cls, name):  # a private property (``_positional_selector``): read now
+                kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
+                return via_pandas(f"{kind}.{name}", lambda pobj: getattr(self._pandas_groupby(pobj), name),
+                                  (self._obj,), {}, "not native for this grouping")
             raise AttributeError(name)
         if self._selection is None and self._frame._plan.schema.has(name) and isinstance(self, DataFrameGroupBy):
             return self[name]
@@ -255,8 +307,7 @@ class _GroupBy:
                 return self._fallback(fn, **params)
         params = {k: v for k, v in params.items() if k != "numeric_only"}
         specs = [(f.label, fn, f, params) for f in fields]
-        squeeze = self._selection is not None and not isinstance(self._selection, list)
-        return self._aggregate(specs, squeeze=squeeze)
+        return self._aggregate(specs, squeeze=not self._is_frame_groupby)
 
     def sum(self, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         if min_count or kw:
@@ -323,8 +374,10 @@ class _GroupBy:
             return Series._from_frame_plan(plan)
         return DataFrame._from_plan(plan)
 
-    def transform(self, func: Any, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
-        name = _agg_name(func) if not args and not kwargs and engine is None and engine_kwargs is None else None
+    def transform(self, func: Any = None, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
+        plain = not args and not kwargs and engine is None and engine_kwargs is None
+        # (a list or dict of functions, named aggregations: pandas')
+        name = _agg_name(func) if plain and (isinstance(func, str) or callable(func)) else None
         if self._native_keys is None or name is None:
             extra = {k: v for k, v in (("engine", engine), ("engine_kwargs", engine_kwargs)) if v is not None}
             return self._fallback("transform", func, *args, **extra, **kwargs)
@@ -348,6 +401,79 @@ class _GroupBy:
         a = Agg("size", (("ascending", bool(ascending)), ("cumulative", True)), Col(keys[0]))
         return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
 
+    def _cumulative(self, fn: str, name: str, numeric_only: bool, skipna: bool, args: tuple, kwargs: dict) -> Any:
+        """``cumsum`` / ``cumprod`` / ``cummin`` / ``cummax`` in each group (missing values skipped):
+        natively where pandas' result type does not depend on the data and the values come out
+        bit for bit (running min / max of numpy numbers and times; sums of int64 and bools,
+        products of float64: pandas' Kahan-summed float sums and its narrow ints that widen on
+        overflow stay pandas')."""
+        if args or kwargs or numeric_only or not skipna or self._native_keys is None or getattr(self, "_unobserved", False):
+            # (positional as given: numpy's ``cumsum(axis, dtype)`` compatibility arguments follow them)
+            return self._fallback(name, numeric_only, skipna, *args, **kwargs)
+        fields = self._value_fields()
+        for f in fields:
+            t = f.dtype
+            if t is None or f.family != NUMPY:
+                return self._fallback(name, numeric_only, skipna)
+            # (bools: rows of a missing key make pandas' running min / max float64, NaN there)
+            ordered = pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_timestamp(t) \
+                or pa.types.is_duration(t) or (pa.types.is_boolean(t) and not self._dropna)
+            ok = ordered if fn in ("min", "max") else t in (pa.int64(), pa.bool_()) if fn == "sum" else t == pa.float64()
+            if not ok:
+                return self._fallback(name, numeric_only, skipna)
+        outputs = tuple((f.label, Agg(fn, (("cumulative", True),), Col(f.name))) for f in fields)
+        plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
+        return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
+
+    def cumsum(self, numeric_only: bool = False, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
+        return self._cumulative("sum", "cumsum", numeric_only, skipna, args, kwargs)
+
+    def cumprod(self, numeric_only: bool = False, skipna: bool = True, *args: Any, **kwargs: Any) -> Any:
+        return self._cumulative("prod", "cumprod", numeric_only, skipna, args, kwargs)
+
+    def cummin(self, numeric_only: bool = False, skipna: bool = True, **kwargs: Any) -> Any:
+        return self._cumulative("min", "cummin", numeric_only, skipna, (), kwargs)
+
+    def cummax(self, numeric_only: bool = False, skipna: bool = True, **kwargs: Any) -> Any:
+        return self._cumulative("max", "cummax", numeric_only, skipna, (), kwargs)
+
+    def quantile(self, q: Any = 0.5, interpolation: str = "linear", numeric_only: bool = False) -> Any:
+        """One quantile natively for numpy numbers (pandas' float64, numpy's interpolation); a list of
+        quantiles, other columns and ``nearest`` through pandas."""
+        args = {"q": q, "interpolation": interpolation, "numeric_only": numeric_only}
+        if isinstance(q, (float, int)) and not isinstance(q, bool) and not 0 <= q <= 1:
+            raise ValueError(f"Each 'q' must be between 0 and 1. Got '{float(q)}' instead")  # pandas' check, first
+        if not isinstance(q, (float, int)) or isinstance(q, bool) or numeric_only or self._native_keys is None \
+                or interpolation not in ("linear", "lower", "higher", "midpoint") or not 0 <= q <= 1:
+            return self._fallback("quantile", **args)
+        for f in self._value_fields():
+            t = f.dtype
+            if t is None or f.family != NUMPY or not (pa.types.is_integer(t) or pa.types.is_floating(t)):
+                return self._fallback("quantile", **args)
+        specs = [(f.label, "quantile", f, {"q": float(q), "interpolation": interpolation}) for f in self._value_fields()]
+        return self._aggregate(specs, squeeze=not self._is_frame_groupby)
+
+    def rank(self, method: str = "average", ascending: bool = True, na_option: str = "keep", pct: bool = False) -> Any:
+        """Native for columns of numpy numbers, booleans and times (float64 ranks, ``_group_rank`` in
+        the CPU engine); pandas' for other columns (nullable ones give Float64) and methods."""
+        if na_option not in {"keep", "top", "bottom"}:  # pandas checks before anything runs
+            raise ValueError("na_option must be one of 'keep', 'top', or 'bottom'")
+        args = {"method": method, "ascending": ascending, "na_option": na_option, "pct": pct}
+        if self._native_keys is None or method not in ("average", "min", "max", "first", "dense") \
+                or getattr(self, "_unobserved", False):
+            return self._fallback("rank", **args)
+        fields = self._value_fields()
+        for f in fields:
+            t = f.dtype
+            if t is None or f.family != NUMPY or not (pa.types.is_integer(t) or pa.types.is_floating(t)
+                                                       or pa.types.is_boolean(t) or pa.types.is_timestamp(t)
+                                                       or pa.types.is_duration(t)):
+                return self._fallback("rank", **args)
+        params = tuple(sorted({**args, "ascending": bool(ascending), "pct": bool(pct)}.items()))
+        outputs = tuple((f.label, Agg("rank", params, Col(f.name))) for f in fields)
+        plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
+        return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
+
     def head(self, n: int = 5) -> Any:
         if self._native_keys is None or n < 0:
             return self._fallback("head", n)
@@ -360,21 +486,23 @@ class _GroupBy:
         return out
 
     def agg(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if self._native_keys is None or args:
+        if self._native_keys is None or args or "engine" in kwargs or "engine_kwargs" in kwargs:
             return self._fallback("agg", func, *args, **kwargs)
-        squeeze = self._selection is not None and not isinstance(self._selection, list)
+        squeeze = not self._is_frame_groupby
         if func is None and kwargs:
             if not self._as_index and set(kwargs) & set(self._native_keys[1]):
                 return self._fallback("agg", **kwargs)  # pandas drops the key column of that name
             specs = []
             for out_label, spec in kwargs.items():
                 if squeeze:
-                    col, fn = self._selection, spec
+                    col, fn = self._value_fields()[0].label, spec
                 else:
-                    if isinstance(spec, tuple):
+                    if isinstance(spec, pd.NamedAgg):
+                        col, fn = spec.column, spec.aggfunc
+                    elif isinstance(spec, tuple) and len(spec) == 2:
                         col, fn = spec
                     else:
-                        col, fn = spec.column, spec.aggfunc
+                        return self._fallback("agg", **kwargs)  # pandas' TypeError for what it cannot read
                 name = _agg_name(fn)
                 if name is None:
                     return self._fallback("agg", **kwargs)
@@ -393,6 +521,9 @@ class _GroupBy:
                 return self._fallback("agg", func)
             if name == "size":
                 return self.size()
+            if not isinstance(func, str) and not all(self._ok(name, f) for f in self._value_fields()):
+                # pandas' ``agg(np.mean)`` (its own checks and messages), not ``mean()``
+                return self._fallback("agg", func)
             return self._method(name)
         if isinstance(func, list):
             names = [_agg_name(f) for f in func]
@@ -456,11 +587,25 @@ class _GroupBy:
 @full_signatures(pd.core.groupby.DataFrameGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
 class DataFrameGroupBy(_GroupBy):
     def __getitem__(self, key: Any) -> Any:
-        frame = self._frame
-        keys = key if isinstance(key, list) else [key]
-        for k in keys:
-            if not frame._plan.schema.has(k):
-                raise KeyError(f"Column not found: {k}")
+        """pandas' column selection: a list-like (an Index, an array) of labels is a list; a
+        tuple of more than one label is pandas' ValueError, of one a deprecated list."""
+        if isinstance(key, tuple) and len(key) > 1:
+            raise ValueError("Cannot subset columns with a tuple with more than one element. Use a list instead.")
+        if self._selection is not None:
+            raise IndexError(f"Column(s) {self._selection} already selected")
+        if isinstance(key, tuple):
+            warnings.warn("Passing a tuple to __getitem__ is deprecated and will raise a KeyError in a future "
+                          "version. Use a list instead.", pd.errors.Pandas4Warning, stacklevel=user_stacklevel())
+            key = list(key)
+        if isinstance(key, (pd.Series, pd.Index, np.ndarray)) or (hasattr(key, "to_pandas") and not isinstance(key, list)):
+            key = list(as_pandas(key))
+        schema = self._frame._plan.schema
+        if isinstance(key, list):
+            bad = [k for k in dict.fromkeys(key) if not schema.has(k)]
+            if bad:
+                raise KeyError(f"Columns not found: {str(bad)[1:-1]}")
+        elif not schema.has(key):
+            raise KeyError(f"Column not found: {key}")
         cls = DataFrameGroupBy if isinstance(key, list) else SeriesGroupBy
         return cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
                    dropna=self._dropna, group_keys=self._group_keys, selection=key)

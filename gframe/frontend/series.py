@@ -1492,7 +1492,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     def groupby(self, by: Any = None, axis: Any = 0, level: Any = None, as_index: bool = True, sort: bool = True,
                 group_keys: bool = True, observed: bool = True, dropna: bool = True) -> Any:
-        return SeriesGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna)
+        return SeriesGroupBy(self, by, level=level, as_index=as_index, sort=sort, observed=observed, dropna=dropna,
+                             group_keys=group_keys)
 
     def resample(self, rule: Any, *args: Any, on: Any = None, **kwargs: Any) -> Any:
         """pandas' resample: the common frequencies natively (``frontend/resample.py``)."""

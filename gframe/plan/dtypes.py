@@ -518,9 +518,11 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     fn = expr.fn
     if fn == "size":  # counts rows: its argument is never read (projection pushdown may drop it)
         return pa.int64()
-    if fn in ("corr", "cov"):
+    if fn in ("corr", "cov", "rank"):  # (rank: pandas' group ranks are float64 whatever the values)
         return pa.float64()
     arg = expr_type(expr.child, lookup)
+    if expr.param("cumulative", False) and fn != "size":  # a running min / max / sum / product
+        return pa.int64() if fn in ("sum", "prod") and arg is not None and pa.types.is_boolean(arg) else arg
     if fn in ("count", "nunique"):
         return pa.int64()
     if fn == "quantile":  # an existing value for lower / higher / nearest; pandas' float64 otherwise

@@ -25,6 +25,9 @@ AGGREGATIONS = frozenset(
     {"sum", "mean", "min", "max", "count", "size", "std", "var", "median", "prod", "any", "all",
      "nunique", "first", "last", "quantile", "corr", "cov"}
 )
+# per-row results over a group, only in a ``GroupWindow`` (groupby().rank); the CPU engine computes
+# them, the GPU engine places such a node on the CPU (its ``agg_reason``)
+WINDOW_ONLY = frozenset({"rank"})
 # aggregations of two expressions (pairwise-complete rows, as pandas' ``corr`` / ``cov``)
 BIVARIATE = frozenset({"corr", "cov"})
 
@@ -109,7 +112,7 @@ class Agg(Expr):
     params: tuple[tuple[str, Hashable], ...]
 
     def __init__(self, fn: str, params: tuple[tuple[str, Hashable], ...], child: Expr, other: Expr | None = None) -> None:
-        if fn not in AGGREGATIONS:
+        if fn not in AGGREGATIONS and fn not in WINDOW_ONLY:
             raise ValueError(f"unknown aggregation {fn!r}")
         if (other is not None) != (fn in BIVARIATE):
             raise ValueError(f"aggregation {fn!r} takes {'two' if fn in BIVARIATE else 'one'} input(s)")

@@ -21,7 +21,7 @@ from gframe.plan.node import Node, Opaque
 from gframe.plan.schema import (ARROW_FAMILIES, MASKED, NUMPY, OBJECT, OBJECT_DATE, OBJECT_FAMILIES, OBJECT_NONE, PYOBJECT, STRING, Field,
                                 DeletedFreq, IndexField, Schema, is_numeric, pandas_dtype)
 from gframe.plan.dtypes import (aggregate_type, combine_families, expr_family, expr_field, expr_type, group_float32_downcast,
-                                group_median_decimal,
+                                group_median_decimal, group_sum_narrow_type,
                                 keeps_type_when_missing)
 from gframe.plan.source import FileSnapshot
 
@@ -365,7 +365,10 @@ class Aggregate(Plan):
         # (and a decimal's group median, an Arrow family's: its type decided by the data too)
         aggf = [Field(label, aggregate_type(a, look, bool(self.keys)), f.family) if f.family == NUMPY
                 else Field(label, None, f.family) if self.keys and (group_median_decimal(a, look) is not None
-                                                                     or group_float32_downcast(a, look) is not None) else f
+                                                                     or group_float32_downcast(a, look) is not None
+                                                                     or (f.family == MASKED
+                                                                         and group_sum_narrow_type(a, look) is not None))
+                else f
                 for (label, a), f in ((la, expr_field(la[0], la[1], s)) for la in self.aggs)]
         if self.keys:
             # a group's first / last of an object column where the group has no value is None (pandas'

@@ -106,8 +106,8 @@ def _gframe_owner(gtype: type, name: str) -> Any:
 def _params(fn: Any) -> tuple[list[str], int, bool] | None:
     """(named parameters but the first, how many of them may be positional, takes any keyword) of a
     function, or None if unknowable."""
-    try:
-        sig = inspect.signature(fn)
+    try:  # (the function gframe wrote: its full-signature wrapper shows pandas' signature)
+        sig = inspect.signature(inspect.unwrap(fn))
     except (TypeError, ValueError):
         return None
     ps = list(sig.parameters.values())[1:]

@@ -1281,9 +1281,26 @@ def _(node: L.GroupWindow, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     keys = list(node.keys)
     exprs, finish = [], []
     for f, (_, a) in zip(node.schema.columns, node.outputs):
-        if a.param("cumulative", False):
+        if a.param("cumulative", False) and a.fn != "size":
+            # running sum / product / min / max in each group; missing values stay missing and are
+            # skipped (pandas' skipna); bools sum as ints (``groupby().cumsum`` of bools is int64)
+            x = low.lower(a.child)
+            if a.fn in ("sum", "prod") and low.type_of(a.child) == pa.bool_():
+                x = x.cast(pl.Int64)
+            run = {"sum": x.cum_sum, "prod": x.cum_prod, "min": x.cum_min, "max": x.cum_max}[a.fn]()
+            e = run.over(keys)
+        elif a.param("cumulative", False):
             pos = pl.int_range(pl.len(), dtype=pl.Int64)
             e = (pos if a.param("ascending", True) else pos.reverse()).over(keys)
+        elif a.fn == "rank":
+            x = low.lower(a.child)
+            t = low.type_of(a.child)
+            if node.dropna and t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+                # pandas 3.1: where a key is missing (dropna), its group rank of times reads NaT as
+                # the smallest value (its int64), not as missing
+                if df.select(pl.any_horizontal([pl.col(k).is_null() for k in keys]).any()).item():
+                    x = x.fill_null(pl.lit(np.iinfo(np.int64).min, pl.Int64).cast(_polars_type(t)))
+            e = _group_rank(x, keys, a)
         else:
             e = low.agg(a, grouped=True).over(keys)
             done = low.agg_finish(a, f.name, True)
@@ -1298,6 +1315,44 @@ def _(node: L.GroupWindow, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     return promote_missing(out, node.schema)
 
 
+def _group_rank(x: pl.Expr, keys: list[str], a: Any) -> pl.Expr:
+    """pandas' ``groupby().rank``: float64 ranks within each group. Polars ranks the present values
+    (``first`` is its ``ordinal``: ties in row order, either direction) and leaves missing ones
+    missing (``na_option="keep"``); ``top`` / ``bottom`` rank the missing values of a group among
+    themselves by the same method, before / after the present ones (``dense``: one rank). ``pct``
+    divides by the rows ranked (``dense``: by the group's highest rank)."""
+    method = a.param("method", "average")
+    na_option = a.param("na_option", "keep")
+    ranked = x.rank("ordinal" if method == "first" else method, descending=not a.param("ascending", True))
+    ranked = ranked.cast(pl.Float64).over(keys)
+    if na_option != "keep":
+        missing = x.is_null()
+        n_missing = missing.sum().over(keys).cast(pl.Float64)
+        if method == "average":
+            among = (n_missing + 1) / 2
+        elif method == "max":
+            among = n_missing
+        elif method == "first":
+            among = missing.cum_sum().over(keys).cast(pl.Float64)
+        else:  # min, dense
+            among = pl.lit(1.0)
+        if na_option == "top":
+            shift = (n_missing > 0).cast(pl.Float64) if method == "dense" else n_missing
+            ranked = pl.when(missing).then(among).otherwise(ranked + shift)
+        else:
+            present = ranked.max().over(keys).fill_null(0.0) if method == "dense" else x.count().over(keys).cast(pl.Float64)
+            ranked = pl.when(missing).then(among + present).otherwise(ranked)
+    if a.param("pct", False):
+        if method == "dense":
+            total = ranked.max().over(keys)
+        elif na_option == "keep":
+            total = x.count().over(keys).cast(pl.Float64)
+        else:
+            total = pl.len().over(keys).cast(pl.Float64)
+        ranked = ranked / total
+    return ranked
+
+
 @run.register
 def _(node: L.GroupHead, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     (df,) = inputs
@@ -1305,6 +1360,8 @@ def _(node: L.GroupHead, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _group_head(df: pl.DataFrame, keys: list[str], n: int, dropna: bool) -> pl.DataFrame:
+    if n <= 0:  # Polars' ``group_by().head(0)`` keeps one row of each group; pandas' ``head(0)`` none
+        return df.clear()
     if dropna:
         df = df.drop_nulls(subset=keys)
     # the first n rows of each group, back in their original order (faster than a window rank)
