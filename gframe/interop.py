@@ -502,6 +502,10 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
                            index=values.index)
     if (cat_family != NUMPY or string_storage(cat_family)) and isinstance(values.dtype, pd.CategoricalDtype):
         values = _categories_in_family(values, dtype.value_type, cat_family)  # type: ignore[union-attr]
+    if family == NUMPY and pa.types.is_decimal(col.type) and col.null_count:
+        # decimals in a numpy-family column (a group key pandas inferred from an object column of
+        # Decimals): pandas' object values, missing as NaN (pyarrow gives None)
+        values = values.where(values.notna(), np.nan)
     if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
         # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes
         # them to object with NaN (a file's or Arrow's missing bools are None: typed bool in the plan)

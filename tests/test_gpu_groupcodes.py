@@ -143,7 +143,10 @@ def test_decimal_and_nullable_int_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     with gframe.option_context(engine="gpu"):
         got = gframe.DataFrame(dec).groupby("k", dropna=False)["v"].sum().to_pandas()
     assert got.tolist() == [2.0 + 5.0, 1.0 + 3.5, 4.0]
-    assert spy.calls == [True, True, True]
+    pandas.testing.assert_series_equal(got, dec.groupby("k", dropna=False)["v"].sum())
+    # the decimals in an object column with a missing None are keys whose Index pandas infers from
+    # the values (family ``object_none``): that group-by is the CPU engine's, the two above hashed
+    assert spy.calls == [True, True]
 
 
 @pytest.mark.parametrize("collide", ["all", "some"])

@@ -606,6 +606,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
                                      for f, c in zip(kids, expr.children)):
                 # pandas: comparing ``string`` columns gives bool[pyarrow]; ``string[python]`` ones boolean
                 return MASKED if string_storage(fam) else ARROW
+        if fam == OBJECT_NONE:
+            return OBJECT  # pandas' object arithmetic masks the missing rows and fills NaN (None * 2: NaN)
         return fam
     if isinstance(expr, Func):
         if expr.fn in _NUMPY_RESULT:

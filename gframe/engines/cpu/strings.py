@@ -138,8 +138,13 @@ def _replace(lo: Lowering, e: Func, args: Args) -> pl.Expr:
 
 @declare("str.zfill")
 def _zfill(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    """Python's ``str.zfill``: zeros after a leading sign (Polars' zfill is Python's)."""
-    return args[0].str.zfill(e.param("width"))
+    """Python's ``str.zfill``: zeros after a leading sign, widths in code points. Built on
+    ``pad_start`` (code points in every Polars): Polars 1.x's ``zfill`` counts bytes ("ééé" is
+    6 wide there, so it was not padded to 4)."""
+    s, width = args[0], max(int(e.param("width")), 0)
+    signed = s.str.starts_with("-") | s.str.starts_with("+")
+    return pl.when(signed).then(pl.concat_str([s.str.slice(0, 1), s.str.slice(1).str.pad_start(max(width - 1, 0), "0")])) \
+        .otherwise(s.str.pad_start(width, "0"))
 
 
 @declare("str.pad")
