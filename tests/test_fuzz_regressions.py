@@ -1865,6 +1865,12 @@ S8_LEAD_CASES = {
         "df = pd.DataFrame({'k': ['2020-01-01 12:30:00'], 'c1': pd.array(['AÉ'], dtype=pd.ArrowDtype(pa.string()))})"
         ".astype({'k': 'datetime64[ns]'})",
         "df = df.assign(n=df['k'].dt.date)\ndf = df[(df['c1'] <= df['n'])]"),
+    # 945191 and 8 more of the final device campaign (after the merges): a Series' sort_values went
+    # through its frame's by its label, which a frame refuses where the label also names an index
+    # level ("count" of value_counts().reset_index(), counted again)
+    "value_counts_of_a_count_column_named_as_its_index": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype=pd.ArrowDtype(pa.date32()))})",
+        "df = df['c0'].value_counts().reset_index()\ndf = df['count'].value_counts()"),
 }
 
 

@@ -1349,10 +1349,19 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if key is not None:
             return call_method(self, "sort_values", (), {"ascending": ascending, "inplace": inplace, "kind": kind,
                                                             "na_position": na_position, "ignore_index": ignore_index, "key": key})
+        from gframe.frontend.frame import DataFrame, _descending, _positions, _sort_values_plan
+
+        if na_position not in ("first", "last"):
+            raise ValueError(f"invalid na_position: {na_position}")
+        # by the values' own column, not by its label: the label may also name an index level
+        # (``s.value_counts().reset_index()["count"].value_counts()``), which a frame's sort refuses
         frame = self._frame()
-        label = frame._plan.schema.columns[0].label
-        new = Series._back(frame.sort_values([label], ascending=ascending, na_position=na_position, ignore_index=ignore_index))
-        return self._inplace(new, inplace)
+        plan = _sort_values_plan(_positions(frame._plan), [frame._plan.schema.columns[0].name],
+                                 _descending(ascending, 1), na_position == "last")
+        out = DataFrame._from_plan(plan)
+        if ignore_index:
+            out = out.reset_index(drop=True)
+        return self._inplace(Series._back(out), inplace)
 
     def sort_index(self, *, axis: Any = 0, level: Any = None, ascending: Any = True, inplace: bool = False, kind: Any = None,
                    na_position: str = "last", sort_remaining: bool = True, ignore_index: bool = False, key: Any = None) -> "Series | None":
