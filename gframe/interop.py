@@ -502,9 +502,9 @@ def _pandas_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
                            index=values.index)
     if (cat_family != NUMPY or string_storage(cat_family)) and isinstance(values.dtype, pd.CategoricalDtype):
         values = _categories_in_family(values, dtype.value_type, cat_family)  # type: ignore[union-attr]
-    if family == NUMPY and pa.types.is_decimal(col.type) and col.null_count:
-        # decimals in a numpy-family column (a group key pandas inferred from an object column of
-        # Decimals): pandas' object values, missing as NaN (pyarrow gives None)
+    if dtype is None and family == NUMPY and pa.types.is_decimal(col.type) and col.null_count:
+        # decimals whose dtype pandas infers (a group key from an object column of Decimals: the
+        # plan leaves its type to the data): pandas' object values, missing as NaN (pyarrow: None)
         values = values.where(values.notna(), np.nan)
     if dtype is None and pa.types.is_boolean(col.type) and values.dtype == object and col.null_count:
         # bools that rows went missing from (a merge's or concat's missing side): pandas reindexes
