@@ -6,7 +6,7 @@
   as cudf-polars uses when managed memory is off. Why the default: on the H100, 22 TPC-H queries at
   sf10 took 2.45 s with it against 3.78 s over the managed pool (and 2.79 s over ``pool``), the
   parquet reader and every operator's many allocations being cheaper (benchmarks/RESULTS.md,
-  eighth session). Where the driver has no memory pools, ``pool`` is used.
+  seventh session). Where the driver has no memory pools, ``pool`` is used.
 * ``managed``: a pool of CUDA managed memory with prefetching (as cudf.pandas does), so data
   somewhat larger than the device still runs, pages migrating between host and device. The pool may
   grow to twice the device's memory; past that an allocation fails cleanly.
