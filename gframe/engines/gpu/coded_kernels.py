@@ -11,6 +11,15 @@ from numba import cuda, float64
 from gframe.engines.gpu.coded import COMBINE, MAX_GROUPS
 
 
+@cuda.jit(device=True)
+def _two_sum(a, v):  # type: ignore[no-untyped-def]
+    """a + v and its rounding error (Neumaier's step: the error from the larger operand's side)."""
+    b = a + v
+    if abs(a) >= abs(v):
+        return b, (a - b) + v
+    return b, (v - b) + a
+
+
 @cuda.jit("void(uint64[::1], uint64[::1], int32[::1], int64)")
 def codes(hashes, uniques, out, n):  # type: ignore[no-untyped-def]
     """Each row's group number: the position of its key hash among the groups' (at most
@@ -39,13 +48,8 @@ def partial(codes, x, sums, comps, n, groups):  # type: ignore[no-untyped-def]
     i = t
     while i < n:
         g = codes[i]
-        v = x[i]
-        a = s[g]
-        b = a + v
-        if abs(a) >= abs(v):
-            c[g] += (a - b) + v
-        else:
-            c[g] += (v - b) + a
+        b, e = _two_sum(s[g], x[i])
+        c[g] += e
         s[g] = b
         i += parts
     for g in range(groups):
@@ -67,12 +71,7 @@ def combine(sums, comps, out, parts):  # type: ignore[no-untyped-def]
     k = j
     base = g * parts
     while k < parts:
-        s = sums[base + k]
-        b = acc + s
-        if abs(acc) >= abs(s):
-            e = (acc - b) + s
-        else:
-            e = (s - b) + acc
+        b, e = _two_sum(acc, sums[base + k])
         comp = (comp + comps[base + k]) + e
         acc = b
         k += COMBINE
@@ -82,13 +81,7 @@ def combine(sums, comps, out, parts):  # type: ignore[no-untyped-def]
     stride = COMBINE // 2
     while stride > 0:
         if j < stride:
-            a = ss[j]
-            s = ss[j + stride]
-            b = a + s
-            if abs(a) >= abs(s):
-                e = (a - b) + s
-            else:
-                e = (s - b) + a
+            b, e = _two_sum(ss[j], ss[j + stride])
             sc[j] = (sc[j] + sc[j + stride]) + e
             ss[j] = b
         cuda.syncthreads()
