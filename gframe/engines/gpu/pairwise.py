@@ -127,9 +127,9 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
     zero = x.dtype.type(0)
     ninf = x.dtype.type(-np.inf)
     if bounds is None:
-        bounds = cuda.to_device(np.zeros(1, np.int64))
+        bounds = _unused(np.int64)
     if group_of is None:
-        group_of = cuda.to_device(np.zeros(1, np.int32))
+        group_of = _unused(np.int32)
     aligned = chunk > 0 and (chunk % UNROLL == 0 or nseg <= 1)
     step, shift = (UNROLL, 3) if aligned else (1, 0)
     if m:
@@ -145,6 +145,16 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
         work = sums
     launch(K.fold, 1, work, bounds, count, m, chunk, shift, zero, out)
     return out
+
+
+@functools.cache
+def _unused(dtype: type) -> Any:
+    """A one-value device array standing for ``bounds`` / ``group_of`` where the segments are
+    pieces (the kernels read neither then). Made once: ``cuda.to_device`` is a synchronous
+    allocation and copy through numba's own allocator, twice per sum before."""
+    from numba import cuda
+
+    return cuda.to_device(np.zeros(1, dtype))
 
 
 def scratch_length(m: int, chunk: int, nseg: int) -> int:
