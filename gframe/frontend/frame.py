@@ -14,7 +14,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from pandas.core.common import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
+from gframe.frontend.pdcompat import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
 from pandas.errors import ChainedAssignmentError
 from pandas.errors.cow import _chained_assignment_msg
 from pandas.core.common import pipe as pandas_pipe

@@ -17,7 +17,7 @@ import datetime as _dt
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from pandas.core.common import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
+from gframe.frontend.pdcompat import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
 from pandas.errors import ChainedAssignmentError
 from pandas.errors.cow import _chained_assignment_msg
 
