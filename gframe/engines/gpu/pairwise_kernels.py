@@ -100,11 +100,23 @@ def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf):
     off = i - first
     if off % UNROLL != 0:
         return
+    start, length = int64(0), end - first
+    while length > BLOCK:  # down the tree to the leaf holding ``off``, in registers
+        h = _half(length)
+        if off < start + h:
+            length = h
+        else:
+            start += h
+            length -= h
+    if start != off:
+        return  # not a leaf's first position (most threads): no path recorded
+    # the leaf's thread walks down again, recording the blocks above it for the climb (local
+    # memory: recorded by every thread, it was most of the launch's memory traffic)
     starts = cuda.local.array(MAX_DEPTH, int64)
     lengths = cuda.local.array(MAX_DEPTH, int64)
     start, length = int64(0), end - first
     d = 0
-    while length > BLOCK:  # down the tree to the leaf holding ``off``
+    while length > BLOCK:
         starts[d] = start
         lengths[d] = length
         h = _half(length)
@@ -114,8 +126,6 @@ def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf):
             start += h
             length -= h
         d += 1
-    if start != off:
-        return
     work[i >> shift] = _leaf_sum(x, i, length, zero)
     while d > 0:
         d -= 1
