@@ -303,7 +303,7 @@ import test_gpu_pairwise as T
 calls = []
 
 
-def simulated_sums(vals, bounds, group_of, nseg, chunk):
+def simulated_sums(vals, bounds, group_of, nseg, chunk, nan_zero=False):
     # pairwise._device_sums with the stand-in's columns copied to the simulator's "device" (no
     # zero-copy view of foreign memory): the same kernels, the same arguments
     plc = sys.modules["pylibcudf"]
@@ -312,8 +312,8 @@ def simulated_sums(vals, bounds, group_of, nseg, chunk):
     views = [None if c is None else cuda.to_device(host(c, t)) for c, t in ((bounds, np.int64), (group_of, np.int32))]
     work = cuda.device_array(pairwise.scratch_length(len(x), chunk, nseg), x.dtype)
     out = cuda.device_array(1, x.dtype)
-    pairwise.segment_sums(cuda.to_device(x), work, out, *views, nseg, chunk)
-    calls.append((len(x), nseg, chunk))
+    pairwise.segment_sums(cuda.to_device(x), work, out, *views, nseg, chunk, nan_zero=nan_zero)
+    calls.append((len(x), nseg, chunk, nan_zero))
     return plc.Column.from_arrow(pa.array(out.copy_to_host()))
 
 
@@ -321,7 +321,8 @@ pairwise._host_sums = simulated_sums
 import os
 os.environ["GFRAME_ENGINE"] = "gpu"
 frames = T._frames((1, 9, 300)) + T._frames((9000,), ("Float64",))
-print(T._check_engine_sums(frames), len(calls), sum(1 for c in calls if c[2] == 0 and c[1] > 1), sum(1 for c in calls if c[2] == 8192))
+print(T._check_engine_sums(frames), len(calls), sum(1 for c in calls if c[2] == 0 and c[1] > 1), sum(1 for c in calls if c[2] == 8192),
+      sum(1 for c in calls if c[3]))
 """
 
 
@@ -334,9 +335,10 @@ def test_engine_wired_to_the_simulated_kernels() -> None:
     proc = subprocess.run([sys.executable, "-c", _WIRED, str(ROOT / "tests")], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    checked, calls, runs, buffered = map(int, proc.stdout.strip().splitlines()[-1].split())
+    checked, calls, runs, buffered, nan_zero = map(int, proc.stdout.strip().splitlines()[-1].split())
     assert checked == 26
-    assert calls > 50 and runs > 0 and buffered > 0  # every kind of segment went through the kernels
+    # every kind of segment went through the kernels, and plain float sums read NaN as 0 there
+    assert calls > 50 and runs > 0 and buffered > 0 and nan_zero > 0
 
 
 @pytest.mark.parametrize(("value", "on"), [(None, True), ("1", True), ("0", False), ("off", False)])

@@ -1,5 +1,6 @@
-"""Where a db-benchmark join question's time goes on the GPU engine, as the benchmark asks it:
-the frames built once from pandas (``gframe.DataFrame(pandas_df)``), then per question the merge,
+"""Where a db-benchmark join question's time goes on the GPU engine, as the benchmark asks it.
+
+The frames built once from pandas (``gframe.DataFrame(pandas_df)``), then per question the merge,
 ``len`` of the answer and each value column's ``sum`` (``float(...)``: the checksum), each piece
 timed with a device sync around it, then a cProfile of the whole question (Python's share: the
 frontend, the optimizer and the engine's calls). Run on the GPU machine:

@@ -1180,7 +1180,7 @@ def _numpy_order_sum(fn: str, x: Any, masked: bool) -> Any:
     tree, which differs under cancellation), in the column's float type (ints as float64); the mean
     that sum over the count, divided as pandas does: ``nanops.nanmean`` divides a float32 sum by
     the count as float32, ``np.mean(where=)`` (nullable) by the count as an integer (float64)."""
-    total, count = pairwise.column_sum(x, masked=masked)
+    total, count = pairwise.column_sum(x, masked=masked, counted=fn != "sum")
     if fn == "sum":
         return total
     t = col_type(total)

@@ -105,7 +105,7 @@ def depth(length: int) -> int:
 
 
 def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: int, chunk: int,
-                 arrived: Any = None, sums: Any = None) -> Any:
+                 arrived: Any = None, sums: Any = None, nan_zero: bool = False) -> Any:
     """The sum of ``x``'s values (a 1-D device array, float64 or float32, no missing values) into
     ``out[0]`` (the same type): each segment's pairwise sum, added one after another from 0.
 
@@ -114,7 +114,7 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
     the length of ``x``) and ``group_of`` (int32, each value's run). ``work``: scratch of ``x``'s type, as long as
     ``x`` (or an eighth of it, plus one, where every segment starts at a multiple of 8);
     ``arrived``: int32 zeros as long as ``work``; ``sums`` (runs only): ``nseg`` values of ``x``'s
-    type (both allocated here where not given).
+    type (both allocated here where not given); ``nan_zero``: NaN values added as 0 (``nansum``).
 
     Three launches whatever the length (the tree's levels are climbed inside one: ``tree``), where
     a launch per level cost ~3 ms on 1e7 values (numba-cuda's launch overhead, H100)."""
@@ -136,7 +136,7 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
         if arrived is None:
             arrived = cuda.to_device(np.zeros(work.shape[0], np.int32))
         threads = (m + step - 1) // step
-        launch(K.tree, threads, x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf)
+        launch(K.tree, threads, x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf, int(nan_zero))
     count = nseg if m else 0
     if chunk == 0 and count:
         if sums is None:
@@ -164,8 +164,10 @@ def scratch_length(m: int, chunk: int, nseg: int) -> int:
 
 # ------------------------------------------------------------------------- pylibcudf columns
 
-def column_sum(x: Any, *, masked: bool) -> tuple[Any, int]:
-    """The sum of ``x``'s values in numpy's order as a 1-row column, and the count of values it adds.
+def column_sum(x: Any, *, masked: bool, counted: bool = True) -> tuple[Any, int | None]:
+    """The sum of ``x``'s values in numpy's order as a 1-row column, and the count of values it adds
+    (None where not ``counted``: a plain float column's sum then reads NaN as 0 in the kernel, with
+    no ``nans_to_nulls`` pass and its null count, a device sync, before it).
 
     As pandas computes it:
 
@@ -189,6 +191,10 @@ def column_sum(x: Any, *, masked: bool) -> tuple[Any, int]:
         x = E.cast(x, F64)
     acc = col_type(x)
     chunk = BUFSIZE if ints else 0
+    if not masked and not ints and not counted:
+        if x.null_count():
+            x = plc.replace.replace_nulls(x, scalar(0.0, acc))
+        return _sum(x, None, None, 1, max(n, 1), nan_zero=True), None
     if not masked:
         if not ints:
             x = E.nan_to_null(x)
@@ -222,13 +228,13 @@ def column_sum(x: Any, *, masked: bool) -> tuple[Any, int]:
     return _sum(vals, bounds, group_of, nseg, 0), count
 
 
-def _sum(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int) -> Any:
+def _sum(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int, nan_zero: bool = False) -> Any:
     """The segments' sum of ``vals`` (pylibcudf columns, as ``segment_sums`` takes them), a 1-row
     column of ``vals``' type: the kernels on the device, numpy's own sums over the stand-in."""
-    return (_host_sums if stand_in() else _device_sums)(vals, bounds, group_of, nseg, chunk)
+    return (_host_sums if stand_in() else _device_sums)(vals, bounds, group_of, nseg, chunk, nan_zero)
 
 
-def _device_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int) -> Any:
+def _device_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int, nan_zero: bool = False) -> Any:
     """``segment_sums`` over zero-copy views of the columns' device memory; the scratch and the
     result are libcudf columns (RMM memory)."""
     from gframe.engines.gpu.convert import col_type, plc_type, scalar
@@ -247,7 +253,7 @@ def _device_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int) -
     views = [array(bounds, np.int64) if bounds is not None else None,
              array(group_of, np.int32) if group_of is not None else None]
     segment_sums(array(vals, dtype) if m else _empty(dtype), array(work, dtype), array(out, dtype), *views,
-                 nseg, chunk, array(arrived, np.int32), array(sums, dtype) if sums is not None else None)
+                 nseg, chunk, array(arrived, np.int32), array(sums, dtype) if sums is not None else None, nan_zero)
     return out
 
 
@@ -257,13 +263,15 @@ def _empty(dtype: Any) -> Any:
     return cuda.device_array(0, dtype)
 
 
-def _host_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int) -> Any:
+def _host_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int, nan_zero: bool = False) -> Any:
     """Over the host stand-in: each segment's ``np.add.reduce`` (0 + its pairwise sum: numpy's own),
-    added one after another from 0 in the values' type."""
+    added one after another from 0 in the values' type (NaN as 0 first where ``nan_zero``)."""
     from gframe.engines.gpu.convert import col_type
     from gframe.engines.gpu.lib import plc
 
     x = vals.to_arrow().to_numpy(zero_copy_only=False)
+    if nan_zero:
+        x = np.where(np.isnan(x), x.dtype.type(0), x)
     edges = bounds.to_arrow().to_numpy(zero_copy_only=False) if bounds is not None else \
         np.append(np.arange(0, len(x), chunk), len(x))
     res = x.dtype.type(0)

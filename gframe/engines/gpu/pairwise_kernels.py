@@ -17,8 +17,8 @@ from gframe.engines.gpu.pairwise import BLOCK, UNROLL
 MAX_DEPTH = 64  # levels of a segment's tree above its leaves: ~log2(length / 128), far below this
 
 _TREE_SIGS = [
-    "void(float64[::1], float64[::1], int32[::1], int64[::1], int32[::1], int64, int64, int64, int64, float64, float64)",
-    "void(float32[::1], float32[::1], int32[::1], int64[::1], int32[::1], int64, int64, int64, int64, float32, float32)",
+    "void(float64[::1], float64[::1], int32[::1], int64[::1], int32[::1], int64, int64, int64, int64, float64, float64, int64)",
+    "void(float32[::1], float32[::1], int32[::1], int64[::1], int32[::1], int64, int64, int64, int64, float32, float32, int64)",
 ]
 _GATHER_SIGS = [
     "void(float64[::1], int64[::1], int64, int64, float64[::1])",
@@ -49,37 +49,48 @@ def _half(length):  # type: ignore[no-untyped-def]
 
 
 @cuda.jit(device=True)
-def _leaf_sum(x, i, length, zero):  # type: ignore[no-untyped-def]
+def _load(x, j, zero, nan_zero):  # type: ignore[no-untyped-def]
+    """``x[j]``, or 0 for a NaN where ``nan_zero`` (pandas' ``nansum`` fills NaN with 0 first)."""
+    v = x[j]
+    if nan_zero != 0 and v != v:
+        return zero
+    return v
+
+
+@cuda.jit(device=True)
+def _leaf_sum(x, i, length, zero, nan_zero):  # type: ignore[no-untyped-def]
     """numpy's ``pairwise_sum`` of the leaf block x[i:i + length] (at most BLOCK values)."""
     if length < UNROLL:  # one after another, from 0
         res = zero
         for k in range(length):
-            res += x[i + k]
+            res += _load(x, i + k, zero, nan_zero)
         return res
     # eight accumulators, combined as a tree, then the rest one after another
-    r0, r1, r2, r3 = x[i], x[i + 1], x[i + 2], x[i + 3]
-    r4, r5, r6, r7 = x[i + 4], x[i + 5], x[i + 6], x[i + 7]
+    r0, r1 = _load(x, i, zero, nan_zero), _load(x, i + 1, zero, nan_zero)
+    r2, r3 = _load(x, i + 2, zero, nan_zero), _load(x, i + 3, zero, nan_zero)
+    r4, r5 = _load(x, i + 4, zero, nan_zero), _load(x, i + 5, zero, nan_zero)
+    r6, r7 = _load(x, i + 6, zero, nan_zero), _load(x, i + 7, zero, nan_zero)
     k = UNROLL
     stop = length - length % UNROLL
     while k < stop:
-        r0 += x[i + k]
-        r1 += x[i + k + 1]
-        r2 += x[i + k + 2]
-        r3 += x[i + k + 3]
-        r4 += x[i + k + 4]
-        r5 += x[i + k + 5]
-        r6 += x[i + k + 6]
-        r7 += x[i + k + 7]
+        r0 += _load(x, i + k, zero, nan_zero)
+        r1 += _load(x, i + k + 1, zero, nan_zero)
+        r2 += _load(x, i + k + 2, zero, nan_zero)
+        r3 += _load(x, i + k + 3, zero, nan_zero)
+        r4 += _load(x, i + k + 4, zero, nan_zero)
+        r5 += _load(x, i + k + 5, zero, nan_zero)
+        r6 += _load(x, i + k + 6, zero, nan_zero)
+        r7 += _load(x, i + k + 7, zero, nan_zero)
         k += UNROLL
     res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     while k < length:
-        res += x[i + k]
+        res += _load(x, i + k, zero, nan_zero)
         k += 1
     return res
 
 
 @cuda.jit(_TREE_SIGS)
-def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf):  # type: ignore[no-untyped-def]
+def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf, nan_zero):  # type: ignore[no-untyped-def]
     """Each segment's pairwise sum into ``work`` at its first position (``>> shift``), in one launch.
 
     The thread at each leaf block's first position walks its segment's tree down from the
@@ -88,6 +99,7 @@ def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf):
     launch; a split position belongs to one block only); the first of the two halves to arrive
     stops there, the second adds left half + right half into the left half's slot and climbs on.
     The additions are numpy's, whatever the order the threads finish in: the same bits every run.
+    ``nan_zero`` (0 / 1): NaN read as 0 (a plain float column's sum: no ``nans_to_nulls`` pass first).
     The halves' sums are read by atomic max with -inf (``ninf``), whose returned value is the slot's
     bits as loaded from L2 - not a stale L1 line of another multiprocessor's write (no float
     arithmetic touches them; a NaN slot may become -inf, and no slot is read twice: the left one is
@@ -126,7 +138,7 @@ def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf):
             start += h
             length -= h
         d += 1
-    work[i >> shift] = _leaf_sum(x, i, length, zero)
+    work[i >> shift] = _leaf_sum(x, i, length, zero, nan_zero)
     while d > 0:
         d -= 1
         left = first + starts[d]
