@@ -718,26 +718,32 @@ def _scalar_answer(out: Any) -> Any:
     return NotImplemented if isinstance(out, (DataFrame, Series)) else out
 
 
-class AtIndexer(_Indexer):
-    """``at[row, column]`` (``at[label]`` of a Series): one value by labels, natively the lookup
-    ``loc`` does; anything else (a non-scalar key, repeated labels, assignment) is pandas'."""
+class _ScalarIndexer(_Indexer):
+    """``at`` / ``iat``: one value, natively the lookup of the indexer they narrow (``inner``), for
+    keys of one scalar per axis (``is_key``); anything else (a non-scalar key, repeated labels,
+    assignment) is pandas'."""
+
+    inner: type[_Indexer]
+    is_key: staticmethod
+
+    def _get(self, key: Any) -> Any:
+        keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
+        if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(self.is_key(k) for k in keys):
+            return NotImplemented
+        return _scalar_answer(self.inner(self.obj)._get(key))
+
+
+class AtIndexer(_ScalarIndexer):
+    """``at[row, column]`` (``at[label]`` of a Series): one value by labels, as ``loc``."""
 
     name = "at"
-
-    def _get(self, key: Any) -> Any:
-        keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
-        if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(_is_label(k) for k in keys):
-            return NotImplemented
-        return _scalar_answer(LocIndexer(self.obj)._get(key))
+    inner = LocIndexer
+    is_key = staticmethod(_is_label)
 
 
-class IAtIndexer(_Indexer):
-    """``iat[i, j]`` (``iat[i]`` of a Series): one value by positions, natively as ``iloc``."""
+class IAtIndexer(_ScalarIndexer):
+    """``iat[i, j]`` (``iat[i]`` of a Series): one value by positions, as ``iloc``."""
 
     name = "iat"
-
-    def _get(self, key: Any) -> Any:
-        keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
-        if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(_is_int(k) for k in keys):
-            return NotImplemented
-        return _scalar_answer(ILocIndexer(self.obj)._get(key))
+    inner = ILocIndexer
+    is_key = staticmethod(_is_int)
