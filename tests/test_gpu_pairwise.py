@@ -184,6 +184,7 @@ def _runs(lengths: list[int], seed: int, dtype: type) -> tuple[np.ndarray, np.nd
 
 
 RUN_LENGTHS = [1, 2, 7, 8, 9, 16, 17, 100, 127, 128, 129, 136, 200, 257, 300, 5, 1]
+MANY_RUNS = [1, 2, 3] * 1500 + [9]  # more runs than ``fold`` stages in shared memory at once (TILE)
 
 
 @pytest.fixture(scope="module")
@@ -200,6 +201,11 @@ def simulated() -> tuple[dict, dict]:
         starts = np.flatnonzero(valid & ~np.concatenate([[False], valid[:-1]]))
         bounds = np.searchsorted(np.flatnonzero(valid), starts).tolist() + [len(present)]
         cases[f"{dtype.__name__}-runs"] = _case(present, bounds=bounds)
+    x, valid = _runs(MANY_RUNS, 5, np.float64)
+    present = x[valid]
+    starts = np.flatnonzero(valid & ~np.concatenate([[False], valid[:-1]]))
+    bounds = np.searchsorted(np.flatnonzero(valid), starts).tolist() + [len(present)]
+    cases["float64-many-runs"] = _case(present, bounds=bounds)
     ints = np.random.default_rng(3).choice(np.array([2**62, -2**62, 1, 3, 1000, 2**55], np.int64), 20000)
     cases["int-buffers"] = _case(ints.astype(np.float64), chunk=pairwise.BUFSIZE)
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
@@ -240,6 +246,14 @@ def test_kernel_runs_bits(simulated: tuple[dict, dict], dtype: str) -> None:
     for g, slot in enumerate(slots):
         run_sum = np.frombuffer(bytes.fromhex(slot), dtype)[0]
         assert _same(np_dtype(0) + run_sum, np.add.reduce(present[b[g]:b[g + 1]])), g
+
+
+def test_kernel_many_runs_bits(simulated: tuple[dict, dict]) -> None:
+    """More runs than one shared-memory tile of ``fold``: their sums still added in order from 0."""
+    _, got = simulated
+    x, valid = _runs(MANY_RUNS, 5, np.float64)
+    assert len(MANY_RUNS) > 4096  # pairwise_kernels.TILE (that module builds the kernels at import)
+    assert _same(np.frombuffer(bytes.fromhex(got["float64-many-runs"][0]), np.float64)[0], np.sum(x, where=valid))
 
 
 def test_kernel_int_buffers_bits(simulated: tuple[dict, dict]) -> None:

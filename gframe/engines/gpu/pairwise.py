@@ -25,7 +25,7 @@ the segments' sums added in order from 0. The kernels (``pairwise_kernels``): on
 block (the thread at its first position walks the segment's tree from its length, which is
 metadata: no value goes to the host), which then climbs the tree in the same launch, the second
 of each block's halves to finish adding them into the left half's slot (``tree``); then the runs'
-sums gathered in a row, and one thread adding the segments' sums.
+sums gathered in a row, and one block staging the segments' sums in shared memory for one thread to add.
 
 ``GFRAME_GPU_PAIRWISE=0`` keeps libcudf's reduction (for A/B timings), as does a machine where
 numba-cuda is missing or sees no device. Over the host stand-in for pylibcudf the segments are
@@ -121,7 +121,7 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
     from numba import cuda
 
     from gframe.engines.gpu import pairwise_kernels as K
-    from gframe.engines.gpu.numba_cuda import launch
+    from gframe.engines.gpu.numba_cuda import launch, launch_grid
 
     m = x.shape[0]
     zero = x.dtype.type(0)
@@ -143,7 +143,7 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
             sums = cuda.device_array(count, x.dtype)
         launch(K.firsts, count, work, bounds, count, shift, sums)
         work = sums
-    launch(K.fold, 1, work, bounds, count, m, chunk, shift, zero, out)
+    launch_grid(K.FOLDS[x.dtype.name], 1, K.FOLD_THREADS, work, count, chunk, shift, zero, out)
     return out
 
 

@@ -10,10 +10,12 @@ sum to float64 under numba's typing. Segments are either ``chunk``-long pieces o
 ``bounds`` / ``group_of`` describe (``chunk == 0``)."""
 from __future__ import annotations
 
-from numba import cuda, int64
+from numba import cuda, float32, float64, int64
 
 from gframe.engines.gpu.pairwise import BLOCK, UNROLL
 
+TILE = 4096  # segment sums ``fold`` stages in shared memory at a time (32 KiB of float64)
+FOLD_THREADS = 256  # ``fold``'s one block
 MAX_DEPTH = 64  # levels of a segment's tree above its leaves: ~log2(length / 128), far below this
 
 _TREE_SIGS = [
@@ -23,10 +25,6 @@ _TREE_SIGS = [
 _GATHER_SIGS = [
     "void(float64[::1], int64[::1], int64, int64, float64[::1])",
     "void(float32[::1], int64[::1], int64, int64, float32[::1])",
-]
-_FOLD_SIGS = [
-    "void(float64[::1], int64[::1], int64, int64, int64, int64, float64, float64[::1])",
-    "void(float32[::1], int64[::1], int64, int64, int64, int64, float32, float32[::1])",
 ]
 
 
@@ -161,44 +159,55 @@ def firsts(work, bounds, nseg, shift, sums):  # type: ignore[no-untyped-def]
         sums[g] = work[bounds[g] >> shift]
 
 
-@cuda.jit(_FOLD_SIGS)
-def fold(work, bounds, nseg, m, chunk, shift, zero, out):  # type: ignore[no-untyped-def]
-    """One thread: the segments' sums added one after another from 0, in position order (numpy's
-    reduction adds each inner loop's pairwise sum into its result). The sums are at ``work[(g *
-    chunk) >> shift]`` (``chunk > 0``) or in a row (``chunk == 0``: ``firsts`` gathered them): the
-    loads of 16 are issued before their additions, so one thread is not waiting on each load in turn."""
-    if cuda.grid(1) != 0:
-        return
-    res = zero
-    g = 0
-    if chunk == 0:
-        while g + 16 <= nseg:
-            v0, v1, v2, v3 = work[g], work[g + 1], work[g + 2], work[g + 3]
-            v4, v5, v6, v7 = work[g + 4], work[g + 5], work[g + 6], work[g + 7]
-            v8, v9, v10, v11 = work[g + 8], work[g + 9], work[g + 10], work[g + 11]
-            v12, v13, v14, v15 = work[g + 12], work[g + 13], work[g + 14], work[g + 15]
-            res += v0
-            res += v1
-            res += v2
-            res += v3
-            res += v4
-            res += v5
-            res += v6
-            res += v7
-            res += v8
-            res += v9
-            res += v10
-            res += v11
-            res += v12
-            res += v13
-            res += v14
-            res += v15
-            g += 16
-        while g < nseg:
-            res += work[g]
-            g += 1
-    else:
-        while g < nseg:
-            res += work[(g * chunk) >> shift]
-            g += 1
-    out[0] = res
+def _make_fold(vtype, sig):  # type: ignore[no-untyped-def]
+    """``fold`` for one value type (a shared array's type is a compile-time constant)."""
+
+    @cuda.jit(sig)
+    def fold(work, nseg, chunk, shift, zero, out):  # type: ignore[no-untyped-def]
+        """The segments' sums added one after another from 0, in position order (numpy's reduction
+        adds each inner loop's pairwise sum into its result), by thread 0 of one block. The sums are
+        at ``work[(g * chunk) >> shift]`` (``chunk > 0``) or in a row (``chunk == 0``: ``firsts``
+        gathered them). The block stages them in shared memory, ``TILE`` at a time, with coalesced
+        loads, so the one adding thread reads shared memory instead of waiting on each global load:
+        a million runs' sums (a nullable column with 10% missing) took 24 ms one load at a time."""
+        buf = cuda.shared.array(TILE, vtype)
+        t = cuda.threadIdx.x
+        res = zero
+        base = int64(0)
+        while base < nseg:
+            n = nseg - base
+            if n > TILE:
+                n = TILE
+            k = t
+            while k < n:
+                g = base + k
+                buf[k] = work[g] if chunk == 0 else work[(g * chunk) >> shift]
+                k += cuda.blockDim.x
+            cuda.syncthreads()
+            if t == 0:
+                j = 0
+                while j + 8 <= n:
+                    res += buf[j]
+                    res += buf[j + 1]
+                    res += buf[j + 2]
+                    res += buf[j + 3]
+                    res += buf[j + 4]
+                    res += buf[j + 5]
+                    res += buf[j + 6]
+                    res += buf[j + 7]
+                    j += 8
+                while j < n:
+                    res += buf[j]
+                    j += 1
+            cuda.syncthreads()
+            base += TILE
+        if t == 0:
+            out[0] = res
+
+    return fold
+
+
+FOLDS = {
+    "float64": _make_fold(float64, "void(float64[::1], int64, int64, int64, float64, float64[::1])"),
+    "float32": _make_fold(float32, "void(float32[::1], int64, int64, int64, float32, float32[::1])"),
+}
