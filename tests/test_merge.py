@@ -326,3 +326,32 @@ def test_merge_nullable_and_numpy_int_keys(how, left_dtype, right_dtype, data):
     native = how in ("inner", "left") or left_dtype[0] in "IU"
     with gframe.option_context(fallback="raise" if native else "silent"):
         assert_matches_pandas(fn)
+
+
+# A side whose rows all come out once, in order (the other side's keys unique): the GPU engine reuses
+# its columns instead of gathering them. Every kind of column on that side, and the cases around it.
+_KEPT_LEFT = {"k": [3, 1, 2, 1, None, 3], "s": ["a", None, "ccc", "dd", "e", ""],
+              "f": [1.5, NaN, -0.0, 2.0, 3.0, 4.0], "b": [True, False, None, True, False, True]}
+
+
+@pytest.mark.parametrize(("how", "right_keys"), [
+    ("inner", [1, 2, 3, None]),  # every left row matches one right row
+    ("left", [1, 2]),  # every left row kept, some unmatched
+    ("left", [1, 2, 3, None, 7]),
+    ("inner", [1, 2]),  # some left rows dropped: gathered
+    ("inner", [1, 1, 2, 3, None]),  # a repeated right key: a left row twice
+    ("right", [3, 1, 2, None]),  # every right row matches one left row... or not (left keys repeat)
+])
+def test_merge_side_kept_in_order(how, right_keys):
+    right = {"k": right_keys, "r": [float(i) for i in range(len(right_keys))]}
+
+    def run(pd):
+        left = pd.DataFrame(_KEPT_LEFT).astype({"k": "Int64", "b": "boolean"})
+        return left.merge(pd.DataFrame(right).astype({"k": "Int64"}), on="k", how=how)
+
+    assert_matches_pandas(run)
+
+
+def test_merge_right_side_kept_in_order():
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 2, 3], "a": ["x", None, "z"]}).merge(
+        pd.DataFrame({"k": [3, 3, 1, 2], "s": ["p", None, "r", "q"], "v": [0.5, NaN, 1.0, 2.0]}), on="k", how="right"))
