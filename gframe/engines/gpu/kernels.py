@@ -1401,7 +1401,7 @@ def _join_columns_used(node: L.Join) -> tuple[set[str], set[str]]:
 
 def _join_maps(node: L.Join, left: GpuTable, right: GpuTable) -> tuple[Any, Any, str | None]:
     """Gather maps of the join, in pandas' row order, and the side ("left", "right" or None) whose
-    map is the identity: the side whose order pandas keeps, where each of its rows comes out once
+    map is the identity (that map then None): the side whose order pandas keeps, where each of its rows comes out once
     (the other side's keys unique, every row matched or kept) - its rows then need no gather (a
     left join on a unique right key, or an inner join where every left row matches: db-benchmark's
     joins, whose 1e7-row left gather, three string columns, cost ~2 ms on the H100)."""
@@ -1444,7 +1444,13 @@ def _join_maps(node: L.Join, left: GpuTable, right: GpuTable) -> tuple[Any, Any,
                 kept = "right" if how == "right" else "left"
         if order is None:
             order = pair_order(first, second)
-        lmap, rmap = plc.copying.gather(plc.Table([lmap, rmap]), order, plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+        if kept is None:
+            lmap, rmap = plc.copying.gather(plc.Table([lmap, rmap]), order,
+                                            plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()
+        else:  # the kept side's map would be 0, 1, ... (None: not made); the other one put in order
+            moved = plc.copying.gather(plc.Table([rmap if kept == "left" else lmap]), order,
+                                       plc.copying.OutOfBoundsPolicy.DONT_CHECK).columns()[0]
+            lmap, rmap = (None, moved) if kept == "left" else (moved, None)
     return lmap, rmap, kept
 
 
@@ -1462,6 +1468,8 @@ def first_side_order(first: Any, n: int) -> Any | None:
     unique = plc.reduce.reduce(ev.binary("EQUAL", back, seq, BOOL), plc.aggregation.all(), plc_type(BOOL))
     if not unique.to_py():
         return None
+    if m == n:  # every slot written
+        return slot
     written = E.Evaluator(GpuTable([], [], n), lambda name: None).binary("GREATER_EQUAL", slot, E.Const(0, I32), BOOL)
     return boolean_mask(GpuTable(["slot"], [slot], n), written).column("slot")
 
