@@ -2091,3 +2091,32 @@ def test_fuzz_regression_fz8cpu_gpu(code: str) -> None:
         pytest.skip("GPU-engine regression: runs with GFRAME_ENGINE=gpu (stand-in in CI, or the device)")
     check_code(code, engine="gpu")
     check_code(code, engine="cpu")
+# session 9, fz9gpu
+FZ9GPU_CASES = {
+    # 931221: an object column the engines hold typed ([nan, False] a bool column with a null, after a
+    # merge's missing rows went through pandas' sort) filled with a value of another type: pandas puts
+    # the value itself there (mixed objects); the engines kept the column's type (NaN, or 1.5 cut to 1)
+    "object_bools_with_nan_fillna_float_after_merge_sort": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([2, 1], dtype=pd.ArrowDtype(pa.int64())), "
+        "'c1': pd.array([True, False], dtype=pd.ArrowDtype(pa.bool_()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([2], dtype=pd.ArrowDtype(pa.int64())), 'x0': [False]})",
+        "df = df.merge(df2, on='k', how='left')\n"
+        "df = df.sort_values(['c1'], ascending=True, na_position='first', kind='stable')\n"
+        "df = df.assign(x0=df['x0'].fillna(1.5))"),
+    "object_columns_fillna_value_of_another_type": case(
+        "import numpy as np\n"
+        "df = pd.DataFrame({'b': np.array([nan, False], dtype=object), 'i': np.array([nan, 1], dtype=object), "
+        "'f': np.array([nan, 2.5], dtype=object), 'n': np.array([None, 3], dtype=object), "
+        "'t': np.array([None, True], dtype=object)})",
+        "df = df.assign(b=df['b'].fillna(1.5), i=df['i'].fillna(1.5), f=df['f'].fillna(2), n=df['n'].fillna(True), "
+        "t=df['t'].fillna(0), i2=df['i'].fillna(True), b2=df['b'].fillna(2))"),
+    "object_frame_fillna_value_of_another_type": case(
+        "import numpy as np\n"
+        "df = pd.DataFrame({'b': np.array([nan, False], dtype=object), 'i': np.array([nan, 1], dtype=object)})",
+        "df = df.fillna({'b': 1.5, 'i': 0.5})"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ9GPU_CASES.items()])
+def test_fuzz_regression_fz9gpu(code: str) -> None:
+    check_code(code)

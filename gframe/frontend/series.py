@@ -1026,7 +1026,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 return call_method(self, "fillna", (value,), {"inplace": inplace})
             new = self._with(func("fillna", self._expr, al[1]))
         else:
-            if fill_makes_objects(self._dtype_arrow, literal_type(value)):  # pandas' object column: pandas computes it
+            if fill_makes_objects(self._dtype_arrow, literal_type(value), self._family):  # pandas' object column: pandas computes it
                 return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
             new = self._with(func("fillna", self._expr, literal(value)))
         return self._inplace(new, inplace)

@@ -306,18 +306,25 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
     return pa.float64()
 
 
-def fill_makes_objects(column: ArrowType | None, value: ArrowType | None) -> bool:
+def fill_makes_objects(column: ArrowType | None, value: ArrowType | None, family: str = NUMPY) -> bool:
     """Whether ``fillna`` of a column of type ``column`` with a value of type ``value`` gives
     pandas' object column where values are missing (a value of another kind): the frontend has
     pandas compute those, as the engines hold no mixed columns.
 
     A column whose type the data decides (a merge's side that may miss rows: int, or float64 where
     rows went missing; bool, or object) may hold missing values of a number column: a value other
-    than a number (a bool, a string) is pandas' to judge there too."""
+    than a number (a bool, a string) is pandas' to judge there too. So may a column of pandas'
+    object dtype the engines hold typed (``family`` one of ``OBJECT_FAMILIES``: ``[nan, False]`` is
+    a bool column with a null, ``[nan, 1]`` an int64 one) and a bool column (a null there is an
+    object column's None): pandas puts the value itself where values are missing, so a value of
+    another type (``1.5`` into bools or ints, ``2`` into floats) makes mixed objects."""
     if value is None:
         return False
     if column is None:
         return not (pa.types.is_integer(value) or pa.types.is_floating(value))
+    if (family in OBJECT_FAMILIES or family == NUMPY and pa.types.is_boolean(column)) \
+            and value != column and not (is_string(value) and is_string(column)):
+        return True
     return _fillna(Func("fillna", (), Col("x"), Col("v")), lambda c: column if c.name == "x" else value) is None
 
 
