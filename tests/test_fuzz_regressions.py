@@ -2114,6 +2114,22 @@ FZ9GPU_CASES = {
         "import numpy as np\n"
         "df = pd.DataFrame({'b': np.array([nan, False], dtype=object), 'i': np.array([nan, 1], dtype=object)})",
         "df = df.fillna({'b': 1.5, 'i': 0.5})"),
+    # 932479: a right / outer merge's key column over keys of two number types the data decided (a
+    # clip's fractional bound: int64 or float64): pandas gives the left key's type where no left row
+    # is missing, the right one's where all are, else their common type; the engines took the right
+    # keys' type (right) or cast the right keys to the left type (outer: 2.5 became 2)
+    "merge_right_key_of_data_decided_float_keeps_left_type": case(
+        "df = pd.DataFrame({'k': [3, 1]})\ndf2 = pd.DataFrame({'k': [1]})",
+        "df = df.assign(k=df['k'].clip(lower=-0.5, upper=2.5))\ndf = df.merge(df2, on='k', how='right')"),
+    "merge_outer_key_of_int_and_data_decided_float": case(
+        "df = pd.DataFrame({'k': [1, 5]})\ndf2 = pd.DataFrame({'k': [1, 4], 'v': [10, 20]})",
+        "df2 = df2.assign(k=df2['k'].clip(upper=2.5))\ndf = df.merge(df2, on='k', how='outer')"),
+    "merge_right_key_of_int_and_data_decided_float_some_missing": case(
+        "df = pd.DataFrame({'k': [1, 7]})\ndf2 = pd.DataFrame({'k': [1, 4, 2], 'v': [10, 20, 30]})",
+        "df2 = df2.assign(k=df2['k'].clip(upper=2.5))\ndf = df.merge(df2, on='k', how='right')"),
+    "merge_right_key_all_left_rows_missing_is_right_type": case(
+        "df = pd.DataFrame({'k': [1.5, 3.0]})\ndf2 = pd.DataFrame({'k': [7, 8], 'v': [10, 20]})",
+        "df = df.assign(k=df['k'].clip(upper=2.5))\ndf = df.merge(df2, on='k', how='right')"),
 }
 
 

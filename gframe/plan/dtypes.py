@@ -737,6 +737,21 @@ def merge_keys_native(a: tuple[ArrowType | None, str], b: tuple[ArrowType | None
     return False
 
 
+def merge_key_type(left: ArrowType, right: ArrowType, left_missing: int, rows: int) -> ArrowType:
+    """The type of a right or outer merge's key column over keys of two number types (a key whose
+    type the data decided, ``merge_keys_native``), as pandas' ``_maybe_add_join_keys`` gives it: the
+    left key's where no left row is missing (the left key column as it is), the right key's where
+    every row's left row is (the right keys as they are), else numpy's common type of the two (the
+    left keys, then the right ones where the left row is missing: ``int64`` with ``float64`` is
+    ``float64``, ``uint8`` with ``int8`` ``int16``). ``left_missing`` of the result's ``rows`` have
+    no left row. Both engines read this once their join has run."""
+    if left == right or left_missing == 0:
+        return left
+    if left_missing == rows:
+        return right
+    return pa.from_numpy_dtype(np.result_type(_np(left), _np(right)))
+
+
 def keeps_type_when_missing(fam: str) -> bool:
     """Whether a column of this family keeps its type when rows go missing (a join's or concat's
     missing side): nullable and Arrow dtypes hold NA; numpy ints and bools do not."""
