@@ -2130,6 +2130,23 @@ FZ9GPU_CASES = {
     "merge_right_key_all_left_rows_missing_is_right_type": case(
         "df = pd.DataFrame({'k': [1.5, 3.0]})\ndf2 = pd.DataFrame({'k': [7, 8], 'v': [10, 20]})",
         "df = df.assign(k=df['k'].clip(upper=2.5))\ndf = df.merge(df2, on='k', how='right')"),
+    # 933286: a group min / max of an object column of strings through a SeriesGroupBy (a selected
+    # column, agg of a list / dict / named) is str in pandas 3 (its Python fallback's Series infers
+    # the strings); a frame's own max() keeps object
+    "object_strings_series_groupby_max_is_str": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['a'], dtype=pd.ArrowDtype(pa.string())), 'c0': ['c']})"
+        ".astype({'c0': pd.CategoricalDtype(['d', 'a', 'e', 'b', 'c'], ordered=False)})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('c0', sort=True, dropna=False, observed=False)['k'].max()"),
+    "object_strings_group_min_max_paths": case(
+        "import numpy as np\n"
+        "df = pd.DataFrame({'k': np.array(['a', 'b', 'c'], dtype=object), 'g': [1, 1, 2], "
+        "'n': np.array(['x', None, 'z'], dtype=object)})",
+        "a = df.groupby('g').agg(o=('k', 'max'), p=('n', 'min'))\nb = df.groupby('g').agg({'k': ['min', 'max']})\n"
+        "c = df.groupby('g').max()\nd = df.groupby('g')[['k']].min()\n"
+        "e = df.groupby('g')['n'].transform('max')\nf = df.groupby('g').agg(['max'])\n"
+        "df = pd.concat([a, c, d], axis=1).reset_index()\n"
+        "df = pd.concat([df, b.droplevel(0, axis=1).reset_index(drop=True), f.droplevel(0, axis=1).reset_index(drop=True), "
+        "e.to_frame().iloc[:2].reset_index(drop=True)], axis=1)"),
 }
 
 
