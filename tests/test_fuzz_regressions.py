@@ -2147,6 +2147,21 @@ FZ9GPU_CASES = {
         "df = pd.concat([a, c, d], axis=1).reset_index()\n"
         "df = pd.concat([df, b.droplevel(0, axis=1).reset_index(drop=True), f.droplevel(0, axis=1).reset_index(drop=True), "
         "e.to_frame().iloc[:2].reset_index(drop=True)], axis=1)"),
+    # 931509: arithmetic of times of two units brings the coarser operand to the finer unit, and
+    # pandas raises OutOfBoundsDatetime / OutOfBoundsTimedelta for a value that does not fit there
+    # (year 3000 in [ns]), whatever the other operand holds (NaT here); Polars' strict cast raised
+    # its own error (TypeError). The GPU engine hands mixed units to the CPU engine.
+    "datetime_s_minus_ns_past_ns_range_raises_out_of_bounds": case(
+        "df = pd.DataFrame({'c0': ['3000-01-01'], 'c1': [None]}).astype({'c0': 'datetime64[s]', 'c1': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c1'] - df['c0'])"),
+    "timedelta_s_plus_ns_past_ns_range_raises_out_of_bounds": case(
+        "df = pd.DataFrame({'a': pd.to_timedelta([1, 10**12], unit='s').astype('timedelta64[s]'), "
+        "'b': pd.to_timedelta([1, 2]).astype('timedelta64[ns]')})",
+        "df = df.assign(n=df['b'] - df['a'])"),
+    "datetime_ms_plus_timedelta_ns_past_ns_range_raises_out_of_bounds": case(
+        "df = pd.DataFrame({'a': pd.to_datetime(['2000-01-01 00:00:00', '3000-01-01 00:00:01.5'], format='ISO8601').astype('datetime64[ms]'), "
+        "'b': pd.to_timedelta([1, 2]).astype('timedelta64[ns]')})",
+        "df = df.assign(n=df['a'] + df['b'])"),
 }
 
 
