@@ -2162,6 +2162,17 @@ FZ9GPU_CASES = {
         "df = pd.DataFrame({'a': pd.to_datetime(['2000-01-01 00:00:00', '3000-01-01 00:00:01.5'], format='ISO8601').astype('datetime64[ms]'), "
         "'b': pd.to_timedelta([1, 2]).astype('timedelta64[ns]')})",
         "df = df.assign(n=df['a'] + df['b'])"),
+    # 930935: Arrow's decimal division raises "Divide by zero" only where a zero divisor meets a
+    # present dividend; the GPU engine raised for any zero divisor (a missing dividend, no rows)
+    "decimal_missing_divided_by_zero_is_missing": arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array([None], dtype={DEC})}})",
+        "df = df.assign(n=df['c1'] / 0)"),
+    "decimal_divided_by_zero_column_where_missing": arrow_case(
+        f"df = pd.DataFrame({{'a': pd.array([None, '1', '2'], dtype={DEC}), 'b': pd.array(['0', '1', None], dtype={DEC})}})",
+        "df = df.assign(n=df['a'] / df['b'], m=df['a'].iloc[:0] / 0)"),
+    "decimal_divided_by_zero_raises_where_present": arrow_case(
+        f"df = pd.DataFrame({{'a': pd.array([None, '1'], dtype={DEC}), 'b': pd.array(['0', '0'], dtype={DEC})}})",
+        "df = df.assign(n=df['a'] / df['b'])"),
 }
 
 
