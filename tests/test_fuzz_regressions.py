@@ -2173,6 +2173,15 @@ FZ9GPU_CASES = {
     "decimal_divided_by_zero_raises_where_present": arrow_case(
         f"df = pd.DataFrame({{'a': pd.array([None, '1'], dtype={DEC}), 'b': pd.array(['0', '0'], dtype={DEC})}})",
         "df = df.assign(n=df['a'] / df['b'])"),
+    # (fresh) 983815: a merge's bools left missing are pandas' object column, kept when a later
+    # filter drops the missing rows; a reset_index in between lost the column's merge origin
+    # (``L.undecided_bool_sources`` did not follow ResetIndex), so the rows left came back bool
+    "merge_left_missing_bools_reset_index_then_filtered_stay_object": case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': 'str'})\ndf2 = pd.DataFrame({'k': ['a'], 'x1': [False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.reset_index(drop=False)\ndf = df[df['x1'].notna()]"),
+    "merge_left_missing_bools_reset_index_drop_then_fillna": case(
+        "df = pd.DataFrame({'k': ['a', 'b']}, index=[5, 6])\ndf2 = pd.DataFrame({'k': ['a'], 'x1': [False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.reset_index(drop=True)\ndf = df.assign(y=df['x1'].fillna(0))"),
 }
 
 

@@ -1073,6 +1073,10 @@ def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join, str], ...]
                 name = Field(label, None).name
                 if isinstance(e, Col) and e.name in below and undecided(name):
                     out[name] = below[e.name]
+        elif isinstance(node, ResetIndex):
+            # the columns stay as they are behind the index levels moved in front of them
+            front = {f.name for f in node.schema.columns[:len(node.schema.columns) - len(node.child.schema.columns)]}
+            out = {n: src for n, src in go(node.child).items() if undecided(n) and n not in front}
         memo[id(node)] = out
         return out
 
