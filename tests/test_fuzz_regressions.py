@@ -2182,6 +2182,13 @@ FZ9GPU_CASES = {
     "merge_left_missing_bools_reset_index_drop_then_fillna": case(
         "df = pd.DataFrame({'k': ['a', 'b']}, index=[5, 6])\ndf2 = pd.DataFrame({'k': ['a'], 'x1': [False]})",
         "df = df.merge(df2, on='k', how='left')\ndf = df.reset_index(drop=True)\ndf = df.assign(y=df['x1'].fillna(0))"),
+    # (fresh) 987324: a column whose type the data decides (a cummin of ints) compared with a
+    # Timestamp: the literal's unit was read from the column's type (None: AttributeError); a
+    # number against a time is pandas' to compare (== all False, != all True)
+    "data_typed_column_compared_with_timestamp": case(
+        "df = pd.DataFrame({'c2': [-1, 3]})",
+        "df = df.assign(n=df['c2'].cummin())\ndf = df[(df['n'] != pd.Timestamp('2020-01-01'))]\n"
+        "df = df.assign(e=df['n'] == pd.Timedelta(1))"),
 }
 
 
