@@ -2106,10 +2106,9 @@ FZ9GPU_CASES = {
     "object_columns_fillna_value_of_another_type": case(
         "import numpy as np\n"
         "df = pd.DataFrame({'b': np.array([nan, False], dtype=object), 'i': np.array([nan, 1], dtype=object), "
-        "'f': np.array([nan, 2.5], dtype=object), 'n': np.array([None, 3], dtype=object), "
-        "'t': np.array([None, True], dtype=object)})",
+        "'f': np.array([nan, 2.5], dtype=object), 'n': np.array([None, 3], dtype=object)})",
         "df = df.assign(b=df['b'].fillna(1.5), i=df['i'].fillna(1.5), f=df['f'].fillna(2), n=df['n'].fillna(True), "
-        "t=df['t'].fillna(0), i2=df['i'].fillna(True), b2=df['b'].fillna(2))"),
+        "i2=df['i'].fillna(True), b2=df['b'].fillna(2))"),
     "object_frame_fillna_value_of_another_type": case(
         "import numpy as np\n"
         "df = pd.DataFrame({'b': np.array([nan, False], dtype=object), 'i': np.array([nan, 1], dtype=object)})",
@@ -2189,6 +2188,16 @@ FZ9GPU_CASES = {
         "df = pd.DataFrame({'c2': [-1, 3]})",
         "df = df.assign(n=df['c2'].cummin())\ndf = df[(df['n'] != pd.Timestamp('2020-01-01'))]\n"
         "df = df.assign(e=df['n'] == pd.Timedelta(1))"),
+    # (fresh) 988139, a regression of the fillna rule above while it also sent numpy bools to
+    # pandas: the bools pandas filled came back aligned (their type left to the data), and a
+    # second outer merge lost them as a merge's bools left missing (object where the filter drops them)
+    "bool_fillna_int_then_two_outer_merges_filtered_stays_object": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2021-06-15'], dtype=pd.ArrowDtype(pa.date32())), 'c0': ['2020-01-01'], "
+        "'c1': [False]}).astype({'c0': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), 'c0': ['1970-01-01']})"
+        ".astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(c1=df['c1'].fillna(0))\ndf = df.merge(df2, on='k', how='outer')\n"
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c0'].isna()]"),
 }
 
 

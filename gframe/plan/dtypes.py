@@ -315,15 +315,16 @@ def fill_makes_objects(column: ArrowType | None, value: ArrowType | None, family
     rows went missing; bool, or object) may hold missing values of a number column: a value other
     than a number (a bool, a string) is pandas' to judge there too. So may a column of pandas'
     object dtype the engines hold typed (``family`` one of ``OBJECT_FAMILIES``: ``[nan, False]`` is
-    a bool column with a null, ``[nan, 1]`` an int64 one) and a bool column (a null there is an
-    object column's None): pandas puts the value itself where values are missing, so a value of
-    another type (``1.5`` into bools or ints, ``2`` into floats) makes mixed objects."""
+    a bool column with a null, ``[nan, 1]`` an int64 one): pandas puts the value itself where
+    values are missing, so a value of another type (``1.5`` into bools or ints, ``2`` into floats)
+    makes mixed objects. (Not a numpy bool column: it holds no missing value but where an object
+    column of None and bools is held as one, and pandas' result for it would lose the merge origin
+    of a bool column a later merge leaves missing - ``Join.undecided_bools``.)"""
     if value is None:
         return False
     if column is None:
         return not (pa.types.is_integer(value) or pa.types.is_floating(value))
-    if (family in OBJECT_FAMILIES or family == NUMPY and pa.types.is_boolean(column)) \
-            and value != column and not (is_string(value) and is_string(column)):
+    if family in OBJECT_FAMILIES and value != column and not (is_string(value) and is_string(column)):
         return True
     return _fillna(Func("fillna", (), Col("x"), Col("v")), lambda c: column if c.name == "x" else value) is None
 
