@@ -2198,6 +2198,19 @@ FZ9GPU_CASES = {
         ".astype({'c0': 'datetime64[ns]'})",
         "df = df.assign(c1=df['c1'].fillna(0))\ndf = df.merge(df2, on='k', how='outer')\n"
         "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c0'].isna()]"),
+    # (fresh) 986000: concat of index levels of numpy numbers of several types is numpy's common type
+    # of them all, empty pieces too (uint64 with int64: float64); the plan left it to the data and
+    # Polars' supertype Int128 leaked (ArrowInvalid '_pli128')
+    "concat_uint64_index_with_int64_index_is_float64": case(
+        "df = pd.DataFrame({'c3': [], 'c4': []}).astype({'c3': 'uint16', 'c4': 'uint64'})\n"
+        "df2 = pd.DataFrame({'x1': pd.array([], dtype='boolean')})",
+        "df = df.set_index('c4')\ndf = pd.concat([df, df2], ignore_index=False)"),
+    "concat_index_levels_of_number_types": case(
+        "import numpy as np\n"
+        "df = pd.DataFrame({'y': [1, 2]}, index=pd.Index([1, 2], dtype='int8'))\n"
+        "df2 = pd.DataFrame({'y': [3]}, index=pd.Index([200], dtype='uint8'))\n"
+        "df3 = pd.DataFrame({'y': [4]}, index=pd.Index([2**63], dtype='uint64'))",
+        "a = pd.concat([df, df2])\nb = pd.concat([df2, df3, df2.iloc[:0]])\ndf = pd.concat([a.reset_index(), b.reset_index()], axis=1)"),
 }
 
 
