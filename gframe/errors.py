@@ -25,6 +25,31 @@ class SourceChangedError(OSError):
     the file it keeps a copy first, but a change made by another program can only be detected."""
 
 
+_TIME_UNITS = ("s", "ms", "us", "ns")
+_TIME_UNIT_NAMES = {"s": "second", "ms": "millisecond", "us": "microsecond", "ns": "nanosecond"}
+
+
+def finer_unit_limit(unit: str, target: str) -> int | None:
+    """The largest magnitude of a time value in ``unit`` that ``target`` holds (int64 ticks), None
+    where ``target`` is not finer (nothing can overflow)."""
+    steps = _TIME_UNITS.index(target) - _TIME_UNITS.index(unit)
+    return (2**63 - 1) // 10 ** (3 * steps) if steps > 0 else None
+
+
+def unit_overflow(value: int, unit: str, target: str, timestamp: bool) -> Exception:
+    """pandas' error where arithmetic brings a time value (``value`` ticks of ``unit``) to a finer
+    ``target`` unit that cannot hold it (``as_unit`` on the operand of the coarser unit): the
+    timestamp shown to the second, a duration as its ticks."""
+    import numpy as np
+
+    if timestamp:
+        seconds = value // 10 ** (3 * _TIME_UNITS.index(unit))
+        shown = str(np.datetime64(seconds, "s")).replace("T", " ")
+        return OutOfBoundsDatetime(f"Out of bounds {_TIME_UNIT_NAMES[target]} timestamp: {shown}")  # noqa: F405
+    return OutOfBoundsTimedelta(f"Cannot convert {value} {_TIME_UNIT_NAMES[unit]}s to timedelta64[{target}] "  # noqa: F405
+                                "without overflow")
+
+
 # ---------------------------------------------------------------------------- engine errors -> pandas' types
 # The one mapping layer: an engine's own exception (Polars, pylibcudf) never reaches the user; it
 # becomes the builtin type pandas raises for the same kind of failure, with a message naming the plan
@@ -82,4 +107,5 @@ def pandas_error(exc: BaseException, operation: str) -> BaseException | None:
     return target(f"{message} (in {operation})")
 
 
-__all__ = [*_pandas_errors, "FallbackError", "GPUUnavailableError", "UnsupportedError", "SourceChangedError", "pandas_error"]
+__all__ = [*_pandas_errors, "FallbackError", "GPUUnavailableError", "UnsupportedError", "SourceChangedError", "pandas_error",
+           "finer_unit_limit", "unit_overflow"]

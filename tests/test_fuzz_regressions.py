@@ -2091,3 +2091,129 @@ def test_fuzz_regression_fz8cpu_gpu(code: str) -> None:
         pytest.skip("GPU-engine regression: runs with GFRAME_ENGINE=gpu (stand-in in CI, or the device)")
     check_code(code, engine="gpu")
     check_code(code, engine="cpu")
+# session 9, fz9gpu
+FZ9GPU_CASES = {
+    # 931221: an object column the engines hold typed ([nan, False] a bool column with a null, after a
+    # merge's missing rows went through pandas' sort) filled with a value of another type: pandas puts
+    # the value itself there (mixed objects); the engines kept the column's type (NaN, or 1.5 cut to 1)
+    "object_bools_with_nan_fillna_float_after_merge_sort": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([2, 1], dtype=pd.ArrowDtype(pa.int64())), "
+        "'c1': pd.array([True, False], dtype=pd.ArrowDtype(pa.bool_()))})\n"
+        "df2 = pd.DataFrame({'k': pd.array([2], dtype=pd.ArrowDtype(pa.int64())), 'x0': [False]})",
+        "df = df.merge(df2, on='k', how='left')\n"
+        "df = df.sort_values(['c1'], ascending=True, na_position='first', kind='stable')\n"
+        "df = df.assign(x0=df['x0'].fillna(1.5))"),
+    "object_columns_fillna_value_of_another_type": case(
+        "import numpy as np\n"
+        "df = pd.DataFrame({'b': np.array([nan, False], dtype=object), 'i': np.array([nan, 1], dtype=object), "
+        "'f': np.array([nan, 2.5], dtype=object), 'n': np.array([None, 3], dtype=object)})",
+        "df = df.assign(b=df['b'].fillna(1.5), i=df['i'].fillna(1.5), f=df['f'].fillna(2), n=df['n'].fillna(True), "
+        "i2=df['i'].fillna(True), b2=df['b'].fillna(2))"),
+    "object_frame_fillna_value_of_another_type": case(
+        "import numpy as np\n"
+        "df = pd.DataFrame({'b': np.array([nan, False], dtype=object), 'i': np.array([nan, 1], dtype=object)})",
+        "df = df.fillna({'b': 1.5, 'i': 0.5})"),
+    # 932479: a right / outer merge's key column over keys of two number types the data decided (a
+    # clip's fractional bound: int64 or float64): pandas gives the left key's type where no left row
+    # is missing, the right one's where all are, else their common type; the engines took the right
+    # keys' type (right) or cast the right keys to the left type (outer: 2.5 became 2)
+    "merge_right_key_of_data_decided_float_keeps_left_type": case(
+        "df = pd.DataFrame({'k': [3, 1]})\ndf2 = pd.DataFrame({'k': [1]})",
+        "df = df.assign(k=df['k'].clip(lower=-0.5, upper=2.5))\ndf = df.merge(df2, on='k', how='right')"),
+    "merge_outer_key_of_int_and_data_decided_float": case(
+        "df = pd.DataFrame({'k': [1, 5]})\ndf2 = pd.DataFrame({'k': [1, 4], 'v': [10, 20]})",
+        "df2 = df2.assign(k=df2['k'].clip(upper=2.5))\ndf = df.merge(df2, on='k', how='outer')"),
+    "merge_right_key_of_int_and_data_decided_float_some_missing": case(
+        "df = pd.DataFrame({'k': [1, 7]})\ndf2 = pd.DataFrame({'k': [1, 4, 2], 'v': [10, 20, 30]})",
+        "df2 = df2.assign(k=df2['k'].clip(upper=2.5))\ndf = df.merge(df2, on='k', how='right')"),
+    "merge_right_key_all_left_rows_missing_is_right_type": case(
+        "df = pd.DataFrame({'k': [1.5, 3.0]})\ndf2 = pd.DataFrame({'k': [7, 8], 'v': [10, 20]})",
+        "df = df.assign(k=df['k'].clip(upper=2.5))\ndf = df.merge(df2, on='k', how='right')"),
+    # 933286: a group min / max of an object column of strings through a SeriesGroupBy (a selected
+    # column, agg of a list / dict / named) is str in pandas 3 (its Python fallback's Series infers
+    # the strings); a frame's own max() keeps object
+    "object_strings_series_groupby_max_is_str": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['a'], dtype=pd.ArrowDtype(pa.string())), 'c0': ['c']})"
+        ".astype({'c0': pd.CategoricalDtype(['d', 'a', 'e', 'b', 'c'], ordered=False)})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('c0', sort=True, dropna=False, observed=False)['k'].max()"),
+    "object_strings_group_min_max_paths": case(
+        "import numpy as np\n"
+        "df = pd.DataFrame({'k': np.array(['a', 'b', 'c'], dtype=object), 'g': [1, 1, 2], "
+        "'n': np.array(['x', None, 'z'], dtype=object)})",
+        "a = df.groupby('g').agg(o=('k', 'max'), p=('n', 'min'))\nb = df.groupby('g').agg({'k': ['min', 'max']})\n"
+        "c = df.groupby('g').max()\nd = df.groupby('g')[['k']].min()\n"
+        "e = df.groupby('g')['n'].transform('max')\nf = df.groupby('g').agg(['max'])\n"
+        "df = pd.concat([a, c, d], axis=1).reset_index()\n"
+        "df = pd.concat([df, b.droplevel(0, axis=1).reset_index(drop=True), f.droplevel(0, axis=1).reset_index(drop=True), "
+        "e.to_frame().iloc[:2].reset_index(drop=True)], axis=1)"),
+    # 931509: arithmetic of times of two units brings the coarser operand to the finer unit, and
+    # pandas raises OutOfBoundsDatetime / OutOfBoundsTimedelta for a value that does not fit there
+    # (year 3000 in [ns]), whatever the other operand holds (NaT here); Polars' strict cast raised
+    # its own error (TypeError). The GPU engine hands mixed units to the CPU engine.
+    "datetime_s_minus_ns_past_ns_range_raises_out_of_bounds": case(
+        "df = pd.DataFrame({'c0': ['3000-01-01'], 'c1': [None]}).astype({'c0': 'datetime64[s]', 'c1': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c1'] - df['c0'])"),
+    "timedelta_s_plus_ns_past_ns_range_raises_out_of_bounds": case(
+        "df = pd.DataFrame({'a': pd.to_timedelta([1, 10**12], unit='s').astype('timedelta64[s]'), "
+        "'b': pd.to_timedelta([1, 2]).astype('timedelta64[ns]')})",
+        "df = df.assign(n=df['b'] - df['a'])"),
+    "datetime_ms_plus_timedelta_ns_past_ns_range_raises_out_of_bounds": case(
+        "df = pd.DataFrame({'a': pd.to_datetime(['2000-01-01 00:00:00', '3000-01-01 00:00:01.5'], format='ISO8601').astype('datetime64[ms]'), "
+        "'b': pd.to_timedelta([1, 2]).astype('timedelta64[ns]')})",
+        "df = df.assign(n=df['a'] + df['b'])"),
+    # 930935: Arrow's decimal division raises "Divide by zero" only where a zero divisor meets a
+    # present dividend; the GPU engine raised for any zero divisor (a missing dividend, no rows)
+    "decimal_missing_divided_by_zero_is_missing": arrow_case(
+        f"df = pd.DataFrame({{'c1': pd.array([None], dtype={DEC})}})",
+        "df = df.assign(n=df['c1'] / 0)"),
+    "decimal_divided_by_zero_column_where_missing": arrow_case(
+        f"df = pd.DataFrame({{'a': pd.array([None, '1', '2'], dtype={DEC}), 'b': pd.array(['0', '1', None], dtype={DEC})}})",
+        "df = df.assign(n=df['a'] / df['b'], m=df['a'].iloc[:0] / 0)"),
+    "decimal_divided_by_zero_raises_where_present": arrow_case(
+        f"df = pd.DataFrame({{'a': pd.array([None, '1'], dtype={DEC}), 'b': pd.array(['0', '0'], dtype={DEC})}})",
+        "df = df.assign(n=df['a'] / df['b'])"),
+    # (fresh) 983815: a merge's bools left missing are pandas' object column, kept when a later
+    # filter drops the missing rows; a reset_index in between lost the column's merge origin
+    # (``L.undecided_bool_sources`` did not follow ResetIndex), so the rows left came back bool
+    "merge_left_missing_bools_reset_index_then_filtered_stay_object": case(
+        "df = pd.DataFrame({'k': [None]}).astype({'k': 'str'})\ndf2 = pd.DataFrame({'k': ['a'], 'x1': [False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.reset_index(drop=False)\ndf = df[df['x1'].notna()]"),
+    "merge_left_missing_bools_reset_index_drop_then_fillna": case(
+        "df = pd.DataFrame({'k': ['a', 'b']}, index=[5, 6])\ndf2 = pd.DataFrame({'k': ['a'], 'x1': [False]})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df.reset_index(drop=True)\ndf = df.assign(y=df['x1'].fillna(0))"),
+    # (fresh) 987324: a column whose type the data decides (a cummin of ints) compared with a
+    # Timestamp: the literal's unit was read from the column's type (None: AttributeError); a
+    # number against a time is pandas' to compare (== all False, != all True)
+    "data_typed_column_compared_with_timestamp": case(
+        "df = pd.DataFrame({'c2': [-1, 3]})",
+        "df = df.assign(n=df['c2'].cummin())\ndf = df[(df['n'] != pd.Timestamp('2020-01-01'))]\n"
+        "df = df.assign(e=df['n'] == pd.Timedelta(1))"),
+    # (fresh) 988139, a regression of the fillna rule above while it also sent numpy bools to
+    # pandas: the bools pandas filled came back aligned (their type left to the data), and a
+    # second outer merge lost them as a merge's bools left missing (object where the filter drops them)
+    "bool_fillna_int_then_two_outer_merges_filtered_stays_object": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2021-06-15'], dtype=pd.ArrowDtype(pa.date32())), 'c0': ['2020-01-01'], "
+        "'c1': [False]}).astype({'c0': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), 'c0': ['1970-01-01']})"
+        ".astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(c1=df['c1'].fillna(0))\ndf = df.merge(df2, on='k', how='outer')\n"
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c0'].isna()]"),
+    # (fresh) 986000: concat of index levels of numpy numbers of several types is numpy's common type
+    # of them all, empty pieces too (uint64 with int64: float64); the plan left it to the data and
+    # Polars' supertype Int128 leaked (ArrowInvalid '_pli128')
+    "concat_uint64_index_with_int64_index_is_float64": case(
+        "df = pd.DataFrame({'c3': [], 'c4': []}).astype({'c3': 'uint16', 'c4': 'uint64'})\n"
+        "df2 = pd.DataFrame({'x1': pd.array([], dtype='boolean')})",
+        "df = df.set_index('c4')\ndf = pd.concat([df, df2], ignore_index=False)"),
+    "concat_index_levels_of_number_types": case(
+        "import numpy as np\n"
+        "df = pd.DataFrame({'y': [1, 2]}, index=pd.Index([1, 2], dtype='int8'))\n"
+        "df2 = pd.DataFrame({'y': [3]}, index=pd.Index([200], dtype='uint8'))\n"
+        "df3 = pd.DataFrame({'y': [4]}, index=pd.Index([2**63], dtype='uint64'))",
+        "a = pd.concat([df, df2])\nb = pd.concat([df2, df3, df2.iloc[:0]])\ndf = pd.concat([a.reset_index(), b.reset_index()], axis=1)"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ9GPU_CASES.items()])
+def test_fuzz_regression_fz9gpu(code: str) -> None:
+    check_code(code)

@@ -564,8 +564,9 @@ class DataFrame(NumpyProtocols, NDFrame):
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace, "limit": limit})
         fills = value.items() if isinstance(value, dict) else [(f.label, value) for f in self._schema.columns] \
             if is_scalar(value) else []
-        types = {f.label: f.dtype for f in self._schema.columns}
-        if any(fill_makes_objects(types.get(k), literal_type(v)) for k, v in fills if not _is_listlike(v)):
+        fields = {f.label: f for f in self._schema.columns}
+        if any(fill_makes_objects(fields[k].dtype, literal_type(v), fields[k].family) if k in fields
+               else fill_makes_objects(None, literal_type(v)) for k, v in fills if not _is_listlike(v)):
             # pandas' object column where values are missing: pandas computes it
             return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
         try:

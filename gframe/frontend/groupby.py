@@ -16,8 +16,8 @@ from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, f
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import NUMPY, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
+from gframe.plan.expr import Agg, Col, Expr, Func, Lit
+from gframe.plan.schema import NUMPY, OBJECT_FAMILIES, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
 from gframe.fallback import user_stacklevel
 from gframe.udf import groupby_apply
 
@@ -254,8 +254,11 @@ class _GroupBy:
         return lambda *a, **k: self._fallback(name, *a, **k)
 
     # ------------------------------------------------------------------ native aggregation
-    def _aggregate(self, specs: list[tuple[Hashable, str, Any, dict[str, Any]]], squeeze: bool = False) -> Any:
-        """specs: (output label, agg name, input Field or None for size, params)."""
+    def _aggregate(self, specs: list[tuple[Hashable, str, Any, dict[str, Any]]], squeeze: bool = False,
+                   per_column: bool = True) -> Any:
+        """specs: (output label, agg name, input Field or None for size, params). ``per_column``:
+        pandas aggregates each column as a SeriesGroupBy (a selected column, ``agg`` of a list, a
+        dict or named aggregations), not the frame's blocks (``DataFrameGroupBy.max()``)."""
         names, labels = self._native_keys  # type: ignore[misc]
         width = max((len(lab) for lab, *_ in specs if isinstance(lab, tuple)), default=0)
         if width and not self._as_index:
@@ -263,7 +266,7 @@ class _GroupBy:
             labels = tuple(lab if isinstance(lab, tuple) else (lab,) + ("",) * (width - 1) for lab in labels)
         aggs = []
         for out_label, fn, f, params in specs:
-            child = Col(f.name) if f is not None else Col(names[0])
+            child = _agg_input(fn, f, per_column) if f is not None else Col(names[0])
             aggs.append((out_label, Agg(fn, tuple(sorted(params.items())), child)))
         plan = self._complete(L.Aggregate(names, labels, tuple(aggs), self._sort, self._dropna, self._as_index,
                                           self._frame._plan))
@@ -307,7 +310,7 @@ class _GroupBy:
                 return self._fallback(fn, **params)
         params = {k: v for k, v in params.items() if k != "numeric_only"}
         specs = [(f.label, fn, f, params) for f in fields]
-        return self._aggregate(specs, squeeze=not self._is_frame_groupby)
+        return self._aggregate(specs, squeeze=not self._is_frame_groupby, per_column=not self._is_frame_groupby)
 
     def sum(self, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
         if min_count or kw:
@@ -390,7 +393,7 @@ class _GroupBy:
         fields = self._value_fields()
         if not all(self._ok(name, f) for f in fields):
             return self._fallback("transform", func)
-        outputs = tuple((f.label, Agg(name, (), Col(f.name))) for f in fields)
+        outputs = tuple((f.label, Agg(name, (), _agg_input(name, f, squeeze))) for f in fields)
         plan = L.GroupWindow(keys, outputs, self._dropna, self._frame._plan)
         return Series._from_frame_plan(plan) if squeeze else DataFrame._from_plan(plan)
 
@@ -582,6 +585,16 @@ class _GroupBy:
 
     def __len__(self) -> int:
         return len(self.size())
+
+
+def _agg_input(fn: str, f: Any, per_column: bool) -> Expr:
+    """The column an aggregation reads. A group min / max of an object column of strings is
+    computed by pandas' Python fallback over ``Series(values)``, and a SeriesGroupBy's Series infers
+    ``str`` from the strings (pandas 3): the result is ``str`` (a frame's blocks stay object). An
+    object column with no string at all (every value missing) stays object there: the data's."""
+    if per_column and fn in ("min", "max") and f.family in OBJECT_FAMILIES and is_string(f.dtype):
+        return Func("cast", (("dtype", f.dtype),), Col(f.name))
+    return Col(f.name)
 
 
 @full_signatures(pd.core.groupby.DataFrameGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))

@@ -298,8 +298,9 @@ def _compare_native(t: Any, family: str, value: Any) -> bool:
     number against string categories is all False / True, a missing value raises TypeError for an
     unordered ``<``); an ArrowDtype or pandas ``string`` column with a value of its own kind (the
     others give pyarrow's answers, ``bool[pyarrow]`` with missing values - ``_arrow_comparable``)."""
-    if t is None:  # decided by the data (ints or floats where rows went missing): a string is pandas'
-        return not isinstance(value, str)
+    if t is None:  # decided by the data (ints or floats where rows went missing): a string is pandas',
+        # and so is a time (no unit to compare in: a number never equals a Timestamp, ``<`` raises)
+        return not isinstance(value, (str, _dt.date, _dt.timedelta, np.datetime64, np.timedelta64))
     if pa.types.is_dictionary(t):
         missing = value is None or isinstance(value, float) and value != value or value is pd.NaT or value is pd.NA
         return not missing and _arrow_comparable(t.value_type, value)
@@ -1026,7 +1027,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 return call_method(self, "fillna", (value,), {"inplace": inplace})
             new = self._with(func("fillna", self._expr, al[1]))
         else:
-            if fill_makes_objects(self._dtype_arrow, literal_type(value)):  # pandas' object column: pandas computes it
+            if fill_makes_objects(self._dtype_arrow, literal_type(value), self._family):  # pandas' object column: pandas computes it
                 return call_method(self, "fillna", (value,), {"axis": axis, "inplace": inplace})
             new = self._with(func("fillna", self._expr, literal(value)))
         return self._inplace(new, inplace)

@@ -306,18 +306,26 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
     return pa.float64()
 
 
-def fill_makes_objects(column: ArrowType | None, value: ArrowType | None) -> bool:
+def fill_makes_objects(column: ArrowType | None, value: ArrowType | None, family: str = NUMPY) -> bool:
     """Whether ``fillna`` of a column of type ``column`` with a value of type ``value`` gives
     pandas' object column where values are missing (a value of another kind): the frontend has
     pandas compute those, as the engines hold no mixed columns.
 
     A column whose type the data decides (a merge's side that may miss rows: int, or float64 where
     rows went missing; bool, or object) may hold missing values of a number column: a value other
-    than a number (a bool, a string) is pandas' to judge there too."""
+    than a number (a bool, a string) is pandas' to judge there too. So may a column of pandas'
+    object dtype the engines hold typed (``family`` one of ``OBJECT_FAMILIES``: ``[nan, False]`` is
+    a bool column with a null, ``[nan, 1]`` an int64 one): pandas puts the value itself where
+    values are missing, so a value of another type (``1.5`` into bools or ints, ``2`` into floats)
+    makes mixed objects. (Not a numpy bool column: it holds no missing value but where an object
+    column of None and bools is held as one, and pandas' result for it would lose the merge origin
+    of a bool column a later merge leaves missing - ``Join.undecided_bools``.)"""
     if value is None:
         return False
     if column is None:
         return not (pa.types.is_integer(value) or pa.types.is_floating(value))
+    if family in OBJECT_FAMILIES and value != column and not (is_string(value) and is_string(column)):
+        return True
     return _fillna(Func("fillna", (), Col("x"), Col("v")), lambda c: column if c.name == "x" else value) is None
 
 
@@ -728,6 +736,21 @@ def merge_keys_native(a: tuple[ArrowType | None, str], b: tuple[ArrowType | None
         return (pa.types.is_integer(ta) and pa.types.is_integer(tb)) or (
             pa.types.is_floating(ta) and pa.types.is_floating(tb))
     return False
+
+
+def merge_key_type(left: ArrowType, right: ArrowType, left_missing: int, rows: int) -> ArrowType:
+    """The type of a right or outer merge's key column over keys of two number types (a key whose
+    type the data decided, ``merge_keys_native``), as pandas' ``_maybe_add_join_keys`` gives it: the
+    left key's where no left row is missing (the left key column as it is), the right key's where
+    every row's left row is (the right keys as they are), else numpy's common type of the two (the
+    left keys, then the right ones where the left row is missing: ``int64`` with ``float64`` is
+    ``float64``, ``uint8`` with ``int8`` ``int16``). ``left_missing`` of the result's ``rows`` have
+    no left row. Both engines read this once their join has run."""
+    if left == right or left_missing == 0:
+        return left
+    if left_missing == rows:
+        return right
+    return pa.from_numpy_dtype(np.result_type(_np(left), _np(right)))
 
 
 def keeps_type_when_missing(fam: str) -> bool:

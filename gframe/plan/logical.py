@@ -709,8 +709,10 @@ class Union(Plan):
             # pandas keeps a frequency all the pieces have where they follow on one another (one run)
             freqs = {i[f.level].freq if i is not None and len(i) == 1 else None for i in idx}
             freq = freqs.pop() if len(freqs) == 1 else None
+            fams = [i[f.level].family if i is not None and len(i) > f.level else None for i in idx]
             levels.append(IndexField(f.label if all(i is not None and i[f.level].label == f.label for i in idx) else None,
-                                     ts[0] if all(t == ts[0] for t in ts) else _finest_time_unit(ts), f.level, f.family,
+                                     ts[0] if all(t == ts[0] for t in ts) else _finest_time_unit(ts)
+                                     or _common_number_type(ts, fams), f.level, f.family,
                                      None if freq is None or isinstance(freq, DeletedFreq) else DeletedFreq(freq)))
         return Schema(tuple(fields), tuple(levels), empty, cdtype, cname)
 
@@ -740,6 +742,16 @@ def _finest_time_unit(types: list[Any]) -> pa.DataType | None:
     if all(t is not None and pa.types.is_duration(t) for t in types):
         return pa.duration(max((t.unit for t in types), key=_TIME_UNITS.index))
     return None
+
+
+def _common_number_type(types: list[Any], families: list[Any]) -> pa.DataType | None:
+    """Index levels of numpy numbers of several types: pandas' ``Index.append`` takes numpy's common
+    type of them all, empty pieces too (``uint64`` with ``int64`` is float64, ``int8`` with ``uint8``
+    int16); None for other types (Polars' own supertype of uint64 and int64 is Int128)."""
+    if not all(t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t)) and fam == NUMPY
+               for t, fam in zip(types, families)):
+        return None
+    return pa.from_numpy_dtype(np.result_type(*(np.dtype(t.to_pandas_dtype()) for t in types)))
 
 
 def _union_type(types: list[Any]) -> pa.DataType | None:
@@ -1073,6 +1085,10 @@ def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join, str], ...]
                 name = Field(label, None).name
                 if isinstance(e, Col) and e.name in below and undecided(name):
                     out[name] = below[e.name]
+        elif isinstance(node, ResetIndex):
+            # the columns stay as they are behind the index levels moved in front of them
+            front = {f.name for f in node.schema.columns[:len(node.schema.columns) - len(node.child.schema.columns)]}
+            out = {n: src for n, src in go(node.child).items() if undecided(n) and n not in front}
         memo[id(node)] = out
         return out
 

@@ -189,6 +189,7 @@ class Lowering:
             elif t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
                 # both sides in the result's unit first (Polars keeps the left one's: [us] + 1 ns dropped the ns)
                 unit = t.unit if t.unit != "s" else "ms"  # Polars has no [s]
+                self._check_unit_fits(op, e, left, right, lt, rt, t.unit)
                 left, right = _in_unit(left, lt, unit), _in_unit(right, rt, unit)
             elif op in ("add", "mul") and (_is_bool(lt) and _is_bool(rt)):
                 # numpy's bool + is or, * is and; pandas' boolean arithmetic is missing where an operand
@@ -220,6 +221,29 @@ class Lowering:
         if _is_bool(rt) or rt is None:
             right = right.fill_null(False)
         return BINARY[op](left, right)
+
+    def _check_unit_fits(self, op: str, e: BinOp, left: pl.Expr, right: pl.Expr, lt: Any, rt: Any, unit: str) -> None:
+        """pandas brings the operand of the coarser unit to the result's (``as_unit``) and raises
+        ``OutOfBoundsDatetime`` / ``OutOfBoundsTimedelta`` for a value that does not fit, whatever the
+        other operand holds (Polars' strict cast raised its own error): checked on the data where
+        the node has it. A duration subtracted is negated first (pandas adds ``-right``)."""
+        from gframe.errors import finer_unit_limit, unit_overflow
+
+        if self.data is None or not self.data.height:
+            return
+        for side, x, xt in ((e.left, left, lt), (e.right, right, rt)):
+            if isinstance(side, Lit) or xt is None or not (pa.types.is_timestamp(xt) or pa.types.is_duration(xt)):
+                continue
+            lim = finer_unit_limit(xt.unit, unit)
+            if lim is None:
+                continue
+            scale = 1000 if xt.unit == "s" else 1  # (Polars holds [s] as [ms])
+            ticks = x.cast(pl.Int64)
+            bad = self.data.select(ticks.filter((ticks < -lim * scale) | (ticks > lim * scale)).first()).item()
+            if bad is not None:
+                value = bad // scale
+                negated = op == "sub" and side is e.right and pa.types.is_duration(xt)
+                raise unit_overflow(-value if negated else value, xt.unit, unit, pa.types.is_timestamp(xt))
 
     def _cat_compare(self, e: BinOp, left: pl.Expr, right: pl.Expr, lt: Any, rt: Any) -> pl.Expr:
         """A categorical of numbers (etc., an Enum of encodings: ``engines/cpu/categorical.py``)

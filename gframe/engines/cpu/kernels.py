@@ -32,7 +32,7 @@ from gframe.engines.csv import read_csv_arrow
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.plan import logical as L
 from gframe.plan.dtypes import (aggregate_type, expr_family, float32_downcast_fits, group_float32_downcast, group_median_decimal,
-                                group_sum_narrow_type)
+                                group_sum_narrow_type, merge_key_type)
 from gframe.plan.expr import Agg, Col, Lit, columns_used
 from gframe.plan.schema import ARROW_FAMILIES, MASKED, NUMPY, NA_FAMILIES, OBJECT_FAMILIES, Field, Schema, index_name
 
@@ -1452,6 +1452,9 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
     rkey_names = {n for e in rkeys for n in e.meta.root_names()}
     left = _keep(left, needed | lkey_names)
     right = _keep(right, needed | rkey_names)
+    mixed = _mixed_number_keys(node, left, right, rname, how)
+    if mixed:  # which rows have no left row decides those keys' type (``merge_key_type``)
+        left = left.with_columns(pl.lit(True).alias(_LEFT_ROW))
     joined = None
     if how in ("inner", "left") and not node.sort:
         joined = _direct_join(left, right, lkeys, rkeys, how, needed)
@@ -1466,6 +1469,11 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
             nulls = any(_may_be_null(left, a) for a in lkeys) and any(_may_be_null(right, b) for b in rkeys)
             joined = left.join(right, left_on=lkeys, right_on=rkeys, how=how, nulls_equal=nulls,
                                coalesce=False, maintain_order=order)
+    if mixed:
+        missing = joined.get_column(_LEFT_ROW).null_count()
+        types = {a: polars_type(merge_key_type(_arrow_type(left.schema[a]), _arrow_type(right.schema[b]), missing,
+                                               joined.height)) for a, b in mixed.items()}
+        exprs = _join_outputs(node, left.schema, right.schema, rname, how, left.height > 0 and right.height > 0, types)
     out = joined.select(exprs)
     sort_names = [c for c in out.columns if c.startswith("__gf_sort_")]
     if sort_names:
@@ -1502,11 +1510,40 @@ def one_run(*tables: dict) -> Iterator[None]:
             t.update(old)
 
 
+_LEFT_ROW = "__gf_left_row_present"
+
+
+def _mixed_number_keys(node: L.Join, left: pl.DataFrame, right: pl.DataFrame, rname: dict[str, str],
+                       how: str) -> dict[str, str]:
+    """Left key -> renamed right key of a right / outer merge's key columns whose two keys are numbers
+    of different types (types the data decided): pandas' key column type depends on which rows have
+    no left row (``merge_key_type``)."""
+    if how not in ("right", "full"):
+        return {}
+    out = {}
+    for label, side, name in node.outputs:
+        if side != "key" or name not in node.left_on:
+            continue
+        rk = rname[node.right_on[node.left_on.index(name)]]
+        ta, tb = left.schema.get(name), right.schema.get(rk)
+        if ta is not None and tb is not None and ta != tb and ta.is_numeric() and tb.is_numeric() \
+                and not (C.encoded(node.left.schema.dtype_of(name)) or C.encoded(node.right.schema.dtype_of(
+                    node.right_on[node.left_on.index(name)]))):
+            out[name] = rk
+    return out
+
+
+def _arrow_type(t: pl.DataType) -> pa.DataType:
+    return pl.Series([], dtype=t).to_arrow().type
+
+
 def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: dict[str, str],
-                  how: str, both_rows: bool = True) -> list[pl.Expr]:
+                  how: str, both_rows: bool = True, key_types: dict[str, pl.DataType] | None = None) -> list[pl.Expr]:
     """The merge's output columns over the joined frame (left columns, then the right ones renamed),
     plus ``__gf_sort_{i}`` keys where pandas sorts the result. ``both_rows``: both sides have rows
-    (pandas coerces categorical keys of different dtypes to strings only then)."""
+    (pandas coerces categorical keys of different dtypes to strings only then). ``key_types``: the
+    type of a right / outer merge's key column over numbers of two types, decided by the joined
+    rows (``merge_key_type``): the left key, the right one where the left row is missing."""
     schema = {**dict(lschema), **dict(rschema)}
     plan_types = {**{n: node.left.schema.dtype_of(n) for n in node.left.schema.all_names},
                   **{rname[n]: node.right.schema.dtype_of(n) for n in node.right.schema.all_names if n in rname}}
@@ -1547,7 +1584,10 @@ def _join_outputs(node: L.Join, lschema: pl.Schema, rschema: pl.Schema, rname: d
                 exprs.append(pl.col(rname[name]).alias(f.name))
         else:  # key
             rk = rname[node.right_on[node.left_on.index(name)]]
-            if node.how == "right":  # pandas takes the right keys
+            if key_types and name in key_types:
+                t = key_types[name]
+                exprs.append(pl.coalesce(pl.col(name).cast(t), pl.col(rk).cast(t)).alias(f.name))
+            elif node.how == "right":  # pandas takes the right keys
                 exprs.append(coalesced(rk, name, False).alias(f.name))
             else:
                 exprs.append(coalesced(name, rk, node.how == "outer").alias(f.name))

@@ -37,7 +37,7 @@ from gframe.engines.gpu.table import GpuTable
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
-from gframe.plan.dtypes import expr_family, expr_type, group_sum_narrow_type
+from gframe.plan.dtypes import expr_family, expr_type, group_sum_narrow_type, merge_key_type
 from gframe.plan.expr import BIVARIATE, Agg, Col, Expr, Lit, columns_used
 from gframe.plan.schema import ARROW_FAMILIES, MASKED, NA_FAMILIES, NUMPY, OBJECT_FAMILIES, STRING, Schema, index_name, is_string
 from gframe.plan.source import FileSnapshot
@@ -1305,6 +1305,7 @@ def _join_data_reason(node: L.Join, inputs: list[GpuTable]) -> str | None:
 def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
     left, right = inputs
     how = node.how
+    key_types: dict[str, Any] = {}
     if how == "cross":
         joined = plc.join.cross_join(plc.Table(left.columns), plc.Table(right.columns)) if left.columns and right.columns \
             else None
@@ -1314,6 +1315,7 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
         rg = GpuTable(right.names, cols[len(left.names):], n) if joined is not None else right
     else:
         lmap, rmap, kept = _join_maps(node, left, right)
+        key_types = _mixed_key_types(node, left, right, lmap)  # (right / outer: ``lmap`` is made)
         lneed, rneed = _join_columns_used(node)
         lsel = left.select([n for n in left.names if n in lneed])
         rsel = right.select([n for n in right.names if n in rneed])
@@ -1340,7 +1342,10 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
                 col = rg.column(name)
         else:  # key
             rk = node.right_on[node.left_on.index(name)]
-            if how == "right":  # pandas takes the right keys
+            if name in key_types:  # numbers of two types: the left key, the right one where the left row is missing
+                t = key_types[name]
+                col = plc.replace.replace_nulls(E.cast(lg.column(name), t), E.cast(rg.column(rk), t))
+            elif how == "right":  # pandas takes the right keys
                 col = rg.column(rk)
             else:
                 col = coalesced(lg.column(name), rg.column(rk), how == "outer")
@@ -1373,6 +1378,27 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
 # Joins of the run in progress -> their undecided bool columns the join left missing (as the CPU
 # engine's, held for one run: ``cpu.kernels.one_run``)
 MISSING_BOOLS: dict[L.Join, frozenset[str]] = {}
+
+
+def _mixed_key_types(node: L.Join, left: GpuTable, right: GpuTable, lmap: Any) -> dict[str, Any]:
+    """Left key -> type of a right / outer merge's key column whose two keys are numbers of
+    different types (types the data decided): pandas' type depends on how many rows have no left
+    row (``merge_key_type``; ``lmap`` is negative there). One count read back, only for such keys."""
+    if node.how not in ("right", "outer"):
+        return {}
+    mixed = {}
+    for _, side, name in node.outputs:
+        if side == "key" and name in node.left_on:
+            ta, tb = col_type(left.column(name)), col_type(right.column(node.right_on[node.left_on.index(name)]))
+            if ta != tb and kind(ta) in _NUMERIC_KINDS and kind(tb) in _NUMERIC_KINDS:
+                mixed[name] = (ta, tb)
+    if not mixed:
+        return {}
+    n = lmap.size()
+    ev = E.Evaluator(GpuTable([], [], n), lambda name: None)
+    missing = plc.unary.cast(ev.binary("LESS", lmap, E.Const(0, I32), BOOL), plc_type(I64))
+    count = plc.reduce.reduce(missing, plc.aggregation.sum(), plc_type(I64)).to_py() if n else 0
+    return {name: merge_key_type(ta, tb, count or 0, n) for name, (ta, tb) in mixed.items()}
 
 
 def _join_columns_used(node: L.Join) -> tuple[set[str], set[str]]:
