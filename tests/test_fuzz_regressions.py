@@ -2091,3 +2091,23 @@ def test_fuzz_regression_fz8cpu_gpu(code: str) -> None:
         pytest.skip("GPU-engine regression: runs with GFRAME_ENGINE=gpu (stand-in in CI, or the device)")
     check_code(code, engine="gpu")
     check_code(code, engine="cpu")
+
+
+# session 9, fz9cpu
+FZ9CPU_CASES = {
+    # 958521: a whole ArrowDtype column's median is pyarrow's quantile(0.5), interpolated as
+    # (1 - f) * a + f * b: [98.61, -inf] is -inf there, NaN in Polars' a + (b - a) / 2
+    "arrow_float_median_of_finite_and_inf": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([98.61, -inf], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df['c1'].median()"),
+    "arrow_frame_median_of_inf_pair_and_ints": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([-inf, -inf, 2.25, 39.0], dtype=pd.ArrowDtype(pa.float64())), "
+        "'c2': pd.array([1, None, 4, 7], dtype=pd.ArrowDtype(pa.int64())), "
+        "'c3': pd.array([inf, -inf, 1.0, None], dtype=pd.ArrowDtype(pa.float32()))})",
+        "df = pd.concat([df, df], ignore_index=True)\ndf = df.median()"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ9CPU_CASES.items()])
+def test_fuzz_regression_fz9cpu(code: str) -> None:
+    check_code(code)

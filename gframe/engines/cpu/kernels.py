@@ -444,9 +444,10 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
     for name, a in named:
         t = low.type_of(a.child)
         if a.fn == "median" and t is not None and (pa.types.is_floating(t) and not pa.types.is_float16(t)
-                                                    or pa.types.is_integer(t)) \
-                and expr_family(a.child, low.family, low.lookup) not in ARROW_FAMILIES:
-            todo.append(_numpy_median(df.select(low.lower(a.child).alias("x")).get_column("x"), out.schema[name], name))
+                                                    or pa.types.is_integer(t)):
+            col = df.select(low.lower(a.child).alias("x")).get_column("x")
+            median = _arrow_median if expr_family(a.child, low.family, low.lookup) in ARROW_FAMILIES else _numpy_median
+            todo.append(median(col, out.schema[name], name))
             continue
         if a.fn not in ("sum", "mean"):
             continue
@@ -510,6 +511,15 @@ def _numpy_median(col: pl.Series, target: pl.DataType, name: str) -> pl.Series:
     with np.errstate(invalid="ignore", over="ignore"):
         value = np.median(v.astype(np.float64) if v.dtype.kind in "iu" else v)
     return pl.Series(name, [None if np.isnan(value) else float(value)], dtype=pl.Float64).cast(target)
+
+
+def _arrow_median(col: pl.Series, target: pl.DataType, name: str) -> pl.Series:
+    """A whole ArrowDtype column's median as pandas reduces it: pyarrow's ``quantile(q=0.5)``, whose
+    middle pair is interpolated as ``(1 - f) * a + f * b`` - Polars' ``a + (b - a) / 2`` gave NaN
+    for ``[98.61, -inf]`` (pandas -inf). NaN made by the values is null, as the sums' branch has it."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        found = pc.quantile(col.to_arrow(), q=0.5, skip_nulls=True)[0].as_py()
+    return pl.Series(name, [None if found is None or found != found else float(found)], dtype=pl.Float64).cast(target)
 
 
 def _numpy_time_mean(col: pl.Series, t: Any, target: pl.DataType, name: str) -> pl.Series:
