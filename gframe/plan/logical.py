@@ -717,7 +717,11 @@ class Union(Plan):
     def widened(self, label: Hashable) -> bool:
         """Whether a child with columns lacks column ``label``: pandas then casts the column to a
         dtype that holds NA (ints to float64) whether or not the child has rows - where the type is
-        the data's (None), the engines apply this to the ints they find."""
+        the data's (None), the engines apply this to the ints they find. A column of an NA family
+        (nullable, Arrow) holds NA in its ints: never widened (``boolean % int16`` is Int16, its
+        type the data's, and stays Int16 beside a frame without it)."""
+        if self.schema.has(label) and keeps_type_when_missing(self.schema.field(label).family):
+            return False
         return any(c.schema.columns and not c.schema.has(label) for c in self.children)
 
     def describe(self) -> str:
