@@ -2121,6 +2121,23 @@ FZ9CPU_CASES = {
         "df = pd.DataFrame({'c1': [5], 'c3': pd.array([True], dtype='boolean')}).astype({'c1': 'int16'})\n"
         "df2 = pd.DataFrame({'c0': ['c']}).astype({'c0': pd.CategoricalDtype(['a', 'b', 'c'], ordered=False)})",
         "df = df.assign(c1=df['c3'] % df['c1'])\ndf = pd.concat([df, df2], ignore_index=True)"),
+    # 942988, 944530: a frame without columns but with rows concatenated with a bool column leaves it
+    # missing there: object in pandas, kept when a filter or a merge drops those rows (a concat is
+    # an undecided-bool source, as a merge: ``Union.undecided_bools``); a merge key either side of
+    # which is object is object
+    "concat_no_columns_frame_bools_notna_stay_object": case(
+        "df = pd.DataFrame({'c1': [1.5, 2.5, 1.5]})\ndf2 = pd.DataFrame({'k': [True, False]})",
+        "df = df.groupby('c1').last()\ndf = pd.concat([df, df2], ignore_index=False)\ndf = df[df['k'].notna()]"),
+    "concat_no_columns_frame_bools_merge_right_key_is_object": case(
+        "df = pd.DataFrame({'k': [True], 'c0': [2]}).astype({'c0': 'uint8'})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': 'bool'})",
+        "df = df.groupby('c0', sort=True, dropna=False).agg(o0=('k', 'nunique'))\n"
+        "df = df.groupby('o0', sort=False).mean()\ndf = pd.concat([df, df2], ignore_index=False)\n"
+        "df = df.merge(df2, on='k', how='right')"),
+    "concat_empty_no_columns_frame_bools_stay_bool": case(
+        "df = pd.DataFrame({'c1': [1.5]})\ndf2 = pd.DataFrame({'k': [True, False]})",
+        "df = df[df['c1'] > 2].groupby('c1').last()\ndf = pd.concat([df, df2], ignore_index=True)\n"
+        "df = df.merge(df2, on='k', how='inner')"),
 }
 
 

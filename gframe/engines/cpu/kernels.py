@@ -1494,7 +1494,7 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 # left missing: pandas' object columns, whatever rows a later operation drops (each engine's
 # ``execute`` reads it for ``last_objects``). Held only for one run (``one_run``): plan nodes compare
 # by value, and a weak table lost a join's entry when an equal node of an earlier run was collected.
-MISSING_BOOLS: dict[L.Join, frozenset[str]] = {}
+MISSING_BOOLS: dict[L.Join | L.Union, frozenset[str]] = {}
 
 
 @contextlib.contextmanager
@@ -1726,6 +1726,9 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
             casts.append(pl.col(f.name).cast(pl.Float64))
     if casts:
         out = out.with_columns(casts)
+    undecided = node.undecided_bools()
+    if undecided:  # a frame without columns left them missing (its rows): object, as a join's
+        MISSING_BOOLS[node] = frozenset(n for n in undecided if out.get_column(n).null_count())
     return promote_missing(out, node.schema)
 
 
