@@ -2138,6 +2138,16 @@ FZ9CPU_CASES = {
         "df = pd.DataFrame({'c1': [1.5]})\ndf2 = pd.DataFrame({'k': [True, False]})",
         "df = df[df['c1'] > 2].groupby('c1').last()\ndf = pd.concat([df, df2], ignore_index=True)\n"
         "df = df.merge(df2, on='k', how='inner')"),
+    # 950861: a bool's min / max / first / last over an unobserved category's empty group is float64
+    # (NaN) in pandas' group kernels, as an int's; the engine's bools with a missing value were object
+    "observed_false_bool_min_of_empty_groups_is_float64": case(
+        "df = pd.DataFrame({'k': [None], 'c0': [True]}).astype({'k': pd.CategoricalDtype(['a', 'c', 'b'], ordered=False)})",
+        "df = df.groupby('k', sort=True, dropna=True, observed=False).agg({'c0': 'min'})"),
+    "observed_false_bool_first_last_max_two_keys": case(
+        "df = pd.DataFrame({'k': ['a', 'a'], 'k2': [1, 2], 'c0': [True, False]})"
+        ".astype({'k': pd.CategoricalDtype(['a', 'c'])})",
+        "df = df.groupby(['k', 'k2'], observed=False).agg(a=('c0', 'first'), b=('c0', 'last'), c=('c0', 'max'), "
+        "d=('c0', 'any'))"),
 }
 
 

@@ -419,7 +419,7 @@ class CompleteGroups(Plan):
         keys = set(self.keys)
 
         def widen(f: Any) -> Any:
-            # an empty group's missing value: pandas decides int -> float64 (bool -> object) from the data
+            # an empty group's missing value: pandas decides int (and bool) -> float64 from the data
             t = f.dtype
             if f.name in filled or f.name in keys or t is None or keeps_type_when_missing(f.family):
                 return t

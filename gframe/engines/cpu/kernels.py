@@ -1281,6 +1281,14 @@ def _(node: L.CompleteGroups, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         out = pl.concat([df, unobserved], how="diagonal")
     if node.fills:
         out = out.with_columns(pl.col(n).fill_null(pl.lit(v).cast(out.schema[n])) for n, v in node.fills)
+    # an empty group's bool (min, max, first, last): pandas' group kernels give float64 with NaN, as
+    # for ints (not the object column a reindex of bools makes)
+    child = node.child.schema
+    floats = [pl.col(f.name).cast(pl.Float64) for f in node.schema.columns
+              if f.dtype is None and child.dtype_of(f.name) is not None and pa.types.is_boolean(child.dtype_of(f.name))
+              and f.family == NUMPY and out.get_column(f.name).null_count()]
+    if floats:
+        out = out.with_columns(floats)
     return promote_missing(out.select(node.schema.all_names), node.schema)
 
 
