@@ -2148,6 +2148,19 @@ FZ9CPU_CASES = {
         ".astype({'k': pd.CategoricalDtype(['a', 'c'])})",
         "df = df.groupby(['k', 'k2'], observed=False).agg(a=('c0', 'first'), b=('c0', 'last'), c=('c0', 'max'), "
         "d=('c0', 'any'))"),
+    # 947137: group keys of an object column of Timestamps are inferred as pandas infers an Index:
+    # a DatetimeIndex where there are groups, object with none (NaN, float64, for a missing key's
+    # only group) - the plan kept the times' type; it is the data's now (not for [s], see the doc)
+    "object_times_group_keys_of_no_rows_are_object": case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c0': ['b']}).astype({'k': 'datetime64[ns]'})",
+        "df = df[(df['k'] < pd.Timestamp('2020-01-01'))]\ndf = df.astype({'k': 'object'})\n"
+        "df = df.set_index('c0')\ndf = df.groupby('k').mean()"),
+    "object_times_group_keys_only_missing_dropna_false": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01'], 'v': [1.5, 2.5]}).astype({'k': 'datetime64[us]'})",
+        "df = df.iloc[:1].astype({'k': 'object'})\ndf = df.groupby('k', dropna=False).v.sum()"),
+    "object_timedeltas_group_keys_two_keys_and_rows": case(
+        "df = pd.DataFrame({'k': pd.to_timedelta([1, None, 1], unit='D'), 'g': ['a', 'b', 'a'], 'v': [1.5, 2.5, 3.5]})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby(['g', 'k'], as_index=False).v.sum()"),
 }
 
 

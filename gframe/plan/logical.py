@@ -328,8 +328,9 @@ def _inferred_family(family: str) -> str:
 
 def _inferred_type(t: Any, family: str) -> Any:
     """The type of a group key in the result: an object column's is the data's (``_inferred_keys``
-    in the engines), times' aside."""
-    if family in OBJECT_FAMILIES and t is not None and not pa.types.is_temporal(t):
+    in the engines). Times too - no groups leave nothing to infer from (object, not DatetimeIndex) -
+    except in seconds, whose unit the plan's type keeps (the CPU engine holds [s] as [ms])."""
+    if family in OBJECT_FAMILIES and t is not None and not (pa.types.is_temporal(t) and getattr(t, "unit", None) in (None, "s")):
         return None
     return t
 

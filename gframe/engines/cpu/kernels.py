@@ -425,8 +425,13 @@ def _inferred_keys(df: pl.DataFrame, out: pl.DataFrame, node: L.Aggregate, key_o
                 casts.append(_no_values(name, out))
             continue
         t, values = out.schema[name], df.get_column(k)
+        held = s.dtype_of(k)
         if values.null_count() == values.len():
             casts.append(_no_values(name, out))
+        elif held is not None and pa.types.is_temporal(held) and t != _polars_type(held):
+            # times: pandas' Index of the Timestamps keeps their unit, the column's type (its
+            # objects are held in Arrow's [us] where nothing finer is needed)
+            casts.append(pl.col(name).cast(_polars_type(held)))
         elif t.is_integer() and t != pl.Int64 and not (t == pl.UInt64 and values.max() > 2**63 - 1):  # type: ignore[operator]
             casts.append(pl.col(name).cast(pl.Int64))
         elif t.is_float() and t != pl.Float64:
