@@ -2161,6 +2161,15 @@ FZ9CPU_CASES = {
     "object_timedeltas_group_keys_two_keys_and_rows": case(
         "df = pd.DataFrame({'k': pd.to_timedelta([1, None, 1], unit='D'), 'g': ['a', 'b', 'a'], 'v': [1.5, 2.5, 3.5]})",
         "df = df.astype({'k': 'object'})\ndf = df.groupby(['g', 'k'], as_index=False).v.sum()"),
+    # 952013: astype of a column of Python objects (fillna(0) of datetimes: 0 beside Timestamps) is
+    # pandas' (its TypeError for Int64); the engine refused the cast with UnsupportedError
+    "python_objects_astype_int64_raises_pandas_typeerror": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.fillna(0)\ndf = df.astype({'k': 'Int64'})"),
+    "python_objects_astype_str_and_bool": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01'], 'j': [None, '2021-01-01']}).astype({'k': 'datetime64[ns]', "
+        "'j': 'datetime64[ns]'})",
+        "df = df.fillna(0)\ndf = df.astype({'k': 'str', 'j': 'bool'})"),
 }
 
 

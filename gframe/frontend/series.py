@@ -246,6 +246,8 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
             target = None
     if target is None:
         raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
+    if f.dtype == PYOBJECT:  # Python objects: the engines move them, pandas casts them (or raises)
+        raise NotImplementedError(f"astype({dtype!r}) of a column of Python objects")
     src = f.dtype
     if plan is not None and family in ARROW_FAMILIES and f.family == NUMPY and src is not None \
             and pa.types.is_floating(src) and pa.types.is_integer(target):
