@@ -2170,6 +2170,16 @@ FZ9CPU_CASES = {
         "df = pd.DataFrame({'k': [None, '2020-01-01'], 'j': [None, '2021-01-01']}).astype({'k': 'datetime64[ns]', "
         "'j': 'datetime64[ns]'})",
         "df = df.fillna(0)\ndf = df.astype({'k': 'str', 'j': 'bool'})"),
+    # 956309: an object column of ints with a missing value (``astype(object)`` of int64[pyarrow] /
+    # Int64: ``[3, <NA>]``) came back as floats beside the marker where the engine computed it (a
+    # value_counts index: inferred_type "mixed", pandas "mixed-integer"); Python ints now
+    "object_ints_with_na_value_counts_index_keeps_ints": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([3, None], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].value_counts(dropna=False)"),
+    "object_big_ints_with_na_value_counts_index_exact": case(
+        "df = pd.DataFrame({'i': pd.array([2**62 + 1, None, 5], dtype='Int64'), "
+        "'u': pd.array([2**64 - 1, None, 5], dtype='UInt64')})",
+        "df = df.astype('object')\ndf = df.set_index('u')['i'].value_counts(dropna=False)"),
 }
 
 
