@@ -1094,7 +1094,7 @@ def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join | Union, st
             for i, c in enumerate(node.children):
                 if node.join == "exact" or i == 0:
                     out.update({n: src for n, src in go(c).items() if undecided(n)})
-        elif isinstance(node, (*_ROWS_ONLY, SetIndex)) or (
+        elif isinstance(node, (*_ROWS_ONLY, SetIndex, ResetIndex)) or (
                 len(node.children) == 1 and node.schema == node.children[0].schema and not isinstance(node, Select)):
             # (and an engine's own node that moves the data as it is: a transfer between devices)
             below = go(node.children[0])
@@ -1140,7 +1140,7 @@ def arrow_null_candidates(plan: Plan) -> frozenset[str]:
             out = frozenset(f.name for f, (_, side, name) in zip(node.schema.columns, node.outputs)
                             if side in ("left", "right") and f.dtype is None
                             and name in go(node.left if side == "left" else node.right))
-        elif isinstance(node, (*_ROWS_ONLY, SetIndex)) or (
+        elif isinstance(node, (*_ROWS_ONLY, SetIndex, ResetIndex)) or (
                 len(node.children) == 1 and node.schema == node.children[0].schema and not isinstance(node, Select)):
             out = frozenset(n for n in go(node.children[0]) if undecided(n))
         elif isinstance(node, Select):
