@@ -2180,6 +2180,31 @@ FZ9CPU_CASES = {
         "df = pd.DataFrame({'i': pd.array([2**62 + 1, None, 5], dtype='Int64'), "
         "'u': pd.array([2**64 - 1, None, 5], dtype='UInt64')})",
         "df = df.astype('object')\ndf = df.set_index('u')['i'].value_counts(dropna=False)"),
+    # 971421 (fresh): a merge's bools it left missing (object) stay object through reset_index,
+    # which moves the data columns as they are (an undecided-bool source carried, as set_index does)
+    "merge_outer_bools_filtered_reset_index_stay_object": case(
+        "df = pd.DataFrame({'k': [3.0], 'c0': ['1999-12-31 23:59:59'], 'c2': [True]}).astype({'c0': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': [1.0]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c0'].isin([pd.Timestamp('1999-12-31 23:59:59')])]\n"
+        "df = df.reset_index(drop=False)"),
+    # 971286 (fresh): a column whose type the data decides (an int clipped to a fraction: int64 or
+    # float64) concatenated with datetimes is object in pandas; the engine's relaxed concat made
+    # ints of the times. Such a concat is pandas' (``reshape._common_dtype_casts``)
+    "int_clipped_to_fraction_concat_datetimes_is_object": case(
+        "df = pd.DataFrame({'x1': [1, 2]})\ndf2 = pd.DataFrame({'x1': ['2020-01-01']}).astype({'x1': 'datetime64[ns]'})",
+        "df = df.assign(x1=df['x1'].clip(lower=0, upper=2.5))\ndf = pd.concat([df, df2], ignore_index=False)"),
+    "int_clipped_to_fraction_concat_datetimes_no_rows": case(
+        "df = pd.DataFrame({}, index=pd.RangeIndex(0))\ndf2 = pd.DataFrame({'x1': []}).astype({'x1': 'datetime64[ns]'})",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df['x1'].value_counts().reset_index()\n"
+        "df = df.groupby('count').count()\ndf = df.assign(x1=df['x1'].clip(lower=0, upper=2.5))\n"
+        "df = pd.concat([df, df2], ignore_index=False)"),
+    # 966702 (fresh): reset_index of MultiIndex columns that hold ('index', '') already: pandas'
+    # ``"index" in df`` finds the first level's label, so the new column is ('level_0', '')
+    "reset_index_twice_multiindex_columns_level_0": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([], dtype=pd.ArrowDtype(pa.date32())), 'c1': [], 'c2': []})"
+        ".astype({'c1': 'uint32', 'c2': 'int16'})",
+        "df = df.groupby('k', sort=False, as_index=False).agg({'c2': ['min'], 'c1': 'nunique'})\n"
+        "df = df.reset_index(drop=False)\ndf = df.reset_index(drop=False)"),
 }
 
 
