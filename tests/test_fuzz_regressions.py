@@ -2205,6 +2205,13 @@ FZ9CPU_CASES = {
         ".astype({'c1': 'uint32', 'c2': 'int16'})",
         "df = df.groupby('k', sort=False, as_index=False).agg({'c2': ['min'], 'c1': 'nunique'})\n"
         "df = df.reset_index(drop=False)\ndf = df.reset_index(drop=False)"),
+    # 976621 (fresh): value_counts of an object column whose type the data decides (str.startswith
+    # of strings beside -1: bools with NaN) casts its keys back to the object family with no type;
+    # the CPU engine's cast read the missing type (AttributeError) - it keeps the data's type
+    "value_counts_of_object_bools_typed_by_the_data": case(
+        "df = pd.DataFrame({'k': [None, 'ab', 'b', 'ab']}).astype({'k': 'str'})",
+        "df = df.fillna(-1)\ndf = df.assign(n=df['k'].str.startswith('a'))\n"
+        "df = df['n'].value_counts(ascending=True, dropna=False).reset_index()"),
 }
 
 
