@@ -2212,6 +2212,17 @@ FZ9CPU_CASES = {
         "df = pd.DataFrame({'k': [None, 'ab', 'b', 'ab']}).astype({'k': 'str'})",
         "df = df.fillna(-1)\ndf = df.assign(n=df['k'].str.startswith('a'))\n"
         "df = df['n'].value_counts(ascending=True, dropna=False).reset_index()"),
+    # 979894 (fresh): a categorical of Arrow timestamps compared with Python's datetime: pandas looks
+    # the value up in the categories, which an Arrow timestamp Index answers False for a datetime
+    # (True for a Timestamp), so != is all True there; gframe compared the values. pandas computes it
+    "arrow_timestamp_categories_ne_python_datetime": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array(['1999-12-31 23:59:59', '2000-01-01 00:00:00'], "
+        "dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.astype({'c0': 'category'})\ndf = df[(df['c0'] != datetime.datetime(1999, 12, 31, 23, 59, 59))]"),
+    "arrow_timestamp_categories_eq_timestamp_compares_values": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array(['1999-12-31 23:59:59', '2000-01-01 00:00:00'], "
+        "dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.astype({'c0': 'category'})\ndf = df[(df['c0'] == pd.Timestamp('1999-12-31 23:59:59'))]"),
 }
 
 

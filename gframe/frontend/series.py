@@ -304,6 +304,12 @@ def _compare_native(t: Any, family: str, value: Any) -> bool:
         return not isinstance(value, str)
     if pa.types.is_dictionary(t):
         missing = value is None or isinstance(value, float) and value != value or value is pd.NaT or value is pd.NA
+        if family in ARROW_FAMILIES and (pa.types.is_timestamp(t.value_type) or pa.types.is_duration(t.value_type)) \
+                and isinstance(value, (_dt.datetime, _dt.timedelta)) and not isinstance(value, (pd.Timestamp, pd.Timedelta)):
+            # pandas looks the value up in the categories (``value in categories``), which an Arrow
+            # timestamp / duration Index answers False for Python's datetime / timedelta (True for a
+            # Timestamp): all different there - pandas' verdict, computed by pandas
+            return False
         return not missing and _arrow_comparable(t.value_type, value)
     if family in ARROW_FAMILIES or family == MASKED and is_string(t):
         return _arrow_comparable(t, value)
