@@ -436,7 +436,12 @@ def _family_column(col: pa.ChunkedArray | pa.Array, dtype: pa.DataType | None, f
     if family.startswith(HOST_PREFIX):  # the pickled values as their dtype
         return pd.Series(pd.array(np.asarray(_pandas_column(col, PYOBJECT, NUMPY), dtype=object), dtype=target))
     if family in OBJECT_FAMILIES:
-        values = _pandas_column(col, dtype, NUMPY)
+        if pa.types.is_integer(col.type) and col.null_count and (dtype is None or pa.types.is_integer(dtype)):
+            # Python ints beside the marker (``astype(object)`` of ``Int64``: ``[3, <NA>]``), not the
+            # floats numpy's rules would make of ints with a missing value
+            values = pd.Series(col.to_pandas(integer_object_nulls=True), dtype=object)
+        else:
+            values = _pandas_column(col, dtype, NUMPY)
         return pd.Series(values.astype(object), dtype=object).where(values.notna(), object_missing(family))
     if dtype is not None and col.type != dtype and not pa.types.is_dictionary(col.type):
         # an engine without the exact type (Polars' large strings, units) widened it (a unit: truncated, above)

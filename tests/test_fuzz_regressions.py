@@ -2217,3 +2217,141 @@ FZ9GPU_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ9GPU_CASES.items()])
 def test_fuzz_regression_fz9gpu(code: str) -> None:
     check_code(code)
+
+
+# session 9, fz9cpu
+FZ9CPU_CASES = {
+    # 958521: a whole ArrowDtype column's median is pyarrow's quantile(0.5), interpolated as
+    # (1 - f) * a + f * b: [98.61, -inf] is -inf there, NaN in Polars' a + (b - a) / 2
+    "arrow_float_median_of_finite_and_inf": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([98.61, -inf], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df['c1'].median()"),
+    "arrow_frame_median_of_inf_pair_and_ints": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([-inf, -inf, 2.25, 39.0], dtype=pd.ArrowDtype(pa.float64())), "
+        "'c2': pd.array([1, None, 4, 7], dtype=pd.ArrowDtype(pa.int64())), "
+        "'c3': pd.array([inf, -inf, 1.0, None], dtype=pd.ArrowDtype(pa.float32()))})",
+        "df = pd.concat([df, df], ignore_index=True)\ndf = df.median()"),
+    # 949400, 957997: pandas divides by a nullable bool's data, False under NA: int // boolean(NA) is
+    # Float64 (a zero divisor); the engine counted only the present False values
+    "int_floordiv_nullable_bool_na_is_a_zero_divisor": case(
+        "df = pd.DataFrame({'k': [1], 'c0': pd.array([None], dtype='boolean')})",
+        "df = df.assign(k=df['k'] // df['c0'], m=3 // df['c0'])"),
+    "int_floordiv_nullable_bool_without_false_stays_int": case(
+        "df = pd.DataFrame({'k': [1, 5], 'c0': pd.array([True, True], dtype='boolean'), "
+        "'c1': pd.array([None, True], dtype='boolean')})",
+        "df = df.assign(a=df['k'] // df['c0'], b=df['k'] // df['c1'], c=df['k'] % df['c1'])"),
+    # 943885: a nullable column whose type the data decides (boolean % int16: Int16, Float64 where a
+    # divisor is 0) beside a frame without it kept Int16 in pandas; the engine widened its ints to
+    # float as for numpy ints (``Union.widened`` now says no for an NA family)
+    "nullable_bool_mod_int16_concat_frame_without_it_stays_int16": case(
+        "df = pd.DataFrame({'c1': [5], 'c3': pd.array([True], dtype='boolean')}).astype({'c1': 'int16'})\n"
+        "df2 = pd.DataFrame({'c0': ['c']}).astype({'c0': pd.CategoricalDtype(['a', 'b', 'c'], ordered=False)})",
+        "df = df.assign(c1=df['c3'] % df['c1'])\ndf = pd.concat([df, df2], ignore_index=True)"),
+    # 942988, 944530: a frame without columns but with rows concatenated with a bool column leaves it
+    # missing there: object in pandas, kept when a filter or a merge drops those rows (a concat is
+    # an undecided-bool source, as a merge: ``Union.undecided_bools``); a merge key either side of
+    # which is object is object
+    "concat_no_columns_frame_bools_notna_stay_object": case(
+        "df = pd.DataFrame({'c1': [1.5, 2.5, 1.5]})\ndf2 = pd.DataFrame({'k': [True, False]})",
+        "df = df.groupby('c1').last()\ndf = pd.concat([df, df2], ignore_index=False)\ndf = df[df['k'].notna()]"),
+    "concat_no_columns_frame_bools_merge_right_key_is_object": case(
+        "df = pd.DataFrame({'k': [True], 'c0': [2]}).astype({'c0': 'uint8'})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': 'bool'})",
+        "df = df.groupby('c0', sort=True, dropna=False).agg(o0=('k', 'nunique'))\n"
+        "df = df.groupby('o0', sort=False).mean()\ndf = pd.concat([df, df2], ignore_index=False)\n"
+        "df = df.merge(df2, on='k', how='right')"),
+    "concat_empty_no_columns_frame_bools_stay_bool": case(
+        "df = pd.DataFrame({'c1': [1.5]})\ndf2 = pd.DataFrame({'k': [True, False]})",
+        "df = df[df['c1'] > 2].groupby('c1').last()\ndf = pd.concat([df, df2], ignore_index=True)\n"
+        "df = df.merge(df2, on='k', how='inner')"),
+    # 950861: a bool's min / max / first / last over an unobserved category's empty group is float64
+    # (NaN) in pandas' group kernels, as an int's; the engine's bools with a missing value were object
+    "observed_false_bool_min_of_empty_groups_is_float64": case(
+        "df = pd.DataFrame({'k': [None], 'c0': [True]}).astype({'k': pd.CategoricalDtype(['a', 'c', 'b'], ordered=False)})",
+        "df = df.groupby('k', sort=True, dropna=True, observed=False).agg({'c0': 'min'})"),
+    "observed_false_bool_first_last_max_two_keys": case(
+        "df = pd.DataFrame({'k': ['a', 'a'], 'k2': [1, 2], 'c0': [True, False]})"
+        ".astype({'k': pd.CategoricalDtype(['a', 'c'])})",
+        "df = df.groupby(['k', 'k2'], observed=False).agg(a=('c0', 'first'), b=('c0', 'last'), c=('c0', 'max'), "
+        "d=('c0', 'any'))"),
+    # 947137: group keys of an object column of Timestamps are inferred as pandas infers an Index:
+    # a DatetimeIndex where there are groups, object with none (NaN, float64, for a missing key's
+    # only group) - the plan kept the times' type; it is the data's now (not for [s], see the doc)
+    "object_times_group_keys_of_no_rows_are_object": case(
+        "df = pd.DataFrame({'k': ['2020-01-01'], 'c0': ['b']}).astype({'k': 'datetime64[ns]'})",
+        "df = df[(df['k'] < pd.Timestamp('2020-01-01'))]\ndf = df.astype({'k': 'object'})\n"
+        "df = df.set_index('c0')\ndf = df.groupby('k').mean()"),
+    "object_times_group_keys_only_missing_dropna_false": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01'], 'v': [1.5, 2.5]}).astype({'k': 'datetime64[us]'})",
+        "df = df.iloc[:1].astype({'k': 'object'})\ndf = df.groupby('k', dropna=False).v.sum()"),
+    "object_timedeltas_group_keys_two_keys_and_rows": case(
+        "df = pd.DataFrame({'k': pd.to_timedelta([1, None, 1], unit='D'), 'g': ['a', 'b', 'a'], 'v': [1.5, 2.5, 3.5]})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby(['g', 'k'], as_index=False).v.sum()"),
+    # 952013: astype of a column of Python objects (fillna(0) of datetimes: 0 beside Timestamps) is
+    # pandas' (its TypeError for Int64); the engine refused the cast with UnsupportedError
+    "python_objects_astype_int64_raises_pandas_typeerror": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01']}).astype({'k': 'datetime64[ns]'})",
+        "df = df.fillna(0)\ndf = df.astype({'k': 'Int64'})"),
+    "python_objects_astype_str_and_bool": case(
+        "df = pd.DataFrame({'k': [None, '2020-01-01'], 'j': [None, '2021-01-01']}).astype({'k': 'datetime64[ns]', "
+        "'j': 'datetime64[ns]'})",
+        "df = df.fillna(0)\ndf = df.astype({'k': 'str', 'j': 'bool'})"),
+    # 956309: an object column of ints with a missing value (``astype(object)`` of int64[pyarrow] /
+    # Int64: ``[3, <NA>]``) came back as floats beside the marker where the engine computed it (a
+    # value_counts index: inferred_type "mixed", pandas "mixed-integer"); Python ints now
+    "object_ints_with_na_value_counts_index_keeps_ints": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([3, None], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.astype({'k': 'object'})\ndf = df['k'].value_counts(dropna=False)"),
+    "object_big_ints_with_na_value_counts_index_exact": case(
+        "df = pd.DataFrame({'i': pd.array([2**62 + 1, None, 5], dtype='Int64'), "
+        "'u': pd.array([2**64 - 1, None, 5], dtype='UInt64')})",
+        "df = df.astype('object')\ndf = df.set_index('u')['i'].value_counts(dropna=False)"),
+    # 971421 (fresh): a merge's bools it left missing (object) stay object through reset_index,
+    # which moves the data columns as they are (an undecided-bool source carried, as set_index does)
+    "merge_outer_bools_filtered_reset_index_stay_object": case(
+        "df = pd.DataFrame({'k': [3.0], 'c0': ['1999-12-31 23:59:59'], 'c2': [True]}).astype({'c0': 'datetime64[ns]'})\n"
+        "df2 = pd.DataFrame({'k': [1.0]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df[df['c0'].isin([pd.Timestamp('1999-12-31 23:59:59')])]\n"
+        "df = df.reset_index(drop=False)"),
+    # 971286 (fresh): a column whose type the data decides (an int clipped to a fraction: int64 or
+    # float64) concatenated with datetimes is object in pandas; the engine's relaxed concat made
+    # ints of the times. Such a concat is pandas' (``reshape._common_dtype_casts``)
+    "int_clipped_to_fraction_concat_datetimes_is_object": case(
+        "df = pd.DataFrame({'x1': [1, 2]})\ndf2 = pd.DataFrame({'x1': ['2020-01-01']}).astype({'x1': 'datetime64[ns]'})",
+        "df = df.assign(x1=df['x1'].clip(lower=0, upper=2.5))\ndf = pd.concat([df, df2], ignore_index=False)"),
+    "int_clipped_to_fraction_concat_datetimes_no_rows": case(
+        "df = pd.DataFrame({}, index=pd.RangeIndex(0))\ndf2 = pd.DataFrame({'x1': []}).astype({'x1': 'datetime64[ns]'})",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df['x1'].value_counts().reset_index()\n"
+        "df = df.groupby('count').count()\ndf = df.assign(x1=df['x1'].clip(lower=0, upper=2.5))\n"
+        "df = pd.concat([df, df2], ignore_index=False)"),
+    # 966702 (fresh): reset_index of MultiIndex columns that hold ('index', '') already: pandas'
+    # ``"index" in df`` finds the first level's label, so the new column is ('level_0', '')
+    "reset_index_twice_multiindex_columns_level_0": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([], dtype=pd.ArrowDtype(pa.date32())), 'c1': [], 'c2': []})"
+        ".astype({'c1': 'uint32', 'c2': 'int16'})",
+        "df = df.groupby('k', sort=False, as_index=False).agg({'c2': ['min'], 'c1': 'nunique'})\n"
+        "df = df.reset_index(drop=False)\ndf = df.reset_index(drop=False)"),
+    # 976621 (fresh): value_counts of an object column whose type the data decides (str.startswith
+    # of strings beside -1: bools with NaN) casts its keys back to the object family with no type;
+    # the CPU engine's cast read the missing type (AttributeError) - it keeps the data's type
+    "value_counts_of_object_bools_typed_by_the_data": case(
+        "df = pd.DataFrame({'k': [None, 'ab', 'b', 'ab']}).astype({'k': 'str'})",
+        "df = df.fillna(-1)\ndf = df.assign(n=df['k'].str.startswith('a'))\n"
+        "df = df['n'].value_counts(ascending=True, dropna=False).reset_index()"),
+    # 979894 (fresh): a categorical of Arrow timestamps compared with Python's datetime: pandas looks
+    # the value up in the categories, which an Arrow timestamp Index answers False for a datetime
+    # (True for a Timestamp), so != is all True there; gframe compared the values. pandas computes it
+    "arrow_timestamp_categories_ne_python_datetime": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array(['1999-12-31 23:59:59', '2000-01-01 00:00:00'], "
+        "dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.astype({'c0': 'category'})\ndf = df[(df['c0'] != datetime.datetime(1999, 12, 31, 23, 59, 59))]"),
+    "arrow_timestamp_categories_eq_timestamp_compares_values": arrow_case(
+        "df = pd.DataFrame({'c0': pd.array(['1999-12-31 23:59:59', '2000-01-01 00:00:00'], "
+        "dtype=pd.ArrowDtype(pa.timestamp('us')))})",
+        "df = df.astype({'c0': 'category'})\ndf = df[(df['c0'] == pd.Timestamp('1999-12-31 23:59:59'))]"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ9CPU_CASES.items()])
+def test_fuzz_regression_fz9cpu(code: str) -> None:
+    check_code(code)

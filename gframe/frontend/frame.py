@@ -1528,12 +1528,17 @@ def _column_labels(schema: Schema, labels: tuple[Hashable, ...]) -> tuple[Hashab
 
 
 def _reset_labels(schema: Schema) -> tuple[Hashable, ...]:
+    # pandas' ``"index" in df``: with MultiIndex columns, a label whose first level is "index"
+    # (``('index', '')`` of an earlier reset_index) holds it too
+    labels = [f.label for f in schema.columns]
+    multi = _column_labels(schema, ("index",)) != ("index",)
+    taken = schema.has("index") or multi and any(lab[0] == "index" for lab in labels)
     idx = schema.index
     if idx is None:
-        return ("index" if not schema.has("index") else "level_0",)
+        return ("index" if not taken else "level_0",)
     if len(idx) == 1:
         lab = idx[0].label
-        return (lab if lab is not None else ("index" if not schema.has("index") else "level_0"),)
+        return (lab if lab is not None else ("index" if not taken else "level_0"),)
     return tuple(f.label if f.label is not None else f"level_{f.level}" for f in idx)
 
 

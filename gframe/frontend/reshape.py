@@ -718,6 +718,13 @@ def _common_dtype_casts(frames: list[Any], join: str) -> list[dict[Hashable, Any
         having = [(i, s.field(lab)) for i, s in enumerate(schemas) if s.has(lab)]
         if len(having) < 2:
             continue
+        if any(f.dtype is None for _, f in having) and any(
+                f.dtype is not None and not (f.family == NUMPY and (pa.types.is_integer(f.dtype) or pa.types.is_floating(f.dtype)
+                                                                    or pa.types.is_boolean(f.dtype))) for _, f in having):
+            # a type the data decides (numbers mostly: an int clipped to a fraction is int64 or
+            # float64) beside times, strings, objects...: pandas' common dtype may be object, which
+            # only the data can say (the engines' relaxed concat made ints of the times)
+            return None
         common = common_pandas_dtype([f for _, f in having])
         if common is None:
             continue

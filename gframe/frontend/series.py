@@ -246,6 +246,8 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
             target = None
     if target is None:
         raise NotImplementedError(f"astype({dtype!r}) has no native equivalent")
+    if f.dtype == PYOBJECT:  # Python objects: the engines move them, pandas casts them (or raises)
+        raise NotImplementedError(f"astype({dtype!r}) of a column of Python objects")
     src = f.dtype
     if plan is not None and family in ARROW_FAMILIES and f.family == NUMPY and src is not None \
             and pa.types.is_floating(src) and pa.types.is_integer(target):
@@ -303,6 +305,12 @@ def _compare_native(t: Any, family: str, value: Any) -> bool:
         return not isinstance(value, (str, _dt.date, _dt.timedelta, np.datetime64, np.timedelta64))
     if pa.types.is_dictionary(t):
         missing = value is None or isinstance(value, float) and value != value or value is pd.NaT or value is pd.NA
+        if family in ARROW_FAMILIES and (pa.types.is_timestamp(t.value_type) or pa.types.is_duration(t.value_type)) \
+                and isinstance(value, (_dt.datetime, _dt.timedelta)) and not isinstance(value, (pd.Timestamp, pd.Timedelta)):
+            # pandas looks the value up in the categories (``value in categories``), which an Arrow
+            # timestamp / duration Index answers False for Python's datetime / timedelta (True for a
+            # Timestamp): all different there - pandas' verdict, computed by pandas
+            return False
         return not missing and _arrow_comparable(t.value_type, value)
     if family in ARROW_FAMILIES or family == MASKED and is_string(t):
         return _arrow_comparable(t, value)

@@ -328,8 +328,9 @@ def _inferred_family(family: str) -> str:
 
 def _inferred_type(t: Any, family: str) -> Any:
     """The type of a group key in the result: an object column's is the data's (``_inferred_keys``
-    in the engines), times' aside."""
-    if family in OBJECT_FAMILIES and t is not None and not pa.types.is_temporal(t):
+    in the engines). Times too - no groups leave nothing to infer from (object, not DatetimeIndex) -
+    except in seconds, whose unit the plan's type keeps (the CPU engine holds [s] as [ms])."""
+    if family in OBJECT_FAMILIES and t is not None and not (pa.types.is_temporal(t) and getattr(t, "unit", None) in (None, "s")):
         return None
     return t
 
@@ -419,7 +420,7 @@ class CompleteGroups(Plan):
         keys = set(self.keys)
 
         def widen(f: Any) -> Any:
-            # an empty group's missing value: pandas decides int -> float64 (bool -> object) from the data
+            # an empty group's missing value: pandas decides int (and bool) -> float64 from the data
             t = f.dtype
             if f.name in filled or f.name in keys or t is None or keeps_type_when_missing(f.family):
                 return t
@@ -716,10 +717,32 @@ class Union(Plan):
                                      None if freq is None or isinstance(freq, DeletedFreq) else DeletedFreq(freq)))
         return Schema(tuple(fields), tuple(levels), empty, cdtype, cname)
 
+    def undecided_bools(self) -> frozenset[str]:
+        """Output names of numpy bool columns (or an earlier merge's / concat's undecided bools) that a
+        child without columns leaves missing if it has rows: pandas makes them object (NaN) exactly
+        then, and keeps object when a later operation drops those rows (``Join.undecided_bools``;
+        a child with other columns makes them object whatever its rows: the schema's ``OBJECT``)."""
+        out = set()
+        for f in self.schema.columns:
+            if f.dtype is not None or f.family != NUMPY:
+                continue
+            present = [c for c in self.children if c.schema.has(f.label)]
+            if len(present) == len(self.children):  # (a child with other columns: OBJECT, above)
+                continue
+            if all(c.schema.dtype_of(f.name) is not None and pa.types.is_boolean(c.schema.dtype_of(f.name))
+                   and c.schema.family_of(f.name) == NUMPY
+                   or c.schema.dtype_of(f.name) is None and f.name in undecided_bool_sources(c) for c in present):
+                out.add(f.name)
+        return frozenset(out)
+
     def widened(self, label: Hashable) -> bool:
         """Whether a child with columns lacks column ``label``: pandas then casts the column to a
         dtype that holds NA (ints to float64) whether or not the child has rows - where the type is
-        the data's (None), the engines apply this to the ints they find."""
+        the data's (None), the engines apply this to the ints they find. A column of an NA family
+        (nullable, Arrow) holds NA in its ints: never widened (``boolean % int16`` is Int16, its
+        type the data's, and stays Int16 beside a frame without it)."""
+        if self.schema.has(label) and keeps_type_when_missing(self.schema.field(label).family):
+            return False
         return any(c.schema.columns and not c.schema.has(label) for c in self.children)
 
     def describe(self) -> str:
@@ -1043,20 +1066,21 @@ def floats_where_missing(plan: Plan, name: str) -> bool:
 _ROWS_ONLY = (Filter, Sort, Slice, Take, TopK, Distinct, GroupHead, Cache, RowIndex, RenameIndex)
 
 
-def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join, str], ...]]:
+def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join | Union, str], ...]]:
     """The columns of ``plan``'s output that are a merge's undecided bools (``Join.undecided_bools``)
     carried unchanged: output name -> the (join, its output name) pairs its values come from. A
     column follows through operations that only select, reorder or drop rows, selections of the
     column as it is, the rows of a concat (each frame's source), a later merge's non-key column and
     the rows an aligned mask or left join keeps. The engines tell whether a join left such a column
-    missing (where pandas made it object, and kept it object whatever drops those rows later)."""
-    memo: dict[int, dict[str, tuple[tuple[Join, str], ...]]] = {}
+    missing (where pandas made it object, and kept it object whatever drops those rows later). A
+    concat with a frame of no columns is such a source too (``Union.undecided_bools``)."""
+    memo: dict[int, dict[str, tuple[tuple[Join | Union, str], ...]]] = {}
 
-    def go(node: Plan) -> dict[str, tuple[tuple[Join, str], ...]]:
+    def go(node: Plan) -> dict[str, tuple[tuple[Join | Union, str], ...]]:
         hit = memo.get(id(node))
         if hit is not None:
             return hit
-        out: dict[str, tuple[tuple[Join, str], ...]] = {}
+        out: dict[str, tuple[tuple[Join | Union, str], ...]] = {}
         names = set(node.schema.names)
         undecided = lambda n: n in names and node.schema.dtype_of(n) is None  # noqa: E731 - decided by the data
         if isinstance(node, Join):
@@ -1065,7 +1089,15 @@ def undecided_bool_sources(plan: Plan) -> dict[str, tuple[tuple[Join, str], ...]
                 below = go(node.left if side == "left" else node.right) if side in ("left", "right") else {}
                 if name in below and f.dtype is None:
                     out[f.name] = out.get(f.name, ()) + below[name]
+                elif side == "key" and f.dtype is None:
+                    # a key whose either side is object is object (pandas' common type of the keys)
+                    srcs = go(node.left).get(name, ())
+                    if name in node.left_on:
+                        srcs += go(node.right).get(node.right_on[node.left_on.index(name)], ())
+                    if srcs:
+                        out[f.name] = out.get(f.name, ()) + srcs
         elif isinstance(node, Union):
+            out = {n: ((node, n),) for n in node.undecided_bools()}
             for c in node.children:
                 for n, src in go(c).items():
                     if undecided(n):
@@ -1124,7 +1156,7 @@ def arrow_null_candidates(plan: Plan) -> frozenset[str]:
             out = frozenset(f.name for f, (_, side, name) in zip(node.schema.columns, node.outputs)
                             if side in ("left", "right") and f.dtype is None
                             and name in go(node.left if side == "left" else node.right))
-        elif isinstance(node, (*_ROWS_ONLY, SetIndex)) or (
+        elif isinstance(node, (*_ROWS_ONLY, SetIndex, ResetIndex)) or (
                 len(node.children) == 1 and node.schema == node.children[0].schema and not isinstance(node, Select)):
             out = frozenset(n for n in go(node.children[0]) if undecided(n))
         elif isinstance(node, Select):
@@ -1137,7 +1169,7 @@ def arrow_null_candidates(plan: Plan) -> frozenset[str]:
     return go(plan)
 
 
-def missing_bool_columns(plan: Plan, missing: Callable[[Join], frozenset[str]]) -> frozenset[str]:
+def missing_bool_columns(plan: Plan, missing: Callable[[Join | Union], frozenset[str]]) -> frozenset[str]:
     """The columns of ``plan``'s output (just run) that carry a merge's undecided bools where a
     merge they come from left rows missing: ``missing`` says, for a join the engine ran, which of
     them it did."""

@@ -302,8 +302,13 @@ class Lowering:
         if self.type_of(e) is not None:  # a nonzero literal divisor (or a nullable int): exact integer result
             return res
         has_zero = True
+        zero = right == 0
+        if _is_bool(rt) and expr_family(e.right, self.family, self.lookup) == MASKED:
+            # pandas divides by a nullable bool's data, which is False under its missing values
+            # (``1 // boolean(NA)`` is Float64); a nullable int's holds 1 there (not a zero)
+            zero = zero.fill_null(True)
         if self.data is not None:  # pandas converts to float only where a row divides by 0
-            has_zero = self.data.height > 0 and bool(self.data.select((right == 0).any()).item())
+            has_zero = self.data.height > 0 and bool(self.data.select(zero.any()).item())
         if not has_zero:
             return res.cast(it)
         if op == "mod":  # x % 0 is NaN: float64 (Float64 in a nullable family, which holds missing ints)

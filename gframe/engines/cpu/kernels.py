@@ -425,8 +425,13 @@ def _inferred_keys(df: pl.DataFrame, out: pl.DataFrame, node: L.Aggregate, key_o
                 casts.append(_no_values(name, out))
             continue
         t, values = out.schema[name], df.get_column(k)
+        held = s.dtype_of(k)
         if values.null_count() == values.len():
             casts.append(_no_values(name, out))
+        elif held is not None and pa.types.is_temporal(held) and t != _polars_type(held):
+            # times: pandas' Index of the Timestamps keeps their unit, the column's type (its
+            # objects are held in Arrow's [us] where nothing finer is needed)
+            casts.append(pl.col(name).cast(_polars_type(held)))
         elif t.is_integer() and t != pl.Int64 and not (t == pl.UInt64 and values.max() > 2**63 - 1):  # type: ignore[operator]
             casts.append(pl.col(name).cast(pl.Int64))
         elif t.is_float() and t != pl.Float64:
@@ -444,9 +449,10 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
     for name, a in named:
         t = low.type_of(a.child)
         if a.fn == "median" and t is not None and (pa.types.is_floating(t) and not pa.types.is_float16(t)
-                                                    or pa.types.is_integer(t)) \
-                and expr_family(a.child, low.family, low.lookup) not in ARROW_FAMILIES:
-            todo.append(_numpy_median(df.select(low.lower(a.child).alias("x")).get_column("x"), out.schema[name], name))
+                                                    or pa.types.is_integer(t)):
+            col = df.select(low.lower(a.child).alias("x")).get_column("x")
+            median = _arrow_median if expr_family(a.child, low.family, low.lookup) in ARROW_FAMILIES else _numpy_median
+            todo.append(median(col, out.schema[name], name))
             continue
         if a.fn not in ("sum", "mean"):
             continue
@@ -510,6 +516,15 @@ def _numpy_median(col: pl.Series, target: pl.DataType, name: str) -> pl.Series:
     with np.errstate(invalid="ignore", over="ignore"):
         value = np.median(v.astype(np.float64) if v.dtype.kind in "iu" else v)
     return pl.Series(name, [None if np.isnan(value) else float(value)], dtype=pl.Float64).cast(target)
+
+
+def _arrow_median(col: pl.Series, target: pl.DataType, name: str) -> pl.Series:
+    """A whole ArrowDtype column's median as pandas reduces it: pyarrow's ``quantile(q=0.5)``, whose
+    middle pair is interpolated as ``(1 - f) * a + f * b`` - Polars' ``a + (b - a) / 2`` gave NaN
+    for ``[98.61, -inf]`` (pandas -inf). NaN made by the values is null, as the sums' branch has it."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        found = pc.quantile(col.to_arrow(), q=0.5, skip_nulls=True)[0].as_py()
+    return pl.Series(name, [None if found is None or found != found else float(found)], dtype=pl.Float64).cast(target)
 
 
 def _numpy_time_mean(col: pl.Series, t: Any, target: pl.DataType, name: str) -> pl.Series:
@@ -1271,6 +1286,14 @@ def _(node: L.CompleteGroups, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         out = pl.concat([df, unobserved], how="diagonal")
     if node.fills:
         out = out.with_columns(pl.col(n).fill_null(pl.lit(v).cast(out.schema[n])) for n, v in node.fills)
+    # an empty group's bool (min, max, first, last): pandas' group kernels give float64 with NaN, as
+    # for ints (not the object column a reindex of bools makes)
+    child = node.child.schema
+    floats = [pl.col(f.name).cast(pl.Float64) for f in node.schema.columns
+              if f.dtype is None and child.dtype_of(f.name) is not None and pa.types.is_boolean(child.dtype_of(f.name))
+              and f.family == NUMPY and out.get_column(f.name).null_count()]
+    if floats:
+        out = out.with_columns(floats)
     return promote_missing(out.select(node.schema.all_names), node.schema)
 
 
@@ -1492,7 +1515,7 @@ def _(node: L.Join, inputs: list[pl.DataFrame]) -> pl.DataFrame:
 # left missing: pandas' object columns, whatever rows a later operation drops (each engine's
 # ``execute`` reads it for ``last_objects``). Held only for one run (``one_run``): plan nodes compare
 # by value, and a weak table lost a join's entry when an equal node of an earlier run was collected.
-MISSING_BOOLS: dict[L.Join, frozenset[str]] = {}
+MISSING_BOOLS: dict[L.Join | L.Union, frozenset[str]] = {}
 
 
 @contextlib.contextmanager
@@ -1756,6 +1779,9 @@ def _(node: L.Union, inputs: list[pl.DataFrame]) -> pl.DataFrame:
             casts.append(pl.col(f.name).cast(pl.Float64))
     if casts:
         out = out.with_columns(casts)
+    undecided = node.undecided_bools()
+    if undecided:  # a frame without columns left them missing (its rows): object, as a join's
+        MISSING_BOOLS[node] = frozenset(n for n in undecided if out.get_column(n).null_count())
     return promote_missing(out, node.schema)
 
 

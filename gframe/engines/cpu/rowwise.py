@@ -301,7 +301,9 @@ def _same_kind(v: Any, t: Any) -> bool:
 @declare("cast")
 def _cast(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     x, from_t, to_t = args[0], lo.type_of(e.children[0]), e.param("dtype")
-    if to_t == from_t:
+    if to_t is None or to_t == from_t:
+        # (no type: the data's kept, only the family set - value_counts' keys of an object column
+        # whose type the data decides, a merge's bools it may have left missing)
         return x
     x, from_t = C.as_values(x, e.children[0], from_t)  # a categorical of numbers: cast its values
     if not e.param("strict", True):  # unparsable values become missing (astype's checks)

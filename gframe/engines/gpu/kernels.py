@@ -1377,7 +1377,7 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
 
 # Joins of the run in progress -> their undecided bool columns the join left missing (as the CPU
 # engine's, held for one run: ``cpu.kernels.one_run``)
-MISSING_BOOLS: dict[L.Join, frozenset[str]] = {}
+MISSING_BOOLS: dict[L.Join | L.Union, frozenset[str]] = {}
 
 
 def _mixed_key_types(node: L.Join, left: GpuTable, right: GpuTable, lmap: Any) -> dict[str, Any]:
@@ -1574,7 +1574,11 @@ def _(node: L.Union, inputs: list[GpuTable]) -> GpuTable:
                 parts.append(all_null(target, t.num_rows))
         names.append(f.name)
         cols.append(plc.concatenate.concatenate(parts) if len(parts) > 1 else parts[0])
-    return finish(names, cols, total, schema)
+    out = finish(names, cols, total, schema)
+    undecided = node.undecided_bools()
+    if undecided:  # a frame without columns left them missing (as the CPU engine's)
+        MISSING_BOOLS[node] = frozenset(n for n in undecided if out.column(n).null_count())
+    return out
 
 
 # ------------------------------------------------------------------------------------- indexes
