@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pandas as pd
-from gframe.frontend.bridge import from_pandas_result, via_pandas
+from gframe.frontend.bridge import from_pandas_result, user_warnings, via_pandas
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index
 from gframe.frontend.series import Series, _any_true
@@ -32,8 +32,11 @@ def to_datetime(arg: Any, *args: Any, **kwargs: Any) -> Any:
             return out
     if isinstance(arg, (Series, DataFrame, Index)):
         return via_pandas("to_datetime", pd.to_datetime, (arg, *args), kwargs, "argument not native")
-    # host data: converted at the edge, like a constructor's input
-    return from_pandas_result(pd.to_datetime(arg, *args, **kwargs), "to_datetime")
+    # host data: converted at the edge, like a constructor's input; pandas' warnings (a format it
+    # could not infer, a deprecated quarter string) at the user's line, as a direct pandas call gives
+    with user_warnings():
+        out = pd.to_datetime(arg, *args, **kwargs)
+    return from_pandas_result(out, "to_datetime")
 
 
 def _parse_series(s: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
