@@ -60,6 +60,9 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
     with pq.ParquetFile(path) as pf:  # the footer only: schema, row groups, statistics
         schema, footer = pf.schema_arrow, pf.metadata
     meta = schema.pandas_metadata or {}
+    reason = _metadata_reason(schema, meta)
+    if reason:
+        return None, reason
     index_cols = meta.get("index_columns", [])
     col_meta = {c.get("field_name"): c for c in meta.get("columns", [])}
     file_cols: list[tuple[str, str]] = []
@@ -91,6 +94,32 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
     source = FileSnapshot(path, footer, read_columns)
     return ParquetScan(path, file_schema, tuple(file_cols), stamp=source.stamp, source=source), ""
+
+
+# pandas' metadata ``pandas_type`` of a column index gframe labels as it reads them (the file's names)
+_STRING_COLUMN_INDEX = ("unicode", "string")
+
+
+def _metadata_reason(schema: pa.Schema, meta: dict[str, Any]) -> str:
+    """Why pandas' reading of this file's metadata is not the plan's, or "": pandas rebuilds from
+    its metadata what a scan of the file's columns does not give - a column index of other labels
+    than the file's strings (ints, timestamps, several levels: a MultiIndex, an empty one), the
+    categories of a categorical (unobserved ones included), ``DataFrame.attrs``, Arrow extension
+    types (``uuid``: pandas' objects), and fixed-offset time zones (pandas' ``UTC+02:00``)."""
+    levels = meta.get("column_indexes")
+    if levels is not None and (len(levels) != 1 or levels[0].get("name") is not None
+                               or levels[0].get("pandas_type") not in _STRING_COLUMN_INDEX):
+        return "column labels of the file's metadata not native"
+    if meta.get("attributes"):
+        return "DataFrame.attrs of the file's metadata not native"
+    if any(c.get("pandas_type") == "categorical" for c in meta.get("columns", [])):
+        return "categorical columns not native"
+    for f in schema:
+        if isinstance(f.type, pa.BaseExtensionType):
+            return f"column of Arrow extension type {f.type} not native"
+        if pa.types.is_timestamp(f.type) and f.type.tz is not None and f.type.tz[:1] in ("+", "-"):
+            return "fixed-offset time zone not native"
+    return ""
 
 
 def read_columns(path: str, names: list[str] | None, groups: list[int] | None) -> pa.Table:
