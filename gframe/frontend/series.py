@@ -1206,6 +1206,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # rules (no value at all: NaN, a sum 0; a mean of Timestamps a TypeError) - pandas'
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
+        if t is not None and fn not in ("count", "nunique", "min", "max", "first", "last") \
+                and (is_string(t) and self._family in OBJECT_FAMILIES
+                     or (pa.types.is_binary(t) or pa.types.is_large_binary(t)) and self._family not in ARROW_FAMILIES):
+            # strings / bytes in an object column (bytes are pandas' objects whatever their family
+            # but Arrow's): pandas converts the objects to numbers first ("Could not convert '1' to
+            # numeric"), sums / multiplies them as Python objects
+            return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
+                                              **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn == "sum" and is_string(t):  # pandas concatenates the strings
                 return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
@@ -1215,6 +1223,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             if fn in ("sum", "mean", "median", "std", "var", "prod"):
                 raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
             return call_method(self, fn, (), {"skipna": skipna, **params})
+        if t is not None and pa.types.is_duration(t) and self._family not in ARROW_FAMILIES | OBJECT_FAMILIES:
+            if fn in ("var", "prod"):  # (a variance would be in squared time)
+                raise TypeError(f"'TimedeltaArray' with dtype {pandas_dtype(t)} does not support operation '{fn}'")
+            if fn in ("std", "any", "all"):  # pandas: a Timedelta; whether a duration is not zero
+                return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn == "std":  # pandas: a Timedelta
             return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
@@ -1224,6 +1237,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return call_method(self, fn, (), {"skipna": skipna, **params})
         result = reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
+        if fn in ("sum", "prod") and not skipna and self._family == OBJECT_NA and isinstance(result, (float, np.floating)) \
+                and np.isnan(result):
+            return pd.NA  # (pd.NA + 1 is pd.NA: the object column's own missing value propagates)
         if self._family in OBJECT_FAMILIES and fn in ("sum", "prod", "min", "max") and isinstance(result, np.generic):
             # pandas reduces an object column's values with Python's arithmetic (``values.sum()`` of
             # objects): a Python scalar (a missing min / max: NaN, a Python float); no values at all
@@ -1238,6 +1254,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("sum", skipna, min_count)
 
     def corr(self, other: Any, method: Any = "pearson", min_periods: int | None = None) -> Any:
@@ -1262,32 +1279,39 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def prod(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("prod", skipna, min_count)
 
     product = prod
 
     @objects_via_pandas
     def mean(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("mean", skipna)
 
     @objects_via_pandas
     def median(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("median", skipna)
 
     @objects_via_pandas
     def min(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("min", skipna)
 
     @objects_via_pandas
     def max(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("max", skipna)
 
     @objects_via_pandas
     def std(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("std", skipna, ddof=ddof)
 
     @objects_via_pandas
     def var(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("var", skipna, ddof=ddof)
 
     @objects_via_pandas
@@ -1331,6 +1355,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         top = DataFrame._from_plan(L.TopK((f.name,), (largest,), True, 1, False, base))
         labels = top.index.to_pandas()
         if not len(labels):
+            if len(self):  # values, all missing
+                raise ValueError("Encountered all NA values")
             raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")
         return labels[0]
 
@@ -1655,6 +1681,11 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         if t is not None and pa.types.is_boolean(t) and fn in ("mean", "std", "var", "median"):
             # as float, in the column's family (``boolean.mean()`` of no values is NA, a numpy bool's NaN)
             x = func("cast", e, dtype=pa.float64(), family=expr_family(e, plan.schema.family_of, plan.schema.dtype_of))
+        if t is not None and pa.types.is_decimal(t) and fn == "mean" \
+                and expr_family(e, plan.schema.family_of, plan.schema.dtype_of) not in ARROW_FAMILIES:
+            # Decimals (pandas' objects but in an ArrowDtype): pandas converts them to float64 for
+            # a mean (2.75, not the decimal's Decimal('3') at the column's scale)
+            x = func("cast", e, dtype=pa.float64())
         if fn == "nunique" and t is not None and pa.types.is_floating(t) \
                 and expr_family(e, plan.schema.family_of, plan.schema.dtype_of) in ARROW_FAMILIES:
             # pyarrow hashes an Arrow float's -0.0 apart from 0.0 (two values); their texts differ
@@ -1702,6 +1733,12 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         # pyarrow's NaN made by the values is a NaN (a Python float), not NA; masked dtypes give NA
         out.append(float("nan") if made_nan and not missing and fam in ARROW_FAMILIES else family_scalar(result, fam))
     return out
+
+
+def _series_axis(axis: Any) -> None:
+    """A Series reduction's ``axis``: pandas' ValueError for any but the index (0, "index", "rows")."""
+    if axis is not None and not (isinstance(axis, (int, str)) and not isinstance(axis, bool) and axis in (0, "index", "rows")):
+        raise ValueError(f"No axis named {axis} for object type Series")
 
 
 _NAN_MADE = ("sum", "prod", "mean", "median", "std", "var")

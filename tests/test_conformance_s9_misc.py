@@ -1,0 +1,203 @@
+"""Session 9 (conf9misc): causes found by pandas' own tests in reductions/, tools/, io/test_parquet.py
+and window/ - each checked against pandas here (values, dtypes, exception types and messages,
+warnings and where they point)."""
+from __future__ import annotations
+
+import datetime
+import os
+import uuid
+import warnings
+from decimal import Decimal
+
+import numpy as np
+import pandas
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import gframe
+from gframe.testing import assert_matches_pandas, assert_raises_like_pandas
+
+
+# ----------------------------------------------------------------------------- to_datetime's warnings
+@pytest.mark.parametrize("values, category", [
+    (["2000Q4", "2001Q1"], pandas.errors.Pandas4Warning),  # a quarter string (deprecated)
+    (["13/02/2000", "14/02/2000"], UserWarning),  # day first, dayfirst=False
+])
+def test_to_datetime_host_data_warns_at_the_callers_line(values, category):
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        expected = pandas.to_datetime(values)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = gframe.to_datetime(values)
+    assert [(w.category, str(w.message)) for w in caught] == [(w.category, str(w.message)) for w in theirs]
+    pandas.testing.assert_index_equal(got.to_pandas(), expected)
+    mine = [w for w in caught if issubclass(w.category, category)]
+    assert mine, [str(w.message) for w in caught]
+    assert all(w.filename == __file__ for w in mine), [w.filename for w in mine]
+
+
+# ----------------------------------------------------------------------------- Series reductions
+OBJECT_STATS = ["mean", "median", "var", "std", "sum", "prod", "min"]
+
+
+@pytest.mark.parametrize("how", OBJECT_STATS)
+@pytest.mark.parametrize("data", [["1", "2", "3"], ["a", "b", "c"], [b"1", b"2", b"3"]], ids=["digits", "letters", "bytes"])
+def test_object_strings_and_bytes_reduce_as_pandas(how, data):
+    try:
+        getattr(pandas.Series(data, dtype=object), how)()
+    except TypeError as exc:  # pandas: "Could not convert '1' to numeric" and the like
+        assert_raises_like_pandas(lambda pd: getattr(pd.Series(data, dtype=object), how)(), match=_escaped(str(exc)))
+    else:
+        assert_matches_pandas(lambda pd: getattr(pd.Series(data, dtype=object), how)())
+
+
+def _escaped(text: str) -> str:
+    import re
+
+    return re.escape(text)
+
+
+@pytest.mark.parametrize("data", [[Decimal(1), Decimal(2), Decimal(3), Decimal(5)], [Decimal("1.5"), None, Decimal("2.25")]])
+def test_object_decimal_mean_is_a_float(data):
+    got = assert_matches_pandas(lambda pd: pd.Series(data, dtype=object).mean())
+    assert isinstance(got, np.float64)
+    assert_matches_pandas(lambda pd: pd.DataFrame({"a": data}).mean())
+
+
+@pytest.mark.parametrize("how", ["sum", "prod", "mean", "median", "min", "max", "std", "var"])
+@pytest.mark.parametrize("axis", [1, "columns", True])
+def test_series_reduction_axis_is_checked(how, axis):
+    assert_raises_like_pandas(lambda pd: getattr(pd.Series([1.0, 2.0]), how)(axis=axis),
+                              match=f"No axis named {axis} for object type Series")
+
+
+@pytest.mark.parametrize("axis", [0, "index", "rows", None])
+def test_series_reduction_axis_accepted(axis):
+    assert_matches_pandas(lambda pd: pd.Series([1.0, 2.0, 4.0]).sum(axis=axis))
+
+
+@pytest.mark.parametrize("how", ["std", "any", "all", "mean", "median", "sum"])
+@pytest.mark.parametrize("days", [[1, 2, 3], [0, 0], []], ids=["values", "zeros", "empty"])
+def test_timedelta_reductions(how, days):
+    assert_matches_pandas(lambda pd: getattr(pd.Series(pandas.to_timedelta(days, unit="D")), how)())
+
+
+@pytest.mark.parametrize("how", ["var", "prod"])
+@pytest.mark.parametrize("unit", ["ns", "us"])
+def test_timedelta_var_prod_raise(how, unit):
+    values = pandas.to_timedelta([1, 2, 3], unit="D").as_unit(unit)
+    assert_raises_like_pandas(lambda pd: getattr(pd.Series(values), how)(),
+                              match=f"'TimedeltaArray' with dtype timedelta64\\[{unit}\\] does not support operation '{how}'")
+
+
+@pytest.mark.parametrize("dtype", ["Int64", "Float64", "boolean"])
+@pytest.mark.parametrize("data", [[], [pandas.NA]], ids=["empty", "all_na"])
+def test_nullable_mean_of_no_values_is_na_without_warning(dtype, data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # numpy's "Mean of empty slice"
+        got = assert_matches_pandas(lambda pd: pd.Series(data, dtype=dtype).mean())
+    assert got is pandas.NA
+
+
+@pytest.mark.parametrize("how", ["idxmin", "idxmax"])
+@pytest.mark.parametrize("data, dtype", [([np.nan, np.nan], "float64"), ([None, None], object)])
+def test_idxmin_all_missing_message(how, data, dtype):
+    assert_raises_like_pandas(lambda pd: getattr(pd.Series(data, dtype=dtype), how)(), match="Encountered all NA values")
+
+
+@pytest.mark.parametrize("how", ["idxmin", "idxmax"])
+def test_idxmin_empty_message(how):
+    word = "argmin" if how == "idxmin" else "argmax"
+    assert_raises_like_pandas(lambda pd: getattr(pd.Series([], dtype="float64"), how)(),
+                              match=f"attempt to get {word} of an empty sequence")
+
+
+@pytest.mark.parametrize("how", ["sum", "prod"])
+def test_object_na_propagates_with_skipna_false(how):
+    got = assert_matches_pandas(lambda pd: getattr(pd.Series([1, pandas.NA, 3], dtype=object), how)(skipna=False))
+    assert got is pandas.NA
+    # None / NaN in an object column: NaN, as pandas
+    assert_matches_pandas(lambda pd: getattr(pd.Series([2, None], dtype=object), how)(skipna=False))
+    assert_matches_pandas(lambda pd: getattr(pd.Series([2, pandas.NA], dtype=object), how)())
+
+
+# ----------------------------------------------------------------------------- read_parquet / to_parquet
+@pytest.fixture()
+def parquet_path(tmp_path):
+    return str(tmp_path / "f.parquet")
+
+
+def _roundtrip_frames() -> dict[str, pandas.DataFrame]:
+    attrs = pandas.DataFrame({"a": [1, 2]})
+    attrs.attrs = {"test_attribute": 1}
+    offset = datetime.timezone(datetime.timedelta(hours=2, minutes=15))
+    return {
+        "categorical": pandas.DataFrame({"b": pandas.Categorical(["bar", "foo", None], categories=["foo", "bar", "baz"])}),
+        "empty": pandas.DataFrame(index=[], columns=[]),
+        "int_labels": pandas.DataFrame({1: [1, 2], 2: [3, 4]}),
+        "column_multiindex": pandas.DataFrame([[1, 2]], columns=pandas.MultiIndex.from_tuples([("a", "1"), ("a", "2")])),
+        "timestamp_labels": pandas.DataFrame({pandas.Timestamp("1970-01-01"): [1]}),
+        "named_columns": pandas.DataFrame({"a": [1]}).rename_axis(columns="name"),
+        "uuid": pandas.DataFrame({"id": [uuid.UUID(int=1), uuid.UUID(int=2)]}),
+        "fixed_offset": pandas.DataFrame({"t": [datetime.datetime(2020, 1, 1, tzinfo=offset)] * 2}),
+        "attrs": attrs,
+        "plain": pandas.DataFrame({"a": [1, 2], "s": ["x", None]}),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_roundtrip_frames()))
+def test_read_parquet_rebuilds_pandas_metadata(name, parquet_path):
+    """What pandas rebuilds from its metadata (column labels of other types, several levels,
+    categories, attrs, extension types, fixed offsets) reads as pandas reads it."""
+    frame = _roundtrip_frames()[name]
+    frame.to_parquet(parquet_path)
+    got = assert_matches_pandas(lambda pd: pd.read_parquet(parquet_path))
+    assert got.attrs == pandas.read_parquet(parquet_path).attrs
+
+
+@pytest.mark.parametrize("name", ["plain", "uuid", "int_labels"])
+def test_to_parquet_then_read_matches_pandas(name, parquet_path):
+    frame = _roundtrip_frames()[name]
+
+    def run(pd):
+        pd.DataFrame(frame).to_parquet(parquet_path)
+        return pd.read_parquet(parquet_path)
+
+    assert_matches_pandas(run)
+
+
+def test_read_parquet_plain_file_stays_native(parquet_path):
+    pandas.DataFrame({"a": [1, 2], "s": ["x", None]}).to_parquet(parquet_path)
+    with gframe.option_context("gframe.fallback", "raise"):
+        got = gframe.read_parquet(parquet_path)
+        assert got["a"].sum() == 3
+
+
+def test_parquet_engine_auto_warns(parquet_path):
+    msg = "engine='auto' is deprecated"
+    for mod in (pandas, gframe):
+        df = mod.DataFrame({"a": [1, 2]})
+        with pandas._testing.assert_produces_warning(pandas.errors.Pandas4Warning, match=msg):
+            df.to_parquet(parquet_path, engine="auto")
+        with pandas._testing.assert_produces_warning(pandas.errors.Pandas4Warning, match=msg):
+            mod.read_parquet(parquet_path, engine="auto")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pandas.errors.Pandas4Warning)
+            df.to_parquet(parquet_path)
+            mod.read_parquet(parquet_path)
+            mod.read_parquet(parquet_path, engine="pyarrow")
+
+
+def test_parquet_paths_expand_user(monkeypatch):
+    monkeypatch.setenv("HOME", "TestingUser")
+    monkeypatch.setenv("USERPROFILE", "TestingUser")
+    assert_raises_like_pandas(lambda pd: pd.read_parquet("~/file.parquet"), match="TestingUser")
+    assert_raises_like_pandas(lambda pd: pd.DataFrame({"a": [1]}).to_parquet("~/file.parquet"), match="TestingUser")
+
+
+def test_read_parquet_pyarrow_written_ints_with_nulls(parquet_path):
+    pq.write_table(pa.table({"a": pa.array([1, 2, None], "int64"), "e": pa.array([1, 2, 3], "int64")}), parquet_path)
+    assert_matches_pandas(lambda pd: pd.read_parquet(parquet_path))
+    assert os.path.exists(parquet_path)
