@@ -144,6 +144,9 @@ def _roundtrip_frames() -> dict[str, pandas.DataFrame]:
         "fixed_offset": pandas.DataFrame({"t": [datetime.datetime(2020, 1, 1, tzinfo=offset)] * 2}),
         "attrs": attrs,
         "plain": pandas.DataFrame({"a": [1, 2], "s": ["x", None]}),
+        "nullable": pandas.DataFrame({"a": pandas.Series([1, None], dtype="Int64"), "b": pandas.Series([None, 3], dtype="UInt32"),
+                                      "c": pandas.Series(["a", None], dtype="string"),
+                                      "d": pandas.Series([1, None], dtype="int64[pyarrow]")}),
     }
 
 
@@ -157,7 +160,7 @@ def test_read_parquet_rebuilds_pandas_metadata(name, parquet_path):
     assert got.attrs == pandas.read_parquet(parquet_path).attrs
 
 
-@pytest.mark.parametrize("name", ["plain", "uuid", "int_labels"])
+@pytest.mark.parametrize("name", ["plain", "uuid", "int_labels", "nullable"])
 def test_to_parquet_then_read_matches_pandas(name, parquet_path):
     frame = _roundtrip_frames()[name]
 

@@ -17,6 +17,8 @@ from gframe.interop import arrow_to_pandas
 from gframe.plan.expr import BinOp, Col, Expr, Lit, func
 from gframe.plan.logical import Filter, ParquetScan, Plan, RowIndex
 from gframe.plan.schema import (
+    ARROW_FAMILIES,
+    MASKED,
     Field,
     IndexField,
     Schema,
@@ -220,8 +222,8 @@ def arrow_for_pandas(plan: Plan, index: Any) -> pa.Table | None:
         col = table.column(f.name).combine_chunks()
         if col.null_count and pa.types.is_boolean(f.dtype):
             return None  # pandas: an object column
-        if col.null_count and pa.types.is_integer(f.dtype):
-            col = col.cast(pa.float64())  # pandas: float64 with NaN
+        if col.null_count and pa.types.is_integer(f.dtype) and f.family != MASKED and f.family not in ARROW_FAMILIES:
+            col = col.cast(pa.float64())  # pandas: float64 with NaN (a nullable Int64 keeps its ints)
         arrays[f.name] = col
     # pandas' metadata and Arrow types: from a zero-row pandas frame of the same dtypes
     empty = arrow_to_pandas(pa.table({n: a.slice(0, 0) for n, a in arrays.items()}), schema)
