@@ -124,7 +124,7 @@ def test_object_na_propagates_with_skipna_false(how):
 
 
 # ----------------------------------------------------------------------------- read_parquet / to_parquet
-@pytest.fixture()
+@pytest.fixture
 def parquet_path(tmp_path):
     return str(tmp_path / "f.parquet")
 
@@ -204,3 +204,69 @@ def test_read_parquet_pyarrow_written_ints_with_nulls(parquet_path):
     pq.write_table(pa.table({"a": pa.array([1, 2, None], "int64"), "e": pa.array([1, 2, 3], "int64")}), parquet_path)
     assert_matches_pandas(lambda pd: pd.read_parquet(parquet_path))
     assert os.path.exists(parquet_path)
+
+
+# ----------------------------------------------------------------------------- to_numeric / to_timedelta
+NUMERIC_SERIES = {
+    "int": ([1, 2, 3], "int64"),
+    "float_nan": ([1.5, None], "float64"),
+    "bool": ([True, False], "bool"),
+    "uint8": ([1, 2], "uint8"),
+    "float32": ([1.0, 2.0], "float32"),
+    "Int64": ([1, None], "Int64"),
+    "boolean": ([True, None], "boolean"),
+    "int_pyarrow": ([1, None], "int64[pyarrow]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMERIC_SERIES))
+@pytest.mark.parametrize("errors", ["raise", "coerce"])
+def test_to_numeric_of_numbers_is_native(name, errors):
+    data, dtype = NUMERIC_SERIES[name]
+    with gframe.option_context("gframe.fallback", "raise"):
+        assert_matches_pandas(lambda pd: pd.to_numeric(pd.Series(data, dtype=dtype, name="x", index=[7, 3][: len(data)] + [9] * (len(data) - 2)),
+                                                       errors=errors))
+
+
+@pytest.mark.parametrize("kwargs", [{"downcast": "integer"}, {"downcast": "float"}, {"dtype_backend": "numpy_nullable"}])
+def test_to_numeric_of_numbers_with_options(kwargs):
+    assert_matches_pandas(lambda pd: pd.to_numeric(pd.Series([1, 2, 300]), **kwargs))
+
+
+@pytest.mark.parametrize("data", [["1", "2"], ["1.5", None], ["1", "apple"]])
+def test_to_numeric_of_strings(data):
+    assert_matches_pandas(lambda pd: pd.to_numeric(pd.Series(data), errors="coerce"))
+    if "apple" in data:
+        assert_raises_like_pandas(lambda pd: pd.to_numeric(pd.Series(data)), match="Unable to parse string 'apple'")
+
+
+@pytest.mark.parametrize("arg", [[1, "2", 3.5], np.array(["1", "2"]), "1.5", 7, []])
+def test_to_numeric_of_host_data_as_pandas(arg):
+    with gframe.option_context("gframe.fallback", "raise"):
+        got = gframe.to_numeric(arg)
+    expected = pandas.to_numeric(arg)
+    if isinstance(expected, np.ndarray):
+        assert isinstance(got, np.ndarray) and got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+    else:
+        assert got == expected and type(got) is type(expected)
+
+
+def test_to_numeric_host_errors_as_pandas():
+    assert_raises_like_pandas(lambda pd: pd.to_numeric(["1", "apple"]), match="Unable to parse string 'apple' at position 1")
+    assert_raises_like_pandas(lambda pd: pd.to_numeric([1], errors="bogus"), match="invalid error value specified")
+
+
+@pytest.mark.parametrize("arg, kwargs", [("1D", {}), (["1 days", "2h"], {}), ([1, 2], {"unit": "s"}), (np.array([1, 2]), {"unit": "D"})])
+def test_to_timedelta_of_host_data(arg, kwargs):
+    with gframe.option_context("gframe.fallback", "raise"):
+        got = gframe.to_timedelta(arg, **kwargs)
+    expected = pandas.to_timedelta(arg, **kwargs)
+    if isinstance(expected, pandas.Index):
+        pandas.testing.assert_index_equal(got.to_pandas(), expected)
+    else:
+        assert got == expected and type(got) is type(expected)
+
+
+def test_to_timedelta_of_a_series():
+    assert_matches_pandas(lambda pd: pd.to_timedelta(pd.Series([1, 2], name="s"), unit="h"))

@@ -7,6 +7,7 @@ recorded. Writes are atomic: a failed write leaves no file.
 from __future__ import annotations
 
 import os
+import pathlib
 from typing import Any
 
 import warnings
@@ -39,7 +40,7 @@ def _parquet_engine(engine: Any) -> str:
 def _expanded(path: Any) -> Any:
     """A path string with ``~`` expanded, as pandas' readers and writers take it."""
     if isinstance(path, (str, os.PathLike)) and "://" not in str(path):
-        return os.path.expanduser(os.fspath(path))
+        return str(pathlib.Path(os.fspath(path)).expanduser())
     return path
 
 
