@@ -270,3 +270,52 @@ def test_to_timedelta_of_host_data(arg, kwargs):
 
 def test_to_timedelta_of_a_series():
     assert_matches_pandas(lambda pd: pd.to_timedelta(pd.Series([1, 2], name="s"), unit="h"))
+
+
+# ----------------------------------------------------------------------------- Series.mode / Series.sem
+MODE_CASES = {
+    "int8": ([1, 1, 1, 2, 3, 3, 3], "int8"),
+    "uint64": ([1, 2], "uint64"),
+    "float_nan": ([1, 1, 2, np.nan, np.nan], "float64"),
+    "empty": ([], "float64"),
+    "str_nan": (["foo", "bar", "bar", np.nan, np.nan, np.nan], "str"),
+    "string": (["a", "a", "b", None], "string"),
+    "bool": ([True, True, False], "bool"),
+    "Int64": ([1, None, None], "Int64"),
+    "Float64": ([1.5, None, None, 1.5], "Float64"),
+    "datetime": (pandas.to_datetime(["2020", "2021", "2021", None]), None),
+    "timedelta": (pandas.to_timedelta([1, 1, None], unit="D"), None),
+    "object": (["a", "a", None, None], object),
+    "category": (["a", "b", "b"], "category"),
+    "int_pyarrow": ([1, 1, 2], "int64[pyarrow]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODE_CASES))
+@pytest.mark.parametrize("dropna", [True, False])
+def test_series_mode(name, dropna):
+    data, dtype = MODE_CASES[name]
+    assert_matches_pandas(lambda pd: pd.Series(data, dtype=dtype, name="n").mode(dropna))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "str"])
+def test_series_mode_native(dtype):
+    data = {"int64": [3, 1, 3, 1, 2], "float64": [0.5, np.nan, 0.5, np.nan], "str": ["b", "a", "b", "a", None]}[dtype]
+    with gframe.option_context("gframe.fallback", "raise"):
+        assert_matches_pandas(lambda pd: pd.Series(data, dtype=dtype).mode())
+        assert_matches_pandas(lambda pd: pd.Series(data, dtype=dtype).mode(dropna=False))
+
+
+@pytest.mark.parametrize("data, dtype", [([1.0, 2, 4, np.nan], "float64"), ([1, 2, 3], "int64"), ([1.0], "float64"),
+                                         ([], "float64"), ([1.0, 2.0], "float32"), ([1, 2, None], "Int64")])
+@pytest.mark.parametrize("kwargs", [{}, {"ddof": 0}, {"skipna": False}, {"ddof": 2}])
+def test_series_sem(data, dtype, kwargs):
+    got = assert_matches_pandas(lambda pd: pd.Series(data, dtype=dtype).sem(**kwargs), rtol=1e-12)
+    assert type(got) is type(pandas.Series(data, dtype=dtype).sem(**kwargs))
+
+
+def test_series_sem_is_a_class_attribute_and_native():
+    assert callable(gframe.Series.sem)
+    with gframe.option_context("gframe.fallback", "raise"):
+        assert_matches_pandas(lambda pd: pd.Series([1.0, 2.0, 4.0, 8.0]).sem())
+    assert_raises_like_pandas(lambda pd: pd.Series([1.0]).sem(axis=1), match="No axis named 1")

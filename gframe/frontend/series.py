@@ -1456,6 +1456,36 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         res = Series._from_frame_plan(plan).to_pandas()
         return pd.unique(res) if not isinstance(res.dtype, np.dtype) else res.values if res.dtype != object else pd.unique(res)
 
+    def mode(self, dropna: bool = True) -> "Series":
+        """The most frequent values, sorted (missing last), as a Series of this dtype and name over a
+        RangeIndex: the counts of each value (``value_counts``), those equal to the largest. Values
+        pandas sorts by its own rules (objects, categoricals, Arrow dtypes) run through pandas."""
+        t = self._dtype_arrow
+        if t is None or self._family not in (NUMPY, MASKED) \
+                or not (is_numeric(t) or is_string(t) or pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+            return call_method(self, "mode", (), {"dropna": dropna}, "not native")
+        counts = self.rename("v").value_counts(dropna=dropna, sort=False).reset_index()
+        top = counts[counts["count"] == counts["count"].max()]
+        return top.sort_values("v", na_position="last")["v"].reset_index(drop=True).rename(self._name)
+
+    @objects_via_pandas
+    def sem(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        """The standard error of the mean: the standard deviation over the root of the count of
+        values (pandas' ``nansem``: NaN where the count is not above ``ddof``)."""
+        _series_axis(axis)
+        t = self._dtype_arrow
+        if kw or t is None or self._family != NUMPY or not is_numeric(t) or pa.types.is_boolean(t) \
+                or not isinstance(ddof, int) or isinstance(ddof, bool):
+            return call_method(self, "sem", (), {"axis": axis, "skipna": skipna, "ddof": ddof,
+                                                 "numeric_only": numeric_only, **kw}, "not native")
+        std = self._reduce("std", skipna, ddof=ddof)
+        n = self._reduce("count")
+        if not isinstance(std, np.floating):  # (no values: NaN)
+            std = np.float64(std)
+        if n <= ddof:
+            return std.dtype.type(np.nan)
+        return std / np.sqrt(std.dtype.type(n))
+
     @pickled_via_pandas  # (moves / counts values: interval and period ones too)
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
                      dropna: bool = True) -> "Series":
