@@ -319,3 +319,16 @@ def test_series_sem_is_a_class_attribute_and_native():
     with gframe.option_context("gframe.fallback", "raise"):
         assert_matches_pandas(lambda pd: pd.Series([1.0, 2.0, 4.0, 8.0]).sem())
     assert_raises_like_pandas(lambda pd: pd.Series([1.0]).sem(axis=1), match="No axis named 1")
+
+
+@pytest.mark.parametrize("dtype", ["boolean", "Int64", "UInt64", "Float64", "float64", "int64", "bool"])
+@pytest.mark.parametrize("data", [[0, 0], [1, 1], [None, None], [1, None], [0, None], [1, None, 0], []])
+@pytest.mark.parametrize("how", ["any", "all"])
+def test_any_all_skipna_false_native(dtype, data, how):
+    """numpy's NaN is true; a nullable dtype's NA follows Kleene's logic (pandas' GH-37506)."""
+    if dtype in ("int64", "bool") and None in data:
+        pytest.skip("no missing values in this dtype")
+    with gframe.option_context("gframe.fallback", "raise"):
+        got = assert_matches_pandas(lambda pd: getattr(pd.Series(data, dtype=dtype), how)(skipna=False))
+    expected = getattr(pandas.Series(data, dtype=dtype), how)(skipna=False)
+    assert got is expected if expected is pandas.NA else type(got) is type(expected)

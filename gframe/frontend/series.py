@@ -1234,6 +1234,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
         if t is not None and pa.types.is_timestamp(t) and fn in ("any", "all") and self._family not in OBJECT_FAMILIES:
             raise TypeError(f"'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead.")
+        if not skipna and fn in ("any", "all") and t is not None and is_numeric(t) and self._family in (NUMPY, MASKED):
+            return self._any_all_keeping_missing(fn)
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return call_method(self, fn, (), {"skipna": skipna, **params})
         result = reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
@@ -1251,6 +1253,16 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 return 0 if fn == "sum" else 1
             return result.item()
         return result
+
+    def _any_all_keeping_missing(self, fn: str) -> Any:
+        """``any`` / ``all`` with ``skipna=False`` of numbers: numpy's NaN is a true value; a nullable
+        dtype's NA follows Kleene's logic (NA where the values present do not decide)."""
+        decided = self._reduce(fn, True)  # over the values present
+        if not self.isna().any():
+            return decided
+        if self._family == NUMPY:
+            return np.bool_(True) if fn == "any" else decided
+        return decided if bool(decided) == (fn == "any") else pd.NA
 
     @objects_via_pandas
     def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
