@@ -332,3 +332,18 @@ def test_any_all_skipna_false_native(dtype, data, how):
         got = assert_matches_pandas(lambda pd: getattr(pd.Series(data, dtype=dtype), how)(skipna=False))
     expected = getattr(pandas.Series(data, dtype=dtype), how)(skipna=False)
     assert got is expected if expected is pandas.NA else type(got) is type(expected)
+
+
+# ----------------------------------------------------------------------------- to_datetime of a Series
+@pytest.mark.parametrize("kwargs", [{}, {"cache": False}, {"cache": True}, {"errors": "coerce"}])
+@pytest.mark.parametrize("values", [pandas.date_range("2020", periods=3, unit="ns"), [pandas.Timestamp("2020"), pandas.NaT],
+                                    pandas.date_range("2020", periods=2, tz="US/Eastern")], ids=["ns", "nat", "tz"])
+def test_to_datetime_of_timestamps_is_themselves(values, kwargs):
+    assert_matches_pandas(lambda pd: pd.to_datetime(pd.Series(values, name="x"), **kwargs))
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_to_datetime_cache_keyword_stays_native(cache):
+    with gframe.option_context("gframe.fallback", "raise"):
+        assert_matches_pandas(lambda pd: pd.to_datetime(pd.Series(["2020-01-01", "2020-01-03"]), cache=cache))
+        assert_matches_pandas(lambda pd: pd.to_datetime(pd.Series(pandas.date_range("2020", periods=2)), cache=cache))
