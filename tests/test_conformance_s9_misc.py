@@ -347,3 +347,12 @@ def test_to_datetime_cache_keyword_stays_native(cache):
     with gframe.option_context("gframe.fallback", "raise"):
         assert_matches_pandas(lambda pd: pd.to_datetime(pd.Series(["2020-01-01", "2020-01-03"]), cache=cache))
         assert_matches_pandas(lambda pd: pd.to_datetime(pd.Series(pandas.date_range("2020", periods=2)), cache=cache))
+
+
+@pytest.mark.parametrize("how", ["mean", "median", "var", "std"])
+@pytest.mark.parametrize("data", [["1", "2"], [None, "a"], [b"x", None], [None, None, "q"], ["a'b", "c"]])
+def test_object_statistics_of_text_raise_natively(how, data):
+    with gframe.option_context("gframe.fallback", "raise"):
+        first = next(v for v in data if v is not None)
+        assert_raises_like_pandas(lambda pd: getattr(pd.Series(data, dtype=object), how)(),
+                                  match=_escaped(f"Could not convert {first!r} to numeric"))

@@ -1210,8 +1210,14 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 and (is_string(t) and self._family in OBJECT_FAMILIES
                      or (pa.types.is_binary(t) or pa.types.is_large_binary(t)) and self._family not in ARROW_FAMILIES):
             # strings / bytes in an object column (bytes are pandas' objects whatever their family
-            # but Arrow's): pandas converts the objects to numbers first ("Could not convert '1' to
-            # numeric"), sums / multiplies them as Python objects
+            # but Arrow's): pandas converts the objects to numbers first, and a statistic raises at
+            # the first value ("Could not convert '1' to numeric"); it sums / multiplies them as
+            # Python objects (concatenation, Python's TypeError)
+            if fn in ("mean", "median", "var", "std"):
+                first = Series._from_frame_plan(L.Slice(0, 1, L.Select((("v", self._expr),), L.Filter(
+                    func("notna", self._expr), self._plan)))).tolist()
+                if first:
+                    raise TypeError(f"Could not convert {first[0]!r} to numeric")
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
