@@ -109,7 +109,7 @@ def _metadata_reason(schema: pa.Schema, meta: dict[str, Any]) -> str:
     categories of a categorical (unobserved ones included), ``DataFrame.attrs``, Arrow extension
     types (``uuid``: pandas' objects), and fixed-offset time zones (pandas' ``UTC+02:00``)."""
     levels = meta.get("column_indexes")
-    if levels is not None and (len(levels) != 1 or levels[0].get("name") is not None
+    if levels and (len(levels) != 1 or levels[0].get("name") is not None
                                or levels[0].get("pandas_type") not in _STRING_COLUMN_INDEX):
         return "column labels of the file's metadata not native"
     if meta.get("attributes"):
