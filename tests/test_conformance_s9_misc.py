@@ -356,3 +356,28 @@ def test_object_statistics_of_text_raise_natively(how, data):
         first = next(v for v in data if v is not None)
         assert_raises_like_pandas(lambda pd: getattr(pd.Series(data, dtype=object), how)(),
                                   match=_escaped(f"Could not convert {first!r} to numeric"))
+
+
+# ----------------------------------------------------------------------------- pandas operand, gframe operand
+@pytest.mark.parametrize("op", ["mul", "add", "truediv", "eq"])
+def test_pandas_series_op_gframe_series_defers_to_gframe(op):
+    """pandas' operators defer to an operand of higher ``__pandas_priority__``: gframe's reflected
+    operator converts the pandas operand (pandas would compute on gframe's object as a list-like and
+    then refuse to build a pandas object from gframe's result)."""
+    import operator
+
+    left = pandas.Series([np.nan, 1.0, np.nan, 2.0, 3.0])
+    right = [1.0, 2.0, 3.0, 4.0, 5.0]
+    expected = getattr(operator, op)(left, pandas.Series(right))
+    for got in (getattr(operator, op)(left, gframe.Series(right)),
+                getattr(left, op)(gframe.Series(right)) if op != "eq" else left.eq(gframe.Series(right))):
+        assert isinstance(got, gframe.Series)
+        pandas.testing.assert_series_equal(got.to_pandas(), expected)
+
+
+def test_pandas_frame_op_gframe_frame_defers_to_gframe():
+    left = pandas.DataFrame({"a": [1.0, 2.0], "b": [3.0, np.nan]})
+    right = {"a": [10.0, 20.0], "b": [1.0, 2.0]}
+    got = left * gframe.DataFrame(right)
+    assert isinstance(got, gframe.DataFrame)
+    pandas.testing.assert_frame_equal(got.to_pandas(), left * pandas.DataFrame(right))
