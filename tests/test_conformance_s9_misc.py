@@ -285,6 +285,9 @@ MODE_CASES = {
     "Float64": ([1.5, None, None, 1.5], "Float64"),
     "datetime": (pandas.to_datetime(["2020", "2021", "2021", None]), None),
     "timedelta": (pandas.to_timedelta([1, 1, None], unit="D"), None),
+    "datetime_nat_first": (pandas.to_datetime(["2011-01-03", "2013-01-02", "1900-05-03", "2011-01-03", "2013-01-02", None, None]), None),
+    "timedelta_nat_first": (pandas.to_timedelta(["1 day", "2 min", "2 min", "1 day", None, None]), None),
+    "Int64_na_last": ([1, 1, None, None, 2], "Int64"),
     "object": (["a", "a", None, None], object),
     "category": (["a", "b", "b"], "category"),
     "int_pyarrow": ([1, 1, 2], "int64[pyarrow]"),
@@ -381,3 +384,10 @@ def test_pandas_frame_op_gframe_frame_defers_to_gframe():
     got = left * gframe.DataFrame(right)
     assert isinstance(got, gframe.DataFrame)
     pandas.testing.assert_frame_equal(got.to_pandas(), left * pandas.DataFrame(right))
+
+
+@pytest.mark.parametrize("data", [[False, None], [None, False], [False, np.nan], [np.nan, False], [True, None]])
+@pytest.mark.parametrize("how", ["any", "all"])
+def test_any_all_skipna_false_of_object_bools(data, how):
+    """pandas' object column of bools: None is false, NaN true (GH#27709)."""
+    assert_matches_pandas(lambda pd: getattr(pd.Series(data), how)(skipna=False))

@@ -1240,7 +1240,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
         if t is not None and pa.types.is_timestamp(t) and fn in ("any", "all") and self._family not in OBJECT_FAMILIES:
             raise TypeError(f"'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead.")
-        if not skipna and fn in ("any", "all") and t is not None and is_numeric(t) and self._family in (NUMPY, MASKED):
+        if not skipna and fn in ("any", "all") and t is not None and is_numeric(t) and self._family in (NUMPY, MASKED) \
+                and not (pa.types.is_boolean(t) and self._family == NUMPY and self._reduce("count") < len(self)):
+            # (numpy bools with missing values are pandas' objects: None false, NaN true - pandas decides)
             return self._any_all_keeping_missing(fn)
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return call_method(self, fn, (), {"skipna": skipna, **params})
@@ -1484,7 +1486,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return call_method(self, "mode", (), {"dropna": dropna}, "not native")
         counts = self.rename("v").value_counts(dropna=dropna, sort=False).reset_index()
         top = counts[counts["count"] == counts["count"].max()]
-        return top.sort_values("v", na_position="last")["v"].reset_index(drop=True).rename(self._name)
+        # (pandas sorts a time's NaT first: its int64 is the smallest; NaN and NA last)
+        na_position = "first" if pa.types.is_timestamp(t) or pa.types.is_duration(t) else "last"
+        return top.sort_values("v", na_position=na_position)["v"].reset_index(drop=True).rename(self._name)
 
     @objects_via_pandas
     def sem(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
