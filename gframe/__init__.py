@@ -29,6 +29,7 @@ from gframe.frontend.index import Index, MultiIndex, RangeIndex
 from gframe.frontend.reshape import concat, merge
 from gframe.frontend.series import Series
 from gframe.frontend.readwrite import read_csv, read_parquet
+from gframe.frontend.tools import to_numeric, to_timedelta
 
 from gframe._version import __version__ as __version__  # single-sourced: pyproject.toml reads it too
 
@@ -41,7 +42,7 @@ del _name
 pandas = _sys.modules[__name__]  # as ``pandas.pandas is pandas``
 
 __all__ = ["DataFrame", "Series", "Index", "MultiIndex", "RangeIndex", "concat", "merge", "read_csv",
-           "read_parquet", "to_datetime", "from_arrow", "options", "option_context", "get_option", "set_option", "reset_option",
+           "read_parquet", "to_datetime", "to_numeric", "to_timedelta", "from_arrow", "options", "option_context", "get_option", "set_option", "reset_option",
            "describe_option", "fallback_report", "FallbackError", "GPUUnavailableError", "errors", "plotting",
            "testing"]
 

@@ -34,7 +34,7 @@ from gframe.frontend import bridge
 
 NATIVE: frozenset[str] = frozenset({
     "DataFrame", "Series", "Index", "concat", "merge", "read_csv", "read_parquet",
-    "to_datetime", "options", "option_context",
+    "to_datetime", "to_numeric", "to_timedelta", "options", "option_context",
 })
 
 METHOD_FORMS: dict[str, str] = {
@@ -49,7 +49,7 @@ CONSTRUCTORS: frozenset[str] = frozenset({
 VIA_PANDAS: frozenset[str] = frozenset({
     "crosstab", "cut", "eval", "factorize", "from_dummies", "get_dummies",
     "infer_freq", "json_normalize", "lreshape", "merge_asof", "merge_ordered",
-    "qcut", "to_numeric", "to_pickle", "to_timedelta", "unique", "wide_to_long",
+    "qcut", "to_pickle", "unique", "wide_to_long",
     "read_clipboard", "read_excel", "read_feather", "read_fwf", "read_hdf", "read_html", "read_iceberg",
     "read_json", "read_orc", "read_pickle", "read_sas", "read_spss", "read_sql", "read_sql_query",
     "read_sql_table", "read_stata", "read_table", "read_xml",

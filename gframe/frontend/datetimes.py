@@ -12,13 +12,14 @@ import re
 from typing import Any
 
 import pandas as pd
-from gframe.frontend.bridge import from_pandas_result, via_pandas
+import pyarrow as pa
+from gframe.frontend.bridge import from_pandas_result, user_warnings, via_pandas
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index
 from gframe.frontend.series import Series, _any_true
 from gframe.plan import logical as L
 from gframe.plan.expr import BinOp, func
-from gframe.plan.schema import STRING
+from gframe.plan.schema import NUMPY, STRING
 
 # strptime formats the engines parse exactly as pandas: numeric fields and literal separators
 _NATIVE_FORMAT = re.compile(r"^(?:%[YmdHMSy]|[-/ :T.,_])+$")
@@ -32,14 +33,22 @@ def to_datetime(arg: Any, *args: Any, **kwargs: Any) -> Any:
             return out
     if isinstance(arg, (Series, DataFrame, Index)):
         return via_pandas("to_datetime", pd.to_datetime, (arg, *args), kwargs, "argument not native")
-    # host data: converted at the edge, like a constructor's input
-    return from_pandas_result(pd.to_datetime(arg, *args, **kwargs), "to_datetime")
+    # host data: converted at the edge, like a constructor's input; pandas' warnings (a format it
+    # could not infer, a deprecated quarter string) at the user's line, as a direct pandas call gives
+    with user_warnings():
+        out = pd.to_datetime(arg, *args, **kwargs)
+    return from_pandas_result(out, "to_datetime")
 
 
 def _parse_series(s: Any, args: tuple, kwargs: dict[str, Any]) -> Any:
     """The native parse, or None where pandas decides."""
     fmt = kwargs.get("format")
-    if args or set(kwargs) - {"format", "errors"} or kwargs.get("errors", "raise") != "raise" or s._dtype_arrow != STRING:
+    if not args and not set(kwargs) - {"errors", "cache"} and kwargs.get("errors", "raise") in ("raise", "coerce") \
+            and isinstance(kwargs.get("cache", True), bool) and s._dtype_arrow is not None \
+            and pa.types.is_timestamp(s._dtype_arrow) and s._family == NUMPY:
+        return s._with(s._expr)  # timestamps already: pandas returns them as they are (``cache``: a speed knob)
+    if args or set(kwargs) - {"format", "errors", "cache"} or kwargs.get("errors", "raise") != "raise" \
+            or not isinstance(kwargs.get("cache", True), bool) or s._dtype_arrow != STRING:
         return None
     if fmt is None:
         first = _first_valid(s)

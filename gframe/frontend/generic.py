@@ -80,6 +80,11 @@ class NDFrame(ArrowInterop, DeviceInterop):
     the GPU interop of ``frontend/device.py``)."""
 
     __slots__ = ()
+    # above pandas' DataFrame (4000): ``pandas_obj * gframe_obj`` defers to gframe's reflected
+    # operator (pandas' ``_unpack_zerodim_and_defer``), which converts the pandas operand, instead of
+    # pandas computing on the gframe object as a list-like and then building a pandas object from
+    # gframe's result (refused: ``called_by_pandas_constructor``)
+    __pandas_priority__ = 5000
 
     @property
     def values(self) -> np.ndarray:

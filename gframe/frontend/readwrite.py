@@ -7,18 +7,41 @@ recorded. Writes are atomic: a failed write leaves no file.
 from __future__ import annotations
 
 import os
+import pathlib
 from typing import Any
+
+import warnings
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from gframe.frontend.bridge import via_pandas
+from gframe.frontend.bridge import user_warnings, via_pandas
 from gframe.frontend.frame import DataFrame
 from gframe.io.atomic import atomic_path
 from gframe.io.csv import csv_plan, format_csv
 from gframe.io.parquet import arrow_for_pandas, parquet_plan
 
 _CSV_WRITE_NATIVE = {"index", "header", "sep", "na_rep", "columns", "index_label"}
+_NO_DEFAULT: Any = pd.api.extensions.no_default
+
+
+def _parquet_engine(engine: Any) -> str:
+    """pandas' ``engine`` argument of read_parquet / to_parquet: left out it is the option's engine
+    ("auto": pyarrow); ``engine="auto"`` passed warns as pandas 3.1 does (deprecated)."""
+    if engine is _NO_DEFAULT:
+        return "auto"
+    if engine == "auto":
+        with user_warnings():  # (at the user's line)
+            warnings.warn("engine='auto' is deprecated and will be removed in a future version. Pass engine='pyarrow' "
+                          "or do not pass 'engine' to use the default.", pd.errors.Pandas4Warning, stacklevel=2)
+    return engine
+
+
+def _expanded(path: Any) -> Any:
+    """A path string with ``~`` expanded, as pandas' readers and writers take it."""
+    if isinstance(path, (str, os.PathLike)) and "://" not in str(path):
+        return str(pathlib.Path(os.fspath(path)).expanduser())
+    return path
 
 
 def read_csv(filepath_or_buffer: Any, **kwargs: Any) -> Any:
@@ -30,8 +53,10 @@ def read_csv(filepath_or_buffer: Any, **kwargs: Any) -> Any:
     return DataFrame._from_plan(plan)
 
 
-def read_parquet(path: Any, engine: str = "auto", columns: Any = None, filters: Any = None, **kwargs: Any) -> Any:
+def read_parquet(path: Any, engine: Any = _NO_DEFAULT, columns: Any = None, filters: Any = None, **kwargs: Any) -> Any:
     """Lazily read a parquet file (pandas.read_parquet's API)."""
+    engine = _parquet_engine(engine)
+    path = _expanded(path)
     backend = kwargs.get("dtype_backend")
     if backend not in (None, "pyarrow", "numpy_nullable"):
         raise ValueError(f"dtype_backend {backend} is invalid, only 'numpy_nullable' and 'pyarrow' are allowed.")
@@ -79,10 +104,12 @@ def to_csv(df: DataFrame, path_or_buf: Any = None, *args: Any, **kwargs: Any) ->
     return None
 
 
-def to_parquet(df: DataFrame, path: Any = None, engine: str = "auto", compression: Any = "snappy", index: Any = None,
+def to_parquet(df: DataFrame, path: Any = None, engine: Any = _NO_DEFAULT, compression: Any = "snappy", index: Any = None,
                partition_cols: Any = None, storage_options: Any = None, **kwargs: Any) -> Any:
     """Write atomically (a failed write leaves no file), from the engine's Arrow result with
     pandas' metadata, so pandas reads the file back with the same index and dtypes."""
+    engine = _parquet_engine(engine)
+    path = _expanded(path)
     extra = {} if engine == "auto" else {"engine": engine}
     if isinstance(path, (str, os.PathLike)) and not partition_cols and not kwargs and engine in ("auto", "pyarrow") \
             and not os.path.isdir(os.fspath(path)):

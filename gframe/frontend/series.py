@@ -1215,6 +1215,20 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # rules (no value at all: NaN, a sum 0; a mean of Timestamps a TypeError) - pandas'
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
+        if t is not None and fn not in ("count", "nunique", "min", "max", "first", "last") \
+                and (is_string(t) and self._family in OBJECT_FAMILIES
+                     or (pa.types.is_binary(t) or pa.types.is_large_binary(t)) and self._family not in ARROW_FAMILIES):
+            # strings / bytes in an object column (bytes are pandas' objects whatever their family
+            # but Arrow's): pandas converts the objects to numbers first, and a statistic raises at
+            # the first value ("Could not convert '1' to numeric"); it sums / multiplies them as
+            # Python objects (concatenation, Python's TypeError)
+            if fn in ("mean", "median", "var", "std"):
+                first = Series._from_frame_plan(L.Slice(0, 1, L.Select((("v", self._expr),), L.Filter(
+                    func("notna", self._expr), self._plan)))).tolist()
+                if first:
+                    raise TypeError(f"Could not convert {first[0]!r} to numeric")
+            return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
+                                              **params})
         if t is not None and (is_string(t) or pa.types.is_dictionary(t)) and fn not in ("count", "nunique", "min", "max", "first", "last"):
             if fn == "sum" and is_string(t):  # pandas concatenates the strings
                 return call_method(self, fn, (), {"skipna": skipna, "min_count": min_count, **params})
@@ -1224,15 +1238,27 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             if fn in ("sum", "mean", "median", "std", "var", "prod"):
                 raise TypeError(f"Cannot perform reduction '{fn}' with string dtype")
             return call_method(self, fn, (), {"skipna": skipna, **params})
+        if t is not None and pa.types.is_duration(t) and self._family not in ARROW_FAMILIES | OBJECT_FAMILIES:
+            if fn in ("var", "prod"):  # (a variance would be in squared time)
+                raise TypeError(f"'TimedeltaArray' with dtype {pandas_dtype(t)} does not support operation '{fn}'")
+            if fn in ("std", "any", "all"):  # pandas: a Timedelta; whether a duration is not zero
+                return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn == "std":  # pandas: a Timedelta
             return call_method(self, fn, (), {"skipna": skipna, **params})
         if t is not None and pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var"):
             raise TypeError(f"datetime64 type does not support operation '{fn}'")
         if t is not None and pa.types.is_timestamp(t) and fn in ("any", "all") and self._family not in OBJECT_FAMILIES:
             raise TypeError(f"'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead.")
+        if not skipna and fn in ("any", "all") and t is not None and is_numeric(t) and self._family in (NUMPY, MASKED) \
+                and not (pa.types.is_boolean(t) and self._family == NUMPY and self._reduce("count") < len(self)):
+            # (numpy bools with missing values are pandas' objects: None false, NaN true - pandas decides)
+            return self._any_all_keeping_missing(fn)
         if t is not None and pa.types.is_dictionary(t) and fn in ("min", "max") or not skipna and fn in ("any", "all"):
             return call_method(self, fn, (), {"skipna": skipna, **params})
         result = reduce_columns(self._plan, [(self._expr, t)], fn, skipna, min_count, params)[0]
+        if fn in ("sum", "prod") and not skipna and self._family == OBJECT_NA and isinstance(result, (float, np.floating)) \
+                and np.isnan(result):
+            return pd.NA  # (pd.NA + 1 is pd.NA: the object column's own missing value propagates)
         if self._family in OBJECT_FAMILIES and fn in ("sum", "prod", "min", "max") and isinstance(result, np.generic):
             # pandas reduces an object column's values with Python's arithmetic (``values.sum()`` of
             # objects): a Python scalar (a missing min / max: NaN, a Python float); no values at all
@@ -1245,8 +1271,19 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return result.item()
         return result
 
+    def _any_all_keeping_missing(self, fn: str) -> Any:
+        """``any`` / ``all`` with ``skipna=False`` of numbers: numpy's NaN is a true value; a nullable
+        dtype's NA follows Kleene's logic (NA where the values present do not decide)."""
+        decided = self._reduce(fn, True)  # over the values present
+        if not self.isna().any():
+            return decided
+        if self._family == NUMPY:
+            return np.bool_(True) if fn == "any" else decided
+        return decided if bool(decided) == (fn == "any") else pd.NA
+
     @objects_via_pandas
     def sum(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("sum", skipna, min_count)
 
     def corr(self, other: Any, method: Any = "pearson", min_periods: int | None = None) -> Any:
@@ -1271,32 +1308,39 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
 
     @objects_via_pandas
     def prod(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, min_count: int = 0, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("prod", skipna, min_count)
 
     product = prod
 
     @objects_via_pandas
     def mean(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("mean", skipna)
 
     @objects_via_pandas
     def median(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("median", skipna)
 
     @objects_via_pandas
     def min(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("min", skipna)
 
     @objects_via_pandas
     def max(self, axis: Any = None, skipna: bool = True, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("max", skipna)
 
     @objects_via_pandas
     def std(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("std", skipna, ddof=ddof)
 
     @objects_via_pandas
     def var(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        _series_axis(axis)
         return self._reduce("var", skipna, ddof=ddof)
 
     @objects_via_pandas
@@ -1340,6 +1384,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         top = DataFrame._from_plan(L.TopK((f.name,), (largest,), True, 1, False, base))
         labels = top.index.to_pandas()
         if not len(labels):
+            if len(self):  # values, all missing
+                raise ValueError("Encountered all NA values")
             raise ValueError(f"attempt to get {'argmax' if largest else 'argmin'} of an empty sequence")
         return labels[0]
 
@@ -1438,6 +1484,38 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         plan = L.Distinct((), "first", frame._plan)
         res = Series._from_frame_plan(plan).to_pandas()
         return pd.unique(res) if not isinstance(res.dtype, np.dtype) else res.values if res.dtype != object else pd.unique(res)
+
+    def mode(self, dropna: bool = True) -> "Series":
+        """The most frequent values, sorted (missing last), as a Series of this dtype and name over a
+        RangeIndex: the counts of each value (``value_counts``), those equal to the largest. Values
+        pandas sorts by its own rules (objects, categoricals, Arrow dtypes) run through pandas."""
+        t = self._dtype_arrow
+        if t is None or self._family not in (NUMPY, MASKED) \
+                or not (is_numeric(t) or is_string(t) or pa.types.is_timestamp(t) or pa.types.is_duration(t)):
+            return call_method(self, "mode", (), {"dropna": dropna}, "not native")
+        counts = self.rename("v").value_counts(dropna=dropna, sort=False).reset_index()
+        top = counts[counts["count"] == counts["count"].max()]
+        # (pandas sorts a time's NaT first: its int64 is the smallest; NaN and NA last)
+        na_position = "first" if pa.types.is_timestamp(t) or pa.types.is_duration(t) else "last"
+        return top.sort_values("v", na_position=na_position)["v"].reset_index(drop=True).rename(self._name)
+
+    @objects_via_pandas
+    def sem(self, axis: Any = None, skipna: bool = True, ddof: int = 1, numeric_only: bool = False, **kw: Any) -> Any:
+        """The standard error of the mean: the standard deviation over the root of the count of
+        values (pandas' ``nansem``: NaN where the count is not above ``ddof``)."""
+        _series_axis(axis)
+        t = self._dtype_arrow
+        if kw or t is None or self._family != NUMPY or not is_numeric(t) or pa.types.is_boolean(t) \
+                or not isinstance(ddof, int) or isinstance(ddof, bool):
+            return call_method(self, "sem", (), {"axis": axis, "skipna": skipna, "ddof": ddof,
+                                                 "numeric_only": numeric_only, **kw}, "not native")
+        std = self._reduce("std", skipna, ddof=ddof)
+        n = self._reduce("count")
+        if not isinstance(std, np.floating):  # (no values: NaN)
+            std = np.float64(std)
+        if n <= ddof:
+            return std.dtype.type(np.nan)
+        return std / np.sqrt(std.dtype.type(n))
 
     @pickled_via_pandas  # (moves / counts values: interval and period ones too)
     def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
@@ -1664,6 +1742,11 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         if t is not None and pa.types.is_boolean(t) and fn in ("mean", "std", "var", "median"):
             # as float, in the column's family (``boolean.mean()`` of no values is NA, a numpy bool's NaN)
             x = func("cast", e, dtype=pa.float64(), family=expr_family(e, plan.schema.family_of, plan.schema.dtype_of))
+        if t is not None and pa.types.is_decimal(t) and fn == "mean" \
+                and expr_family(e, plan.schema.family_of, plan.schema.dtype_of) not in ARROW_FAMILIES:
+            # Decimals (pandas' objects but in an ArrowDtype): pandas converts them to float64 for
+            # a mean (2.75, not the decimal's Decimal('3') at the column's scale)
+            x = func("cast", e, dtype=pa.float64())
         if fn == "nunique" and t is not None and pa.types.is_floating(t) \
                 and expr_family(e, plan.schema.family_of, plan.schema.dtype_of) in ARROW_FAMILIES:
             # pyarrow hashes an Arrow float's -0.0 apart from 0.0 (two values); their texts differ
@@ -1711,6 +1794,12 @@ def reduce_columns(plan: L.Plan, cols: list[tuple[Expr, Any]], fn: str, skipna: 
         # pyarrow's NaN made by the values is a NaN (a Python float), not NA; masked dtypes give NA
         out.append(float("nan") if made_nan and not missing and fam in ARROW_FAMILIES else family_scalar(result, fam))
     return out
+
+
+def _series_axis(axis: Any) -> None:
+    """A Series reduction's ``axis``: pandas' ValueError for any but the index (0, "index", "rows")."""
+    if axis is not None and not (isinstance(axis, (int, str)) and not isinstance(axis, bool) and axis in (0, "index", "rows")):
+        raise ValueError(f"No axis named {axis} for object type Series")
 
 
 _NAN_MADE = ("sum", "prod", "mean", "median", "std", "var")

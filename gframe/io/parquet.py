@@ -17,6 +17,8 @@ from gframe.interop import arrow_to_pandas
 from gframe.plan.expr import BinOp, Col, Expr, Lit, func
 from gframe.plan.logical import Filter, ParquetScan, Plan, RowIndex
 from gframe.plan.schema import (
+    ARROW_FAMILIES,
+    MASKED,
     Field,
     IndexField,
     Schema,
@@ -60,6 +62,9 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
     with pq.ParquetFile(path) as pf:  # the footer only: schema, row groups, statistics
         schema, footer = pf.schema_arrow, pf.metadata
     meta = schema.pandas_metadata or {}
+    reason = _metadata_reason(schema, meta)
+    if reason:
+        return None, reason
     index_cols = meta.get("index_columns", [])
     col_meta = {c.get("field_name"): c for c in meta.get("columns", [])}
     file_cols: list[tuple[str, str]] = []
@@ -91,6 +96,32 @@ def parquet_plan(path: Any, engine: str = "auto", columns: Any = None, filters: 
     file_schema = Schema(tuple(fields), tuple(index_fields) if index_fields else None)
     source = FileSnapshot(path, footer, read_columns)
     return ParquetScan(path, file_schema, tuple(file_cols), stamp=source.stamp, source=source), ""
+
+
+# pandas' metadata ``pandas_type`` of a column index gframe labels as it reads them (the file's names)
+_STRING_COLUMN_INDEX = ("unicode", "string")
+
+
+def _metadata_reason(schema: pa.Schema, meta: dict[str, Any]) -> str:
+    """Why pandas' reading of this file's metadata is not the plan's, or "": pandas rebuilds from
+    its metadata what a scan of the file's columns does not give - a column index of other labels
+    than the file's strings (ints, timestamps, several levels: a MultiIndex, an empty one), the
+    categories of a categorical (unobserved ones included), ``DataFrame.attrs``, Arrow extension
+    types (``uuid``: pandas' objects), and fixed-offset time zones (pandas' ``UTC+02:00``)."""
+    levels = meta.get("column_indexes")
+    if levels and (len(levels) != 1 or levels[0].get("name") is not None
+                               or levels[0].get("pandas_type") not in _STRING_COLUMN_INDEX):
+        return "column labels of the file's metadata not native"
+    if meta.get("attributes"):
+        return "DataFrame.attrs of the file's metadata not native"
+    if any(c.get("pandas_type") == "categorical" for c in meta.get("columns", [])):
+        return "categorical columns not native"
+    for f in schema:
+        if isinstance(f.type, pa.BaseExtensionType):
+            return f"column of Arrow extension type {f.type} not native"
+        if pa.types.is_timestamp(f.type) and f.type.tz is not None and f.type.tz[:1] in ("+", "-"):
+            return "fixed-offset time zone not native"
+    return ""
 
 
 def read_columns(path: str, names: list[str] | None, groups: list[int] | None) -> pa.Table:
@@ -191,8 +222,8 @@ def arrow_for_pandas(plan: Plan, index: Any) -> pa.Table | None:
         col = table.column(f.name).combine_chunks()
         if col.null_count and pa.types.is_boolean(f.dtype):
             return None  # pandas: an object column
-        if col.null_count and pa.types.is_integer(f.dtype):
-            col = col.cast(pa.float64())  # pandas: float64 with NaN
+        if col.null_count and pa.types.is_integer(f.dtype) and f.family != MASKED and f.family not in ARROW_FAMILIES:
+            col = col.cast(pa.float64())  # pandas: float64 with NaN (a nullable Int64 keeps its ints)
         arrays[f.name] = col
     # pandas' metadata and Arrow types: from a zero-row pandas frame of the same dtypes
     empty = arrow_to_pandas(pa.table({n: a.slice(0, 0) for n, a in arrays.items()}), schema)

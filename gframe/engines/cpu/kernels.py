@@ -479,10 +479,13 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
             # another (a missing value between 1e20 and -1e20 changes the result)
             valid = col.is_not_null().to_numpy()
             x = col.fill_null(0).to_numpy()
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                value = (np.sum if a.fn == "sum" else np.mean)(x, where=valid)
-            if a.fn == "mean" and not valid.any() or np.isnan(value):
-                value = None
+            if a.fn == "mean" and not valid.any():
+                value = None  # (numpy's mean of no values warns "Mean of empty slice"; pandas: NA)
+            else:
+                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                    value = (np.sum if a.fn == "sum" else np.mean)(x, where=valid)
+                if np.isnan(value):
+                    value = None
             todo.append(pl.Series(name, [None if value is None else float(value)], dtype=pl.Float64).cast(out.schema[name]))
             continue
         if pa.types.is_integer(t):
