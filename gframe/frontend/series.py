@@ -57,6 +57,7 @@ from gframe.frontend.generic import NDFrame
 from gframe.frontend.index import Index, relabelled
 from gframe.interop import family_scalar, host_copy
 from gframe.frontend.numpy_protocols import NumpyProtocols
+from gframe.frontend.verdict import agrees, verdict
 from gframe.plan import logical as L
 from gframe.plan.traversal import fold
 from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
@@ -518,6 +519,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     _plan: L.Plan
     _expr: Expr
     _name: Hashable
+    # pandas' operators defer to an operand of a higher ``__pandas_priority__`` (pandas' Series: 3000): a
+    # pandas object with a gframe one is gframe's operator, aligned as pandas aligns
+    __pandas_priority__ = 3001
 
     def __new__(cls, data: Any = None, *args: Any, **kwargs: Any) -> Any:
         if type(data) is dict and data:
@@ -802,6 +806,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return NotImplemented  # type: ignore[return-value]
         if isinstance(other, (Index, pd.Index)):
             other = other.to_pandas() if isinstance(other, Index) else other
+        if isinstance(other, np.ndarray) and other.ndim == 0:
+            other = other[()]  # pandas' item_from_zerodim: a 0-d array is its scalar
+        # pandas' exception where it refuses the operator for these dtypes (``verdict``); True where
+        # pandas answers, so a refusal of gframe's own dtype rules below is pandas' call instead
+        answers = verdict(op, self, other, reflected)
         if is_date_offset(other) and op in ("add", "sub"):
             fixed = offset_as_timedelta(other, self._dtype_arrow)
             if fixed is None or (op == "sub" and reflected):  # a calendar offset: pandas applies it
@@ -845,10 +854,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 op, rexpr = scalar_operand(op, other, self._dtype_arrow)
             except InvalidComparison:
                 return Series._over(plan, invalid_comparison(op, lexpr, other, self._dtype_arrow), name)
-        elif _is_listlike(other) or isinstance(other, np.ndarray):
-            arr = np.asarray(other if not isinstance(other, pd.Series) else other.values)
+        elif _is_listlike(other) or isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)):
             if isinstance(other, pd.Series):
                 return self._binary(op, Series(other), reflected)
+            # an array keeps its dtype (an ExtensionArray's too); a list is numpy's reading of it
+            arr = other if isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)) else np.asarray(other)
             if len(arr) != len(self):
                 raise ValueError(f"Unable to coerce to Series, length must be {len(self)}: given {len(arr)}")
             idx = self.index.to_pandas() if self._plan.schema.index is not None else None
@@ -907,8 +917,16 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 # a string is there; over no rows, or only missing ones, an answer)
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "strings compared with another kind: pandas decides by the values")
+            if answers:  # pandas answers for these dtypes where gframe's rules refuse: pandas' result
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "an operation gframe's dtype rules refuse and pandas answers")
             raise
-        return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of, plan.schema.family_of) or expr, name)
+        result = Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of, plan.schema.family_of) or expr, name)
+        if answers and not agrees(op, self, other, reflected, result):
+            # a dtype rule gframe lacks (its result's dtype is not pandas'): pandas' result
+            return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               "the native result's dtype is not pandas' for these operands")
+        return result
 
     def _bool_family(self) -> str | None:
         """The family of this Series' bool dtype (NUMPY: numpy's bool, MASKED: "boolean"); None if not bool."""
