@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 from pandas.core.common import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
+from pandas.core.ops.common import _maybe_match_name
 from pandas.errors import ChainedAssignmentError
 from pandas.errors.cow import _chained_assignment_msg
 
@@ -834,7 +835,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                     return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                        "indexes not alignable natively")
                 (plan, rexpr), lexpr = pair
-            name = self._name if self._name == other._name else None
+            name = _maybe_match_name(self, other)  # pandas' rule (equal names, or both the same missing marker)
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
             t = self._dtype_arrow
@@ -857,12 +858,16 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         elif _is_listlike(other) or isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)):
             if isinstance(other, pd.Series):
                 return self._binary(op, Series(other), reflected)
+            if any(is_opaque(x.value_type if x is not None and pa.types.is_dictionary(x) else x)
+                   for x in self._value_types()):  # intervals, periods, objects (categories too): pandas'
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {})
             # an array keeps its dtype (an ExtensionArray's too); a list is numpy's reading of it
             arr = other if isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)) else np.asarray(other)
             if len(arr) != len(self):
                 raise ValueError(f"Unable to coerce to Series, length must be {len(self)}: given {len(arr)}")
             idx = self.index.to_pandas() if self._plan.schema.index is not None else None
-            return self._binary(op, Series(pd.Series(arr, index=idx)), reflected).rename(self._name)
+            name = _maybe_match_name(self, other) if isinstance(other, pd.Index) else self._name
+            return self._binary(op, Series(pd.Series(arr, index=idx)), reflected).rename(name)
         elif pd.api.types.is_scalar(other):
             # a scalar to pandas that gframe has no literal for (``Decimal``, ``Fraction``): pandas' result
             # (returning NotImplemented would let Python compare the objects themselves: ``==`` False)
@@ -1005,7 +1010,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         l, r = (rf, lf) if reflected else (lf, rf)
         expr = BinOp(op, l, r)
         check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
-        return Series._over(plan, expr, self._name if self._name == other._name else None)
+        return Series._over(plan, expr, _maybe_match_name(self, other))
 
     # ------------------------------------------------------------------ elementwise
     @objects_via_pandas
