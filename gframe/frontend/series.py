@@ -859,7 +859,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             if isinstance(other, pd.Series):
                 return self._binary(op, Series(other), reflected)
             if any(is_opaque(x.value_type if x is not None and pa.types.is_dictionary(x) else x)
-                   for x in self._value_types()):  # intervals, periods, objects (categories too): pandas'
+                   for x in self._value_types()) or getattr(other, "ndim", 1) != 1:
+                # intervals, periods, objects (categories too), arrays of more dimensions: pandas'
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {})
             # an array keeps its dtype (an ExtensionArray's too); a list is numpy's reading of it
             arr = other if isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)) else np.asarray(other)
@@ -874,7 +875,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
                                f"a {type(other).__name__} operand is not native")
         else:
-            return NotImplemented  # type: ignore[return-value]
+            # an object of another kind (a user's class, a path, a dict): pandas' rules - it defers to
+            # a higher ``__pandas_priority__`` (NotImplemented, so Python asks the other operand) or
+            # applies the operator to each value
+            return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               f"a {type(other).__name__} operand: pandas' rules")
         if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)) \
                 or any(is_opaque(t) for t in self._value_types()) \
                 or isinstance(other, Series) and any(is_opaque(t) for t in other._value_types()):
@@ -901,6 +906,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # and no kernels over bools, of any dtype (its TypeError naming the dtypes): pandas' own errors
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
                                f"{_OP_SYMBOL[op]} of an ArrowDtype operand pandas refuses")
+        if op in ARITHMETIC and (self._family in OBJECT_FAMILIES or isinstance(other, Series) and other._family in OBJECT_FAMILIES) \
+                and not all(t is not None and (is_numeric(t) or is_string(t)) for t in (
+                    expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of))):
+            # Python objects with times: pandas applies the operator to each value (``Timedelta / 2``
+            # is a Timedelta in an object column, not numbers)
+            return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               "Python objects with times: pandas' operator per value")
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         if aligned_logical:
             # pandas' logical_op, not Kleene logic: the right side's missing values count as False,
@@ -922,7 +934,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 # a string is there; over no rows, or only missing ones, an answer)
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "strings compared with another kind: pandas decides by the values")
-            if answers:  # pandas answers for these dtypes where gframe's rules refuse: pandas' result
+            if answers or self._family in OBJECT_FAMILIES or isinstance(other, Series) and other._family in OBJECT_FAMILIES:
+                # pandas answers for these dtypes where gframe's rules refuse, or Python objects (pandas
+                # applies the operator to each value: its result, or its error for the values)
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "an operation gframe's dtype rules refuse and pandas answers")
             raise
@@ -939,6 +953,20 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if t is None or not pa.types.is_boolean(t):
             return None
         return expr_family(self._expr, self._plan.schema.family_of, self._plan.schema.dtype_of)
+
+    def divmod(self, other: Any, level: Any = None, fill_value: Any = None, axis: Any = 0) -> tuple["Series", "Series"]:
+        """pandas' ``Series.divmod``: ``(self // other, self % other)``; ``level`` / ``fill_value`` through pandas."""
+        pd.Series._get_axis_number(axis)
+        if level is None and fill_value is None:
+            return self._divmod(other, False)
+        return call_method(self, "divmod", (other,), {"level": level, "fill_value": fill_value, "axis": axis})
+
+    def rdivmod(self, other: Any, level: Any = None, fill_value: Any = None, axis: Any = 0) -> tuple["Series", "Series"]:
+        """pandas' ``Series.rdivmod``: ``(other // self, other % self)``."""
+        pd.Series._get_axis_number(axis)
+        if level is None and fill_value is None:
+            return self._divmod(other, True)
+        return call_method(self, "rdivmod", (other,), {"level": level, "fill_value": fill_value, "axis": axis})
 
     def __rand__(self, o: Any) -> "Series": return self._binary("and", o, True)
     def __ror__(self, o: Any) -> "Series": return self._binary("or", o, True)
