@@ -955,17 +955,12 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         return expr_family(self._expr, self._plan.schema.family_of, self._plan.schema.dtype_of)
 
     def divmod(self, other: Any, level: Any = None, fill_value: Any = None, axis: Any = 0) -> tuple["Series", "Series"]:
-        """pandas' ``Series.divmod``: ``(self // other, self % other)``; ``level`` / ``fill_value`` through pandas."""
-        pd.Series._get_axis_number(axis)
-        if level is None and fill_value is None:
-            return self._divmod(other, False)
+        """pandas' ``Series.divmod``: unlike the ``divmod`` operator it is numpy's ``divmod`` of the
+        aligned values (``1 // 0`` is 0 for ints, not inf): pandas' own."""
         return call_method(self, "divmod", (other,), {"level": level, "fill_value": fill_value, "axis": axis})
 
     def rdivmod(self, other: Any, level: Any = None, fill_value: Any = None, axis: Any = 0) -> tuple["Series", "Series"]:
-        """pandas' ``Series.rdivmod``: ``(other // self, other % self)``."""
-        pd.Series._get_axis_number(axis)
-        if level is None and fill_value is None:
-            return self._divmod(other, True)
+        """pandas' ``Series.rdivmod`` (numpy's ``divmod``, as ``divmod`` says)."""
         return call_method(self, "rdivmod", (other,), {"level": level, "fill_value": fill_value, "axis": axis})
 
     def __rand__(self, o: Any) -> "Series": return self._binary("and", o, True)
