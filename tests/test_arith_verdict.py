@@ -216,3 +216,15 @@ def test_verdict_unknown_dtypes_give_no_verdict() -> None:
     num = gpd.Series([1.0, 2.0])
     assert verdict("add", num, 1) is True
     assert agrees("add", num, 1, False, num + 1)
+
+
+@pytest.mark.parametrize("tz", ["dateutil/US/Pacific", "US/Pacific", "UTC", "+01:00"])
+def test_arithmetic_keeps_the_time_zone_object(tz) -> None:
+    """``ts + Timedelta`` keeps the column's time zone object (a dateutil zone stays dateutil's), as
+    pandas' dtype does; a frame's columns too."""
+    ps = pandas.Series(pandas.date_range("2000-01-01", periods=3, tz=tz, unit="ns"), name="t")
+    for fn in (lambda s: s + pandas.Timedelta(hours=2), lambda s: np.timedelta64(2, "h") + s,
+               lambda s: s - pandas.Timedelta(hours=2)):
+        tm.assert_series_equal(fn(gpd.Series(ps)).to_pandas(), fn(ps))
+    pdf = pandas.DataFrame({"a": ps})
+    tm.assert_frame_equal((gpd.DataFrame(pdf) + pandas.Timedelta(1)).to_pandas(), pdf + pandas.Timedelta(1))
