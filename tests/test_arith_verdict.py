@@ -228,3 +228,21 @@ def test_arithmetic_keeps_the_time_zone_object(tz) -> None:
         tm.assert_series_equal(fn(gpd.Series(ps)).to_pandas(), fn(ps))
     pdf = pandas.DataFrame({"a": ps})
     tm.assert_frame_equal((gpd.DataFrame(pdf) + pandas.Timedelta(1)).to_pandas(), pdf + pandas.Timedelta(1))
+
+
+@pytest.mark.parametrize("box", ["series", "frame", "index"])
+def test_bool_floordiv_and_divmod_refused(box) -> None:
+    """pandas' NotImplementedError for ``//`` and ``divmod`` of bools (a frame's same-plan operands too)."""
+    make = {"series": (pandas.Series, gpd.Series), "frame": (lambda v: pandas.DataFrame({"a": v}),
+                                                             lambda v: gpd.DataFrame({"a": v})),
+            "index": (pandas.Index, gpd.Index)}[box]
+    p, g = make[0]([True, False]), make[1]([True, False])
+    for fn in (lambda o: o // o, lambda o: divmod(o, o), lambda o: divmod(True, o)):
+        _same_outcome(_outcome(lambda: fn(p)), _outcome(lambda: fn(g)))
+
+
+def test_tuple_operand_is_pandas() -> None:
+    """A tuple is a value where the values are tuples (a categorical of them too)."""
+    ps = pandas.Series([(0, 0), (0, 1), (1, 0)])
+    for s in (ps, ps.astype("category")):
+        tm.assert_series_equal((gpd.Series(s) == (0, 0)).to_pandas(), s == (0, 0))

@@ -647,7 +647,7 @@ class DataFrame(NumpyProtocols, NDFrame):
         if isinstance(other, np.ndarray) and other.ndim == 0:
             other = other[()]  # pandas' item_from_zerodim: a 0-d array is its scalar
         # pandas' exception where it refuses the operator for these dtypes (frontend/verdict.py)
-        answers = verdict(op, self, other, reflected) if is_scalar(other) else False
+        answers = verdict(op, self, other, reflected) if is_scalar(other) or isinstance(other, DataFrame) else False
         if op in ("floordiv", "mod") and any(f.dtype is not None and pa.types.is_decimal(f.dtype) for f in self._schema.columns):
             # decimal // and % are pandas' own (Series._binary says why)
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {}, "decimal // and % are not native")

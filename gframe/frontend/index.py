@@ -274,6 +274,7 @@ for _name in ("lt", "le", "gt", "ge", "ne"):
 for _name in ("neg", "pos", "abs", "invert"):
     setattr(Index, f"__{_name}__", _unary(f"__{_name}__"))
 Index.__divmod__ = _operator("__divmod__")  # type: ignore[attr-defined]
+Index.__rdivmod__ = _operator("__rdivmod__", reflected=True)  # type: ignore[attr-defined]
 Index.__hash__ = None  # type: ignore[assignment]  # pandas' indexes are unhashable (mutable names)
 
 

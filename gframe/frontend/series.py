@@ -859,8 +859,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             if isinstance(other, pd.Series):
                 return self._binary(op, Series(other), reflected)
             if any(is_opaque(x.value_type if x is not None and pa.types.is_dictionary(x) else x)
-                   for x in self._value_types()) or getattr(other, "ndim", 1) != 1:
-                # intervals, periods, objects (categories too), arrays of more dimensions: pandas'
+                   for x in self._value_types()) or getattr(other, "ndim", 1) != 1 or isinstance(other, tuple):
+                # intervals, periods, objects (categories too), arrays of more dimensions, a tuple
+                # (a value where the values are tuples, else a list-like: pandas decides): pandas'
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {})
             # an array keeps its dtype (an ExtensionArray's too); a list is numpy's reading of it
             arr = other if isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)) else np.asarray(other)
