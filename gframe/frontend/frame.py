@@ -27,6 +27,7 @@ from gframe.frontend.arrow import from_arrow, is_arrow_tabular
 from gframe.frontend.device import frame_plan as device_frame_plan, is_device_data, to_host
 from gframe.frontend.convert import NO_DEFAULT, converted_dtype, switches
 from gframe.frontend.coerce import InvalidComparison, invalid_comparison, is_scalar, literal, scalar_operand, scalar_value
+from gframe.frontend.verdict import agrees, verdict
 from gframe.frontend.explain import explain as explain_plan, show
 from gframe.interop import arrow_to_pandas, host_copy, scan_pandas
 from gframe.frontend.index import Index, relabelled
@@ -64,6 +65,9 @@ class DataFrame(NumpyProtocols, NDFrame):
     """
 
     _plan: L.Plan
+    # pandas' operators defer to an operand of a higher ``__pandas_priority__`` (pandas' DataFrame: 4000): a
+    # pandas object with a gframe one is gframe's operator, aligned as pandas aligns
+    __pandas_priority__ = 4001
 
     def __init__(self, data: Any = None, index: Any = None, columns: Any = None, dtype: Any = None,
                  copy: bool | None = None) -> None:
@@ -641,6 +645,10 @@ class DataFrame(NumpyProtocols, NDFrame):
 
     # ------------------------------------------------------------------ arithmetic
     def _binary(self, op: str, other: Any, reflected: bool = False) -> "DataFrame":
+        if isinstance(other, np.ndarray) and other.ndim == 0:
+            other = other[()]  # pandas' item_from_zerodim: a 0-d array is its scalar
+        # pandas' exception where it refuses the operator for these dtypes (frontend/verdict.py)
+        answers = verdict(op, self, other, reflected) if is_scalar(other) or isinstance(other, DataFrame) else False
         if op in ("floordiv", "mod") and any(f.dtype is not None and pa.types.is_decimal(f.dtype) for f in self._schema.columns):
             # decimal // and % are pandas' own (Series._binary says why)
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {}, "decimal // and % are not native")
@@ -657,7 +665,19 @@ class DataFrame(NumpyProtocols, NDFrame):
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
                 return cross_kind_equality(expr, self._schema.dtype_of, self._schema.family_of) or expr
 
-            return self._map_columns(apply)
+            try:
+                result = self._map_columns(apply)
+                if answers and not agrees(op, self, other, reflected, result):
+                    # a dtype rule gframe lacks (its result's dtypes are not pandas'): pandas' result
+                    return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                       "the native result's dtypes are not pandas' for these operands")
+                return result
+            except TypeError:
+                if not answers:
+                    raise
+                # pandas answers for these dtypes where gframe's rules refuse: pandas' result
+                return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "an operation gframe's dtype rules refuse and pandas answers")
         if isinstance(other, DataFrame) and other._plan == self._plan and not opaque:
             outs = []
             for f in self._schema.columns:

@@ -138,6 +138,23 @@ class NDFrame(ArrowInterop, DeviceInterop):
     def __and__(self, o: Any) -> Any: return self._binary("and", o)
     def __or__(self, o: Any) -> Any: return self._binary("or", o)
 
+    def __divmod__(self, o: Any) -> Any:
+        return self._divmod(o, False)
+
+    def __rdivmod__(self, o: Any) -> Any:
+        return self._divmod(o, True)
+
+    def _divmod(self, o: Any, reflected: bool) -> Any:
+        """pandas' ``divmod``: the pair ``(self // o, self % o)``, each with pandas' rules of its
+        operator (``1 // 0`` is inf); pandas' own exception where it refuses ``divmod`` for the dtypes."""
+        from gframe.frontend.verdict import verdict
+
+        verdict("divmod", self, o, reflected)
+        div = self._binary("floordiv", o, reflected)
+        if div is NotImplemented:
+            return NotImplemented
+        return div, self._binary("mod", o, reflected)
+
     # pandas' flexible operators (``add(other, axis, level, fill_value)``...): a subclass's
     # ``_flex(name, op, other, axis, level, fill_value, reflected)`` runs the common cases natively
     # and hands the others to pandas (recorded)

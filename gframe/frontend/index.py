@@ -156,6 +156,18 @@ class Index(ArrowInterop):
 
         return np.asarray(self.to_pandas(), dtype=dtype)
 
+    # as pandas' Index: numpy defers its operators to ours (``np.int64(2) + idx`` is ``idx.__radd__``,
+    # not numpy's sum of the labels' array), and its ufuncs run on pandas' labels
+    __array_priority__ = 1000
+    __pandas_priority__ = 2001  # pandas' arrays and Index defer to ours (pandas' Index: 2000)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        def run(*args: Any, **kw: Any) -> Any:
+            return getattr(ufunc, method)(*args, **kw)
+
+        api = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+        return via_pandas(api, run, inputs, kwargs, "numpy ufunc on an Index")
+
     @property
     def values(self) -> Any:
         return self.to_pandas().values
@@ -262,6 +274,7 @@ for _name in ("lt", "le", "gt", "ge", "ne"):
 for _name in ("neg", "pos", "abs", "invert"):
     setattr(Index, f"__{_name}__", _unary(f"__{_name}__"))
 Index.__divmod__ = _operator("__divmod__")  # type: ignore[attr-defined]
+Index.__rdivmod__ = _operator("__rdivmod__", reflected=True)  # type: ignore[attr-defined]
 Index.__hash__ = None  # type: ignore[assignment]  # pandas' indexes are unhashable (mutable names)
 
 

@@ -17,7 +17,7 @@ import datetime as _dt
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from gframe.frontend.pdcompat import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
+from pandas.core.ops.common import _maybe_match_name
 from pandas.errors import ChainedAssignmentError
 from pandas.errors.cow import _chained_assignment_msg
 
@@ -54,9 +54,11 @@ from gframe.frontend.frame import (
 from gframe.frontend.convert import NO_DEFAULT, converted_dtype, switches
 from gframe.frontend.device import DEVICE_ATTRIBUTES, SeriesDeviceInterop, is_device_data, refusal, series_plan, to_host
 from gframe.frontend.generic import NDFrame
+from gframe.frontend.pdcompat import is_local_in_caller_frame, is_setitem_syntax_in_caller_frame
 from gframe.frontend.index import Index, relabelled
 from gframe.interop import family_scalar, host_copy
 from gframe.frontend.numpy_protocols import NumpyProtocols
+from gframe.frontend.verdict import agrees, verdict
 from gframe.plan import logical as L
 from gframe.plan.traversal import fold
 from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Lit, func
@@ -527,6 +529,9 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     _plan: L.Plan
     _expr: Expr
     _name: Hashable
+    # pandas' operators defer to an operand of a higher ``__pandas_priority__`` (pandas' Series: 3000): a
+    # pandas object with a gframe one is gframe's operator, aligned as pandas aligns
+    __pandas_priority__ = 3001
 
     def __new__(cls, data: Any = None, *args: Any, **kwargs: Any) -> Any:
         if type(data) is dict and data:
@@ -811,6 +816,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             return NotImplemented  # type: ignore[return-value]
         if isinstance(other, (Index, pd.Index)):
             other = other.to_pandas() if isinstance(other, Index) else other
+        if isinstance(other, np.ndarray) and other.ndim == 0:
+            other = other[()]  # pandas' item_from_zerodim: a 0-d array is its scalar
+        # pandas' exception where it refuses the operator for these dtypes (``verdict``); True where
+        # pandas answers, so a refusal of gframe's own dtype rules below is pandas' call instead
+        answers = verdict(op, self, other, reflected)
         if is_date_offset(other) and op in ("add", "sub"):
             fixed = offset_as_timedelta(other, self._dtype_arrow)
             if fixed is None or (op == "sub" and reflected):  # a calendar offset: pandas applies it
@@ -834,7 +844,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                     return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                        "indexes not alignable natively")
                 (plan, rexpr), lexpr = pair
-            name = self._name if self._name == other._name else None
+            name = _maybe_match_name(self, other)  # pandas' rule (equal names, or both the same missing marker)
         elif is_scalar(other):
             plan, lexpr, name = self._plan, self._expr, self._name
             t = self._dtype_arrow
@@ -854,21 +864,32 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 op, rexpr = scalar_operand(op, other, self._dtype_arrow)
             except InvalidComparison:
                 return Series._over(plan, invalid_comparison(op, lexpr, other, self._dtype_arrow), name)
-        elif _is_listlike(other) or isinstance(other, np.ndarray):
-            arr = np.asarray(other if not isinstance(other, pd.Series) else other.values)
+        elif _is_listlike(other) or isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)):
             if isinstance(other, pd.Series):
                 return self._binary(op, Series(other), reflected)
+            if any(is_opaque(x.value_type if x is not None and pa.types.is_dictionary(x) else x)
+                   for x in self._value_types()) or getattr(other, "ndim", 1) != 1 or isinstance(other, tuple):
+                # intervals, periods, objects (categories too), arrays of more dimensions, a tuple
+                # (a value where the values are tuples, else a list-like: pandas decides): pandas'
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {})
+            # an array keeps its dtype (an ExtensionArray's too); a list is numpy's reading of it
+            arr = other if isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)) else np.asarray(other)
             if len(arr) != len(self):
                 raise ValueError(f"Unable to coerce to Series, length must be {len(self)}: given {len(arr)}")
             idx = self.index.to_pandas() if self._plan.schema.index is not None else None
-            return self._binary(op, Series(pd.Series(arr, index=idx)), reflected).rename(self._name)
+            name = _maybe_match_name(self, other) if isinstance(other, pd.Index) else self._name
+            return self._binary(op, Series(pd.Series(arr, index=idx)), reflected).rename(name)
         elif pd.api.types.is_scalar(other):
             # a scalar to pandas that gframe has no literal for (``Decimal``, ``Fraction``): pandas' result
             # (returning NotImplemented would let Python compare the objects themselves: ``==`` False)
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
                                f"a {type(other).__name__} operand is not native")
         else:
-            return NotImplemented  # type: ignore[return-value]
+            # an object of another kind (a user's class, a path, a dict): pandas' rules - it defers to
+            # a higher ``__pandas_priority__`` (NotImplemented, so Python asks the other operand) or
+            # applies the operator to each value
+            return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               f"a {type(other).__name__} operand: pandas' rules")
         if is_opaque(expr_type(lexpr, plan.schema.dtype_of)) or is_opaque(expr_type(rexpr, plan.schema.dtype_of)) \
                 or any(is_opaque(t) for t in self._value_types()) \
                 or isinstance(other, Series) and any(is_opaque(t) for t in other._value_types()):
@@ -895,6 +916,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # and no kernels over bools, of any dtype (its TypeError naming the dtypes): pandas' own errors
             return call_method(self, f"__{'r' if reflected else ''}{op}__", (other,), {},
                                f"{_OP_SYMBOL[op]} of an ArrowDtype operand pandas refuses")
+        if op in ARITHMETIC and (self._family in OBJECT_FAMILIES or isinstance(other, Series) and other._family in OBJECT_FAMILIES) \
+                and not all(t is not None and (is_numeric(t) or is_string(t)) for t in (
+                    expr_type(lexpr, plan.schema.dtype_of), expr_type(rexpr, plan.schema.dtype_of))):
+            # Python objects with times: pandas applies the operator to each value (``Timedelta / 2``
+            # is a Timedelta in an object column, not numbers)
+            return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               "Python objects with times: pandas' operator per value")
         l, r = (rexpr, lexpr) if reflected else (lexpr, rexpr)
         if aligned_logical:
             # pandas' logical_op, not Kleene logic: the right side's missing values count as False,
@@ -916,8 +944,18 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                 # a string is there; over no rows, or only missing ones, an answer)
                 return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
                                    "strings compared with another kind: pandas decides by the values")
+            if answers or self._family in OBJECT_FAMILIES or isinstance(other, Series) and other._family in OBJECT_FAMILIES:
+                # pandas answers for these dtypes where gframe's rules refuse, or Python objects (pandas
+                # applies the operator to each value: its result, or its error for the values)
+                return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                                   "an operation gframe's dtype rules refuse and pandas answers")
             raise
-        return Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of, plan.schema.family_of) or expr, name)
+        result = Series._over(plan, cross_kind_equality(expr, plan.schema.dtype_of, plan.schema.family_of) or expr, name)
+        if answers and not agrees(op, self, other, reflected, result):
+            # a dtype rule gframe lacks (its result's dtype is not pandas'): pandas' result
+            return call_method(self, flex or f"__{'r' if reflected else ''}{op}__", (other,), {},
+                               "the native result's dtype is not pandas' for these operands")
+        return result
 
     def _bool_family(self) -> str | None:
         """The family of this Series' bool dtype (NUMPY: numpy's bool, MASKED: "boolean"); None if not bool."""
@@ -925,6 +963,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if t is None or not pa.types.is_boolean(t):
             return None
         return expr_family(self._expr, self._plan.schema.family_of, self._plan.schema.dtype_of)
+
+    def divmod(self, other: Any, level: Any = None, fill_value: Any = None, axis: Any = 0) -> tuple["Series", "Series"]:
+        """pandas' ``Series.divmod``: unlike the ``divmod`` operator it is numpy's ``divmod`` of the
+        aligned values (``1 // 0`` is 0 for ints, not inf): pandas' own."""
+        return call_method(self, "divmod", (other,), {"level": level, "fill_value": fill_value, "axis": axis})
+
+    def rdivmod(self, other: Any, level: Any = None, fill_value: Any = None, axis: Any = 0) -> tuple["Series", "Series"]:
+        """pandas' ``Series.rdivmod`` (numpy's ``divmod``, as ``divmod`` says)."""
+        return call_method(self, "rdivmod", (other,), {"level": level, "fill_value": fill_value, "axis": axis})
 
     def __rand__(self, o: Any) -> "Series": return self._binary("and", o, True)
     def __ror__(self, o: Any) -> "Series": return self._binary("or", o, True)
@@ -996,7 +1043,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         l, r = (rf, lf) if reflected else (lf, rf)
         expr = BinOp(op, l, r)
         check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
-        return Series._over(plan, expr, self._name if self._name == other._name else None)
+        return Series._over(plan, expr, _maybe_match_name(self, other))
 
     # ------------------------------------------------------------------ elementwise
     @objects_via_pandas

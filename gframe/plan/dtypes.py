@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 import pyarrow as pa
 
-from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.expr import ARITHMETIC, COMPARISON, LOGICAL, Agg, BinOp, Col, Expr, Func, Lit, columns_used
 from gframe.plan.functions import declare
 from gframe.plan.functions import lookup as lookup_function
 from gframe.plan.schema import (
@@ -764,7 +764,14 @@ def expr_field(label: object, expr: Expr, schema: Schema) -> Field:
 
     t = expr_type(expr, schema.dtype_of)
     fam = expr_family(expr, schema.family_of, schema.dtype_of)
-    return Field(label, family_type(expr, t, fam, schema.dtype_of, schema.family_of), fam)
+    tz = None
+    if t is not None and pa.types.is_timestamp(t) and t.tz is not None and not isinstance(expr, Lit):
+        # the time zone object of the tz-aware column it computes from (``Field.tz``: a dateutil or
+        # pytz zone comes back as itself, ``ts + Timedelta`` keeps pandas' dtype); read back only
+        # where the zone's name is still the result's (``interop.column_tz``)
+        holders = {f.name: f.tz for f in (*(schema.index or ()), *schema.columns) if f.tz is not None}
+        tz = next((holders[n] for n in sorted(columns_used(expr)) if n in holders), None)
+    return Field(label, family_type(expr, t, fam, schema.dtype_of, schema.family_of), fam, tz)
 
 
 def family_lookup(lookup: Lookup) -> FamilyLookup:
