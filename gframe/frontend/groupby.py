@@ -17,9 +17,10 @@ from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, Col, Lit
-from gframe.plan.schema import NUMPY, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
+from gframe.plan.schema import MASKED, NUMPY, OBJECT_STRING, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string, pandas_dtype
 from gframe.fallback import user_stacklevel
 from gframe.udf import groupby_apply
+from pandas.core.groupby import base as _pandas_groupby_kernels  # pandas' kernel lists: the spec of transform(name)
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
 
@@ -39,6 +40,83 @@ _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "fi
 
 # what pandas gives an empty group (observed=False); the other aggregations give a missing value
 _EMPTY_GROUP = {"size": 0, "count": 0, "nunique": 0, "sum": 0, "prod": 1, "any": False, "all": True}
+
+
+# pandas' refusals of a group operation for a column's dtype (its ``_groupby_op`` checks, which run
+# before any data is looked at, so the message depends on the dtype only): raised natively, where
+# the fallback would only have asked pandas to raise them. Rows: (kind, ops, exception, message
+# template; ``{fn}`` the operation, ``{dtype}`` the column's dtype as pandas writes it); a kind a
+# method has per class (SeriesGroupBy "S", DataFrameGroupBy "F") is marked so.
+_STR_OPS = frozenset({"prod", "mean", "median", "cumsum", "cumprod", "std", "sem", "var", "skew", "kurt", "quantile"})
+_CAT_OPS = frozenset({"cummax", "cummin", "cumprod", "cumsum", "prod", "skew", "kurt", "sum"})
+_CAT_AGG = frozenset({"mean", "median", "sem", "std", "var"})
+_REFUSALS: tuple[tuple[str, frozenset[str], type, str], ...] = (
+    ("str", _STR_OPS, TypeError, "dtype '{dtype}' does not support operation '{fn}'"),
+    ("str S", frozenset({"cummin", "cummax"}), TypeError, "{fn} is not supported for {dtype} dtype"),
+    ("str F", frozenset({"cummin", "cummax"}), NotImplementedError,
+     "function is not implemented for this dtype: [how->{fn},dtype->object]"),
+    ("str pyarrow", frozenset({"diff"}), TypeError, "operation 'sub' not supported for dtype '{dtype}' with dtype '{dtype}'"),
+    ("str pyarrow", frozenset({"pct_change"}), TypeError,
+     "operation 'truediv' not supported for dtype '{dtype}' with dtype '{dtype}'"),
+    ("datetime", frozenset({"sum", "prod", "cumsum", "cumprod", "var", "skew", "kurt"}), TypeError,
+     "datetime64 type does not support operation '{fn}'"),
+    ("datetime", frozenset({"any", "all"}), TypeError,
+     "'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead."),
+    ("datetime", frozenset({"pct_change"}), TypeError, "cannot perform __truediv__ with this index type: DatetimeArray"),
+    ("timedelta", frozenset({"prod", "cumprod", "var", "skew", "kurt"}), TypeError,
+     "timedelta64 type does not support {fn} operations"),
+    ("category", _CAT_OPS, TypeError, "category type does not support {fn} operations"),
+    ("category", _CAT_AGG, TypeError, "category dtype does not support aggregation '{fn}'"),
+    ("category", frozenset({"diff"}), TypeError, "unsupported operand type(s) for -: 'Categorical' and 'Categorical'"),
+    ("category", frozenset({"pct_change"}), TypeError, "unsupported operand type(s) for /: 'Categorical' and 'Categorical'"),
+    ("category", frozenset({"quantile"}), TypeError, "No matching signature found"),
+    ("unordered", frozenset({"min", "max", "idxmin", "idxmax", "rank"}), TypeError,
+     "Cannot perform {fn} with non-ordered Categorical"),
+)
+
+
+def _dtype_kinds(f: Any, frame_groupby: bool) -> tuple[set[str], str] | None:
+    """The ``_REFUSALS`` kinds of a column, and its dtype as pandas writes it (None: no refusal
+    known for it - Arrow-backed and object columns, whose messages name their values)."""
+    t = f.dtype
+    if t is None:
+        return None
+    if pa.types.is_dictionary(t):
+        return ({"category"} if t.ordered else {"category", "unordered"}), "category"
+    if f.family != NUMPY and not (is_string(t) and f.family in (MASKED,)):
+        return None
+    if is_string(t):
+        if t == OBJECT_STRING:
+            return None
+        dtype = pandas_dtype(t, family=f.family)
+        kinds = {"str", "str F" if frame_groupby else "str S"}
+        if getattr(dtype, "storage", None) == "pyarrow":
+            kinds.add("str pyarrow")
+        return kinds, str(dtype)
+    if pa.types.is_timestamp(t):
+        return {"datetime"}, "datetime64"
+    if pa.types.is_duration(t):
+        return {"timedelta"}, "timedelta64"
+    return None
+
+
+def _refusal(fn: str, fields: list[Any], frame_groupby: bool) -> Exception | None:
+    """pandas' exception for ``fn`` over these value columns, where one column's dtype refuses it
+    and every refusing column gives the same one (else None: pandas' own order decides)."""
+    found = set()
+    for f in fields:
+        got = _dtype_kinds(f, frame_groupby)
+        if got is None:
+            continue
+        kinds, dtype = got
+        for kind, ops, exc, msg in _REFUSALS:
+            if kind in kinds and fn in ops:
+                found.add((exc, msg.format(fn=fn, dtype=dtype)))
+                break
+    if len(found) != 1:
+        return None
+    exc, msg = found.pop()
+    return exc(msg)
 
 
 def _is_function_key(k: Any) -> bool:
@@ -213,7 +291,20 @@ class _GroupBy:
         return gb
 
     def _fallback(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        self._refuse(name, kwargs.get("numeric_only", False))
         return self._fallback_reason(name, "not native for this grouping", *args, **kwargs)
+
+    def _refuse(self, name: str, numeric_only: Any = False) -> None:
+        """Raise pandas' exception where a value column's dtype refuses ``name`` (``_REFUSALS``):
+        the same before the trip as pandas would after it. Only where the value columns are known
+        (native keys, or a selected column); ``numeric_only=True`` leaves such columns out."""
+        if numeric_only is not False:
+            return
+        if self._native_keys is None and self._selection is None and not isinstance(self._obj, Series):
+            return
+        exc = _refusal(name, self._value_fields(), self._is_frame_groupby)
+        if exc is not None:
+            raise exc
 
     def _fallback_reason(self, name: str, reason: str, *args: Any, **kwargs: Any) -> Any:
         def run(pobj: Any, *a: Any, **k: Any) -> Any:
@@ -375,12 +466,24 @@ class _GroupBy:
         return DataFrame._from_plan(plan)
 
     def transform(self, func: Any = None, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
+        """pandas' ``transform(name)``: a name outside its allow-list is its ValueError; a
+        transformation (``cumsum``, ``shift``, ``rank``...) is that method; a reduction is the
+        method's result broadcast to the rows (natively for the ``_ALIASES``; a dtype that refuses
+        it raises pandas' error, as the method would)."""
+        if isinstance(func, str):
+            if func not in _pandas_groupby_kernels.transform_kernel_allowlist:
+                raise ValueError(f"'{func}' is not a valid function name for transform(name)")
+            if func in _pandas_groupby_kernels.transformation_kernels:
+                extra = {"engine": engine, "engine_kwargs": engine_kwargs} if engine is not None else {}
+                return getattr(self, func)(*args, **kwargs, **extra)
         plain = not args and not kwargs and engine is None and engine_kwargs is None
         # (a list or dict of functions, named aggregations: pandas')
         name = _agg_name(func) if plain and (isinstance(func, str) or callable(func)) else None
         if self._native_keys is None or name is None:
+            if isinstance(func, str):
+                self._refuse(func, kwargs.get("numeric_only", False))
             extra = {k: v for k, v in (("engine", engine), ("engine_kwargs", engine_kwargs)) if v is not None}
-            return self._fallback("transform", func, *args, **extra, **kwargs)
+            return self._fallback_reason("transform", "not native for this grouping", func, *args, **extra, **kwargs)
         keys = self._native_keys[0]
         squeeze = not self._is_frame_groupby
         if name == "size":
@@ -389,7 +492,9 @@ class _GroupBy:
             return Series._from_frame_plan(plan)
         fields = self._value_fields()
         if not all(self._ok(name, f) for f in fields):
-            return self._fallback("transform", func)
+            if isinstance(func, str):
+                self._refuse(func)
+            return self._fallback_reason("transform", "not native for this grouping", func)
         outputs = tuple((f.label, Agg(name, (), Col(f.name))) for f in fields)
         plan = L.GroupWindow(keys, outputs, self._dropna, self._frame._plan)
         return Series._from_frame_plan(plan) if squeeze else DataFrame._from_plan(plan)
@@ -407,9 +512,10 @@ class _GroupBy:
         bit for bit (running min / max of numpy numbers and times; sums of int64 and bools,
         products of float64: pandas' Kahan-summed float sums and its narrow ints that widen on
         overflow stay pandas')."""
+        self._refuse(name, numeric_only)
         if args or kwargs or numeric_only or not skipna or self._native_keys is None or getattr(self, "_unobserved", False):
             # (positional as given: numpy's ``cumsum(axis, dtype)`` compatibility arguments follow them)
-            return self._fallback(name, numeric_only, skipna, *args, **kwargs)
+            return self._fallback_reason(name, "not native for this grouping", numeric_only, skipna, *args, **kwargs)
         fields = self._value_fields()
         for f in fields:
             t = f.dtype
@@ -486,6 +592,10 @@ class _GroupBy:
         return out
 
     def agg(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
+        cls = pd.core.groupby.DataFrameGroupBy if isinstance(self, DataFrameGroupBy) else pd.core.groupby.SeriesGroupBy
+        if isinstance(func, str) and not func.startswith("_") and _is_pandas_method(cls, func):
+            # pandas' ``agg(name)`` is the method of that name, with the arguments given
+            return getattr(self, func)(*args, **kwargs)
         if self._native_keys is None or args or "engine" in kwargs or "engine_kwargs" in kwargs:
             return self._fallback("agg", func, *args, **kwargs)
         squeeze = not self._is_frame_groupby
