@@ -119,6 +119,15 @@ def _refusal(fn: str, fields: list[Any], frame_groupby: bool) -> Exception | Non
     return exc(msg)
 
 
+class _ValueKey:
+    """A key given as values, held as the hidden column ``name`` of the grouped frame; ``label``
+    names it in the result (pandas' name of the key)."""
+
+    def __init__(self, name: str, label: Hashable) -> None:
+        self.name = name
+        self.label = label
+
+
 def _is_function_key(k: Any) -> bool:
     return callable(k) and not isinstance(k, (pd.Series, pd.Index, pd.Grouper)) and not hasattr(k, "_expr") \
         and not hasattr(k, "to_pandas")
@@ -186,17 +195,43 @@ class _GroupBy:
             # label, leaving the column out of the result
             keys = [k if self._own_column(k) is None else self._own_column(k) for k in keys]
             self._by = keys if isinstance(self._by, list) else keys[0]
-        if any(_is_function_key(k) for k in keys):
-            # a function of the index labels: pandas calls it on each label when the group-by is made
-            # (its errors raise there); the labels it gives are the key (named as the index)
+        if any(_is_function_key(k) or isinstance(k, dict) for k in keys):
+            # a function of the index labels (a dict: its ``get``): pandas calls it on each label when
+            # the group-by is made (its errors raise there); the labels it gives are the key (named
+            # as the index)
             labels = self._frame.index.to_pandas()
-            keys = [labels.map(k) if _is_function_key(k) else k for k in keys]
+            keys = [labels.map(k.get if isinstance(k, dict) else k) if _is_function_key(k) or isinstance(k, dict) else k
+                    for k in keys]
             self._by = keys if isinstance(self._by, list) else keys[0]
+        if isinstance(self._by, list) and len(self._by) == len(frame) and len(keys) > 0 \
+                and not any(pd.api.types.is_list_like(k) or isinstance(k, pd.Grouper) for k in keys) \
+                and not all(schema.has(k) or (schema.index is not None and any(f.label == k for f in schema.index))
+                            for k in keys):
+            # pandas' "index replacement": a list of scalars as long as the rows, not all of them
+            # labels, is one key of values (``df.groupby(len(df) * [ts])``); numbers and bools here
+            # (others: pandas infers the array's type)
+            arr = np.asarray(keys)
+            if arr.dtype.kind not in "iufb":
+                return None
+            keys = [arr]
+        if isinstance(self._obj, Series) and any(not pd.api.types.is_list_like(k) for k in keys):
+            return None  # (a Series grouped by labels: its index levels, pandas')
+        values = [k for k in keys if pd.api.types.is_list_like(k) and not isinstance(k, (tuple, pd.Grouper))]
+        if values:
+            keyed = self._value_keys(frame, keys)
+            if keyed is None:
+                return None
+            self._keyed = keyed
+            frame, keys = keyed
+            schema = frame._plan.schema
         names, labels = [], []
         for k in keys:
+            if isinstance(k, _ValueKey):
+                names.append(k.name)
+                labels.append(k.label)
+                continue
             if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series) \
                     or pd.api.types.is_list_like(k):
-                # values as keys (an array, an Index, a Series): pandas' grouping, which checks their length
                 return None
             if isinstance(k, pd.Grouper):
                 return self._grouper_keys(k, keys)
@@ -215,6 +250,57 @@ class _GroupBy:
             names.append(f.name)
             labels.append(k)
         return self._check_observed(tuple(names), tuple(labels))
+
+    def _value_keys(self, frame: Any, keys: list[Any]) -> tuple[Any, list[Any]] | None:
+        """Keys given as values (an array, a list, an Index, a Series - aligned on the index as
+        pandas' ``reindex`` - or the labels a function / dict gave) become hidden columns of the
+        grouped frame, named as pandas names the key (a Series' or Index's name, else None); None
+        where pandas' own grouping decides (its length check, ``as_index=False``, no rows)."""
+        from gframe.frontend.frame import _align_expr
+
+        if not self._as_index:
+            return None  # (pandas leaves a key that is no column out of the frame, or not)
+        n = len(frame)
+        if n == 0:
+            return None
+        idx = frame.index.to_pandas() if frame._plan.schema.index is not None else None
+        plan = frame._plan
+        out_keys: list[Any] = []
+        for i, k in enumerate(keys):
+            if not pd.api.types.is_list_like(k) or isinstance(k, (tuple, pd.Grouper)):
+                out_keys.append(k)
+                continue
+            if isinstance(k, dict):
+                return None
+            hidden = f"__gf_groupby_key_{i}"
+            if isinstance(k, pd.Series) or (hasattr(k, "_expr") and isinstance(k, Series)):
+                ser = k if isinstance(k, Series) else Series(k)
+                label = k.name
+                al = _align_expr(plan, ser)
+                if al is None:
+                    return None
+                plan, expr = al
+            else:
+                if hasattr(k, "to_pandas"):
+                    k = k.to_pandas()
+                if isinstance(k, pd.DataFrame) or getattr(k, "ndim", 1) != 1 or len(k) != n:
+                    return None  # (pandas' ValueError: "Grouper and axis must be same length")
+                label = k.name if isinstance(k, pd.Index) else None
+                # (a list: pandas' ``asarray_tuplesafe``, whose type the Index infers)
+                arr = pd.Series(pd.Index(k) if isinstance(k, list) else k, index=idx)
+                if arr.dtype == object:
+                    return None  # (Python objects as keys: pandas hashes and orders them)
+                al = _align_expr(plan, Series(arr))
+                if al is None:
+                    return None
+                plan, expr = al
+            # the aligned plan keeps the frame's columns first; the key rides along, hidden
+            outputs = [(f.label, Col(f.name)) for f in plan.schema.columns
+                       if not (isinstance(f.label, str) and f.label.startswith("__gf_aligned"))]
+            outputs.append((hidden, expr))
+            plan = L.Select(tuple(outputs), plan)
+            out_keys.append(_ValueKey(plan.schema.field(hidden).name, label))
+        return DataFrame._from_plan(plan), out_keys
 
     def _own_column(self, k: Any) -> Hashable | None:
         """The label of the grouped frame's column that ``k`` is (a gframe Series ``df[label]`` of
@@ -269,6 +355,9 @@ class _GroupBy:
         binned = getattr(self, "_binned", None)
         if binned is not None:  # a time Grouper: the key column holds the bin labels
             return binned.frame
+        keyed = getattr(self, "_keyed", None)
+        if keyed is not None:  # keys given as values: hidden columns of the frame
+            return keyed[0]
         obj = self._obj
         return obj if isinstance(obj, DataFrame) else obj._frame()
 
@@ -581,11 +670,14 @@ class _GroupBy:
         return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
 
     def head(self, n: int = 5) -> Any:
-        if self._native_keys is None or n < 0:
+        if self._native_keys is None or n < 0 or (getattr(self, "_keyed", None) is not None
+                                                   and not isinstance(self._obj, DataFrame)):
             return self._fallback("head", n)
         frame = self._frame
         plan = L.GroupHead(self._native_keys[0], n, self._dropna, _positions(frame._plan))
         out = DataFrame._from_plan(plan)
+        if getattr(self, "_keyed", None) is not None:  # (keys given as values: their hidden columns out)
+            out = out[[f.label for f in self._obj._plan.schema.columns]]
         if self._selection is not None:
             out = out[self._selection]
             return out
@@ -731,11 +823,6 @@ class SeriesGroupBy(_GroupBy):
         else:
             super().__init__(obj, by, **kw)
 
-    def _resolve_keys(self) -> Any:
-        if isinstance(self._obj, Series) and self._selection is None:
-            if self._level is None:
-                return None
-        return super()._resolve_keys()
 
     def _value_fields(self) -> list[Any]:
         if isinstance(self._obj, Series) and self._selection is None:
