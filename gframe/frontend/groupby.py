@@ -153,6 +153,7 @@ class _GroupBy:
         self._level = level
         self._as_index = as_index
         self._sort = sort
+        self._given = (sort, dropna)  # (as given: a ``pd.Grouper`` key's own sort / dropna may rule the result)
         self._observed = observed
         self._dropna = dropna
         self._group_keys = group_keys
@@ -161,10 +162,10 @@ class _GroupBy:
 
     # pandas' public attributes of a group-by (kept by column selection)
     as_index = property(lambda self: self._as_index)
-    sort = property(lambda self: self._sort)
+    sort = property(lambda self: self._given[0])
     group_keys = property(lambda self: self._group_keys)
     observed = property(lambda self: self._observed)
-    dropna = property(lambda self: self._dropna)
+    dropna = property(lambda self: self._given[1])
     level = property(lambda self: self._level)
     keys = property(lambda self: self._by)
     # (a selected column's group-by holds that Series, a list selection the whole frame: pandas' ``obj``)
@@ -319,7 +320,20 @@ class _GroupBy:
         become a key column; any other Grouper goes to pandas."""
         from gframe.frontend.resample import grouper_bins
 
-        if len(keys) != 1 or self._level is not None or not self._as_index:
+        if len(keys) != 1 or self._level is not None:
+            return None
+        if grouper.key is not None and getattr(grouper, "freq", None) is None and grouper.level is None \
+                and type(grouper) is pd.Grouper:
+            # ``pd.Grouper(key="a")``: the column, in the Grouper's own order and missing-key rule
+            # (pandas takes its ``sort`` - False unless given - and ``dropna``, not the group-by's;
+            # a Grouper that sorts sorts the rows too, transforms included: pandas')
+            schema = self._frame._plan.schema
+            if not schema.has(grouper.key) or grouper.sort:
+                return None
+            self._sort, self._dropna = False, bool(grouper.dropna)
+            f = schema.field(grouper.key)
+            return self._check_observed((f.name,), (grouper.key,))
+        if not self._as_index:
             return None
         binned = grouper_bins(self._frame, grouper)
         if binned is None:
@@ -373,8 +387,8 @@ class _GroupBy:
     def _pandas_groupby(self, pobj: Any) -> Any:
         by = self._by
         by = as_pandas(by)
-        gb = pobj.groupby(by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
-                          dropna=self._dropna, group_keys=self._group_keys)
+        gb = pobj.groupby(by, level=self._level, as_index=self._as_index, sort=self._given[0], observed=self._observed,
+                          dropna=self._given[1], group_keys=self._group_keys)
         if self._selection is not None:
             gb = gb[self._selection]
         return gb
@@ -478,6 +492,8 @@ class _GroupBy:
             # a type the data decides (int or float where rows went missing) is pandas' to judge
             fields = [f for f in fields if f.dtype is None or is_numeric_for_pandas(f.dtype, f.family)]
         for f in fields:
+            if fn == "count" and f.dtype is not None and pa.types.is_dictionary(f.dtype):
+                continue  # (a count of categories: their non-missing rows, whatever the categories)
             if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
                 # (Python objects: pandas compares / hashes them by Python's rules; ``_ok`` says why)
                 return self._fallback(fn, **params)
@@ -809,8 +825,8 @@ class DataFrameGroupBy(_GroupBy):
         elif not schema.has(key):
             raise KeyError(f"Column not found: {key}")
         cls = DataFrameGroupBy if isinstance(key, list) else SeriesGroupBy
-        return cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
-                   dropna=self._dropna, group_keys=self._group_keys, selection=key)
+        return cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._given[0], observed=self._observed,
+                   dropna=self._given[1], group_keys=self._group_keys, selection=key)
 
 
 @full_signatures(pd.core.groupby.SeriesGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
