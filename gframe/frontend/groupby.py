@@ -12,6 +12,7 @@ from typing import Any, Hashable
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas._libs import lib
 from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, from_pandas_result, full_signatures, pandas_private, pandas_private_method, via_pandas
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
@@ -684,6 +685,41 @@ class _GroupBy:
         outputs = tuple((f.label, Agg("rank", params, Col(f.name))) for f in fields)
         plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
         return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
+
+    def _row_window(self, fn: str, params: dict[str, Any], call: tuple[tuple, dict]) -> Any:
+        """``shift`` / ``ffill`` / ``bfill`` in each group (a ``GroupWindow``): natively for numpy
+        numbers, bools, times and ``str`` columns and the nullable ones (a shift of ints / bools
+        gives float64 / object where it moves past a group's edge, as pandas); categoricals,
+        Python objects and Arrow-backed columns through pandas."""
+        if self._native_keys is None or getattr(self, "_unobserved", False):
+            return self._fallback(fn, *call[0], **call[1])
+        fields = self._value_fields()
+        for f in fields:
+            t = f.dtype
+            if t is None or f.family not in (NUMPY, MASKED) or t in (OBJECT_STRING, PYOBJECT) \
+                    or not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+                            or pa.types.is_timestamp(t) or pa.types.is_duration(t) or is_string(t)):
+                return self._fallback(fn, *call[0], **call[1])
+        outputs = tuple((f.label, Agg(fn, tuple(sorted(params.items())), Col(f.name))) for f in fields)
+        plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
+        return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
+
+    def shift(self, periods: Any = 1, freq: Any = None, fill_value: Any = lib.no_default, suffix: Any = None) -> Any:
+        call = ((), {"periods": periods, "freq": freq, "fill_value": fill_value, "suffix": suffix})
+        if not isinstance(periods, int) or isinstance(periods, bool) or periods == 0 or freq is not None \
+                or fill_value is not lib.no_default or suffix is not None:
+            return self._fallback("shift", **call[1])
+        return self._row_window("shift", {"periods": periods}, call)
+
+    def ffill(self, limit: Any = None) -> Any:
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
+            return self._fallback("ffill", limit=limit)  # (pandas' checks)
+        return self._row_window("ffill", {"limit": limit}, ((), {"limit": limit}))
+
+    def bfill(self, limit: Any = None) -> Any:
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
+            return self._fallback("bfill", limit=limit)
+        return self._row_window("bfill", {"limit": limit}, ((), {"limit": limit}))
 
     def head(self, n: int = 5) -> Any:
         if self._native_keys is None or n < 0 or (getattr(self, "_keyed", None) is not None

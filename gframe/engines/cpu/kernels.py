@@ -1292,6 +1292,14 @@ def _(node: L.GroupWindow, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         elif a.param("cumulative", False):
             pos = pl.int_range(pl.len(), dtype=pl.Int64)
             e = (pos if a.param("ascending", True) else pos.reverse()).over(keys)
+        elif a.fn in ("shift", "ffill", "bfill"):
+            # pandas' groupby().shift / ffill / bfill: within each group, in row order
+            x = low.lower(a.child)
+            if a.fn == "shift":
+                e = x.shift(a.param("periods", 1)).over(keys)
+            else:
+                fill = x.forward_fill if a.fn == "ffill" else x.backward_fill
+                e = fill(a.param("limit", None)).over(keys)
         elif a.fn == "rank":
             x = low.lower(a.child)
             t = low.type_of(a.child)
