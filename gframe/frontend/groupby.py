@@ -686,6 +686,33 @@ class _GroupBy:
         plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
         return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
 
+    @property
+    def groups(self) -> Any:
+        """pandas' ``{group key: Index of the group's row labels}``, natively for one column key,
+        sorted, missing keys dropped: the group sizes (the native ``size``, unobserved categories
+        included) cut the row labels stably sorted by the key. Other groupings: pandas' (a list of
+        one key warns there, many keys give tuples of the observed groups only)."""
+        kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
+        native = self._native_keys is not None and len(self._native_keys[0]) == 1 and self._given[0] \
+            and self._given[1] and self._sort and self._dropna and getattr(self, "_binned", None) is None \
+            and not (isinstance(self._by, list) and len(self._by) == 1) \
+            and any(f.name == self._native_keys[0][0] for f in self._frame._plan.schema.columns)
+        if not native:
+            return via_pandas(f"{kind}.groups", lambda pobj: self._pandas_groupby(pobj).groups, (self._obj,), {},
+                              "not native for this grouping")
+        from pandas.io.formats.printing import PrettyDict
+
+        name = self._native_keys[0][0]
+        plan = self._frame._plan
+        rows = DataFrame._from_plan(L.Select((("key", Col(name)),), plan))
+        rows = rows[rows["key"].notna()].sort_values("key", kind="stable")
+        labels = rows.index.to_pandas()
+        sizes = Series._from_frame_plan(self._complete(L.Aggregate(
+            (name,), (None,), ((None, Agg("size", (), Lit(1))),), True, True, True, plan))).to_pandas()
+        ends = np.cumsum(sizes.to_numpy(dtype=np.int64))
+        starts = ends - sizes.to_numpy(dtype=np.int64)
+        return PrettyDict({k: labels[a:b] for k, a, b in zip(sizes.index, starts, ends)})
+
     def _row_window(self, fn: str, params: dict[str, Any], call: tuple[tuple, dict]) -> Any:
         """``shift`` / ``ffill`` / ``bfill`` in each group (a ``GroupWindow``): natively for numpy
         numbers, bools, times and ``str`` columns and the nullable ones (a shift of ints / bools
