@@ -711,6 +711,11 @@ class _GroupBy:
             (name,), (None,), ((None, Agg("size", (), Lit(1))),), True, True, True, plan))).to_pandas()
         ends = np.cumsum(sizes.to_numpy(dtype=np.int64))
         starts = ends - sizes.to_numpy(dtype=np.int64)
+        if plan.schema.index is None:
+            # the default RangeIndex: its labels are the positions, and pandas' ``take`` of it
+            # gives a RangeIndex where they are evenly spaced
+            whole = pd.RangeIndex(len(self._frame))
+            return PrettyDict({k: whole.take(labels[a:b].to_numpy()) for k, a, b in zip(sizes.index, starts, ends)})
         return PrettyDict({k: labels[a:b] for k, a, b in zip(sizes.index, starts, ends)})
 
     def _row_window(self, fn: str, params: dict[str, Any], call: tuple[tuple, dict]) -> Any:
