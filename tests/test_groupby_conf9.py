@@ -250,3 +250,35 @@ def test_groups_not_native_are_pandas():
             assert [(str(k), list(v)) for k, v in want.items()] == [(str(k), list(v)) for k, v in got.items()]
     with pytest.warns(pandas.errors.Pandas4Warning, match="keys of `groups` will be a tuple"):
         gframe.DataFrame({"a": [1, 2, 1]}).groupby(["a"]).groups
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+@pytest.mark.parametrize("fn", ["shift", "ffill", "bfill", "first", "last", "min", "max", "nunique", "count"])
+@pytest.mark.parametrize("dropna", [True, False])
+def test_categorical_values_moved_and_picked(native, ordered, fn, dropna):
+    cat = pandas.Categorical(["b", None, "a", None, None, "c", "b"], categories=list("dcba"), ordered=ordered)
+
+    def q(pd):
+        return getattr(pd.DataFrame({"a": [1, 1, 2, 2, 3, None, 1], "d": cat}).groupby("a", dropna=dropna)["d"], fn)()
+
+    if fn in ("min", "max") and not ordered:
+        _raises_like_pandas(q)
+    else:
+        assert_matches_pandas(q)
+
+
+@pytest.mark.parametrize("fn", ["shift", "ffill", "first", "nunique", "max"])
+@pytest.mark.parametrize("observed", [True, False])
+def test_categorical_values_by_categorical_key(native, fn, observed):
+    def q(pd):
+        df = pd.DataFrame({"a": pandas.Categorical(list("aaaabbbbc"), categories=list("abcd"), ordered=True),
+                           "d": pandas.Categorical(list("aaaabbbbc"), categories=list("abcd"), ordered=True)})
+        return getattr(df.groupby("a", observed=observed), fn)()
+
+    assert_matches_pandas(q)
+
+
+def test_groups_of_a_list_of_one_key_warns_as_pandas(native):
+    with pytest.warns(pandas.errors.Pandas4Warning, match=re.escape("e.g. (a,) , instead of a scalar")):
+        got = gframe.DataFrame({"a": [1, 2, 1]}).groupby(["a"]).groups
+    assert {k: list(v) for k, v in got.items()} == {1: [0, 2], 2: [1]}

@@ -151,6 +151,7 @@ class _GroupBy:
                  observed: bool = True, dropna: bool = True, group_keys: bool = True, selection: Any = None) -> None:
         self._obj = obj
         self._by = by
+        self._keys_given = by  # (``_by`` may become the labels a function key gave)
         self._level = level
         self._as_index = as_index
         self._sort = sort
@@ -168,7 +169,7 @@ class _GroupBy:
     observed = property(lambda self: self._observed)
     dropna = property(lambda self: self._given[1])
     level = property(lambda self: self._level)
-    keys = property(lambda self: self._by)
+    keys = property(lambda self: self._keys_given)
     # (a selected column's group-by holds that Series, a list selection the whole frame: pandas' ``obj``)
     obj = property(lambda self: self._obj[self._selection] if isinstance(self, SeriesGroupBy)
                    and self._selection is not None else self._obj)
@@ -493,8 +494,11 @@ class _GroupBy:
             # a type the data decides (int or float where rows went missing) is pandas' to judge
             fields = [f for f in fields if f.dtype is None or is_numeric_for_pandas(f.dtype, f.family)]
         for f in fields:
-            if fn == "count" and f.dtype is not None and pa.types.is_dictionary(f.dtype):
-                continue  # (a count of categories: their non-missing rows, whatever the categories)
+            if f.dtype is not None and pa.types.is_dictionary(f.dtype) and f.family == NUMPY \
+                    and (fn in ("count", "nunique", "first", "last") or (fn in ("min", "max") and f.dtype.ordered)):
+                # categories: counted, or picked (first / last, min / max in the categories' order
+                # where ordered - pandas refuses the unordered) with the categories kept
+                continue
             if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
                 # (Python objects: pandas compares / hashes them by Python's rules; ``_ok`` says why)
                 return self._fallback(fn, **params)
@@ -695,13 +699,21 @@ class _GroupBy:
         kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
         native = self._native_keys is not None and len(self._native_keys[0]) == 1 and self._given[0] \
             and self._given[1] and self._sort and self._dropna and getattr(self, "_binned", None) is None \
-            and not (isinstance(self._by, list) and len(self._by) == 1) \
             and any(f.name == self._native_keys[0][0] for f in self._frame._plan.schema.columns)
         if not native:
             return via_pandas(f"{kind}.groups", lambda pobj: self._pandas_groupby(pobj).groups, (self._obj,), {},
                               "not native for this grouping")
         from pandas.io.formats.printing import PrettyDict
 
+        given = self._keys_given
+        if isinstance(given, list) and len(given) == 1:
+            warnings.warn(  # pandas' words
+                "In a future version, the keys of `groups` will be a "
+                f"tuple with a single element, e.g. ({given[0]},) , "
+                f"instead of a scalar, e.g. {given[0]}, when grouping "
+                "by a list with a single element. Use ``df.groupby(by='a').groups`` "
+                "instead of ``df.groupby(by=['a']).groups`` to avoid this warning",
+                pd.errors.Pandas4Warning, stacklevel=user_stacklevel())
         name = self._native_keys[0][0]
         plan = self._frame._plan
         rows = DataFrame._from_plan(L.Select((("key", Col(name)),), plan))
@@ -723,11 +735,13 @@ class _GroupBy:
         numbers, bools, times and ``str`` columns and the nullable ones (a shift of ints / bools
         gives float64 / object where it moves past a group's edge, as pandas); categoricals,
         Python objects and Arrow-backed columns through pandas."""
-        if self._native_keys is None or getattr(self, "_unobserved", False):
+        if self._native_keys is None:  # (unobserved categories have no rows: nothing to add)
             return self._fallback(fn, *call[0], **call[1])
         fields = self._value_fields()
         for f in fields:
             t = f.dtype
+            if t is not None and pa.types.is_dictionary(t):
+                continue  # (a categorical moves as its codes: the categories kept)
             if t is None or f.family not in (NUMPY, MASKED) or t in (OBJECT_STRING, PYOBJECT) \
                     or not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
                             or pa.types.is_timestamp(t) or pa.types.is_duration(t) or is_string(t)):
@@ -893,8 +907,10 @@ class DataFrameGroupBy(_GroupBy):
         elif not schema.has(key):
             raise KeyError(f"Column not found: {key}")
         cls = DataFrameGroupBy if isinstance(key, list) else SeriesGroupBy
-        return cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._given[0], observed=self._observed,
-                   dropna=self._given[1], group_keys=self._group_keys, selection=key)
+        out = cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._given[0], observed=self._observed,
+                  dropna=self._given[1], group_keys=self._group_keys, selection=key)
+        out._keys_given = self._keys_given
+        return out
 
 
 @full_signatures(pd.core.groupby.SeriesGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
