@@ -282,3 +282,23 @@ def test_groups_of_a_list_of_one_key_warns_as_pandas(native):
     with pytest.warns(pandas.errors.Pandas4Warning, match=re.escape("e.g. (a,) , instead of a scalar")):
         got = gframe.DataFrame({"a": [1, 2, 1]}).groupby(["a"]).groups
     assert {k: list(v) for k, v in got.items()} == {1: [0, 2], 2: [1]}
+
+
+NGROUP = {"a": [2, 1, 2, NaN, 3, 1], "b": ["x", "y", "x", "y", None, "x"],
+          "c": pandas.Categorical(list("qpqp") + [None, "q"], categories=list("qpz")), "v": range(6)}
+
+
+@pytest.mark.parametrize("by", ["a", "b", "c", ["a", "b"], ["b", "c"], "array"])
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.parametrize("ascending", [True, False])
+def test_ngroup(native, by, sort, ascending):
+    key = np.array([5, 4, 5, 4, 4, 5]) if by == "array" else by
+    assert_matches_pandas(lambda pd: pd.DataFrame(NGROUP).groupby(key, sort=sort, observed=True).ngroup(ascending))
+    assert_matches_pandas(lambda pd: pd.DataFrame(NGROUP).groupby(key, sort=sort, observed=True)["v"].ngroup(ascending))
+
+
+def test_ngroup_not_native_is_pandas():
+    # missing keys kept, unobserved categories: pandas' numbering
+    assert_matches_pandas(lambda pd: pd.DataFrame(NGROUP).groupby("a", dropna=False).ngroup())
+    assert_matches_pandas(lambda pd: pd.DataFrame(NGROUP).groupby("c", observed=False).ngroup())
+    assert_matches_pandas(lambda pd: pd.DataFrame(NGROUP).iloc[:0].groupby("a").ngroup())

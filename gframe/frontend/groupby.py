@@ -616,6 +616,17 @@ class _GroupBy:
         a = Agg("size", (("ascending", bool(ascending)), ("cumulative", True)), Col(keys[0]))
         return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
 
+    def ngroup(self, ascending: bool = True) -> Any:
+        """Each row's group number (``GroupWindow`` ``ngroup``): natively where missing keys drop
+        and every group is observed; pandas' numbering of missing keys and unobserved categories
+        otherwise."""
+        if self._native_keys is None or getattr(self, "_unobserved", False) or not self._dropna \
+                or getattr(self, "_binned", None) is not None:
+            return self._fallback("ngroup", ascending=ascending)
+        keys = self._native_keys[0]
+        a = Agg("ngroup", (("ascending", bool(ascending)), ("sort", bool(self._sort))), Col(keys[0]))
+        return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
+
     def _cumulative(self, fn: str, name: str, numeric_only: bool, skipna: bool, args: tuple, kwargs: dict) -> Any:
         """``cumsum`` / ``cumprod`` / ``cummin`` / ``cummax`` in each group (missing values skipped):
         natively where pandas' result type does not depend on the data and the values come out
