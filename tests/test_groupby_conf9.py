@@ -302,3 +302,24 @@ def test_ngroup_not_native_is_pandas():
     assert_matches_pandas(lambda pd: pd.DataFrame(NGROUP).groupby("a", dropna=False).ngroup())
     assert_matches_pandas(lambda pd: pd.DataFrame(NGROUP).groupby("c", observed=False).ngroup())
     assert_matches_pandas(lambda pd: pd.DataFrame(NGROUP).iloc[:0].groupby("a").ngroup())
+
+
+@pytest.mark.parametrize("fn", ["any", "all"])
+@pytest.mark.parametrize("how", ["method", "agg", "transform"])
+@pytest.mark.parametrize("dropna", [True, False])
+@pytest.mark.parametrize("select", [True, False])
+def test_any_all_of_strings(native, fn, how, dropna, select):
+    def q(pd):
+        df = pd.DataFrame({"k": [1, 1, 2, 2, 3, 4, 4, None], "s": ["", "x", "", None, None, "a", "b", ""]})
+        gb = df.groupby("k", dropna=dropna)
+        if select:
+            gb = gb["s"]
+        return getattr(gb, fn)() if how == "method" else getattr(gb, how)(fn)
+
+    assert_matches_pandas(q)
+
+
+def test_any_all_not_native_are_pandas():
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1], "s": [NaN, 1.0]}).groupby("k").any(skipna=False))
+    assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "s": pandas.array(["", None, "x"], dtype="string")})
+                          .groupby("k").all())

@@ -17,7 +17,7 @@ from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, f
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, Col, Lit
+from gframe.plan.expr import Agg, BinOp, Col, Func, Lit
 from gframe.plan.schema import MASKED, NUMPY, OBJECT_STRING, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string, pandas_dtype
 from gframe.fallback import user_stacklevel
 from gframe.udf import groupby_apply
@@ -118,6 +118,23 @@ def _refusal(fn: str, fields: list[Any], frame_groupby: bool) -> Exception | Non
         return None
     exc, msg = found.pop()
     return exc(msg)
+
+
+def _truth_of_strings(f: Any) -> bool:
+    """Whether a strings column's any / all is native: ``str`` columns (pandas reads
+    a string as true where not empty, missing values skipped); Python objects and the nullable
+    ``string`` (whose truth pandas computes as ``boolean``, then gives ``bool``) are pandas'."""
+    return f.family == NUMPY and f.dtype != OBJECT_STRING
+
+
+def _agg_child(fn: str, f: Any) -> Any:
+    """The expression a group aggregation reads: the column, or for any / all of strings their
+    truth (not empty; missing stays missing, which the aggregation skips)."""
+    if fn in ("any", "all") and is_string(f.dtype):
+        # (a missing value decides nothing: numpy's comparisons of a missing value, False for
+        # ``>`` and True for ``!=``, leave it out of any and of all)
+        return BinOp("gt" if fn == "any" else "ne", Func("str.len", (), Col(f.name)), Lit(0, pa.int64()))
+    return Col(f.name)
 
 
 class _ValueKey:
@@ -459,7 +476,7 @@ class _GroupBy:
             labels = tuple(lab if isinstance(lab, tuple) else (lab,) + ("",) * (width - 1) for lab in labels)
         aggs = []
         for out_label, fn, f, params in specs:
-            child = Col(f.name) if f is not None else Col(names[0])
+            child = _agg_child(fn, f) if f is not None else Col(names[0])
             aggs.append((out_label, Agg(fn, tuple(sorted(params.items())), child)))
         plan = self._complete(L.Aggregate(names, labels, tuple(aggs), self._sort, self._dropna, self._as_index,
                                           self._frame._plan))
@@ -502,7 +519,7 @@ class _GroupBy:
             if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
                 # (Python objects: pandas compares / hashes them by Python's rules; ``_ok`` says why)
                 return self._fallback(fn, **params)
-            if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
+            if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn == "sum" or (fn in ("any", "all") and not _truth_of_strings(f))):
                 return self._fallback(fn, **params)
             if _time_moment(f.dtype, fn) or not arrow_reduction_native(fn, f.dtype, f.family):
                 return self._fallback(fn, **params)
@@ -553,10 +570,10 @@ class _GroupBy:
         return self._method("last", numeric_only)
 
     def any(self, skipna: bool = True) -> Any:
-        return self._method("any")
+        return self._method("any") if skipna else self._fallback("any", skipna=skipna)
 
     def all(self, skipna: bool = True) -> Any:
-        return self._method("all")
+        return self._method("all") if skipna else self._fallback("all", skipna=skipna)
 
     def size(self) -> Any:
         if self._native_keys is None:
@@ -605,7 +622,7 @@ class _GroupBy:
             if isinstance(func, str):
                 self._refuse(func)
             return self._fallback_reason("transform", "not native for this grouping", func)
-        outputs = tuple((f.label, Agg(name, (), Col(f.name))) for f in fields)
+        outputs = tuple((f.label, Agg(name, (), _agg_child(name, f))) for f in fields)
         plan = L.GroupWindow(keys, outputs, self._dropna, self._frame._plan)
         return Series._from_frame_plan(plan) if squeeze else DataFrame._from_plan(plan)
 
@@ -880,7 +897,7 @@ class _GroupBy:
             # Python objects (a str column's ``fillna(0)``): the engines only move them; pandas takes
             # their first / max / nunique by Python's rules (TypeError where kinds do not compare)
             return fn == "size"
-        if is_string(t) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
+        if is_string(t) and (fn in _NUMERIC_ONLY or fn == "sum" or (fn in ("any", "all") and not _truth_of_strings(f))):
             return False
         if _time_moment(t, fn):
             return False
