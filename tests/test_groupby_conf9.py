@@ -323,3 +323,14 @@ def test_any_all_not_native_are_pandas():
     assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1], "s": [NaN, 1.0]}).groupby("k").any(skipna=False))
     assert_matches_pandas(lambda pd: pd.DataFrame({"k": [1, 1, 2], "s": pandas.array(["", None, "x"], dtype="string")})
                           .groupby("k").all())
+
+
+@pytest.mark.parametrize("method", ["average", "min", "max", "first", "dense"])
+@pytest.mark.parametrize("ascending", [True, False])
+@pytest.mark.parametrize("na_option", ["keep", "top", "bottom"])
+@pytest.mark.parametrize("dropna", [True, False])
+def test_rank_of_strings(native, method, ascending, na_option, dropna):
+    d = {"k": [1, 1, 1, 2, 2, 2, 1, None, 2], "s": ["b", "a", None, "é", "B", "b", "a", "z", None]}
+    for pct in (False, True):
+        assert_matches_pandas(lambda pd: pd.DataFrame(d).groupby("k", dropna=dropna)["s"]
+                              .rank(method=method, ascending=ascending, na_option=na_option, pct=pct))

@@ -711,7 +711,8 @@ class _GroupBy:
             t = f.dtype
             if t is None or f.family != NUMPY or not (pa.types.is_integer(t) or pa.types.is_floating(t)
                                                        or pa.types.is_boolean(t) or pa.types.is_timestamp(t)
-                                                       or pa.types.is_duration(t)):
+                                                       or pa.types.is_duration(t)
+                                                       or (is_string(t) and t != OBJECT_STRING)):
                 return self._fallback("rank", **args)
         params = tuple(sorted({**args, "ascending": bool(ascending), "pct": bool(pct)}.items()))
         outputs = tuple((f.label, Agg("rank", params, Col(f.name))) for f in fields)
