@@ -334,3 +334,22 @@ def test_rank_of_strings(native, method, ascending, na_option, dropna):
     for pct in (False, True):
         assert_matches_pandas(lambda pd: pd.DataFrame(d).groupby("k", dropna=dropna)["s"]
                               .rank(method=method, ascending=ascending, na_option=na_option, pct=pct))
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+@pytest.mark.parametrize("fn", ["first", "last", "min", "max", "nunique", "count"])
+@pytest.mark.parametrize("how", ["transform", "agg_list", "agg_dict"])
+def test_categorical_aggregations_broadcast_and_listed(native, ordered, fn, how):
+    cat = pandas.Categorical(["b", None, "a", None, None, "c", "b"], categories=list("dcba"), ordered=ordered)
+
+    def q(pd):
+        gb = pd.DataFrame({"a": [1, 1, 2, 2, 3, None, 1], "d": cat, "v": range(7)}).groupby("a")
+        if how == "transform":
+            return gb["d"].transform(fn)
+        return gb.agg([fn]) if how == "agg_list" else gb.agg({"d": fn, "v": "sum"})
+
+    if fn in ("min", "max") and not ordered:
+        if how == "transform":
+            _raises_like_pandas(q)
+        return
+    assert_matches_pandas(q)

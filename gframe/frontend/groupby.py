@@ -127,6 +127,14 @@ def _truth_of_strings(f: Any) -> bool:
     return f.family == NUMPY and f.dtype != OBJECT_STRING
 
 
+def _categorical_native(fn: str, f: Any) -> bool:
+    """Whether a group aggregation of a categorical column is native: counted, or picked (first /
+    last, min / max in the categories' order where ordered - pandas refuses the unordered) with
+    the categories kept."""
+    return f.family == NUMPY and (fn in ("count", "nunique", "first", "last", "size")
+                                  or (fn in ("min", "max") and f.dtype.ordered))
+
+
 def _agg_child(fn: str, f: Any) -> Any:
     """The expression a group aggregation reads: the column, or for any / all of strings their
     truth (not empty; missing stays missing, which the aggregation skips)."""
@@ -511,10 +519,7 @@ class _GroupBy:
             # a type the data decides (int or float where rows went missing) is pandas' to judge
             fields = [f for f in fields if f.dtype is None or is_numeric_for_pandas(f.dtype, f.family)]
         for f in fields:
-            if f.dtype is not None and pa.types.is_dictionary(f.dtype) and f.family == NUMPY \
-                    and (fn in ("count", "nunique", "first", "last") or (fn in ("min", "max") and f.dtype.ordered)):
-                # categories: counted, or picked (first / last, min / max in the categories' order
-                # where ordered - pandas refuses the unordered) with the categories kept
+            if f.dtype is not None and pa.types.is_dictionary(f.dtype) and _categorical_native(fn, f):
                 continue
             if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
                 # (Python objects: pandas compares / hashes them by Python's rules; ``_ok`` says why)
@@ -893,7 +898,7 @@ class _GroupBy:
         if t is None:  # a dtype the data decides (int64 or float64 after a left merge): counts do not care
             return fn in ("count", "size")
         if pa.types.is_dictionary(t):
-            return False
+            return _categorical_native(fn, f)
         if t == PYOBJECT:
             # Python objects (a str column's ``fillna(0)``): the engines only move them; pandas takes
             # their first / max / nunique by Python's rules (TypeError where kinds do not compare)
