@@ -949,6 +949,50 @@ class DataFrameGroupBy(_GroupBy):
 
 @full_signatures(pd.core.groupby.SeriesGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
 class SeriesGroupBy(_GroupBy):
+    def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
+                     dropna: bool = True) -> Any:
+        """Each group's counts of its values (an ``Aggregate`` by the keys and the value, in the
+        combinations' first-appearance order), stably sorted as pandas: by the keys where the
+        group-by sorts, then (``sort``) by the count; ``normalize`` divides by the group's total.
+        Natively for numpy numbers, bools, times and ``str`` values under keys that are not
+        categorical; bins, categoricals and unobserved groups are pandas'."""
+        args = {"normalize": normalize, "sort": sort, "ascending": ascending, "bins": bins, "dropna": dropna}
+        if self._native_keys is None or bins is not None or getattr(self, "_unobserved", False) \
+                or getattr(self, "_binned", None) is not None or not self._as_index:
+            return self._fallback("value_counts", **args)
+        names, labels = self._native_keys
+        f = self._value_fields()[0]
+        schema = self._frame._plan.schema
+        t = f.dtype
+        if t is None or f.family != NUMPY or t in (OBJECT_STRING, PYOBJECT) or f.label in labels \
+                or not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+                        or pa.types.is_timestamp(t) or pa.types.is_duration(t) or is_string(t)) \
+                or any(schema.dtype_of(n) is None or pa.types.is_dictionary(schema.dtype_of(n)) for n in names) \
+                or (not dropna and not sort and (pa.types.is_timestamp(t) or pa.types.is_duration(t))):
+            # (unsorted counts of times with NaT kept: pandas' own order of the NaT row)
+            return self._fallback("value_counts", **args)
+        plan = self._frame._plan
+        dropped = [n for n in names if self._dropna] + ([f.name] if dropna else [])
+        if dropped:
+            cond: Any = Func("notna", (), Col(dropped[0]))
+            for n in dropped[1:]:
+                cond = BinOp("and", cond, Func("notna", (), Col(n)))
+            plan = L.Filter(cond, plan)
+        label = "proportion" if normalize else "count"
+        counted: L.Plan = L.Aggregate(names + (f.name,), labels + (f.label,), ((label, Agg("size", (), Lit(1))),),
+                                      False, False, True, plan)
+        count_name = counted.schema.columns[0].name
+        key_levels = tuple(counted.schema.index_names[:len(names)])
+        by = (key_levels if self._sort else ()) + ((count_name,) if sort else ())
+        if by:
+            counted = L.Sort(by, (False,) * (len(by) - int(sort)) + ((not ascending,) if sort else ()), True, counted)
+        if normalize:  # (the group's total beside each count: the same rows, index and order)
+            total = L.GroupWindow(key_levels, (("__gf_total", Agg("sum", (), Col(count_name))),), False, counted)
+            both = L.HConcat("exact", counted, total)
+            ratio = BinOp("truediv", Col(count_name), Col(total.schema.columns[0].name))
+            counted = L.Select(((label, ratio),), both)
+        return Series._from_frame_plan(counted)
+
     def __init__(self, obj: Any, by: Any, **kw: Any) -> None:
         if isinstance(obj, Series) and kw.get("selection") is None:
             # s.groupby(other_series_or_level): group the one-column frame by its index or a key series
