@@ -1,8 +1,14 @@
 """GroupBy: ``df.groupby(keys)`` builds an ``Aggregate`` plan node; nothing runs until needed.
 
-Native: column keys (one or many) and index levels, ``as_index``, ``sort``, ``dropna``, ``observed``,
-``agg`` with a name, a list, a dict or named aggregations, the aggregation methods, ``size`` and
-``head(n)``. Anything else (transform, apply, rolling...) runs through pandas on the same grouping.
+Native: column keys (one or many), index levels, keys given as values (arrays, lists, an Index, a
+Series aligned on the index, a function's or dict's labels: hidden key columns) and
+``pd.Grouper(key=...)``; ``as_index``, ``sort``, ``dropna``, ``observed``; ``agg`` with a name (the
+method of that name), a list, a dict or named aggregations, the aggregation methods, ``size``,
+``head(n)``, ``transform`` of a name (pandas' kernel lists), ``cumcount`` / ``ngroup``, running
+``cum*``, ``rank``, ``shift`` / ``ffill`` / ``bfill``, ``groups`` and ``SeriesGroupBy.value_counts``
+where the types allow. A dtype pandas refuses an operation for raises pandas' exception natively
+(``_REFUSALS``). Anything else (apply of most functions, rolling...) runs through pandas on the
+same grouping.
 """
 from __future__ import annotations
 
