@@ -39,7 +39,7 @@ def _time_moment(t: Any, fn: str) -> bool:
     (Polars has no std of a duration: seed 862963 raised in the CPU engine); a timestamp's any / all
     is pandas' TypeError."""
     return pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var", "any", "all") \
-        or pa.types.is_duration(t) and fn in ("prod", "std", "var")
+        or pa.types.is_duration(t) and fn in ("prod", "std", "var", "any", "all")
 _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "first", "last": "last",
             "sum": "sum", "mean": "mean", "min": "min", "max": "max", "std": "std", "var": "var",
             "median": "median", "prod": "prod", "any": "any", "all": "all"}
@@ -77,7 +77,7 @@ _REFUSALS: tuple[tuple[str, frozenset[str], type, str], ...] = (
     ("category", frozenset({"diff"}), TypeError, "unsupported operand type(s) for -: 'Categorical' and 'Categorical'"),
     ("category", frozenset({"pct_change"}), TypeError, "unsupported operand type(s) for /: 'Categorical' and 'Categorical'"),
     ("category", frozenset({"quantile"}), TypeError, "No matching signature found"),
-    ("unordered", frozenset({"min", "max", "idxmin", "idxmax", "rank"}), TypeError,
+    ("unordered", frozenset({"min", "max", "rank"}), TypeError,
      "Cannot perform {fn} with non-ordered Categorical"),
 )
 
@@ -137,8 +137,10 @@ def _categorical_native(fn: str, f: Any) -> bool:
     """Whether a group aggregation of a categorical column is native: counted, or picked (first /
     last, min / max in the categories' order where ordered - pandas refuses the unordered) with
     the categories kept."""
-    return f.family == NUMPY and (fn in ("count", "nunique", "first", "last", "size")
-                                  or (fn in ("min", "max") and f.dtype.ordered))
+    v = f.dtype.value_type
+    plain = is_string(v) or pa.types.is_integer(v) or pa.types.is_floating(v) or pa.types.is_timestamp(v)
+    return f.family == NUMPY and plain and (fn in ("count", "nunique", "first", "last", "size")
+                                            or (fn in ("min", "max") and f.dtype.ordered))
 
 
 def _agg_child(fn: str, f: Any) -> Any:
@@ -149,6 +151,17 @@ def _agg_child(fn: str, f: Any) -> Any:
         # ``>`` and True for ``!=``, leave it out of any and of all)
         return BinOp("gt" if fn == "any" else "ne", Func("str.len", (), Col(f.name)), Lit(0, pa.int64()))
     return Col(f.name)
+
+
+def _plain_key_dtype(dt: Any) -> bool:
+    """Whether values of this pandas dtype (a categorical's: its categories') are keys the engines
+    group by as pandas does: numbers, bools, times, strings; Python objects (pandas hashes and
+    orders them), intervals and periods (pandas' own types) are not."""
+    if isinstance(dt, pd.CategoricalDtype):
+        dt = dt.categories.dtype
+    if isinstance(dt, pd.StringDtype):
+        return True
+    return isinstance(dt, (np.dtype, pd.DatetimeTZDtype)) and dt.kind != "O"
 
 
 class _ValueKey:
@@ -174,7 +187,10 @@ def _agg_name(fn: Any) -> str | None:
 
     table = {builtins.sum: "sum", builtins.min: "min", builtins.max: "max", np.sum: "sum", np.mean: "mean",
              np.min: "min", np.max: "max", len: "size"}
-    return table.get(fn)
+    try:
+        return table.get(fn)
+    except TypeError:  # (unhashable: a NamedAgg of a list, a list - pandas says what it takes)
+        return None
 
 
 class _GroupBy:
@@ -294,6 +310,12 @@ class _GroupBy:
 
         if not self._as_index:
             return None  # (pandas leaves a key that is no column out of the frame, or not)
+        sch = frame._plan.schema
+        if sch.columns_name is not None or sch.columns_dtype is not None or sch.empty_columns_dtype is not None \
+                or any(isinstance(k, pd.MultiIndex) or getattr(k, "freq", None) is not None for k in keys):
+            # (a named or typed column Index, a MultiIndex key - tuples - or a key with a freq,
+            # which pandas' result index keeps: pandas')
+            return None
         n = len(frame)
         if n == 0:
             return None
@@ -308,6 +330,8 @@ class _GroupBy:
                 return None
             hidden = f"__gf_groupby_key_{i}"
             if isinstance(k, pd.Series) or (hasattr(k, "_expr") and isinstance(k, Series)):
+                if not _plain_key_dtype(k.dtype):
+                    return None
                 ser = k if isinstance(k, Series) else Series(k)
                 label = k.name
                 al = _align_expr(plan, ser)
@@ -322,8 +346,8 @@ class _GroupBy:
                 label = k.name if isinstance(k, pd.Index) else None
                 # (a list: pandas' ``asarray_tuplesafe``, whose type the Index infers)
                 arr = pd.Series(pd.Index(k) if isinstance(k, list) else k, index=idx)
-                if arr.dtype == object:
-                    return None  # (Python objects as keys: pandas hashes and orders them)
+                if not _plain_key_dtype(arr.dtype):
+                    return None
                 al = _align_expr(plan, Series(arr))
                 if al is None:
                     return None
@@ -518,7 +542,8 @@ class _GroupBy:
     def _method(self, fn: str, numeric_only: bool = False, **params: Any) -> Any:
         if numeric_only:  # pandas' own call, whichever reason sends it there
             params = {"numeric_only": numeric_only, **params}
-        if self._native_keys is None:
+        if self._native_keys is None or (numeric_only and not self._is_frame_groupby):
+            # (a SeriesGroupBy's numeric_only=True: pandas' TypeError for a non-numeric Series)
             return self._fallback(fn, **params)
         fields = self._value_fields()
         if numeric_only:
@@ -527,8 +552,10 @@ class _GroupBy:
         for f in fields:
             if f.dtype is not None and pa.types.is_dictionary(f.dtype) and _categorical_native(fn, f):
                 continue
-            if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
-                # (Python objects: pandas compares / hashes them by Python's rules; ``_ok`` says why)
+            if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype) \
+                    or isinstance(f.dtype, pa.ExtensionType):
+                # (pandas' interval / period columns: its own rules and errors; Python objects:
+                # pandas compares / hashes them by Python's rules; ``_ok`` says why)
                 return self._fallback(fn, **params)
             if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn == "sum" or (fn in ("any", "all") and not _truth_of_strings(f))):
                 return self._fallback(fn, **params)
@@ -823,7 +850,7 @@ class _GroupBy:
 
     def agg(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
         cls = pd.core.groupby.DataFrameGroupBy if isinstance(self, DataFrameGroupBy) else pd.core.groupby.SeriesGroupBy
-        if isinstance(func, str) and not func.startswith("_") and _is_pandas_method(cls, func):
+        if isinstance(func, str) and not func.startswith("_") and _is_pandas_method(cls, func) and "axis" not in kwargs:
             # pandas' ``agg(name)`` is the method of that name, with the arguments given
             return getattr(self, func)(*args, **kwargs)
         if self._native_keys is None or args or "engine" in kwargs or "engine_kwargs" in kwargs:
@@ -902,6 +929,8 @@ class _GroupBy:
     def _ok(fn: str, f: Any) -> bool:
         t = f.dtype
         if t is None:  # a dtype the data decides (int64 or float64 after a left merge): counts do not care
+            return fn in ("count", "size")
+        if isinstance(t, pa.ExtensionType):  # (pandas' interval / period columns)
             return fn in ("count", "size")
         if pa.types.is_dictionary(t):
             return _categorical_native(fn, f)
