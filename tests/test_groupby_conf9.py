@@ -52,7 +52,7 @@ REFUSED = [("s", f) for f in ["mean", "median", "prod", "std", "var", "sem", "sk
     + [("td", f) for f in ["prod", "cumprod", "var", "skew", "kurt"]] \
     + [("c", f) for f in ["sum", "prod", "cumsum", "cummin", "mean", "median", "std", "var", "sem", "skew", "diff",
                           "pct_change", "quantile"]] \
-    + [("u", f) for f in ["min", "max", "idxmin", "idxmax", "rank", "cumsum", "mean"]]
+    + [("u", f) for f in ["min", "max", "rank", "cumsum", "mean"]]
 
 
 @pytest.mark.parametrize("how", ["method", "agg", "transform"])
