@@ -607,11 +607,18 @@ class _GroupBy:
             return self._fallback("last", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
         return self._method("last", numeric_only)
 
+    def _skipna_moot(self) -> bool:
+        """Whether no value column can hold a missing value (numpy ints and bools): skipna=False
+        is then the same computation."""
+        return self._native_keys is not None and all(
+            f.dtype is not None and f.family == NUMPY and (pa.types.is_integer(f.dtype) or pa.types.is_boolean(f.dtype))
+            for f in self._value_fields())
+
     def any(self, skipna: bool = True) -> Any:
-        return self._method("any") if skipna else self._fallback("any", skipna=skipna)
+        return self._method("any") if skipna or self._skipna_moot() else self._fallback("any", skipna=skipna)
 
     def all(self, skipna: bool = True) -> Any:
-        return self._method("all") if skipna else self._fallback("all", skipna=skipna)
+        return self._method("all") if skipna or self._skipna_moot() else self._fallback("all", skipna=skipna)
 
     def size(self) -> Any:
         if self._native_keys is None:
