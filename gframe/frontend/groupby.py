@@ -39,7 +39,7 @@ def _time_moment(t: Any, fn: str) -> bool:
     (Polars has no std of a duration: seed 862963 raised in the CPU engine); a timestamp's any / all
     is pandas' TypeError."""
     return pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var", "any", "all") \
-        or pa.types.is_duration(t) and fn in ("prod", "std", "var", "any", "all")
+        or pa.types.is_duration(t) and fn in ("sum", "prod", "std", "var", "any", "all")
 _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "first", "last": "last",
             "sum": "sum", "mean": "mean", "min": "min", "max": "max", "std": "std", "var": "var",
             "median": "median", "prod": "prod", "any": "any", "all": "all"}
@@ -181,12 +181,12 @@ def _is_function_key(k: Any) -> bool:
 def _agg_name(fn: Any) -> str | None:
     if isinstance(fn, str):
         return _ALIASES.get(fn)
-    import builtins
 
     import numpy as np
 
-    table = {builtins.sum: "sum", builtins.min: "min", builtins.max: "max", np.sum: "sum", np.mean: "mean",
-             np.min: "min", np.max: "max", len: "size"}
+    # (Python's sum / min / max: pandas 3 calls them on each group as they are - a NaN propagates -
+    # so they are pandas', not the skipping reductions)
+    table = {np.sum: "sum", np.mean: "mean", np.min: "min", np.max: "max", len: "size"}
     try:
         return table.get(fn)
     except TypeError:  # (unhashable: a NamedAgg of a list, a list - pandas says what it takes)
@@ -914,6 +914,8 @@ class _GroupBy:
             out = self._aggregate(specs)
             return out
         if isinstance(func, dict):
+            if squeeze:
+                return self._fallback("agg", func)  # (a SeriesGroupBy's dict: pandas' SpecificationError)
             specs = []
             multi = any(isinstance(v, list) for v in func.values())
             schema = self._frame._plan.schema
