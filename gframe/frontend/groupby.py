@@ -1,8 +1,14 @@
 """GroupBy: ``df.groupby(keys)`` builds an ``Aggregate`` plan node; nothing runs until needed.
 
-Native: column keys (one or many) and index levels, ``as_index``, ``sort``, ``dropna``, ``observed``,
-``agg`` with a name, a list, a dict or named aggregations, the aggregation methods, ``size`` and
-``head(n)``. Anything else (transform, apply, rolling...) runs through pandas on the same grouping.
+Native: column keys (one or many), index levels, keys given as values (arrays, lists, an Index, a
+Series aligned on the index, a function's or dict's labels: hidden key columns) and
+``pd.Grouper(key=...)``; ``as_index``, ``sort``, ``dropna``, ``observed``; ``agg`` with a name (the
+method of that name), a list, a dict or named aggregations, the aggregation methods, ``size``,
+``head(n)``, ``transform`` of a name (pandas' kernel lists), ``cumcount`` / ``ngroup``, running
+``cum*``, ``rank``, ``shift`` / ``ffill`` / ``bfill``, ``groups`` and ``SeriesGroupBy.value_counts``
+where the types allow. A dtype pandas refuses an operation for raises pandas' exception natively
+(``_REFUSALS``). Anything else (apply of most functions, rolling...) runs through pandas on the
+same grouping.
 """
 from __future__ import annotations
 
@@ -12,14 +18,17 @@ from typing import Any, Hashable
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas._libs import lib
 from gframe.frontend.bridge import _is_method as _is_pandas_method, as_pandas, from_pandas_result, full_signatures, pandas_private, pandas_private_method, via_pandas
 from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, Col, Expr, Func, Lit
-from gframe.plan.schema import NUMPY, OBJECT_FAMILIES, PYOBJECT, arrow_reduction_native, is_numeric_for_pandas, is_string
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Func, Lit
+from gframe.plan.schema import (MASKED, NUMPY, OBJECT_FAMILIES, OBJECT_STRING, PYOBJECT, arrow_reduction_native,
+                                is_numeric_for_pandas, is_string, pandas_dtype)
 from gframe.fallback import user_stacklevel
 from gframe.udf import groupby_apply
+from pandas.core.groupby import base as _pandas_groupby_kernels  # pandas' kernel lists: the spec of transform(name)
 
 _NUMERIC_ONLY = {"mean", "std", "var", "median", "prod"}
 
@@ -31,7 +40,7 @@ def _time_moment(t: Any, fn: str) -> bool:
     (Polars has no std of a duration: seed 862963 raised in the CPU engine); a timestamp's any / all
     is pandas' TypeError."""
     return pa.types.is_timestamp(t) and fn in ("sum", "prod", "std", "var", "any", "all") \
-        or pa.types.is_duration(t) and fn in ("prod", "std", "var")
+        or pa.types.is_duration(t) and fn in ("sum", "prod", "std", "var", "any", "all")
 _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "first", "last": "last",
             "sum": "sum", "mean": "mean", "min": "min", "max": "max", "std": "std", "var": "var",
             "median": "median", "prod": "prod", "any": "any", "all": "all"}
@@ -39,6 +48,135 @@ _ALIASES = {"size": "size", "count": "count", "nunique": "nunique", "first": "fi
 
 # what pandas gives an empty group (observed=False); the other aggregations give a missing value
 _EMPTY_GROUP = {"size": 0, "count": 0, "nunique": 0, "sum": 0, "prod": 1, "any": False, "all": True}
+
+
+# pandas' refusals of a group operation for a column's dtype (its ``_groupby_op`` checks, which run
+# before any data is looked at, so the message depends on the dtype only): raised natively, where
+# the fallback would only have asked pandas to raise them. Rows: (kind, ops, exception, message
+# template; ``{fn}`` the operation, ``{dtype}`` the column's dtype as pandas writes it); a kind a
+# method has per class (SeriesGroupBy "S", DataFrameGroupBy "F") is marked so.
+_STR_OPS = frozenset({"prod", "mean", "median", "cumsum", "cumprod", "std", "sem", "var", "skew", "kurt", "quantile"})
+_CAT_OPS = frozenset({"cummax", "cummin", "cumprod", "cumsum", "prod", "skew", "kurt", "sum"})
+_CAT_AGG = frozenset({"mean", "median", "sem", "std", "var"})
+_REFUSALS: tuple[tuple[str, frozenset[str], type, str], ...] = (
+    ("str", _STR_OPS, TypeError, "dtype '{dtype}' does not support operation '{fn}'"),
+    ("str S", frozenset({"cummin", "cummax"}), TypeError, "{fn} is not supported for {dtype} dtype"),
+    ("str F", frozenset({"cummin", "cummax"}), NotImplementedError,
+     "function is not implemented for this dtype: [how->{fn},dtype->object]"),
+    ("str pyarrow", frozenset({"diff"}), TypeError, "operation 'sub' not supported for dtype '{dtype}' with dtype '{dtype}'"),
+    ("str pyarrow", frozenset({"pct_change"}), TypeError,
+     "operation 'truediv' not supported for dtype '{dtype}' with dtype '{dtype}'"),
+    ("datetime", frozenset({"sum", "prod", "cumsum", "cumprod", "var", "skew", "kurt"}), TypeError,
+     "datetime64 type does not support operation '{fn}'"),
+    ("datetime", frozenset({"any", "all"}), TypeError,
+     "'{fn}' with datetime64 dtypes is not supported. Use (obj != pd.Timestamp(0)).{fn}() instead."),
+    ("datetime", frozenset({"pct_change"}), TypeError, "cannot perform __truediv__ with this index type: DatetimeArray"),
+    ("timedelta", frozenset({"prod", "cumprod", "var", "skew", "kurt"}), TypeError,
+     "timedelta64 type does not support {fn} operations"),
+    ("category", _CAT_OPS, TypeError, "category type does not support {fn} operations"),
+    ("category", _CAT_AGG, TypeError, "category dtype does not support aggregation '{fn}'"),
+    ("category", frozenset({"diff"}), TypeError, "unsupported operand type(s) for -: 'Categorical' and 'Categorical'"),
+    ("category", frozenset({"pct_change"}), TypeError, "unsupported operand type(s) for /: 'Categorical' and 'Categorical'"),
+    ("category", frozenset({"quantile"}), TypeError, "No matching signature found"),
+    ("unordered", frozenset({"min", "max", "rank"}), TypeError,
+     "Cannot perform {fn} with non-ordered Categorical"),
+)
+
+
+def _dtype_kinds(f: Any, frame_groupby: bool) -> tuple[set[str], str] | None:
+    """The ``_REFUSALS`` kinds of a column, and its dtype as pandas writes it (None: no refusal
+    known for it - Arrow-backed and object columns, whose messages name their values)."""
+    t = f.dtype
+    if t is None:
+        return None
+    if pa.types.is_dictionary(t):
+        return ({"category"} if t.ordered else {"category", "unordered"}), "category"
+    if f.family != NUMPY and not (is_string(t) and f.family in (MASKED,)):
+        return None
+    if is_string(t):
+        if t == OBJECT_STRING:
+            return None
+        dtype = pandas_dtype(t, family=f.family)
+        kinds = {"str", "str F" if frame_groupby else "str S"}
+        if getattr(dtype, "storage", None) == "pyarrow":
+            kinds.add("str pyarrow")
+        return kinds, str(dtype)
+    if pa.types.is_timestamp(t):
+        return {"datetime"}, "datetime64"
+    if pa.types.is_duration(t):
+        return {"timedelta"}, "timedelta64"
+    return None
+
+
+def _refusal(fn: str, fields: list[Any], frame_groupby: bool) -> Exception | None:
+    """pandas' exception for ``fn`` over these value columns, where one column's dtype refuses it
+    and every refusing column gives the same one (else None: pandas' own order decides)."""
+    found = set()
+    for f in fields:
+        got = _dtype_kinds(f, frame_groupby)
+        if got is None:
+            continue
+        kinds, dtype = got
+        for kind, ops, exc, msg in _REFUSALS:
+            if kind in kinds and fn in ops:
+                found.add((exc, msg.format(fn=fn, dtype=dtype)))
+                break
+    if len(found) != 1:
+        return None
+    exc, msg = found.pop()
+    return exc(msg)
+
+
+def _truth_of_strings(f: Any) -> bool:
+    """Whether a strings column's any / all is native: ``str`` columns (pandas reads
+    a string as true where not empty, missing values skipped); Python objects and the nullable
+    ``string`` (whose truth pandas computes as ``boolean``, then gives ``bool``) are pandas'."""
+    return f.family == NUMPY and f.dtype != OBJECT_STRING
+
+
+def _categorical_native(fn: str, f: Any) -> bool:
+    """Whether a group aggregation of a categorical column is native: counted, or picked (first /
+    last, min / max in the categories' order where ordered - pandas refuses the unordered) with
+    the categories kept."""
+    v = f.dtype.value_type
+    plain = is_string(v) or pa.types.is_integer(v) or pa.types.is_floating(v) or pa.types.is_timestamp(v)
+    return f.family == NUMPY and plain and (fn in ("count", "nunique", "first", "last", "size")
+                                            or (fn in ("min", "max") and f.dtype.ordered))
+
+
+def _agg_child(fn: str, f: Any, per_column: bool = False) -> Expr:
+    """The expression a group aggregation reads: the column; for any / all of strings their truth
+    (not empty; missing stays missing, which the aggregation skips); for a SeriesGroupBy's
+    (``per_column``) min / max of an object column of strings, ``str``: pandas computes it by its
+    Python fallback over ``Series(values)``, which infers ``str`` from the strings (pandas 3; a
+    frame's blocks stay object, and an object column with no string at all stays object there)."""
+    if fn in ("any", "all") and is_string(f.dtype):
+        # (a missing value decides nothing: numpy's comparisons of a missing value, False for
+        # ``>`` and True for ``!=``, leave it out of any and of all)
+        return BinOp("gt" if fn == "any" else "ne", Func("str.len", (), Col(f.name)), Lit(0, pa.int64()))
+    if per_column and fn in ("min", "max") and f.family in OBJECT_FAMILIES and is_string(f.dtype):
+        return Func("cast", (("dtype", f.dtype),), Col(f.name))
+    return Col(f.name)
+
+
+def _plain_key_dtype(dt: Any) -> bool:
+    """Whether values of this pandas dtype (a categorical's: its categories') are keys the engines
+    group by as pandas does: numbers, bools, times, strings; Python objects (pandas hashes and
+    orders them), intervals and periods (pandas' own types) are not."""
+    if isinstance(dt, pd.CategoricalDtype):
+        dt = dt.categories.dtype
+    if isinstance(dt, pd.StringDtype):
+        return True
+    return isinstance(dt, (np.dtype, pd.DatetimeTZDtype)) and dt.kind != "O"
+
+
+class _ValueKey:
+    """A key given as values, held as the hidden column ``name`` of the grouped frame; ``label``
+    names it in the result (pandas' name of the key)."""
+
+    def __init__(self, name: str, label: Hashable) -> None:
+        self.name = name
+        self.label = label
 
 
 def _is_function_key(k: Any) -> bool:
@@ -49,13 +187,16 @@ def _is_function_key(k: Any) -> bool:
 def _agg_name(fn: Any) -> str | None:
     if isinstance(fn, str):
         return _ALIASES.get(fn)
-    import builtins
 
     import numpy as np
 
-    table = {builtins.sum: "sum", builtins.min: "min", builtins.max: "max", np.sum: "sum", np.mean: "mean",
-             np.min: "min", np.max: "max", len: "size"}
-    return table.get(fn)
+    # (Python's sum / min / max: pandas 3 calls them on each group as they are - a NaN propagates -
+    # so they are pandas', not the skipping reductions)
+    table = {np.sum: "sum", np.mean: "mean", np.min: "min", np.max: "max", len: "size"}
+    try:
+        return table.get(fn)
+    except TypeError:  # (unhashable: a NamedAgg of a list, a list - pandas says what it takes)
+        return None
 
 
 class _GroupBy:
@@ -63,9 +204,11 @@ class _GroupBy:
                  observed: bool = True, dropna: bool = True, group_keys: bool = True, selection: Any = None) -> None:
         self._obj = obj
         self._by = by
+        self._keys_given = by  # (``_by`` may become the labels a function key gave)
         self._level = level
         self._as_index = as_index
         self._sort = sort
+        self._given = (sort, dropna)  # (as given: a ``pd.Grouper`` key's own sort / dropna may rule the result)
         self._observed = observed
         self._dropna = dropna
         self._group_keys = group_keys
@@ -74,12 +217,12 @@ class _GroupBy:
 
     # pandas' public attributes of a group-by (kept by column selection)
     as_index = property(lambda self: self._as_index)
-    sort = property(lambda self: self._sort)
+    sort = property(lambda self: self._given[0])
     group_keys = property(lambda self: self._group_keys)
     observed = property(lambda self: self._observed)
-    dropna = property(lambda self: self._dropna)
+    dropna = property(lambda self: self._given[1])
     level = property(lambda self: self._level)
-    keys = property(lambda self: self._by)
+    keys = property(lambda self: self._keys_given)
     # (a selected column's group-by holds that Series, a list selection the whole frame: pandas' ``obj``)
     obj = property(lambda self: self._obj[self._selection] if isinstance(self, SeriesGroupBy)
                    and self._selection is not None else self._obj)
@@ -108,17 +251,43 @@ class _GroupBy:
             # label, leaving the column out of the result
             keys = [k if self._own_column(k) is None else self._own_column(k) for k in keys]
             self._by = keys if isinstance(self._by, list) else keys[0]
-        if any(_is_function_key(k) for k in keys):
-            # a function of the index labels: pandas calls it on each label when the group-by is made
-            # (its errors raise there); the labels it gives are the key (named as the index)
+        if any(_is_function_key(k) or isinstance(k, dict) for k in keys):
+            # a function of the index labels (a dict: its ``get``): pandas calls it on each label when
+            # the group-by is made (its errors raise there); the labels it gives are the key (named
+            # as the index)
             labels = self._frame.index.to_pandas()
-            keys = [labels.map(k) if _is_function_key(k) else k for k in keys]
+            keys = [labels.map(k.get if isinstance(k, dict) else k) if _is_function_key(k) or isinstance(k, dict) else k
+                    for k in keys]
             self._by = keys if isinstance(self._by, list) else keys[0]
+        if isinstance(self._by, list) and len(self._by) == len(frame) and len(keys) > 0 \
+                and not any(pd.api.types.is_list_like(k) or isinstance(k, pd.Grouper) for k in keys) \
+                and not all(schema.has(k) or (schema.index is not None and any(f.label == k for f in schema.index))
+                            for k in keys):
+            # pandas' "index replacement": a list of scalars as long as the rows, not all of them
+            # labels, is one key of values (``df.groupby(len(df) * [ts])``); numbers and bools here
+            # (others: pandas infers the array's type)
+            arr = np.asarray(keys)
+            if arr.dtype.kind not in "iufb":
+                return None
+            keys = [arr]
+        if isinstance(self._obj, Series) and any(not pd.api.types.is_list_like(k) for k in keys):
+            return None  # (a Series grouped by labels: its index levels, pandas')
+        values = [k for k in keys if pd.api.types.is_list_like(k) and not isinstance(k, (tuple, pd.Grouper))]
+        if values:
+            keyed = self._value_keys(frame, keys)
+            if keyed is None:
+                return None
+            self._keyed = keyed
+            frame, keys = keyed
+            schema = frame._plan.schema
         names, labels = [], []
         for k in keys:
+            if isinstance(k, _ValueKey):
+                names.append(k.name)
+                labels.append(k.label)
+                continue
             if isinstance(k, (list, tuple, dict)) or callable(k) or hasattr(k, "_expr") or isinstance(k, pd.Series) \
                     or pd.api.types.is_list_like(k):
-                # values as keys (an array, an Index, a Series): pandas' grouping, which checks their length
                 return None
             if isinstance(k, pd.Grouper):
                 return self._grouper_keys(k, keys)
@@ -138,6 +307,65 @@ class _GroupBy:
             labels.append(k)
         return self._check_observed(tuple(names), tuple(labels))
 
+    def _value_keys(self, frame: Any, keys: list[Any]) -> tuple[Any, list[Any]] | None:
+        """Keys given as values (an array, a list, an Index, a Series - aligned on the index as
+        pandas' ``reindex`` - or the labels a function / dict gave) become hidden columns of the
+        grouped frame, named as pandas names the key (a Series' or Index's name, else None); None
+        where pandas' own grouping decides (its length check, ``as_index=False``, no rows)."""
+        from gframe.frontend.frame import _align_expr
+
+        if not self._as_index:
+            return None  # (pandas leaves a key that is no column out of the frame, or not)
+        sch = frame._plan.schema
+        if sch.columns_name is not None or sch.columns_dtype is not None or sch.empty_columns_dtype is not None \
+                or any(isinstance(k, pd.MultiIndex) or getattr(k, "freq", None) is not None for k in keys):
+            # (a named or typed column Index, a MultiIndex key - tuples - or a key with a freq,
+            # which pandas' result index keeps: pandas')
+            return None
+        n = len(frame)
+        if n == 0:
+            return None
+        idx = frame.index.to_pandas() if frame._plan.schema.index is not None else None
+        plan = frame._plan
+        out_keys: list[Any] = []
+        for i, k in enumerate(keys):
+            if not pd.api.types.is_list_like(k) or isinstance(k, (tuple, pd.Grouper)):
+                out_keys.append(k)
+                continue
+            if isinstance(k, dict):
+                return None
+            hidden = f"__gf_groupby_key_{i}"
+            if isinstance(k, pd.Series) or (hasattr(k, "_expr") and isinstance(k, Series)):
+                if not _plain_key_dtype(k.dtype):
+                    return None
+                ser = k if isinstance(k, Series) else Series(k)
+                label = k.name
+                al = _align_expr(plan, ser)
+                if al is None:
+                    return None
+                plan, expr = al
+            else:
+                if hasattr(k, "to_pandas"):
+                    k = k.to_pandas()
+                if isinstance(k, pd.DataFrame) or getattr(k, "ndim", 1) != 1 or len(k) != n:
+                    return None  # (pandas' ValueError: "Grouper and axis must be same length")
+                label = k.name if isinstance(k, pd.Index) else None
+                # (a list: pandas' ``asarray_tuplesafe``, whose type the Index infers)
+                arr = pd.Series(pd.Index(k) if isinstance(k, list) else k, index=idx)
+                if not _plain_key_dtype(arr.dtype):
+                    return None
+                al = _align_expr(plan, Series(arr))
+                if al is None:
+                    return None
+                plan, expr = al
+            # the aligned plan keeps the frame's columns first; the key rides along, hidden
+            outputs = [(f.label, Col(f.name)) for f in plan.schema.columns
+                       if not (isinstance(f.label, str) and f.label.startswith("__gf_aligned"))]
+            outputs.append((hidden, expr))
+            plan = L.Select(tuple(outputs), plan)
+            out_keys.append(_ValueKey(plan.schema.field(hidden).name, label))
+        return DataFrame._from_plan(plan), out_keys
+
     def _own_column(self, k: Any) -> Hashable | None:
         """The label of the grouped frame's column that ``k`` is (a gframe Series ``df[label]`` of
         this frame, under its own name), or None."""
@@ -155,7 +383,20 @@ class _GroupBy:
         become a key column; any other Grouper goes to pandas."""
         from gframe.frontend.resample import grouper_bins
 
-        if len(keys) != 1 or self._level is not None or not self._as_index:
+        if len(keys) != 1 or self._level is not None:
+            return None
+        if grouper.key is not None and getattr(grouper, "freq", None) is None and grouper.level is None \
+                and type(grouper) is pd.Grouper:
+            # ``pd.Grouper(key="a")``: the column, in the Grouper's own order and missing-key rule
+            # (pandas takes its ``sort`` - False unless given - and ``dropna``, not the group-by's;
+            # a Grouper that sorts sorts the rows too, transforms included: pandas')
+            schema = self._frame._plan.schema
+            if not schema.has(grouper.key) or grouper.sort:
+                return None
+            self._sort, self._dropna = False, bool(grouper.dropna)
+            f = schema.field(grouper.key)
+            return self._check_observed((f.name,), (grouper.key,))
+        if not self._as_index:
             return None
         binned = grouper_bins(self._frame, grouper)
         if binned is None:
@@ -191,6 +432,9 @@ class _GroupBy:
         binned = getattr(self, "_binned", None)
         if binned is not None:  # a time Grouper: the key column holds the bin labels
             return binned.frame
+        keyed = getattr(self, "_keyed", None)
+        if keyed is not None:  # keys given as values: hidden columns of the frame
+            return keyed[0]
         obj = self._obj
         return obj if isinstance(obj, DataFrame) else obj._frame()
 
@@ -206,14 +450,27 @@ class _GroupBy:
     def _pandas_groupby(self, pobj: Any) -> Any:
         by = self._by
         by = as_pandas(by)
-        gb = pobj.groupby(by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
-                          dropna=self._dropna, group_keys=self._group_keys)
+        gb = pobj.groupby(by, level=self._level, as_index=self._as_index, sort=self._given[0], observed=self._observed,
+                          dropna=self._given[1], group_keys=self._group_keys)
         if self._selection is not None:
             gb = gb[self._selection]
         return gb
 
     def _fallback(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        self._refuse(name, kwargs.get("numeric_only", False))
         return self._fallback_reason(name, "not native for this grouping", *args, **kwargs)
+
+    def _refuse(self, name: str, numeric_only: Any = False) -> None:
+        """Raise pandas' exception where a value column's dtype refuses ``name`` (``_REFUSALS``):
+        the same before the trip as pandas would after it. Only where the value columns are known
+        (native keys, or a selected column); ``numeric_only=True`` leaves such columns out."""
+        if numeric_only is not False:
+            return
+        if self._native_keys is None and self._selection is None and not isinstance(self._obj, Series):
+            return
+        exc = _refusal(name, self._value_fields(), self._is_frame_groupby)
+        if exc is not None:
+            raise exc
 
     def _fallback_reason(self, name: str, reason: str, *args: Any, **kwargs: Any) -> Any:
         def run(pobj: Any, *a: Any, **k: Any) -> Any:
@@ -266,7 +523,7 @@ class _GroupBy:
             labels = tuple(lab if isinstance(lab, tuple) else (lab,) + ("",) * (width - 1) for lab in labels)
         aggs = []
         for out_label, fn, f, params in specs:
-            child = _agg_input(fn, f, per_column) if f is not None else Col(names[0])
+            child = _agg_child(fn, f, per_column) if f is not None else Col(names[0])
             aggs.append((out_label, Agg(fn, tuple(sorted(params.items())), child)))
         plan = self._complete(L.Aggregate(names, labels, tuple(aggs), self._sort, self._dropna, self._as_index,
                                           self._frame._plan))
@@ -294,17 +551,22 @@ class _GroupBy:
     def _method(self, fn: str, numeric_only: bool = False, **params: Any) -> Any:
         if numeric_only:  # pandas' own call, whichever reason sends it there
             params = {"numeric_only": numeric_only, **params}
-        if self._native_keys is None:
+        if self._native_keys is None or (numeric_only and not self._is_frame_groupby):
+            # (a SeriesGroupBy's numeric_only=True: pandas' TypeError for a non-numeric Series)
             return self._fallback(fn, **params)
         fields = self._value_fields()
         if numeric_only:
             # a type the data decides (int or float where rows went missing) is pandas' to judge
             fields = [f for f in fields if f.dtype is None or is_numeric_for_pandas(f.dtype, f.family)]
         for f in fields:
-            if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype):
-                # (Python objects: pandas compares / hashes them by Python's rules; ``_ok`` says why)
+            if f.dtype is not None and pa.types.is_dictionary(f.dtype) and _categorical_native(fn, f):
+                continue
+            if f.dtype is None or f.dtype == PYOBJECT or pa.types.is_dictionary(f.dtype) \
+                    or isinstance(f.dtype, pa.ExtensionType):
+                # (pandas' interval / period columns: its own rules and errors; Python objects:
+                # pandas compares / hashes them by Python's rules; ``_ok`` says why)
                 return self._fallback(fn, **params)
-            if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
+            if is_string(f.dtype) and (fn in _NUMERIC_ONLY or fn == "sum" or (fn in ("any", "all") and not _truth_of_strings(f))):
                 return self._fallback(fn, **params)
             if _time_moment(f.dtype, fn) or not arrow_reduction_native(fn, f.dtype, f.family):
                 return self._fallback(fn, **params)
@@ -354,11 +616,18 @@ class _GroupBy:
             return self._fallback("last", numeric_only=numeric_only, min_count=min_count, skipna=skipna)
         return self._method("last", numeric_only)
 
+    def _skipna_moot(self) -> bool:
+        """Whether no value column can hold a missing value (numpy ints and bools): skipna=False
+        is then the same computation."""
+        return self._native_keys is not None and all(
+            f.dtype is not None and f.family == NUMPY and (pa.types.is_integer(f.dtype) or pa.types.is_boolean(f.dtype))
+            for f in self._value_fields())
+
     def any(self, skipna: bool = True) -> Any:
-        return self._method("any")
+        return self._method("any") if skipna or self._skipna_moot() else self._fallback("any", skipna=skipna)
 
     def all(self, skipna: bool = True) -> Any:
-        return self._method("all")
+        return self._method("all") if skipna or self._skipna_moot() else self._fallback("all", skipna=skipna)
 
     def size(self) -> Any:
         if self._native_keys is None:
@@ -378,12 +647,24 @@ class _GroupBy:
         return DataFrame._from_plan(plan)
 
     def transform(self, func: Any = None, *args: Any, engine: Any = None, engine_kwargs: Any = None, **kwargs: Any) -> Any:
+        """pandas' ``transform(name)``: a name outside its allow-list is its ValueError; a
+        transformation (``cumsum``, ``shift``, ``rank``...) is that method; a reduction is the
+        method's result broadcast to the rows (natively for the ``_ALIASES``; a dtype that refuses
+        it raises pandas' error, as the method would)."""
+        if isinstance(func, str):
+            if func not in _pandas_groupby_kernels.transform_kernel_allowlist:
+                raise ValueError(f"'{func}' is not a valid function name for transform(name)")
+            if func in _pandas_groupby_kernels.transformation_kernels:
+                extra = {"engine": engine, "engine_kwargs": engine_kwargs} if engine is not None else {}
+                return getattr(self, func)(*args, **kwargs, **extra)
         plain = not args and not kwargs and engine is None and engine_kwargs is None
         # (a list or dict of functions, named aggregations: pandas')
         name = _agg_name(func) if plain and (isinstance(func, str) or callable(func)) else None
         if self._native_keys is None or name is None:
+            if isinstance(func, str):
+                self._refuse(func, kwargs.get("numeric_only", False))
             extra = {k: v for k, v in (("engine", engine), ("engine_kwargs", engine_kwargs)) if v is not None}
-            return self._fallback("transform", func, *args, **extra, **kwargs)
+            return self._fallback_reason("transform", "not native for this grouping", func, *args, **extra, **kwargs)
         keys = self._native_keys[0]
         squeeze = not self._is_frame_groupby
         if name == "size":
@@ -392,8 +673,10 @@ class _GroupBy:
             return Series._from_frame_plan(plan)
         fields = self._value_fields()
         if not all(self._ok(name, f) for f in fields):
-            return self._fallback("transform", func)
-        outputs = tuple((f.label, Agg(name, (), _agg_input(name, f, squeeze))) for f in fields)
+            if isinstance(func, str):
+                self._refuse(func)
+            return self._fallback_reason("transform", "not native for this grouping", func)
+        outputs = tuple((f.label, Agg(name, (), _agg_child(name, f, squeeze))) for f in fields)
         plan = L.GroupWindow(keys, outputs, self._dropna, self._frame._plan)
         return Series._from_frame_plan(plan) if squeeze else DataFrame._from_plan(plan)
 
@@ -404,15 +687,27 @@ class _GroupBy:
         a = Agg("size", (("ascending", bool(ascending)), ("cumulative", True)), Col(keys[0]))
         return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
 
+    def ngroup(self, ascending: bool = True) -> Any:
+        """Each row's group number (``GroupWindow`` ``ngroup``): natively where missing keys drop
+        and every group is observed; pandas' numbering of missing keys and unobserved categories
+        otherwise."""
+        if self._native_keys is None or getattr(self, "_unobserved", False) or not self._dropna \
+                or getattr(self, "_binned", None) is not None:
+            return self._fallback("ngroup", ascending=ascending)
+        keys = self._native_keys[0]
+        a = Agg("ngroup", (("ascending", bool(ascending)), ("sort", bool(self._sort))), Col(keys[0]))
+        return Series._from_frame_plan(L.GroupWindow(keys, ((None, a),), self._dropna, self._frame._plan))
+
     def _cumulative(self, fn: str, name: str, numeric_only: bool, skipna: bool, args: tuple, kwargs: dict) -> Any:
         """``cumsum`` / ``cumprod`` / ``cummin`` / ``cummax`` in each group (missing values skipped):
         natively where pandas' result type does not depend on the data and the values come out
         bit for bit (running min / max of numpy numbers and times; sums of int64 and bools,
         products of float64: pandas' Kahan-summed float sums and its narrow ints that widen on
         overflow stay pandas')."""
+        self._refuse(name, numeric_only)
         if args or kwargs or numeric_only or not skipna or self._native_keys is None or getattr(self, "_unobserved", False):
             # (positional as given: numpy's ``cumsum(axis, dtype)`` compatibility arguments follow them)
-            return self._fallback(name, numeric_only, skipna, *args, **kwargs)
+            return self._fallback_reason(name, "not native for this grouping", numeric_only, skipna, *args, **kwargs)
         fields = self._value_fields()
         for f in fields:
             t = f.dtype
@@ -470,25 +765,110 @@ class _GroupBy:
             t = f.dtype
             if t is None or f.family != NUMPY or not (pa.types.is_integer(t) or pa.types.is_floating(t)
                                                        or pa.types.is_boolean(t) or pa.types.is_timestamp(t)
-                                                       or pa.types.is_duration(t)):
+                                                       or pa.types.is_duration(t)
+                                                       or (is_string(t) and t != OBJECT_STRING)):
                 return self._fallback("rank", **args)
         params = tuple(sorted({**args, "ascending": bool(ascending), "pct": bool(pct)}.items()))
         outputs = tuple((f.label, Agg("rank", params, Col(f.name))) for f in fields)
         plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
         return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
 
+    @property
+    def groups(self) -> Any:
+        """pandas' ``{group key: Index of the group's row labels}``, natively for one column key,
+        sorted, missing keys dropped: the group sizes (the native ``size``, unobserved categories
+        included) cut the row labels stably sorted by the key. Other groupings: pandas' (a list of
+        one key warns there, many keys give tuples of the observed groups only)."""
+        kind = "DataFrameGroupBy" if self._is_frame_groupby else "SeriesGroupBy"
+        native = self._native_keys is not None and len(self._native_keys[0]) == 1 and self._given[0] \
+            and self._given[1] and self._sort and self._dropna and getattr(self, "_binned", None) is None \
+            and any(f.name == self._native_keys[0][0] for f in self._frame._plan.schema.columns)
+        if not native:
+            return via_pandas(f"{kind}.groups", lambda pobj: self._pandas_groupby(pobj).groups, (self._obj,), {},
+                              "not native for this grouping")
+        from pandas.io.formats.printing import PrettyDict
+
+        given = self._keys_given
+        if isinstance(given, list) and len(given) == 1:
+            warnings.warn(  # pandas' words
+                "In a future version, the keys of `groups` will be a "
+                f"tuple with a single element, e.g. ({given[0]},) , "
+                f"instead of a scalar, e.g. {given[0]}, when grouping "
+                "by a list with a single element. Use ``df.groupby(by='a').groups`` "
+                "instead of ``df.groupby(by=['a']).groups`` to avoid this warning",
+                pd.errors.Pandas4Warning, stacklevel=user_stacklevel())
+        name = self._native_keys[0][0]
+        plan = self._frame._plan
+        rows = DataFrame._from_plan(L.Select((("key", Col(name)),), plan))
+        rows = rows[rows["key"].notna()].sort_values("key", kind="stable")
+        labels = rows.index.to_pandas()
+        sizes = Series._from_frame_plan(self._complete(L.Aggregate(
+            (name,), (None,), ((None, Agg("size", (), Lit(1))),), True, True, True, plan))).to_pandas()
+        ends = np.cumsum(sizes.to_numpy(dtype=np.int64))
+        starts = ends - sizes.to_numpy(dtype=np.int64)
+        if plan.schema.index is None:
+            # the default RangeIndex: its labels are the positions, and pandas' ``take`` of it
+            # gives a RangeIndex where they are evenly spaced
+            whole = pd.RangeIndex(len(self._frame))
+            return PrettyDict({k: whole.take(labels[a:b].to_numpy()) for k, a, b in zip(sizes.index, starts, ends)})
+        return PrettyDict({k: labels[a:b] for k, a, b in zip(sizes.index, starts, ends)})
+
+    def _row_window(self, fn: str, params: dict[str, Any], call: tuple[tuple, dict]) -> Any:
+        """``shift`` / ``ffill`` / ``bfill`` in each group (a ``GroupWindow``): natively for numpy
+        numbers, bools, times and ``str`` columns and the nullable ones (a shift of ints / bools
+        gives float64 / object where it moves past a group's edge, as pandas); categoricals,
+        Python objects and Arrow-backed columns through pandas."""
+        if self._native_keys is None:  # (unobserved categories have no rows: nothing to add)
+            return self._fallback(fn, *call[0], **call[1])
+        fields = self._value_fields()
+        for f in fields:
+            t = f.dtype
+            if t is not None and pa.types.is_dictionary(t):
+                continue  # (a categorical moves as its codes: the categories kept)
+            if t is None or f.family not in (NUMPY, MASKED) or t in (OBJECT_STRING, PYOBJECT) \
+                    or not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+                            or pa.types.is_timestamp(t) or pa.types.is_duration(t) or is_string(t)):
+                return self._fallback(fn, *call[0], **call[1])
+        outputs = tuple((f.label, Agg(fn, tuple(sorted(params.items())), Col(f.name))) for f in fields)
+        plan = L.GroupWindow(self._native_keys[0], outputs, self._dropna, self._frame._plan)
+        return Series._from_frame_plan(plan) if not self._is_frame_groupby else DataFrame._from_plan(plan)
+
+    def shift(self, periods: Any = 1, freq: Any = None, fill_value: Any = lib.no_default, suffix: Any = None) -> Any:
+        call = ((), {"periods": periods, "freq": freq, "fill_value": fill_value, "suffix": suffix})
+        if not isinstance(periods, int) or isinstance(periods, bool) or periods == 0 or freq is not None \
+                or fill_value is not lib.no_default or suffix is not None:
+            return self._fallback("shift", **call[1])
+        return self._row_window("shift", {"periods": periods}, call)
+
+    def ffill(self, limit: Any = None) -> Any:
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
+            return self._fallback("ffill", limit=limit)  # (pandas' checks)
+        return self._row_window("ffill", {"limit": limit}, ((), {"limit": limit}))
+
+    def bfill(self, limit: Any = None) -> Any:
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
+            return self._fallback("bfill", limit=limit)
+        return self._row_window("bfill", {"limit": limit}, ((), {"limit": limit}))
+
     def head(self, n: int = 5) -> Any:
-        if self._native_keys is None or n < 0:
+        if self._native_keys is None or n < 0 or (getattr(self, "_keyed", None) is not None
+                                                   and not isinstance(self._obj, DataFrame)):
             return self._fallback("head", n)
         frame = self._frame
         plan = L.GroupHead(self._native_keys[0], n, self._dropna, _positions(frame._plan))
         out = DataFrame._from_plan(plan)
+        if getattr(self, "_keyed", None) is not None:  # (keys given as values: their hidden columns out)
+            out = out[[f.label for f in self._obj._plan.schema.columns]]
         if self._selection is not None:
             out = out[self._selection]
             return out
         return out
 
     def agg(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
+        cls = pd.core.groupby.DataFrameGroupBy if isinstance(self, DataFrameGroupBy) else pd.core.groupby.SeriesGroupBy
+        if isinstance(func, str) and not func.startswith("_") and _is_pandas_method(cls, func) and "axis" not in kwargs:
+            # pandas' ``agg(name)`` is the method of that name, with the arguments given
+            return getattr(self, func)(*args, **kwargs)
         if self._native_keys is None or args or "engine" in kwargs or "engine_kwargs" in kwargs:
             return self._fallback("agg", func, *args, **kwargs)
         squeeze = not self._is_frame_groupby
@@ -543,6 +923,8 @@ class _GroupBy:
             out = self._aggregate(specs)
             return out
         if isinstance(func, dict):
+            if squeeze:
+                return self._fallback("agg", func)  # (a SeriesGroupBy's dict: pandas' SpecificationError)
             specs = []
             multi = any(isinstance(v, list) for v in func.values())
             schema = self._frame._plan.schema
@@ -566,13 +948,15 @@ class _GroupBy:
         t = f.dtype
         if t is None:  # a dtype the data decides (int64 or float64 after a left merge): counts do not care
             return fn in ("count", "size")
+        if isinstance(t, pa.ExtensionType):  # (pandas' interval / period columns)
+            return fn in ("count", "size")
         if pa.types.is_dictionary(t):
-            return False
+            return _categorical_native(fn, f)
         if t == PYOBJECT:
             # Python objects (a str column's ``fillna(0)``): the engines only move them; pandas takes
             # their first / max / nunique by Python's rules (TypeError where kinds do not compare)
             return fn == "size"
-        if is_string(t) and (fn in _NUMERIC_ONLY or fn in ("sum", "any", "all")):
+        if is_string(t) and (fn in _NUMERIC_ONLY or fn == "sum" or (fn in ("any", "all") and not _truth_of_strings(f))):
             return False
         if _time_moment(t, fn):
             return False
@@ -585,16 +969,6 @@ class _GroupBy:
 
     def __len__(self) -> int:
         return len(self.size())
-
-
-def _agg_input(fn: str, f: Any, per_column: bool) -> Expr:
-    """The column an aggregation reads. A group min / max of an object column of strings is
-    computed by pandas' Python fallback over ``Series(values)``, and a SeriesGroupBy's Series infers
-    ``str`` from the strings (pandas 3): the result is ``str`` (a frame's blocks stay object). An
-    object column with no string at all (every value missing) stays object there: the data's."""
-    if per_column and fn in ("min", "max") and f.family in OBJECT_FAMILIES and is_string(f.dtype):
-        return Func("cast", (("dtype", f.dtype),), Col(f.name))
-    return Col(f.name)
 
 
 @full_signatures(pd.core.groupby.DataFrameGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
@@ -620,12 +994,58 @@ class DataFrameGroupBy(_GroupBy):
         elif not schema.has(key):
             raise KeyError(f"Column not found: {key}")
         cls = DataFrameGroupBy if isinstance(key, list) else SeriesGroupBy
-        return cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._sort, observed=self._observed,
-                   dropna=self._dropna, group_keys=self._group_keys, selection=key)
+        out = cls(self._obj, self._by, level=self._level, as_index=self._as_index, sort=self._given[0], observed=self._observed,
+                  dropna=self._given[1], group_keys=self._group_keys, selection=key)
+        out._keys_given = self._keys_given
+        return out
 
 
 @full_signatures(pd.core.groupby.SeriesGroupBy, lambda g, name, a, k, why: g._fallback_reason(name, why, *a, **k))
 class SeriesGroupBy(_GroupBy):
+    def value_counts(self, normalize: bool = False, sort: bool = True, ascending: bool = False, bins: Any = None,
+                     dropna: bool = True) -> Any:
+        """Each group's counts of its values (an ``Aggregate`` by the keys and the value, in the
+        combinations' first-appearance order), stably sorted as pandas: by the keys where the
+        group-by sorts, then (``sort``) by the count; ``normalize`` divides by the group's total.
+        Natively for numpy numbers, bools, times and ``str`` values under keys that are not
+        categorical; bins, categoricals and unobserved groups are pandas'."""
+        args = {"normalize": normalize, "sort": sort, "ascending": ascending, "bins": bins, "dropna": dropna}
+        if self._native_keys is None or bins is not None or getattr(self, "_unobserved", False) \
+                or getattr(self, "_binned", None) is not None or not self._as_index:
+            return self._fallback("value_counts", **args)
+        names, labels = self._native_keys
+        f = self._value_fields()[0]
+        schema = self._frame._plan.schema
+        t = f.dtype
+        if t is None or f.family != NUMPY or t in (OBJECT_STRING, PYOBJECT) or f.label in labels \
+                or not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+                        or pa.types.is_timestamp(t) or pa.types.is_duration(t) or is_string(t)) \
+                or any(schema.dtype_of(n) is None or pa.types.is_dictionary(schema.dtype_of(n)) for n in names) \
+                or (not dropna and not sort and (pa.types.is_timestamp(t) or pa.types.is_duration(t))):
+            # (unsorted counts of times with NaT kept: pandas' own order of the NaT row)
+            return self._fallback("value_counts", **args)
+        plan = self._frame._plan
+        dropped = [n for n in names if self._dropna] + ([f.name] if dropna else [])
+        if dropped:
+            cond: Any = Func("notna", (), Col(dropped[0]))
+            for n in dropped[1:]:
+                cond = BinOp("and", cond, Func("notna", (), Col(n)))
+            plan = L.Filter(cond, plan)
+        label = "proportion" if normalize else "count"
+        counted: L.Plan = L.Aggregate(names + (f.name,), labels + (f.label,), ((label, Agg("size", (), Lit(1))),),
+                                      False, False, True, plan)
+        count_name = counted.schema.columns[0].name
+        key_levels = tuple(counted.schema.index_names[:len(names)])
+        by = (key_levels if self._sort else ()) + ((count_name,) if sort else ())
+        if by:
+            counted = L.Sort(by, (False,) * (len(by) - int(sort)) + ((not ascending,) if sort else ()), True, counted)
+        if normalize:  # (the group's total beside each count: the same rows, index and order)
+            total = L.GroupWindow(key_levels, (("__gf_total", Agg("sum", (), Col(count_name))),), False, counted)
+            both = L.HConcat("exact", counted, total)
+            ratio = BinOp("truediv", Col(count_name), Col(total.schema.columns[0].name))
+            counted = L.Select(((label, ratio),), both)
+        return Series._from_frame_plan(counted)
+
     def __init__(self, obj: Any, by: Any, **kw: Any) -> None:
         if isinstance(obj, Series) and kw.get("selection") is None:
             # s.groupby(other_series_or_level): group the one-column frame by its index or a key series
@@ -634,11 +1054,6 @@ class SeriesGroupBy(_GroupBy):
         else:
             super().__init__(obj, by, **kw)
 
-    def _resolve_keys(self) -> Any:
-        if isinstance(self._obj, Series) and self._selection is None:
-            if self._level is None:
-                return None
-        return super()._resolve_keys()
 
     def _value_fields(self) -> list[Any]:
         if isinstance(self._obj, Series) and self._selection is None:

@@ -531,7 +531,7 @@ def _agg_type(expr: Agg, lookup: Lookup) -> ArrowType | None:
     arg = expr_type(expr.child, lookup)
     if expr.param("cumulative", False) and fn != "size":  # a running min / max / sum / product
         return pa.int64() if fn in ("sum", "prod") and arg is not None and pa.types.is_boolean(arg) else arg
-    if fn in ("count", "nunique"):
+    if fn in ("count", "nunique", "ngroup"):
         return pa.int64()
     if fn == "quantile":  # an existing value for lower / higher / nearest; pandas' float64 otherwise
         if arg is not None and pa.types.is_integer(arg) and expr.param("interpolation") in ("lower", "higher", "nearest"):

@@ -25,9 +25,9 @@ AGGREGATIONS = frozenset(
     {"sum", "mean", "min", "max", "count", "size", "std", "var", "median", "prod", "any", "all",
      "nunique", "first", "last", "quantile", "corr", "cov"}
 )
-# per-row results over a group, only in a ``GroupWindow`` (groupby().rank); the CPU engine computes
-# them, the GPU engine places such a node on the CPU (its ``agg_reason``)
-WINDOW_ONLY = frozenset({"rank"})
+# per-row results over a group, only in a ``GroupWindow`` (groupby().rank, shift, ffill, bfill, ngroup); the
+# CPU engine computes them, the GPU engine places such a node on the CPU (its ``agg_reason``)
+WINDOW_ONLY = frozenset({"rank", "shift", "ffill", "bfill", "ngroup"})
 # aggregations of two expressions (pairwise-complete rows, as pandas' ``corr`` / ``cov``)
 BIVARIATE = frozenset({"corr", "cov"})
 

@@ -454,9 +454,11 @@ class GroupWindow(Plan):
         for label, a in self.outputs:
             f = expr_field(label, a, self.child.schema)
             t = f.dtype
-            if self.dropna and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)) \
+            if (self.dropna or a.fn == "shift") and t is not None and (pa.types.is_integer(t) or pa.types.is_boolean(t)) \
                     and not keeps_type_when_missing(f.family):
-                t = None  # a missing key gives NaN: pandas decides int -> float from the data
+                # a missing key gives NaN (a shift: the rows it moves past a group's edge): pandas
+                # decides int -> float64, bool -> object from the data
+                t = None
             fields.append(Field(label, t, f.family))
         return Schema(tuple(fields), self.child.schema.index)
 

@@ -1318,6 +1318,25 @@ def _(node: L.GroupWindow, inputs: list[pl.DataFrame]) -> pl.DataFrame:
         elif a.param("cumulative", False):
             pos = pl.int_range(pl.len(), dtype=pl.Int64)
             e = (pos if a.param("ascending", True) else pos.reverse()).over(keys)
+        elif a.fn == "ngroup":
+            # the number of the row's group, in the groups' order: the keys' (dense rank) where
+            # sorted, first appearance otherwise; rows of a missing key have none
+            present = pl.all_horizontal([pl.col(k).is_not_null() for k in keys])
+            if a.param("sort", True):
+                order = pl.struct(keys) if len(keys) > 1 else pl.col(keys[0])
+            else:  # (the rows' numbers, taken before the window: within it they restart)
+                df = df.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("__gf_row"))
+                order = pl.col("__gf_row").min().over(keys)
+            r = pl.when(present).then(order).rank("dense").cast(pl.Int64) - 1
+            e = r if a.param("ascending", True) else r.max() - r
+        elif a.fn in ("shift", "ffill", "bfill"):
+            # pandas' groupby().shift / ffill / bfill: within each group, in row order
+            x = low.lower(a.child)
+            if a.fn == "shift":
+                e = x.shift(a.param("periods", 1)).over(keys)
+            else:
+                fill = x.forward_fill if a.fn == "ffill" else x.backward_fill
+                e = fill(a.param("limit", None)).over(keys)
         elif a.fn == "rank":
             x = low.lower(a.child)
             t = low.type_of(a.child)
