@@ -42,7 +42,7 @@ def _same_outcome(want, got):
 
 
 _OPS = [operator.add, operator.sub, lambda a, b: b + a, lambda a, b: b - a]
-_DT = pandas.Series(pandas.date_range("2016-01-01", periods=2, tz="US/Pacific"), name="x")
+_DT = pandas.Series(pandas.date_range("2016-01-01", periods=2, tz="America/Los_Angeles"), name="x")
 
 
 @pytest.mark.parametrize("other", [1, np.int64(2), np.array(3, dtype=np.int64), np.bool_(True), 3.14,
@@ -218,7 +218,7 @@ def test_verdict_unknown_dtypes_give_no_verdict() -> None:
     assert agrees("add", num, 1, False, num + 1)
 
 
-@pytest.mark.parametrize("tz", ["dateutil/US/Pacific", "US/Pacific", "UTC", "+01:00"])
+@pytest.mark.parametrize("tz", ["dateutil/America/Los_Angeles", "America/Los_Angeles", "UTC", "+01:00"])
 def test_arithmetic_keeps_the_time_zone_object(tz) -> None:
     """``ts + Timedelta`` keeps the column's time zone object (a dateutil zone stays dateutil's), as
     pandas' dtype does; a frame's columns too."""

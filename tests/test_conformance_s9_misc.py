@@ -340,7 +340,7 @@ def test_any_all_skipna_false_native(dtype, data, how):
 # ----------------------------------------------------------------------------- to_datetime of a Series
 @pytest.mark.parametrize("kwargs", [{}, {"cache": False}, {"cache": True}, {"errors": "coerce"}])
 @pytest.mark.parametrize("values", [pandas.date_range("2020", periods=3, unit="ns"), [pandas.Timestamp("2020"), pandas.NaT],
-                                    pandas.date_range("2020", periods=2, tz="US/Eastern")], ids=["ns", "nat", "tz"])
+                                    pandas.date_range("2020", periods=2, tz="America/New_York")], ids=["ns", "nat", "tz"])
 def test_to_datetime_of_timestamps_is_themselves(values, kwargs):
     assert_matches_pandas(lambda pd: pd.to_datetime(pd.Series(values, name="x"), **kwargs))
 
