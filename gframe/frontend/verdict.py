@@ -87,7 +87,11 @@ def _empty_operand(obj: Any) -> tuple[Any, Any]:
             return _UNKNOWN, None
         return ("Series", dtype), pd.Series([], dtype=dtype)
     if isinstance(obj, DataFrame):
-        dtypes = _frame_dtypes(obj)
+        from gframe.frontend.hostframe import HostFrame
+
+        # a host frame (pandas' frame held as it is: no schema) meets the native path's refusal
+        # further on (``HostOnly``), which sends the whole call to pandas
+        dtypes = None if isinstance(obj, HostFrame) else _frame_dtypes(obj)
         if dtypes is None:
             return _UNKNOWN, None
         return ("DataFrame", dtypes), pd.DataFrame({i: pd.Series([], dtype=d) for i, d in enumerate(dtypes)})
