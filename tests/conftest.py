@@ -130,3 +130,14 @@ def _optimizer_verification(request):
         on = False
     with gframe.option_context(verify_optimizer=on):
         yield
+
+
+@pytest.fixture
+def native():
+    """The calls in the test run natively (a trip to pandas raises FallbackError)."""
+    import gframe
+
+    old = gframe.options.fallback
+    gframe.options.fallback = "raise"
+    yield
+    gframe.options.fallback = old

@@ -26,13 +26,6 @@ def rank_frame(pd):
     })
 
 
-@pytest.fixture
-def native():
-    """The calls in the test run natively (a trip to pandas raises FallbackError)."""
-    old = gframe.options.fallback
-    gframe.options.fallback = "raise"
-    yield
-    gframe.options.fallback = old
 
 
 @pytest.mark.parametrize("method,ascending,na_option,pct",

@@ -15,12 +15,6 @@ from gframe.testing import assert_matches_pandas
 NaN = float("nan")
 
 
-@pytest.fixture
-def native():
-    old = gframe.options.fallback
-    gframe.options.fallback = "raise"
-    yield
-    gframe.options.fallback = old
 
 
 def _raises_like_pandas(fn):

@@ -47,6 +47,16 @@ def _half(length):  # type: ignore[no-untyped-def]
 
 
 @cuda.jit(device=True)
+def _down(off, start, length):  # type: ignore[no-untyped-def]
+    """One step down a block's tree toward position ``off``: the half of [start, start + length)
+    that holds it, as (start, length)."""
+    h = _half(length)
+    if off < start + h:
+        return start, h
+    return start + h, length - h
+
+
+@cuda.jit(device=True)
 def _load(x, j, zero, nan_zero):  # type: ignore[no-untyped-def]
     """``x[j]``, or 0 for a NaN where ``nan_zero`` (pandas' ``nansum`` fills NaN with 0 first)."""
     v = x[j]
@@ -112,12 +122,7 @@ def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf, 
         return
     start, length = int64(0), end - first
     while length > BLOCK:  # down the tree to the leaf holding ``off``, in registers
-        h = _half(length)
-        if off < start + h:
-            length = h
-        else:
-            start += h
-            length -= h
+        start, length = _down(off, start, length)
     if start != off:
         return  # not a leaf's first position (most threads): no path recorded
     # the leaf's thread walks down again, recording the blocks above it for the climb (local
@@ -129,12 +134,7 @@ def tree(x, work, arrived, bounds, group_of, m, chunk, step, shift, zero, ninf, 
     while length > BLOCK:
         starts[d] = start
         lengths[d] = length
-        h = _half(length)
-        if off < start + h:
-            length = h
-        else:
-            start += h
-            length -= h
+        start, length = _down(off, start, length)
         d += 1
     work[i >> shift] = _leaf_sum(x, i, length, zero, nan_zero)
     while d > 0:
