@@ -2355,3 +2355,41 @@ FZ9CPU_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ9CPU_CASES.items()])
 def test_fuzz_regression_fz9cpu(code: str) -> None:
     check_code(code)
+
+
+# session 9, fz10: the device campaign's failures (CPU seeds 1000000-1019999, GPU 990000-994999)
+FZ10_CASES: dict[str, str] = {
+    # 1013409: a masked (or Arrow) column compared with a scalar of another kind (Int64 != Timestamp):
+    # pandas' masked / Arrow comparison is NA where the value is missing (``invalid_comparison`` on
+    # the valid values only), so the filter drops that row; gframe gave True (numpy's rule)
+    "masked_ne_timestamp_is_missing_where_missing": case(
+        "df = pd.DataFrame({'c3': pd.array([None, 4], dtype='Int64')})",
+        "df = df[(df['c3'] != pd.Timestamp('2020-01-01'))]"),
+    "masked_eq_timestamp_keeps_na_dtype": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, 4], dtype='Int64'), "
+        "'b': pd.array([1.5, None], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.assign(e=df['a'] == pd.Timestamp('2020-01-01'), n=df['b'] != pd.Timestamp('2020-01-01'))"),
+    "frame_masked_ne_timestamp": case(
+        "df = pd.DataFrame({'a': pd.array([None, 4], dtype='Int64'), 'b': [1.5, nan]})",
+        "df = df != pd.Timestamp('2020-01-01')"),
+    # 1008333: a group median beside an infinity: pandas' (lower + upper middle) / 2 is -inf for
+    # [-inf, -60.2]; Polars' interpolation (lower + (upper - lower) / 2) made NaN
+    "groupby_median_beside_infinity": case(
+        "df = pd.DataFrame({'c0': [1, 1, 2, 2, 2, 3], 'c4': [-inf, -60.2, inf, -inf, 1.0, inf]})"
+        ".astype({'c4': 'float32'})",
+        "df = df.groupby('c0', sort=False).median(numeric_only=True)"),
+    # 992835 (GPU campaign, CPU too): min/max of an object column's group of missing values only
+    # is NaN in pandas (``group_min``), whatever the column's missing marker (pd.NA, None)
+    "groupby_min_of_object_na_group_is_nan": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([None, 3], dtype=pd.ArrowDtype(pa.int64())), "
+        "'c2': pd.array([-30.2, 1.0], dtype='Float64')})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('c2').min()"),
+    "groupby_max_of_object_none_group_is_nan": case(
+        "df = pd.DataFrame({'k': pd.array([None, 'a'], dtype=object), 'c2': [1.0, 2.0]})",
+        "df = df.groupby('c2').agg({'k': ['max', 'min']})"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ10_CASES.items()])
+def test_fuzz_regression_fz10(code: str) -> None:
+    check_code(code)

@@ -659,7 +659,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                 try:
                     op_, lit = scalar_operand(op, other, f.dtype)  # per column: a string compares as a date there
                 except InvalidComparison:
-                    return invalid_comparison(op, e, other, f.dtype)
+                    return invalid_comparison(op, e, other, f.dtype, f.family in (MASKED, *ARROW_FAMILIES))
                 l, r = (lit, e) if reflected else (e, lit)
                 expr = BinOp(op_, l, r)
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)

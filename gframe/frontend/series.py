@@ -863,7 +863,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             try:
                 op, rexpr = scalar_operand(op, other, self._dtype_arrow)
             except InvalidComparison:
-                return Series._over(plan, invalid_comparison(op, lexpr, other, self._dtype_arrow), name)
+                return Series._over(plan, invalid_comparison(op, lexpr, other, self._dtype_arrow,
+                                                             self._family in (MASKED, *ARROW_FAMILIES)), name)
         elif _is_listlike(other) or isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)):
             if isinstance(other, pd.Series):
                 return self._binary(op, Series(other), reflected)
