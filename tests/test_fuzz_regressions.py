@@ -2387,6 +2387,21 @@ FZ10_CASES: dict[str, str] = {
     "groupby_max_of_object_none_group_is_nan": case(
         "df = pd.DataFrame({'k': pd.array([None, 'a'], dtype=object), 'c2': [1.0, 2.0]})",
         "df = df.groupby('c2').agg({'k': ['max', 'min']})"),
+    # 992281 (GPU): int16 % uint64 is numpy's float64 (5 % (2**64 - 1): 5.0); libcudf's integer
+    # PYMOD of the operands read the uint64 as -1 (0). Mixed signed / unsigned // and % stay on the CPU
+    "int16_mod_uint64_is_float": case(
+        "df = pd.DataFrame({'c0': [5, -5], 'c1': [18446744073709551615, 3]}).astype({'c0': 'int16', 'c1': 'uint64'})",
+        "df = df.assign(n=df['c0'] % df['c1'], f=df['c0'] // df['c1'])"),
+    # 1005588, 991995 (5 categoricals): astype('category') of an object column holding missing values
+    # only: pandas' categories are an empty object Index; the engines' dictionary held the column's
+    # type (float64). Such a cast is pandas', and empty object categories are the OBJECT family
+    "category_of_missing_objects_has_object_categories": case(
+        "df = pd.DataFrame({'c1': ['d']})\n"
+        "df2 = pd.DataFrame({'x0': []}, index=pd.Index([], name='idx')).astype({'x0': 'bool'})",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df.astype({'x0': 'category'})"),
+    "category_of_none_objects_series": case(
+        "df = pd.DataFrame({'a': pd.array([None, None], dtype=object), 'b': [1, 2]})",
+        "df = df.assign(c=df['a'].astype('category'))\ndf = df.assign(d=df['c'].isna())"),
 }
 
 

@@ -263,6 +263,11 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if not _arrow_cast_native(src, f.family, target, family):
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src, family=f.family)}: pyarrow's cast rules")
     _check_cast_legal(src, target, dtype)
+    if pa.types.is_dictionary(target) and f.family in OBJECT_FAMILIES and plan is not None \
+            and not _any_true(plan, func("notna", e)):
+        # pandas' categories are the Index of the values present: of an object column with none
+        # (missing values only) an empty object Index, not one of the type the engines hold
+        raise NotImplementedError("astype('category') of an object column without values")
     if pa.types.is_dictionary(target) and src is not None and (pa.types.is_integer(src) or pa.types.is_floating(src)):
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
     if pa.types.is_dictionary(target) and src is not None and not pa.types.is_dictionary(src) and f.family not in OBJECT_FAMILIES:

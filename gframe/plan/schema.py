@@ -414,6 +414,8 @@ def family_of_pandas(dtype: object) -> str:
     what operates on the categorical sees NUMPY (``plan.dtypes.operand_family``)."""
     if isinstance(dtype, pd.CategoricalDtype):
         cats = dtype.categories
+        if cats is not None and cats.dtype == object and not len(cats):
+            return OBJECT  # no categories, of object dtype (Arrow's dictionary cannot tell: float64 else)
         return NUMPY if cats is None or cats.dtype == object else family_of_pandas(cats.dtype)
     if isinstance(dtype, pd.ArrowDtype):
         t = dtype.pyarrow_dtype
