@@ -2402,6 +2402,15 @@ FZ10_CASES: dict[str, str] = {
     "category_of_none_objects_series": case(
         "df = pd.DataFrame({'a': pd.array([None, None], dtype=object), 'b': [1, 2]})",
         "df = df.assign(c=df['a'].astype('category'))\ndf = df.assign(d=df['c'].isna())"),
+    # 1017408: value_counts of an object column named like its counts ("proportion"): the object
+    # index (pandas keeps the column's dtype) was skipped where the label and the counts' name met
+    "value_counts_of_objects_named_proportion": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([100, 100, 7], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df['c1'].value_counts(normalize=True).reset_index()\n"
+        "df = df.astype({'proportion': 'object'})\ndf = df['proportion'].value_counts(normalize=True)"),
+    "value_counts_of_masked_named_count_dropna_false": case(
+        "df = pd.DataFrame({'count': pd.array([1, None, 1], dtype='Int64')})",
+        "df = df['count'].value_counts(dropna=False)"),
 }
 
 

@@ -1585,37 +1585,42 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                                                              "bins": bins, "dropna": dropna})
         label = frame._plan.schema.columns[0].label
         name = "proportion" if normalize else "count"
+        # (the counts under a name of their own where the values' label is theirs - a column named
+        # "proportion" - so the keys and the counts stay two columns; the Series is renamed at the end)
+        cname = name if label != name else "__gf_counts"
         key = frame._plan.schema.columns[0].name
         # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
         # (``string[python]``'s are Int64)
         fam0 = frame._plan.schema.columns[0].family
         fam = ((("family", MASKED if string_storage(fam0) else ARROW),) if fam0 == MASKED and t is not None and is_string(t)
                else ())
-        count = ((name, Agg("size", fam, Col(key))),)
+        count = ((cname, Agg("size", fam, Col(key))),)
         fam0 = frame._plan.schema.columns[0].family
         # pyarrow counts an Arrow float's -0.0 apart from 0.0: a hidden key tells them apart
         plan, (key,), hidden = L.signed_zero_keys(frame._plan, (key,))
         dates = t == OBJECT_DATE  # (dates in an object column: a group-by labels the missing key NaN, value_counts NaT)
-        if (fam0 in OBJECT_FAMILIES or hidden or dates) and label != name:
+        if fam0 in OBJECT_FAMILIES or hidden or dates:
             # group keys are inferred (``Aggregate``), but pandas' value_counts keeps an object column's
             # dtype for its index: the keys as a column, cast back to the object family, then the index
             flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
             t0 = frame._plan.schema.columns[0].dtype  # (the key's type in the result is the data's)
             kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES or dates else Col(k.name)
-            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
-        elif fam0 == MASKED and not dropna and not (t is not None and is_string(t)) and label != name:
+            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (cname, Col(c.name))), flat))
+        elif fam0 == MASKED and not dropna and not (t is not None and is_string(t)):
             # a nullable array's value_counts counts the values, then appends the NA count: the
             # missing key's group comes last, before the counts are sorted (stably) - not where it appeared
             flat = L.Aggregate((key,), (label,), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
             na = "__gf_na_last"
-            with_na = L.Select(((label, Col(k.name)), (name, Col(c.name)), (na, func("isna", Col(k.name)))), flat)
+            with_na = L.Select(((label, Col(k.name)), (cname, Col(c.name)), (na, func("isna", Col(k.name)))), flat)
             ordered = L.Sort((internal_name(na),), (False,), True, with_na)
-            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, Col(k.name)), (name, Col(c.name))), ordered))
+            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, Col(k.name)), (cname, Col(c.name))), ordered))
         else:
             agg = L.Aggregate((key,), (label,), count, False, dropna, True, plan)
         out = Series._from_frame_plan(agg)
+        if cname != name:
+            out = out.rename(name)
         if normalize:
             out = (out / out.sum()).rename(name)
         if sort:
