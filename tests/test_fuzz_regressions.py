@@ -2411,6 +2411,17 @@ FZ10_CASES: dict[str, str] = {
     "value_counts_of_masked_named_count_dropna_false": case(
         "df = pd.DataFrame({'count': pd.array([1, None, 1], dtype='Int64')})",
         "df = df['count'].value_counts(dropna=False)"),
+    # 994964 (GPU campaign, CPU too; 7 clip): a float32 column's isin of Python floats: numpy's and the
+    # masked arrays' isin compare in float64, so 0.1 matches no float32 value; the engines cast the
+    # values to float32 and matched it (the row kept, clip of an Int64 by 2.5 then raised)
+    "float32_isin_python_float_compares_in_float64": case(
+        "df = pd.DataFrame({'c1': pd.array([5, 1], dtype='Int64'), 'c2': [0.1, 0.5]}).astype({'c2': 'float32'})",
+        "df = df[df['c2'].isin([0.1, 2])]\ndf = df.assign(c1=df['c1'].clip(lower=-0.5, upper=2.5))"),
+    "float32_isin_values_exact_or_not": case(
+        "df = pd.DataFrame({'a': [0.1, 2.0, 0.5, nan, 16777216.0], 'b': pd.array([0.1, 2.0, 0.5, None, 1.0], "
+        "dtype='Float32')}).astype({'a': 'float32'})",
+        "df = df.assign(x=df['a'].isin([0.1, 2, 16777217, nan]), y=df['b'].isin([0.1, 0.5, 1e300]), "
+        "z=df['a'].isin(pd.Series([0.1, 0.5])))"),
 }
 
 

@@ -1119,7 +1119,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             vals = engines.column_values(values._frame_plan(), nulls_match)
             return self._with(func("isin", self._expr, values=vals))
         if isinstance(values, (Series, Index)) and t is not None and not pa.types.is_dictionary(t):
-            arr = _isin_array(values, t)
+            arr = _isin_array(values, t, self._family not in ARROW_FAMILIES)
             if arr is not None and self._family == MASKED and not is_string(t):
                 arr = arr.drop_null()  # pandas: a nullable number's NA matches no value of a Series
             if arr is not None:
@@ -1127,7 +1127,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if self._family in ARROW_FAMILIES and not isinstance(values, (Series, Index)) \
                 and not _arrow_value_set_native(_values_of(values), t):
             return call_method(self, "isin", (values,), {}, "isin values of another type than the Arrow column")
-        vals = tuple(scalar_value(v) for v in _isin_missing(_values_of(values), t, self._family))
+        listed = _isin_missing(_values_of(values), t, self._family)
+        if self._family not in ARROW_FAMILIES and t is not None and (pa.types.is_float32(t) or pa.types.is_float16(t)):
+            listed = [v for v in listed if not _inexact_in(v, t)]
+        vals = tuple(scalar_value(v) for v in listed)
         if t is not None and pa.types.is_dictionary(t):
             # a categorical's membership is its values' membership (engines cannot test codes against values)
             return self._with(func("isin", func("cast", self._expr, dtype=t.value_type), values=vals))
@@ -1736,7 +1739,19 @@ def _same_exact_type(t: Any, other: Any) -> bool:
             or pa.types.is_decimal(t))
 
 
-def _isin_array(values: Any, t: Any) -> pa.Array | None:
+def _inexact_in(v: Any, t: Any) -> bool:
+    """Whether the number ``v`` has no exact value of the narrow float type ``t``: numpy's and the
+    masked arrays' ``isin`` compare a float32 column with such values in float64 (``0.1`` matches no
+    float32 value, ``np.float32(0.1)`` does); the engines would cast ``v`` to ``t`` and match it."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) or v != v:
+        return False
+    with np.errstate(over="ignore"):
+        narrow = t.to_pandas_dtype()(v)
+    return bool(float(narrow) != v) if not isinstance(v, (int, np.integer)) else int(narrow) != int(v) \
+        if np.isfinite(narrow) else True
+
+
+def _isin_array(values: Any, t: Any, widen: bool = False) -> pa.Array | None:
     """The distinct values of a gframe Series / Index as one Arrow array of the column type ``t``
     (nulls kept: they match missing values), for ``isin`` (TPC-H q4, q16, q20, q22:
     ``df[c].isin(other[c])``). An array instead of a tuple of Python scalars in the plan: a
@@ -1757,7 +1772,12 @@ def _isin_array(values: Any, t: Any) -> pa.Array | None:
             if lo.as_py() < info.min or hi.as_py() > info.max:
                 return None
     elif pa.types.is_floating(t) and (pa.types.is_floating(src) or pa.types.is_integer(src)):
-        pass
+        if widen and src != t and (pa.types.is_float32(t) or pa.types.is_float16(t)):
+            # (``widen``: pandas compares in float64 - ``_inexact_in`` - so values without an exact
+            # value of ``t`` match nothing; NaN and nulls stay)
+            wide = arr.cast(pa.float64())
+            exact = pc.equal(arr.cast(t, safe=False).cast(pa.float64()), wide)
+            arr = arr.filter(pc.fill_null(pc.or_(exact, pc.is_nan(wide)), True))
     elif is_string(t) and is_string(src) or pa.types.is_boolean(t) and pa.types.is_boolean(src) or src == t:
         pass
     else:
