@@ -937,6 +937,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             out: Expr = func("where", BinOp(op, l, func("fillna", r, Lit(False))), func("notna", l), Lit(False))
             return Series._over(plan, out, name)
         expr = BinOp(op, l, r)
+        if op in ARITHMETIC and op != "truediv" and self._dtype_arrow is None and self._family == NUMPY \
+                and isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)) \
+                and not 0 <= int(other) <= 127:
+            # a type the data decides (a group sum of narrow ints) may be an int type that cannot hold
+            # the Python int (NEP 50: uint16 - -2 raises OverflowError); read it, then check as for a
+            # known type (an int every int type holds needs no look)
+            known = self.dtype
+            if isinstance(known, np.dtype) and known.kind in "iu":
+                check_binop(expr, plan.schema.dtype_of, op, other, pa.from_numpy_dtype(known))
         try:
             check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
         except TypeError:
