@@ -2431,6 +2431,17 @@ FZ10_CASES: dict[str, str] = {
     "undecided_uint16_plus_int_in_range": case(
         "df = pd.DataFrame({'k': [1, 1, 2], 'c0': [100, 7, 3]}).astype({'c0': 'uint16'})",
         "df = df.groupby('k', as_index=False)['c0'].sum()\ndf = df.assign(c0=df['c0'] + 300, d=df['c0'] * 3)"),
+    # 1007073 (12 raise parity): a merge key whose type the data decides (0 // bools: int64) against
+    # bools: pandas merges them as object keys; the CPU engine raised its own ValueError. Such keys
+    # beside bools, strings or times are pandas' (``reshape._keys_native``)
+    "merge_data_typed_key_against_bools": case(
+        "df = pd.DataFrame({'k': [True, False, True], 'c0': [True, False, False]})\n"
+        "df2 = pd.DataFrame({'k': [True, False]})",
+        "df = df.set_index('c0')\ndf = df.assign(k=1 // df['k'])\ndf = df.merge(df2, on='k', how='outer')"),
+    "merge_empty_data_typed_key_against_bools": case(
+        "df = pd.DataFrame({'k': [], 'c0': []}).astype({'k': 'bool', 'c0': 'bool'})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': 'bool'})",
+        "df = df.set_index('c0')\ndf = df.assign(k=0 // df['k'])\ndf = df.merge(df2, on='k', how='outer')"),
 }
 
 
