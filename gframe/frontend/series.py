@@ -1754,10 +1754,14 @@ def _inexact_in(v: Any, t: Any) -> bool:
     float32 value, ``np.float32(0.1)`` does); the engines would cast ``v`` to ``t`` and match it."""
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) or v != v:
         return False
-    with np.errstate(over="ignore"):
-        narrow = t.to_pandas_dtype()(v)
-    return bool(float(narrow) != v) if not isinstance(v, (int, np.integer)) else int(narrow) != int(v) \
-        if np.isfinite(narrow) else True
+    try:
+        with np.errstate(over="ignore"):
+            narrow = t.to_pandas_dtype()(v)
+    except OverflowError:  # (a Python int past any float)
+        return True
+    if not np.isfinite(narrow):  # inf is exact; a finite value past the type matches nothing
+        return isinstance(v, (int, np.integer)) or bool(np.isfinite(v))
+    return int(narrow) != int(v) if isinstance(v, (int, np.integer)) else float(narrow) != float(v)
 
 
 def _isin_array(values: Any, t: Any, widen: bool = False) -> pa.Array | None:
