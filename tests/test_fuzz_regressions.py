@@ -2442,6 +2442,23 @@ FZ10_CASES: dict[str, str] = {
         "df = pd.DataFrame({'k': [], 'c0': []}).astype({'k': 'bool', 'c0': 'bool'})\n"
         "df2 = pd.DataFrame({'k': []}).astype({'k': 'bool'})",
         "df = df.set_index('c0')\ndf = df.assign(k=0 // df['k'])\ndf = df.merge(df2, on='k', how='outer')"),
+    # 992806 (GPU campaign, CPU too): a group-by's MultiIndex with dropna=False holds the missing key
+    # in its levels, so sort_index orders it as the largest value (descending: first) whatever
+    # na_position; a MultiIndex from set_index sorts it by na_position
+    "groupby_dropna_false_multiindex_sort_index_nat_largest": case(
+        "df = pd.DataFrame({'k': ['2020-01-01', '2020-01-01 12:30:00'], 'c0': ['2021-06-15 08:00:01', None], "
+        "'c3': [2.25, 32.390387], 'c4': [-32768, -7]}).astype({'k': 'datetime64[ns]', 'c0': 'datetime64[us]', "
+        "'c4': 'int16'})",
+        "df = df.groupby(['c0', 'k'], sort=True, dropna=False).agg({'c3': ['last', 'first'], 'c4': ['std', 'first']})\n"
+        "df = df.sort_index(ascending=False, kind='stable')"),
+    "groupby_dropna_false_multiindex_sort_index_na_first_ignored": case(
+        "df = pd.DataFrame({'a': [1.0, nan, 2.0, nan], 'b': [1, 2, 3, None], 'v': [1, 2, 3, 4]})",
+        "df = df.groupby(['a', 'b'], dropna=False)['v'].sum()\n"
+        "df = df.sort_index(ascending=[False, True], na_position='first')"),
+    "set_index_multiindex_sort_index_na_position_kept": case(
+        "df = pd.DataFrame({'a': [1.0, nan, 2.0, nan], 'b': [1, 2, 3, None], 'v': [1, 2, 3, 4]})",
+        "df = df.groupby(['a', 'b'], dropna=False)['v'].sum().reset_index()\n"
+        "df = df.set_index(['a', 'b']).sort_index(ascending=False)"),
 }
 
 

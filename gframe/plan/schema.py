@@ -212,6 +212,10 @@ class IndexField:
     # keeps only its name, which pandas reads back as another tz object (another dtype); used at
     # output where the index still has that zone (``interop.index_tz``)
     tz: Any = None
+    # a level of a group-by's MultiIndex with ``dropna=False``: pandas keeps the missing key *in the
+    # level's values* (a code, not -1), so ``sort_index`` orders it as the largest value, whatever
+    # ``na_position`` (a MultiIndex from ``set_index`` sorts it by ``na_position``)
+    missing_in_levels: bool = False
 
     @property
     def name(self) -> str:
