@@ -2355,3 +2355,113 @@ FZ9CPU_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ9CPU_CASES.items()])
 def test_fuzz_regression_fz9cpu(code: str) -> None:
     check_code(code)
+
+
+# session 9, fz10: the device campaign's failures (CPU seeds 1000000-1019999, GPU 990000-994999)
+FZ10_CASES: dict[str, str] = {
+    # 1013409: a masked (or Arrow) column compared with a scalar of another kind (Int64 != Timestamp):
+    # pandas' masked / Arrow comparison is NA where the value is missing (``invalid_comparison`` on
+    # the valid values only), so the filter drops that row; gframe gave True (numpy's rule)
+    "masked_ne_timestamp_is_missing_where_missing": case(
+        "df = pd.DataFrame({'c3': pd.array([None, 4], dtype='Int64')})",
+        "df = df[(df['c3'] != pd.Timestamp('2020-01-01'))]"),
+    "masked_eq_timestamp_keeps_na_dtype": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, 4], dtype='Int64'), "
+        "'b': pd.array([1.5, None], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.assign(e=df['a'] == pd.Timestamp('2020-01-01'), n=df['b'] != pd.Timestamp('2020-01-01'))"),
+    "frame_masked_ne_timestamp": case(
+        "df = pd.DataFrame({'a': pd.array([None, 4], dtype='Int64'), 'b': [1.5, nan]})",
+        "df = df != pd.Timestamp('2020-01-01')"),
+    # 1008333: a group median beside an infinity: pandas' (lower + upper middle) / 2 is -inf for
+    # [-inf, -60.2]; Polars' interpolation (lower + (upper - lower) / 2) made NaN
+    "groupby_median_beside_infinity": case(
+        "df = pd.DataFrame({'c0': [1, 1, 2, 2, 2, 3], 'c4': [-inf, -60.2, inf, -inf, 1.0, inf]})"
+        ".astype({'c4': 'float32'})",
+        "df = df.groupby('c0', sort=False).median(numeric_only=True)"),
+    # 992835 (GPU campaign, CPU too): min/max of an object column's group of missing values only
+    # is NaN in pandas (``group_min``), whatever the column's missing marker (pd.NA, None)
+    "groupby_min_of_object_na_group_is_nan": arrow_case(
+        "df = pd.DataFrame({'k': pd.array([None, 3], dtype=pd.ArrowDtype(pa.int64())), "
+        "'c2': pd.array([-30.2, 1.0], dtype='Float64')})",
+        "df = df.astype({'k': 'object'})\ndf = df.groupby('c2').min()"),
+    "groupby_max_of_object_none_group_is_nan": case(
+        "df = pd.DataFrame({'k': pd.array([None, 'a'], dtype=object), 'c2': [1.0, 2.0]})",
+        "df = df.groupby('c2').agg({'k': ['max', 'min']})"),
+    # 992281 (GPU): int16 % uint64 is numpy's float64 (5 % (2**64 - 1): 5.0); libcudf's integer
+    # PYMOD of the operands read the uint64 as -1 (0). Mixed signed / unsigned // and % stay on the CPU
+    "int16_mod_uint64_is_float": case(
+        "df = pd.DataFrame({'c0': [5, -5], 'c1': [18446744073709551615, 3]}).astype({'c0': 'int16', 'c1': 'uint64'})",
+        "df = df.assign(n=df['c0'] % df['c1'], f=df['c0'] // df['c1'])"),
+    # 1005588, 991995 (5 categoricals): astype('category') of an object column holding missing values
+    # only: pandas' categories are an empty object Index; the engines' dictionary held the column's
+    # type (float64). Such a cast is pandas', and empty object categories are the OBJECT family
+    "category_of_missing_objects_has_object_categories": case(
+        "df = pd.DataFrame({'c1': ['d']})\n"
+        "df2 = pd.DataFrame({'x0': []}, index=pd.Index([], name='idx')).astype({'x0': 'bool'})",
+        "df = pd.concat([df, df2], ignore_index=False)\ndf = df.astype({'x0': 'category'})"),
+    "category_of_none_objects_series": case(
+        "df = pd.DataFrame({'a': pd.array([None, None], dtype=object), 'b': [1, 2]})",
+        "df = df.assign(c=df['a'].astype('category'))\ndf = df.assign(d=df['c'].isna())"),
+    # 1017408: value_counts of an object column named like its counts ("proportion"): the object
+    # index (pandas keeps the column's dtype) was skipped where the label and the counts' name met
+    "value_counts_of_objects_named_proportion": arrow_case(
+        "df = pd.DataFrame({'c1': pd.array([100, 100, 7], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df['c1'].value_counts(normalize=True).reset_index()\n"
+        "df = df.astype({'proportion': 'object'})\ndf = df['proportion'].value_counts(normalize=True)"),
+    "value_counts_of_masked_named_count_dropna_false": case(
+        "df = pd.DataFrame({'count': pd.array([1, None, 1], dtype='Int64')})",
+        "df = df['count'].value_counts(dropna=False)"),
+    # 994964 (GPU campaign, CPU too; 7 clip): a float32 column's isin of Python floats: numpy's and the
+    # masked arrays' isin compare in float64, so 0.1 matches no float32 value; the engines cast the
+    # values to float32 and matched it (the row kept, clip of an Int64 by 2.5 then raised)
+    "float32_isin_python_float_compares_in_float64": case(
+        "df = pd.DataFrame({'c1': pd.array([5, 1], dtype='Int64'), 'c2': [0.1, 0.5]}).astype({'c2': 'float32'})",
+        "df = df[df['c2'].isin([0.1, 2])]\ndf = df.assign(c1=df['c1'].clip(lower=-0.5, upper=2.5))"),
+    "float32_isin_values_exact_or_not": case(
+        "df = pd.DataFrame({'a': [0.1, 2.0, 0.5, nan, 16777216.0], 'b': pd.array([0.1, 2.0, 0.5, None, 1.0], "
+        "dtype='Float32')}).astype({'a': 'float32'})",
+        "df = df.assign(x=df['a'].isin([0.1, 2, 16777217, nan]), y=df['b'].isin([0.1, 0.5, 1e300]), "
+        "z=df['a'].isin(pd.Series([0.1, 0.5])))"),
+    # 1017276 (12 raise parity): a group sum of uint16 (a type the data decides in the plan) minus -2:
+    # NEP 50's OverflowError was checked for known int types only; the type is now read for a
+    # Python int that some int type cannot hold
+    "undecided_uint16_minus_negative_int_overflows": case(
+        "df = pd.DataFrame({'k': [1], 'c0': [100]}).astype({'c0': 'uint16'})",
+        "df = df.groupby('k', dropna=True, as_index=False)['c0'].sum()\ndf = df.assign(c0=df['c0'] - -2)"),
+    "undecided_uint16_plus_int_in_range": case(
+        "df = pd.DataFrame({'k': [1, 1, 2], 'c0': [100, 7, 3]}).astype({'c0': 'uint16'})",
+        "df = df.groupby('k', as_index=False)['c0'].sum()\ndf = df.assign(c0=df['c0'] + 300, d=df['c0'] * 3)"),
+    # 1007073 (12 raise parity): a merge key whose type the data decides (0 // bools: int64) against
+    # bools: pandas merges them as object keys; the CPU engine raised its own ValueError. Such keys
+    # beside bools, strings or times are pandas' (``reshape._keys_native``)
+    "merge_data_typed_key_against_bools": case(
+        "df = pd.DataFrame({'k': [True, False, True], 'c0': [True, False, False]})\n"
+        "df2 = pd.DataFrame({'k': [True, False]})",
+        "df = df.set_index('c0')\ndf = df.assign(k=1 // df['k'])\ndf = df.merge(df2, on='k', how='outer')"),
+    "merge_empty_data_typed_key_against_bools": case(
+        "df = pd.DataFrame({'k': [], 'c0': []}).astype({'k': 'bool', 'c0': 'bool'})\n"
+        "df2 = pd.DataFrame({'k': []}).astype({'k': 'bool'})",
+        "df = df.set_index('c0')\ndf = df.assign(k=0 // df['k'])\ndf = df.merge(df2, on='k', how='outer')"),
+    # 992806 (GPU campaign, CPU too): a group-by's MultiIndex with dropna=False holds the missing key
+    # in its levels, so sort_index orders it as the largest value (descending: first) whatever
+    # na_position; a MultiIndex from set_index sorts it by na_position
+    "groupby_dropna_false_multiindex_sort_index_nat_largest": case(
+        "df = pd.DataFrame({'k': ['2020-01-01', '2020-01-01 12:30:00'], 'c0': ['2021-06-15 08:00:01', None], "
+        "'c3': [2.25, 32.390387], 'c4': [-32768, -7]}).astype({'k': 'datetime64[ns]', 'c0': 'datetime64[us]', "
+        "'c4': 'int16'})",
+        "df = df.groupby(['c0', 'k'], sort=True, dropna=False).agg({'c3': ['last', 'first'], 'c4': ['std', 'first']})\n"
+        "df = df.sort_index(ascending=False, kind='stable')"),
+    "groupby_dropna_false_multiindex_sort_index_na_first_ignored": case(
+        "df = pd.DataFrame({'a': [1.0, nan, 2.0, nan], 'b': [1, 2, 3, None], 'v': [1, 2, 3, 4]})",
+        "df = df.groupby(['a', 'b'], dropna=False)['v'].sum()\n"
+        "df = df.sort_index(ascending=[False, True], na_position='first')"),
+    "set_index_multiindex_sort_index_na_position_kept": case(
+        "df = pd.DataFrame({'a': [1.0, nan, 2.0, nan], 'b': [1, 2, 3, None], 'v': [1, 2, 3, 4]})",
+        "df = df.groupby(['a', 'b'], dropna=False)['v'].sum().reset_index()\n"
+        "df = df.set_index(['a', 'b']).sort_index(ascending=False)"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ10_CASES.items()])
+def test_fuzz_regression_fz10(code: str) -> None:
+    check_code(code)

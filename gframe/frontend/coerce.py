@@ -119,12 +119,18 @@ def scalar_operand(op: str, value: Any, dtype: Any) -> tuple[str, Lit]:
     return op, lit
 
 
-def invalid_comparison(op: str, column: Any, value: Any, dtype: Any) -> Any:
+def invalid_comparison(op: str, column: Any, value: Any, dtype: Any, nullable: bool = False) -> Any:
     """pandas' ``invalid_comparison``: ``==`` is all False, ``!=`` all True (also where the column
-    is NaT), an ordering raises ``TypeError``."""
+    is NaT), an ordering raises ``TypeError``. A nullable column (masked or Arrow: ``nullable``)
+    keeps its missing values missing there (``BaseMaskedArray._cmp_method`` / ``ArrowExtensionArray``
+    answer NA where the mask is set), so ``df[s != ts]`` drops those rows."""
     from gframe.plan.expr import BinOp, func
     from gframe.plan.schema import pandas_dtype
 
+    if op in ("eq", "ne") and nullable:
+        # (a comparison of the column with itself, so the result is a bool of the column's family)
+        same = BinOp("and" if op == "eq" else "or", BinOp("eq", column, column), Lit(op == "ne"))
+        return func("where", same, func("notna", column), Lit(None))
     if op == "eq":
         return BinOp("and", func("isna", column), Lit(False))
     if op == "ne":

@@ -659,7 +659,7 @@ class DataFrame(NumpyProtocols, NDFrame):
                 try:
                     op_, lit = scalar_operand(op, other, f.dtype)  # per column: a string compares as a date there
                 except InvalidComparison:
-                    return invalid_comparison(op, e, other, f.dtype)
+                    return invalid_comparison(op, e, other, f.dtype, f.family in (MASKED, *ARROW_FAMILIES))
                 l, r = (lit, e) if reflected else (e, lit)
                 expr = BinOp(op_, l, r)
                 check_binop(expr, self._schema.dtype_of, op, other, f.dtype)
@@ -1130,6 +1130,8 @@ class DataFrame(NumpyProtocols, NDFrame):
             raise NotNative("sort_index options")  # (pandas' ValueErrors; the first level alone)
         if self._schema.index is None:
             new = self if ascending else DataFrame._from_plan(L.Sort((index_name(0),), (True,), True, _positions(self._plan)))
+        elif len(self._schema.index) > 1 and any(f.missing_in_levels for f in self._schema.index):
+            new = DataFrame._from_plan(_sort_missing_in_levels(self._plan, _descending(ascending, levels), na_position == "last"))
         else:
             names = self._schema.index_names
             new = DataFrame._from_plan(L.Sort(tuple(names), _descending(ascending, len(names)), na_position == "last", self._plan))
@@ -1422,6 +1424,27 @@ def _masked_holds(dtype: Any, value: Any) -> bool:
     if pa.types.is_floating(dtype):
         return not is_bool and isinstance(value, (int, float, np.integer, np.floating))
     return True
+
+
+def _sort_missing_in_levels(plan: L.Plan, desc: tuple[bool, ...], nulls_last: bool) -> L.Plan:
+    """``sort_index`` of a MultiIndex whose levels hold the missing key as a value (a group-by's with
+    ``dropna=False``: ``IndexField.missing_in_levels``): pandas sorts the codes, so the missing key
+    is the largest value of its level (last ascending, first descending) whatever ``na_position``.
+    Each such level is sorted after a hidden key saying whether the value is missing."""
+    s = plan.schema
+    cols = tuple((f.label, Col(f.name)) for f in s.columns)
+    marks = tuple((f"__gf_na_level{f.level}", func("isna", Col(f.name))) for f in s.index if f.missing_in_levels)
+    marked = L.Select(cols + marks, plan)
+    by: list[str] = []
+    order: list[bool] = []
+    for f, d in zip(s.index, desc):
+        if f.missing_in_levels:
+            by.append(internal_name(f"__gf_na_level{f.level}"))
+            order.append(d)
+        by.append(f.name)
+        order.append(d)
+    ordered = L.Sort(tuple(by), tuple(order), nulls_last, marked)
+    return L.Select(tuple((f.label, Col(m.name)) for f, m in zip(s.columns, marked.schema.columns)), ordered)
 
 
 def _descending(ascending: Any, n: int) -> tuple[bool, ...]:

@@ -313,6 +313,11 @@ def _keys_native(ls: Any, rs: Any, lnames: Sequence[str], rnames: Sequence[str])
 
     for a, b in zip(lnames, rnames):
         ta, tb = ls.dtype_of(a), rs.dtype_of(b)
+        if (ta is None) != (tb is None) and not number(ta if tb is None else tb) \
+                and not pa.types.is_dictionary(ta if tb is None else tb):
+            # a type the data decides (numbers: ``0 // bools`` is int64 or float64) beside bools, strings
+            # or times: pandas' verdict (object keys, or its ValueError), the engines' would be their own
+            return False
         if ta is None or tb is None or pa.types.is_dictionary(ta) or pa.types.is_dictionary(tb):
             continue
         if number(ta) and number(tb):

@@ -263,6 +263,11 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if not _arrow_cast_native(src, f.family, target, family):
         raise NotImplementedError(f"astype({dtype!r}) from {pandas_dtype(src, family=f.family)}: pyarrow's cast rules")
     _check_cast_legal(src, target, dtype)
+    if pa.types.is_dictionary(target) and f.family in OBJECT_FAMILIES and plan is not None \
+            and not _any_true(plan, func("notna", e)):
+        # pandas' categories are the Index of the values present: of an object column with none
+        # (missing values only) an empty object Index, not one of the type the engines hold
+        raise NotImplementedError("astype('category') of an object column without values")
     if pa.types.is_dictionary(target) and src is not None and (pa.types.is_integer(src) or pa.types.is_floating(src)):
         target = pa.dictionary(pa.int32(), src)  # categories of the values' own dtype, sorted
     if pa.types.is_dictionary(target) and src is not None and not pa.types.is_dictionary(src) and f.family not in OBJECT_FAMILIES:
@@ -863,7 +868,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             try:
                 op, rexpr = scalar_operand(op, other, self._dtype_arrow)
             except InvalidComparison:
-                return Series._over(plan, invalid_comparison(op, lexpr, other, self._dtype_arrow), name)
+                return Series._over(plan, invalid_comparison(op, lexpr, other, self._dtype_arrow,
+                                                             self._family in (MASKED, *ARROW_FAMILIES)), name)
         elif _is_listlike(other) or isinstance(other, (np.ndarray, pd.api.extensions.ExtensionArray)):
             if isinstance(other, pd.Series):
                 return self._binary(op, Series(other), reflected)
@@ -931,6 +937,15 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             out: Expr = func("where", BinOp(op, l, func("fillna", r, Lit(False))), func("notna", l), Lit(False))
             return Series._over(plan, out, name)
         expr = BinOp(op, l, r)
+        if op in ARITHMETIC and op != "truediv" and self._dtype_arrow is None and self._family == NUMPY \
+                and isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)) \
+                and not 0 <= int(other) <= 127:
+            # a type the data decides (a group sum of narrow ints) may be an int type that cannot hold
+            # the Python int (NEP 50: uint16 - -2 raises OverflowError); read it, then check as for a
+            # known type (an int every int type holds needs no look)
+            known = self.dtype
+            if isinstance(known, np.dtype) and known.kind in "iu":
+                check_binop(expr, plan.schema.dtype_of, op, other, pa.from_numpy_dtype(known))
         try:
             check_binop(expr, plan.schema.dtype_of, op, other, self._dtype_arrow)
         except TypeError:
@@ -1113,7 +1128,7 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             vals = engines.column_values(values._frame_plan(), nulls_match)
             return self._with(func("isin", self._expr, values=vals))
         if isinstance(values, (Series, Index)) and t is not None and not pa.types.is_dictionary(t):
-            arr = _isin_array(values, t)
+            arr = _isin_array(values, t, self._family not in ARROW_FAMILIES)
             if arr is not None and self._family == MASKED and not is_string(t):
                 arr = arr.drop_null()  # pandas: a nullable number's NA matches no value of a Series
             if arr is not None:
@@ -1121,7 +1136,10 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
         if self._family in ARROW_FAMILIES and not isinstance(values, (Series, Index)) \
                 and not _arrow_value_set_native(_values_of(values), t):
             return call_method(self, "isin", (values,), {}, "isin values of another type than the Arrow column")
-        vals = tuple(scalar_value(v) for v in _isin_missing(_values_of(values), t, self._family))
+        listed = _isin_missing(_values_of(values), t, self._family)
+        if self._family not in ARROW_FAMILIES and t is not None and (pa.types.is_float32(t) or pa.types.is_float16(t)):
+            listed = [v for v in listed if not _inexact_in(v, t)]
+        vals = tuple(scalar_value(v) for v in listed)
         if t is not None and pa.types.is_dictionary(t):
             # a categorical's membership is its values' membership (engines cannot test codes against values)
             return self._with(func("isin", func("cast", self._expr, dtype=t.value_type), values=vals))
@@ -1579,37 +1597,42 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
                                                              "bins": bins, "dropna": dropna})
         label = frame._plan.schema.columns[0].label
         name = "proportion" if normalize else "count"
+        # (the counts under a name of their own where the values' label is theirs - a column named
+        # "proportion" - so the keys and the counts stay two columns; the Series is renamed at the end)
+        cname = name if label != name else "__gf_counts"
         key = frame._plan.schema.columns[0].name
         # pandas counts ``string`` (NA) values as int64[pyarrow], other nullable values as Int64
         # (``string[python]``'s are Int64)
         fam0 = frame._plan.schema.columns[0].family
         fam = ((("family", MASKED if string_storage(fam0) else ARROW),) if fam0 == MASKED and t is not None and is_string(t)
                else ())
-        count = ((name, Agg("size", fam, Col(key))),)
+        count = ((cname, Agg("size", fam, Col(key))),)
         fam0 = frame._plan.schema.columns[0].family
         # pyarrow counts an Arrow float's -0.0 apart from 0.0: a hidden key tells them apart
         plan, (key,), hidden = L.signed_zero_keys(frame._plan, (key,))
         dates = t == OBJECT_DATE  # (dates in an object column: a group-by labels the missing key NaN, value_counts NaT)
-        if (fam0 in OBJECT_FAMILIES or hidden or dates) and label != name:
+        if fam0 in OBJECT_FAMILIES or hidden or dates:
             # group keys are inferred (``Aggregate``), but pandas' value_counts keeps an object column's
             # dtype for its index: the keys as a column, cast back to the object family, then the index
             flat = L.Aggregate((key, *hidden), (label, *hidden), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
             t0 = frame._plan.schema.columns[0].dtype  # (the key's type in the result is the data's)
             kexpr = func("cast", Col(k.name), dtype=t0, family=fam0) if fam0 in OBJECT_FAMILIES or dates else Col(k.name)
-            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (name, Col(c.name))), flat))
-        elif fam0 == MASKED and not dropna and not (t is not None and is_string(t)) and label != name:
+            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, kexpr), (cname, Col(c.name))), flat))
+        elif fam0 == MASKED and not dropna and not (t is not None and is_string(t)):
             # a nullable array's value_counts counts the values, then appends the NA count: the
             # missing key's group comes last, before the counts are sorted (stably) - not where it appeared
             flat = L.Aggregate((key,), (label,), count, False, dropna, False, plan)
             k, c = flat.schema.columns[0], flat.schema.columns[-1]
             na = "__gf_na_last"
-            with_na = L.Select(((label, Col(k.name)), (name, Col(c.name)), (na, func("isna", Col(k.name)))), flat)
+            with_na = L.Select(((label, Col(k.name)), (cname, Col(c.name)), (na, func("isna", Col(k.name)))), flat)
             ordered = L.Sort((internal_name(na),), (False,), True, with_na)
-            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, Col(k.name)), (name, Col(c.name))), ordered))
+            agg = L.SetIndex((k.name,), True, False, False, L.Select(((label, Col(k.name)), (cname, Col(c.name))), ordered))
         else:
             agg = L.Aggregate((key,), (label,), count, False, dropna, True, plan)
         out = Series._from_frame_plan(agg)
+        if cname != name:
+            out = out.rename(name)
         if normalize:
             out = (out / out.sum()).rename(name)
         if sort:
@@ -1725,7 +1748,23 @@ def _same_exact_type(t: Any, other: Any) -> bool:
             or pa.types.is_decimal(t))
 
 
-def _isin_array(values: Any, t: Any) -> pa.Array | None:
+def _inexact_in(v: Any, t: Any) -> bool:
+    """Whether the number ``v`` has no exact value of the narrow float type ``t``: numpy's and the
+    masked arrays' ``isin`` compare a float32 column with such values in float64 (``0.1`` matches no
+    float32 value, ``np.float32(0.1)`` does); the engines would cast ``v`` to ``t`` and match it."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) or v != v:
+        return False
+    try:
+        with np.errstate(over="ignore"):
+            narrow = t.to_pandas_dtype()(v)
+    except OverflowError:  # (a Python int past any float)
+        return True
+    if not np.isfinite(narrow):  # inf is exact; a finite value past the type matches nothing
+        return isinstance(v, (int, np.integer)) or bool(np.isfinite(v))
+    return int(narrow) != int(v) if isinstance(v, (int, np.integer)) else float(narrow) != float(v)
+
+
+def _isin_array(values: Any, t: Any, widen: bool = False) -> pa.Array | None:
     """The distinct values of a gframe Series / Index as one Arrow array of the column type ``t``
     (nulls kept: they match missing values), for ``isin`` (TPC-H q4, q16, q20, q22:
     ``df[c].isin(other[c])``). An array instead of a tuple of Python scalars in the plan: a
@@ -1746,7 +1785,12 @@ def _isin_array(values: Any, t: Any) -> pa.Array | None:
             if lo.as_py() < info.min or hi.as_py() > info.max:
                 return None
     elif pa.types.is_floating(t) and (pa.types.is_floating(src) or pa.types.is_integer(src)):
-        pass
+        if widen and src != t and (pa.types.is_float32(t) or pa.types.is_float16(t)):
+            # (``widen``: pandas compares in float64 - ``_inexact_in`` - so values without an exact
+            # value of ``t`` match nothing; NaN and nulls stay)
+            wide = arr.cast(pa.float64())
+            exact = pc.equal(arr.cast(t, safe=False).cast(pa.float64()), wide)
+            arr = arr.filter(pc.fill_null(pc.or_(exact, pc.is_nan(wide)), True))
     elif is_string(t) and is_string(src) or pa.types.is_boolean(t) and pa.types.is_boolean(src) or src == t:
         pass
     else:

@@ -634,6 +634,8 @@ def expr_family(expr: Expr, family: FamilyLookup, lookup: Lookup) -> str:
         if expr.param("family"):
             return expr.param("family")  # set where the API decides (``string.value_counts()`` is int64[pyarrow])
         fam = kids[0] if kids else NUMPY
+        if fam in (OBJECT_NA, OBJECT_NONE) and expr.fn in ("min", "max"):
+            return OBJECT  # a value of the column, but a group of missing values only is NaN (``group_min``)
         if fam in OBJECT_FAMILIES and expr.fn in ("first", "last", "min", "max"):
             return fam  # a value of the column: pandas keeps object (a count or a mean is numeric)
         if expr.fn == "nunique" or fam in OBJECT_FAMILIES:

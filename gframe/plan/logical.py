@@ -384,7 +384,8 @@ class Aggregate(Plan):
                     and expr_type(a.child, look) is not None and is_numeric(expr_type(a.child, look))
                     else f for f, (_, a) in zip(aggf, self.aggs)]
         if self.keys_as_index and self.keys:
-            index = tuple(IndexField(lab, t, i, fam) for i, (lab, t, fam) in enumerate(keyf))
+            in_levels = not self.dropna and len(keyf) > 1
+            index = tuple(IndexField(lab, t, i, fam, missing_in_levels=in_levels) for i, (lab, t, fam) in enumerate(keyf))
             # no aggregations: pandas' empty column Index keeps the dtype of the grouped frame's labels
             return Schema(tuple(aggf), index, None if aggf else self.child.schema.with_columns(()).empty_columns_dtype)
         return Schema(tuple(Field(lab, t, fam) for lab, t, fam in keyf) + tuple(aggf), None)

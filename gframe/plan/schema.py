@@ -212,6 +212,10 @@ class IndexField:
     # keeps only its name, which pandas reads back as another tz object (another dtype); used at
     # output where the index still has that zone (``interop.index_tz``)
     tz: Any = None
+    # a level of a group-by's MultiIndex with ``dropna=False``: pandas keeps the missing key *in the
+    # level's values* (a code, not -1), so ``sort_index`` orders it as the largest value, whatever
+    # ``na_position`` (a MultiIndex from ``set_index`` sorts it by ``na_position``)
+    missing_in_levels: bool = False
 
     @property
     def name(self) -> str:
@@ -414,6 +418,8 @@ def family_of_pandas(dtype: object) -> str:
     what operates on the categorical sees NUMPY (``plan.dtypes.operand_family``)."""
     if isinstance(dtype, pd.CategoricalDtype):
         cats = dtype.categories
+        if cats is not None and cats.dtype == object and not len(cats):
+            return OBJECT  # no categories, of object dtype (Arrow's dictionary cannot tell: float64 else)
         return NUMPY if cats is None or cats.dtype == object else family_of_pandas(cats.dtype)
     if isinstance(dtype, pd.ArrowDtype):
         t = dtype.pyarrow_dtype

@@ -352,6 +352,11 @@ class Lowering:
             out = _wide(x, xt).sum()
         elif fn == "mean":
             out = _decimal_mean(x, xt.scale) if _is_decimal(xt) else x.mean()
+        elif fn == "median" and xt is not None and pa.types.is_floating(xt):
+            # pandas' ``median_linear``: (lower middle + upper middle) / 2, in float64. Polars
+            # interpolates (lower + (upper - lower) / 2), NaN beside an infinity ([-inf, -60.2]: -inf)
+            mid = (x.quantile(0.5, "lower").cast(pl.Float64) + x.quantile(0.5, "higher").cast(pl.Float64)) / 2
+            out = mid.cast(pl.Float32) if pa.types.is_float32(xt) else mid
         elif fn == "median":
             out = x.median()
         elif fn == "min":

@@ -80,6 +80,10 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
             if op in ("floordiv", "mod"):
                 if "bool" in (lk, rk):  # numpy's bool % False is 0, an undefined integer modulo in libcudf
                     return f"{op} of a bool"
+                if "uint" in (lk, rk) and lk != rk:
+                    # numpy's int % uint64 is float64 (5 % (2**64 - 1): 5.0); libcudf's integer PYMOD
+                    # of the operands as they are read uint64(2**64 - 1) as -1 (0)
+                    return "mixed signed/unsigned arithmetic"
                 if lk in INTLIKE and rk in INTLIKE and expr_type(e, look) is not None:
                     return None
                 return f"{op} that is not an integer division by a nonzero literal"
