@@ -2465,3 +2465,24 @@ FZ10_CASES: dict[str, str] = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ10_CASES.items()])
 def test_fuzz_regression_fz10(code: str) -> None:
     check_code(code)
+
+
+# session 9, lead: the final-code CPU campaign (seeds 1030000-1049999)
+S9_LEAD_CASES = {
+    # 1035044: astype to a numpy int of a column whose type the data decides (a merge's categorical
+    # key) took the float checks for granted; the engines hold a categorical there: pandas casts it
+    "astype_int8_of_a_merge_categorical_key": case(
+        "df = pd.DataFrame({'k': ['d']}).astype({'k': pd.CategoricalDtype(['d', 'e', 'c'], ordered=False)})\n"
+        "df2 = pd.DataFrame({'k': ['d'], 'x0': pd.array([None], dtype='boolean')})"
+        ".astype({'k': pd.CategoricalDtype(['d', 'e', 'c'], ordered=False)})",
+        "df = df.merge(df2, on='k', how='left')\ndf = df[df['x0'].notna()]\ndf = df.astype({'k': 'int8'})"),
+    # 1042224: the same for bools of a [s] column's dt.is_month_start (decided by the data)
+    "astype_uint8_of_data_typed_bools": case(
+        "df = pd.DataFrame({'c1': ['1800-05-05 01:02:03']}).astype({'c1': 'datetime64[s]'})",
+        "df = df.assign(n=df['c1'].dt.is_month_start)\ndf = df.astype({'n': 'uint8'})"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in S9_LEAD_CASES.items()])
+def test_fuzz_regression_s9_lead(code: str) -> None:
+    check_code(code)

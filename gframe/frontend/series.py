@@ -275,7 +275,7 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if target == src and family == f.family and string_storage(family) == string_storage(f.family):
         return e
     if src is None and plan is not None and family == NUMPY and f.family == NUMPY and pa.types.is_integer(target) \
-            and not (isinstance(e, Col) and e.name in L.undecided_bool_sources(plan)):
+            and not (isinstance(e, Col) and e.name in L.undecided_bool_sources(plan)) and _holds_numbers(plan, e):
         # numbers the data decides (ints where rows went missing: int64 or float64): numpy's cast of
         # either, with the float's checks (NaN and inf raise pandas' error, values past the type are numpy's)
         _check_cast(plan, e, f, pa.float64(), target, family)
@@ -447,6 +447,14 @@ def _narrower(target: Any, src: Any) -> bool:
     """Whether the integer type ``target`` cannot hold every value of ``src``."""
     t, s = np.iinfo(target.to_pandas_dtype()), np.iinfo(src.to_pandas_dtype())
     return t.min > s.min or t.max < s.max
+
+
+def _holds_numbers(plan: L.Plan, e: Expr) -> bool:
+    """Whether the engines hold ``e``'s values, whose type the data decides, as numbers (ints, or
+    floats where rows went missing) - not bools or a categorical, which the float checks of a cast
+    do not apply to (pandas casts those). Read from one row: the kind does not depend on how many."""
+    t = engines.materialize(L.Slice(0, 1, L.Select((("v", e),), plan))).to_arrow().schema.field(0).type
+    return pa.types.is_integer(t) or pa.types.is_floating(t)
 
 
 def _any_true(plan: L.Plan, pred: Expr) -> bool:
