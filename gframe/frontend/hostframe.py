@@ -176,21 +176,11 @@ class HostFrame(DataFrame):
     def explain(self, optimized: bool = True, analyze: bool = False) -> str:
         return f"HostFrame: a pandas frame with {REASON} (every call runs through pandas)"
 
-    @property
-    def loc(self) -> Any:
-        return _HostIndexer(self, "loc")
-
-    @property
-    def iloc(self) -> Any:
-        return _HostIndexer(self, "iloc")
-
-    @property
-    def at(self) -> Any:
-        return _HostIndexer(self, "at")
-
-    @property
-    def iat(self) -> Any:
-        return _HostIndexer(self, "iat")
+    # the indexers: pandas' own, over the held frame (``_HostIndexer``)
+    loc = property(lambda self: _HostIndexer(self, "loc"))
+    iloc = property(lambda self: _HostIndexer(self, "iloc"))
+    at = property(lambda self: _HostIndexer(self, "at"))
+    iat = property(lambda self: _HostIndexer(self, "iat"))
 
 
 def _set_on_copy(pobj: pd.DataFrame, name: str, value: Any) -> pd.DataFrame:
