@@ -77,13 +77,13 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
         if lk in NUMERIC and rk in NUMERIC:
             if "num?" in (lk, rk):
                 return None if op in ("add", "sub", "mul", "truediv") else f"{op} of a column typed by its data"
+            if "uint" in (lk, rk) and lk != rk:
+                # numpy's promotion (int % uint64 is float64: 5 % (2**64 - 1) is 5.0), not libcudf's
+                # integer operators on the operands as they are (PYMOD read uint64(2**64 - 1) as -1)
+                return "mixed signed/unsigned arithmetic"
             if op in ("floordiv", "mod"):
                 if "bool" in (lk, rk):  # numpy's bool % False is 0, an undefined integer modulo in libcudf
                     return f"{op} of a bool"
-                if "uint" in (lk, rk) and lk != rk:
-                    # numpy's int % uint64 is float64 (5 % (2**64 - 1): 5.0); libcudf's integer PYMOD
-                    # of the operands as they are read uint64(2**64 - 1) as -1 (0)
-                    return "mixed signed/unsigned arithmetic"
                 if lk in INTLIKE and rk in INTLIKE and expr_type(e, look) is not None:
                     return None
                 return f"{op} that is not an integer division by a nonzero literal"
@@ -94,8 +94,6 @@ def _binop_reason(e: BinOp, look: Lookup) -> str | None:
                 # correctly rounded powf libcudf computes (5 ** -52.0: 4.5035993e-37, not ...97e-37):
                 # the CPU engine calls numpy itself
                 return "float32 power (numpy's own kernel)"
-            if "uint" in (lk, rk) and lk != rk:
-                return "mixed signed/unsigned arithmetic"
             return None
         if op == "add" and lk == rk == "str":
             return None
