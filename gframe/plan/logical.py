@@ -726,6 +726,13 @@ class Union(Plan):
         then, and keeps object when a later operation drops those rows (``Join.undecided_bools``;
         a child with other columns makes them object whatever its rows: the schema's ``OBJECT``)."""
         out = set()
+        sources: dict[int, Any] = {}  # each child's undecided bools, walked once (not per column)
+
+        def undecided_below(c: Plan, name: str) -> bool:
+            if id(c) not in sources:
+                sources[id(c)] = undecided_bool_sources(c)
+            return name in sources[id(c)]
+
         for f in self.schema.columns:
             if f.dtype is not None or f.family != NUMPY:
                 continue
@@ -734,7 +741,7 @@ class Union(Plan):
                 continue
             if all(c.schema.dtype_of(f.name) is not None and pa.types.is_boolean(c.schema.dtype_of(f.name))
                    and c.schema.family_of(f.name) == NUMPY
-                   or c.schema.dtype_of(f.name) is None and f.name in undecided_bool_sources(c) for c in present):
+                   or c.schema.dtype_of(f.name) is None and undecided_below(c, f.name) for c in present):
                 out.add(f.name)
         return frozenset(out)
 
