@@ -136,7 +136,10 @@ from gframe.engines.gpu import pairwise
 
 cases = json.loads(sys.stdin.read())
 out = {}
-for name, c in cases.items():
+small = pairwise.SMALL
+for name, c in [(n, c) for n, c in cases.items()] + [(n + "@tree", c) for n, c in cases.items() if c["bounds"] is None]:
+    # "@tree": the single segments again with the one-thread kernel off (the tree and the fold)
+    pairwise.SMALL = -1 if name.endswith("@tree") else small
     x = np.frombuffer(bytes.fromhex(c["x"]), c["dtype"])
     m = len(x)
     bounds = group_of = None
@@ -192,7 +195,7 @@ def simulated() -> tuple[dict, dict]:
     pytest.importorskip("numba")
     cases: dict[str, dict] = {}
     for dtype in (np.float64, np.float32):
-        for n in LENGTHS:
+        for n in LENGTHS + [pairwise.SMALL, pairwise.SMALL + 1]:
             cases[f"{dtype.__name__}-{n}"] = _case(_values(n, n, dtype))
         for n in (9, 130, 300):
             cases[f"{dtype.__name__}-{n}-special"] = _case(_special(n, n + 1, dtype))
@@ -218,17 +221,20 @@ def simulated() -> tuple[dict, dict]:
 
 
 def test_kernel_single_segment_bits(simulated: tuple[dict, dict]) -> None:
+    """Every single segment twice: by the one-thread kernel where it is short enough
+    (``pairwise.small``), and by the tree and the fold ("@tree")."""
     cases, got = simulated
     checked = 0
     for name, c in cases.items():
         if c["bounds"] is not None or name == "int-buffers":
             continue
         x = np.frombuffer(bytes.fromhex(c["x"]), c["dtype"])
-        res = np.frombuffer(bytes.fromhex(got[name][0]), c["dtype"])[0]
-        with np.errstate(invalid="ignore", over="ignore"):
-            assert _same(res, np.sum(x)), (name, res, np.sum(x))
-        checked += 1
-    assert checked == 2 * (len(LENGTHS) + 3)
+        for run in (name, name + "@tree"):
+            res = np.frombuffer(bytes.fromhex(got[run][0]), c["dtype"])[0]
+            with np.errstate(invalid="ignore", over="ignore"):
+                assert _same(res, np.sum(x)), (run, res, np.sum(x))
+            checked += 1
+    assert checked == 2 * 2 * (len(LENGTHS) + 2 + 3)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])

@@ -80,9 +80,10 @@ def unavailable_reason() -> str | None:
 
     try:
         for t in (np.float64, np.float32):
-            x = cuda.to_device(np.zeros(8, t))
-            out = cuda.device_array(1, t)
-            segment_sums(x, cuda.device_array(2, t), out, None, None, 1, 8)
+            for m in (8, SMALL + 8):  # the one-thread kernel, then the tree and the fold
+                x = cuda.to_device(np.zeros(m, t))
+                out = cuda.device_array(1, t)
+                segment_sums(x, cuda.device_array(scratch_length(m, m, 1), t), out, None, None, 1, m)
         cuda.synchronize()
     except Exception as exc:  # noqa: BLE001 - numba-cuda's compiler / driver fails in many types
         return f"numba-cuda cannot build the pairwise sum ({type(exc).__name__}: {' '.join(str(exc).split())[:200]})"
@@ -126,6 +127,9 @@ def segment_sums(x: Any, work: Any, out: Any, bounds: Any, group_of: Any, nseg: 
     m = x.shape[0]
     zero = x.dtype.type(0)
     ninf = x.dtype.type(-np.inf)
+    if small(m, chunk, nseg):  # one launch, no scratch
+        launch_grid(K.SMALLS[x.dtype.name], 1, 1, x, out, m, zero, int(nan_zero))
+        return out
     if bounds is None:
         bounds = _unused(np.int64)
     if group_of is None:
@@ -155,6 +159,15 @@ def _unused(dtype: type) -> Any:
     from numba import cuda
 
     return cuda.to_device(np.zeros(1, dtype))
+
+
+def small(m: int, chunk: int, nseg: int) -> bool:
+    """Whether ``segment_sums`` takes the one-thread kernel (``pairwise_kernels.small``): one
+    segment of at most ``SMALL`` values (16384; mirrored here so that deciding imports no numba)."""
+    return chunk > 0 and nseg <= 1 and m <= SMALL
+
+
+SMALL = 1 << 14
 
 
 def scratch_length(m: int, chunk: int, nseg: int) -> int:
@@ -245,11 +258,15 @@ def _device_sums(vals: Any, bounds: Any, group_of: Any, nseg: int, chunk: int, n
     dtype = np.float64 if t == F64 else np.float32
     m = vals.size()
     state = plc.types.MaskState.UNALLOCATED
+    out = plc.column_factories.make_fixed_width_column(plc_type(t), 1, state)
+    if small(m, chunk, nseg):
+        segment_sums(array(vals, dtype) if m else _empty(dtype), None, array(out, dtype), None, None,
+                     nseg, chunk, nan_zero=nan_zero)
+        return out
     length = scratch_length(m, chunk, nseg)
     work = plc.column_factories.make_fixed_width_column(plc_type(t), length, state)
     arrived = plc.Column.from_scalar(scalar(0, I32), length)
     sums = plc.column_factories.make_fixed_width_column(plc_type(t), max(nseg, 1), state) if chunk == 0 else None
-    out = plc.column_factories.make_fixed_width_column(plc_type(t), 1, state)
     views = [array(bounds, np.int64) if bounds is not None else None,
              array(group_of, np.int32) if group_of is not None else None]
     segment_sums(array(vals, dtype) if m else _empty(dtype), array(work, dtype), array(out, dtype), *views,

@@ -211,3 +211,52 @@ FOLDS = {
     "float64": _make_fold(float64, "void(float64[::1], int64, int64, int64, float64, float64[::1])"),
     "float32": _make_fold(float32, "void(float32[::1], int64, int64, int64, float32, float32[::1])"),
 }
+
+
+def _make_small(vtype, sig):  # type: ignore[no-untyped-def]
+    """``small`` for one value type (a local array's type is a compile-time constant)."""
+
+    @cuda.jit(sig)
+    def small(x, out, m, zero, nan_zero):  # type: ignore[no-untyped-def]
+        """The sum of a short column (one segment, ``pairwise.SMALL`` values at most) from 0 by one thread,
+        in one launch and with no scratch: numpy's tree walked with a stack (a block is expanded
+        into its halves, left first, then their sums added), its leaves summed by ``_leaf_sum``.
+        The additions are ``tree``'s; what it saves is the second launch and the scratch columns,
+        most of a small sum's cost (a checksum of a 100-row answer)."""
+        if cuda.grid(1) != 0:
+            return
+        starts = cuda.local.array(STACK, int64)
+        lengths = cuda.local.array(STACK, int64)  # -1: add the two sums on top of ``vals``
+        vals = cuda.local.array(STACK, vtype)
+        top = 0
+        nv = 0
+        starts[0] = 0
+        lengths[0] = m
+        top = 1
+        while top > 0:
+            top -= 1
+            start, length = starts[top], lengths[top]
+            if length < 0:
+                nv -= 1
+                vals[nv - 1] = vals[nv - 1] + vals[nv]
+            elif length <= BLOCK:
+                vals[nv] = _leaf_sum(x, start, length, zero, nan_zero)
+                nv += 1
+            else:
+                h = _half(length)
+                lengths[top] = -1  # after both halves
+                starts[top + 1] = start + h
+                lengths[top + 1] = length - h
+                starts[top + 2] = start
+                lengths[top + 2] = h
+                top += 3
+        out[0] = zero + vals[0] if m > 0 else zero
+
+    return small
+
+
+STACK = 64  # ``small``'s stack: 2 entries per level of its tree (~log2(pairwise.SMALL / 128) = 7) plus one
+SMALLS = {
+    "float64": _make_small(float64, "void(float64[::1], float64[::1], int64, float64, int64)"),
+    "float32": _make_small(float32, "void(float32[::1], float32[::1], int64, float32, int64)"),
+}
