@@ -5,11 +5,19 @@ Cython kernels elsewhere. The CPU engine reads that order from the codes its ord
 compared with pandas bit for bit."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import gframe as gf
+
+# the GPU engine's float64 group sums are its fixed chunked order from 0, not numpy's reduceat
+# (docs/fuzzing.md, G3's GPU half; the device showed it here). The first test's float32 column
+# sends its whole group-by to the CPU engine there.
+_GPU = os.environ.get("GFRAME_ENGINE", "").lower() == "gpu"
+_G3 = "G3: the GPU engine's float64 group sums in group order are not numpy's reduceat"
 
 
 def _values(n: int, seed: int) -> np.ndarray:
@@ -51,7 +59,10 @@ def test_float_group_sums_follow_pandas_order(layout: str, sort: bool, key_kind:
     pd.testing.assert_frame_equal(got.to_pandas(), expected, check_exact=True)
 
 
-@pytest.mark.parametrize("where", ["first", "middle", "all"])
+@pytest.mark.parametrize("where", [
+    pytest.param("first", marks=pytest.mark.xfail(_GPU, strict=True, reason=_G3)),
+    pytest.param("middle", marks=pytest.mark.xfail(_GPU, strict=True, reason=_G3)),
+    "all"])
 def test_missing_keys_break_the_order_unless_first(where: str) -> None:
     """pandas' code -1 of a row whose key ``dropna`` drops: the codes stay non-decreasing only where
     every such row comes first (and some row is left)."""

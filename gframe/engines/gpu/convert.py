@@ -7,8 +7,10 @@ import where no GPU library is installed (their placement checks run there).
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from gframe.engines.gpu import categorical
@@ -186,7 +188,34 @@ def from_host_frame(frame: Any, schema: Any = None) -> GpuTable:
 
 
 def scalar(value: Any, t: pa.DataType) -> Any:
-    """A device scalar of Arrow type ``t`` (None: a missing value of that type)."""
+    """A device scalar of Arrow type ``t`` (None: a missing value of that type).
+
+    Plain values (None, bools, ints, floats, short strings) are made once per (type, value) and
+    shared: libcudf only reads a scalar, and making one is a device allocation and a copy that
+    waits for the stream (~0.1 ms: a group-by with its checksum made 16, 1.9 ms of ~20 on the H100).
+    The key tells -0.0 from 0.0 and a bool from an int."""
+    key = _scalar_key(value)
+    if key is not None:
+        return _shared_scalar(t, key, value)
+    return _make_scalar(value, t)
+
+
+def _scalar_key(value: Any) -> tuple | None:
+    if value is None:
+        return ("none",)
+    if isinstance(value, (float, np.floating)):
+        return (type(value), bool(np.signbit(value)), value != value)
+    if isinstance(value, (bool, int, np.integer, np.bool_)) or isinstance(value, str) and len(value) <= 64:
+        return (type(value),)
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _shared_scalar(t: pa.DataType, key: tuple, value: Any) -> Any:
+    return _make_scalar(value, t)
+
+
+def _make_scalar(value: Any, t: pa.DataType) -> Any:
     if isinstance(value, pa.Scalar):
         s = value if value.type == t else value.cast(t)
     elif value is None:

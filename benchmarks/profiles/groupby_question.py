@@ -1,0 +1,77 @@
+"""Where a db-benchmark group-by question's time goes on the GPU engine, as the benchmark asks it:
+the frame built once from pandas (``gframe.DataFrame(pandas_df)``), then per question the group-by,
+``len`` of the answer (runs it) and each checksum column's ``sum`` (``float(...)``), each piece
+timed with a device sync around it; then a cProfile of whole questions (Python's share: the
+frontend, the optimizer, the engine's calls, numba-cuda's launches). Run on the GPU machine:
+
+    GFRAME_ENGINE=gpu python benchmarks/profiles/groupby_question.py --rows 1e7 [--questions q3,q4,q5] [--profile q4]
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import os
+import pstats
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import dbbench_data as D  # noqa: E402  (benchmarks/: the data and the questions)
+import dbbench_questions as Q  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=float, default=1e7)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--questions", default="q3,q4,q5")
+    ap.add_argument("--profile", default="q4")
+    args = ap.parse_args()
+    import gframe
+    from gframe.engines.gpu.exchange import synchronize
+
+    x = gframe.DataFrame(D.make_data("groupby", int(args.rows))["x"])
+    len(x)
+    synchronize()
+
+    def timed(fn):
+        synchronize()
+        t0 = time.perf_counter()
+        out = fn()
+        synchronize()
+        return time.perf_counter() - t0, out
+
+    def question(q):
+        ans = getattr(Q, "g_" + q)(gframe, x)
+        return [len(ans)] + [float(ans[c].sum()) for c in Q.flat_chk(Q.CHK["groupby"][q])]
+
+    for q in args.questions.split(","):
+        question(q)  # warm
+        best: dict[str, float] = {}
+        for _ in range(args.repeat):
+            gc.collect()
+            t_all, _ = timed(lambda: question(q))
+            t_g, ans = timed(lambda: getattr(Q, "g_" + q)(gframe, x))
+            t_len, _ = timed(lambda: len(ans))
+            parts = [("question", t_all), ("group-by (lazy)", t_g), ("len (runs it)", t_len)]
+            for c in Q.flat_chk(Q.CHK["groupby"][q]):
+                parts.append((f"{c}.sum", timed(lambda: float(ans[c].sum()))[0]))
+            for k, v in parts:
+                best[k] = min(best.get(k, 1e9), v)
+        print(f"== {q}: " + "  ".join(f"{k} {v * 1e3:.2f} ms" for k, v in best.items()), flush=True)
+
+    for q in [s for s in args.profile.split(",") if s]:
+        pr = cProfile.Profile()
+        pr.enable()
+        for _ in range(20):
+            question(q)
+        synchronize()
+        pr.disable()
+        print(f"== cProfile, 20 x {q}")
+        pstats.Stats(pr).sort_stats("cumulative").print_stats(45)
+        pstats.Stats(pr).sort_stats("tottime").print_stats(30)
+
+
+if __name__ == "__main__":
+    main()
