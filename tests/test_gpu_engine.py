@@ -288,6 +288,34 @@ def test_merge(how):
 
 
 @needs_gpu
+@pytest.mark.parametrize("how", ["inner", "left", "right", "outer"])
+def test_merge_result_columns_gathered_when_read(how):
+    """A held join result keeps its gathered sides deferred (``table.LazyGather``): ``len`` gathers
+    nothing, a column read alone is gathered alone, and every way of reading the result gives
+    pandas' answer (strings, missing values, the rows a side lacks)."""
+    from gframe.engines.gpu.table import Deferred, GpuTable
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    left = pandas.DataFrame({"k": rng.integers(0, 60, n), "s": rng.choice(["a", "bb", None], n),
+                             "v": rng.random(n)})
+    right = pandas.DataFrame({"k": np.arange(0, 80, 2), "t": [f"r{i}" for i in range(40)], "w": np.arange(40.0)})
+    want = left.merge(right, on="k", how=how)
+    with gframe.option_context(engine="gpu"):
+        got = gframe.DataFrame(left).merge(gframe.DataFrame(right), on="k", how=how)
+        assert len(got) == len(want)
+        res = engines.cached(got._plan)
+        assert res is not None and isinstance(res.native, GpuTable)
+        deferred = {name for name, c in zip(res.native.names, res.native._cols) if isinstance(c, Deferred)}
+        # the gathered sides' columns wait (an outer join's rows are then sorted by key: all gathered)
+        assert bool(deferred) == (how != "outer")
+        assert float(got["w"].sum()) == want["w"].sum()
+        assert float(got["v"].sum()) == want["v"].sum()
+        pdt.assert_frame_equal(to_pandas(got), want)
+        assert not any(isinstance(c, Deferred) for c in res.native._cols)
+
+
+@needs_gpu
 def test_merge_empty_and_index_joins():
     same_on_both(lambda pd: df(pd, empty=True)[["g", "i"]].merge(pd.DataFrame(_right()), on="g"))
     same_on_both(lambda pd: df(pd)[["g", "i"]].merge(pd.DataFrame(_right()).iloc[0:0], on="g", how="left"))

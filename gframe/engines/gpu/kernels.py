@@ -33,7 +33,7 @@ from gframe.engines.gpu.kinds import NUMERIC, kind, storable
 from gframe.engines.gpu.lib import expressions as E
 from gframe.engines.gpu.lib import plc
 from gframe.engines.gpu.support import agg_reason, expr_reason
-from gframe.engines.gpu.table import GpuTable
+from gframe.engines.gpu.table import Deferred, GpuTable, LazyGather
 from gframe.errors import IndexingError, UnsupportedError
 from gframe.engines.csv import sample_bytes
 from gframe.plan import logical as L
@@ -136,6 +136,15 @@ def ascending(n: int) -> tuple[list[Any], list[Any]]:
 
 def sequence(n: int, t: pa.DataType = I64) -> Any:
     return plc.filling.sequence(n, scalar(0, t), scalar(1, t))
+
+
+def lazy_gather(t: GpuTable, gather_map: Any, nullify: bool = False) -> GpuTable:
+    """``gather(t, gather_map, nullify)`` whose columns are gathered when first read
+    (``table.LazyGather``): a join's sides, of which a later query may read a few columns."""
+    if not t.names:
+        return GpuTable([], [], gather_map.size())
+    lazy = LazyGather([t.column(n) for n in t.names], gather_map, nullify)
+    return GpuTable(t.names, [Deferred(lazy, i) for i in range(len(t.names))], gather_map.size())
 
 
 def gather(t: GpuTable, gather_map: Any, nullify: bool = False) -> GpuTable:
@@ -1320,8 +1329,8 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
         lsel = left.select([n for n in left.names if n in lneed])
         rsel = right.select([n for n in right.names if n in rneed])
         # the side whose rows come out as they are (``kept``) is not gathered: its columns are reused
-        lg = lsel if kept == "left" else gather(lsel, lmap, nullify=True)
-        rg = rsel if kept == "right" else gather(rsel, rmap, nullify=True)
+        lg = lsel if kept == "left" else lazy_gather(lsel, lmap, nullify=True)
+        rg = rsel if kept == "right" else lazy_gather(rsel, rmap, nullify=True)
     n = lg.num_rows
 
     def coalesced(own: Any, other: Any, own_may_miss: bool) -> Any:
@@ -1333,22 +1342,24 @@ def _(node: L.Join, inputs: list[GpuTable]) -> GpuTable:
     names, cols = [], []
     for f, (label, side, name) in zip(node.schema.columns, node.outputs):
         if side == "left":
-            col = lg.column(name)
+            col = lg.entry(name)  # (a deferred column stays deferred: gathered when read)
         elif side == "right":
             if node.right_key_from_left_index(name):
                 lk = node.left_on[node.right_on.index(name)]
                 col = coalesced(rg.column(name), lg.column(lk), how in ("left", "outer"))
             else:
-                col = rg.column(name)
+                col = rg.entry(name)
         else:  # key
             rk = node.right_on[node.left_on.index(name)]
             if name in key_types:  # numbers of two types: the left key, the right one where the left row is missing
                 t = key_types[name]
                 col = plc.replace.replace_nulls(E.cast(lg.column(name), t), E.cast(rg.column(rk), t))
             elif how == "right":  # pandas takes the right keys
-                col = rg.column(rk)
+                col = rg.entry(rk)
+            elif how != "outer":  # the left key, never missing there
+                col = lg.entry(name)
             else:
-                col = coalesced(lg.column(name), rg.column(rk), how == "outer")
+                col = coalesced(lg.column(name), rg.column(rk), True)
         names.append(f.name)
         cols.append(col)
     lidx, ridx = node.left.schema.index_names, node.right.schema.index_names
