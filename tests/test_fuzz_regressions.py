@@ -2486,3 +2486,30 @@ S9_LEAD_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in S9_LEAD_CASES.items()])
 def test_fuzz_regression_s9_lead(code: str) -> None:
     check_code(code)
+
+
+# session 10, fz11
+FZ11_CASES = {
+    # 1040838: a right / outer merge's bool keys (a type the data decides in the plan): pandas' sum of
+    # bools is int64; Polars' sum of the engine's bools is UInt32
+    "sum_of_right_merge_bool_keys_is_int64": case(
+        "df = pd.DataFrame({'k': [True, False]})\ndf2 = pd.DataFrame({'k': [True, True]})",
+        "df = df.merge(df2, on='k', how='right')\ndf = df['k'].sum()"),
+    "frame_sum_of_outer_merge_bool_keys_is_int64": case(
+        "df = pd.DataFrame({'k': [True, False], 'a': [1, 2]})\ndf2 = pd.DataFrame({'k': [True, True]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.sum()"),
+    # 1038560 (12 exception type): a concat's missing bools are pandas' object column of NaN, so a
+    # cast to a numpy int raises int(nan)'s ValueError (the frame names the column); gframe named
+    # NoneType (TypeError), the marker of another object family
+    "astype_int8_of_concat_missing_bools_is_nan_value_error": case(
+        "df = pd.DataFrame({'c0': [False]})\ndf2 = pd.DataFrame({'x0': [1]}).astype({'x0': 'uint8'})",
+        "df = pd.concat([df, df2], ignore_index=True)\ndf = df.astype({'c0': 'int8'})"),
+    "series_astype_int_of_concat_missing_bools": case(
+        "df = pd.DataFrame({'c0': [True, False]})\ndf2 = pd.DataFrame({'x0': [1]})",
+        "df = pd.concat([df, df2], ignore_index=True)\ndf = df['c0'].astype('int64')"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ11_CASES.items()])
+def test_fuzz_regression_fz11(code: str) -> None:
+    check_code(code)

@@ -638,7 +638,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             if isinstance(dtype, (pd.Series, Series)):  # a mapping of labels to dtypes, as pandas takes
                 raise NotImplementedError("astype(Series of dtypes)")
             if isinstance(dtype, dict):
-                return self._map_columns(lambda f, e: cast_expr(e, f, dtype[f.label], self._plan), dtype.keys())
+                return self._map_columns(lambda f, e: _cast_column(e, f, dtype[f.label], self._plan), dtype.keys())
             return self._map_columns(lambda f, e: cast_expr(e, f, dtype, self._plan))
         except NotImplementedError:
             return call_method(self, "astype", (dtype,), {"errors": errors})
@@ -1355,6 +1355,16 @@ def _value_kind(t: Any) -> str | None:
         return _value_kind(t.value_type)
     k = type_kind(t)
     return "number" if k in ("bool", "int", "float") else k or "other"
+
+
+def _cast_column(e: Expr, f: Field, dtype: Any, plan: L.Plan) -> Expr:
+    """One column of ``astype({label: dtype})``: pandas names the column in a cast's ValueError
+    (``DataFrame.astype`` re-raises it with the label appended; its TypeErrors are left as they are)."""
+    try:
+        return cast_expr(e, f, dtype, plan)
+    except ValueError as ex:
+        ex.args = (f"{ex}: Error while type casting for column '{f.label}'",)
+        raise
 
 
 def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:

@@ -70,6 +70,7 @@ from gframe.plan.schema import (
     MASKED,
     NA_FAMILIES,
     NUMPY,
+    OBJECT,
     OBJECT_DATE,
     OBJECT_FAMILIES,
     OBJECT_NA,
@@ -510,6 +511,9 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
         # a missing value into numpy's int / bool: each source array refuses it its own way
         na = "NAType" if f.family in (MASKED, OBJECT_NA) else "NaTType" if f.family == OBJECT_NAT else "NoneType"
         if is_string(src) or f.family in OBJECT_FAMILIES:  # object values go through int() / bool()
+            if pa.types.is_integer(target) and f.family == OBJECT:
+                # the object family's missing value is NaN (a concat's or merge's missing bools): int(nan)
+                raise ValueError("cannot convert float NaN to integer")
             if pa.types.is_integer(target):
                 raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not '{na}'")
             if f.family == MASKED:

@@ -1199,10 +1199,11 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
             continue
         t = aggregate_type(a, low.lookup, grouped)
         if t is None and source is not None and a.fn in ("sum", "prod") and isinstance(a.child, Col) \
-                and a.child.name in source and source[a.child.name].is_integer():
+                and a.child.name in source and (source[a.child.name].is_integer() or source[a.child.name] == pl.Boolean):
             # a column whose type the data decides (``7 // uint32``: ints, or float64 where a divisor
-            # is 0): pandas' sum / product of its ints is uint64 for unsigned ones, else int64 (Polars'
-            # product of unsigned ints is Int64, its sum keeps the width)
+            # is 0; a right / outer merge's bool keys): pandas' sum / product of its ints is uint64 for
+            # unsigned ones, else int64, of bools int64 (Polars' product of unsigned ints is Int64, its
+            # sum keeps the width; its sum of bools is UInt32)
             todo.append(pl.col(name).cast(pl.UInt64 if source[a.child.name].is_unsigned_integer() else pl.Int64))
             continue
         if t is None and name in out.columns and out.schema[name].is_float() and _has_nan(out.get_column(name)):
