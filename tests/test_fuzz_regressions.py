@@ -2507,6 +2507,16 @@ FZ11_CASES = {
     "series_astype_int_of_concat_missing_bools": case(
         "df = pd.DataFrame({'c0': [True, False]})\ndf2 = pd.DataFrame({'x0': [1]})",
         "df = pd.concat([df, df2], ignore_index=True)\ndf = df['c0'].astype('int64')"),
+    # 1046561 (12 raise parity): a group-by key naming both a column and an index level (a named
+    # aggregation's label equal to the key: ``groupby('o0').agg(o0=...)``): pandas' ValueError
+    # ("... is both an index level and a column label, which is ambiguous"); gframe took the column
+    "groupby_key_both_column_and_index_level_is_ambiguous": case(
+        "df = pd.DataFrame({'k': [1, 2, 2], 'c0': [3, 4, 5]})",
+        "df = df.groupby('k').agg(o0=('c0', 'max'))\ndf = df.groupby('o0').agg(o0=('o0', 'std'))\n"
+        "df = df.groupby('o0', sort=True).size()"),
+    "groupby_list_key_both_column_and_index_level": case(
+        "df = pd.DataFrame({'o0': [1, 2, 2], 'v': [1, 2, 3]}, index=pd.Index([5, 6, 6], name='o0'))",
+        "df = df.groupby(['v', 'o0']).sum()"),
 }
 
 
