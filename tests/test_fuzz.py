@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
 import pandas
 import pytest
 
@@ -54,6 +55,15 @@ def test_self_check_finds_nothing_with_pandas_on_both_sides() -> None:
     for seed in range(60):
         res = fuzz.run_case(fuzz.generate(seed), target=pandas)
         assert not res.failures, (seed, res.failures)
+
+
+def test_pandas_runs_on_the_frames_as_the_case_builds_them() -> None:
+    """The pandas side must not consolidate the inputs' blocks (a deep copy does): some pandas
+    results depend on them (seed 1048280: a group sum of int8 columns narrows block by block)."""
+    frame = pandas.DataFrame({'c0': [1, 2], 'c1': [100, 67], 'k': ['a', 'a']}).astype({'c0': 'int8', 'c1': 'int8'})
+    got = fuzz._run_pandas_steps({"df": frame}, "df = df.groupby('k').sum()")
+    assert got.dtypes.tolist() == [np.dtype('int8'), np.dtype('int64')]
+    assert frame._mgr.nblocks == 3  # (the input itself untouched)
 
 
 def test_generation_is_deterministic_and_code_is_runnable_pandas() -> None:

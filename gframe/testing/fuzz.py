@@ -809,7 +809,11 @@ def _build_frames(case: Case) -> dict:
 
 def _run_pandas_steps(frames: dict, code: str) -> Any:
     ns = _namespace(pandas)
-    ns.update({k: v.copy() for k, v in frames.items()})
+    # a shallow copy (copy-on-write keeps the frames apart): a deep one consolidates pandas' blocks,
+    # and some of pandas' results depend on them - a group sum of int8 columns goes back to int8
+    # block by block, where every sum of the block fits - so the frames must stay as the case's
+    # code builds them (the printed repro's pandas answer; seed 1048280)
+    ns.update({k: v.copy(deep=False) for k, v in frames.items()})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         exec(code, ns)  # noqa: S102
