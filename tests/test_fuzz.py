@@ -66,6 +66,20 @@ def test_pandas_runs_on_the_frames_as_the_case_builds_them() -> None:
     assert frame._mgr.nblocks == 3  # (the input itself untouched)
 
 
+def test_unused_level_values_are_not_compared_used_ones_are() -> None:
+    """pandas keeps level values no row uses; only their inferred type leaked into the comparison
+    (seed 1034471). The values in use are still compared, their inferred type too."""
+    import datetime
+
+    mi = pandas.MultiIndex(levels=[[1.0], [datetime.date(2020, 1, 1), "2020-01-01"]], codes=[[0], [1]])
+    expected = pandas.DataFrame({"a": [1.0]}, index=mi)
+    got = pandas.DataFrame({"a": [1.0]}, index=pandas.MultiIndex.from_arrays([[1.0], pandas.Index(["2020-01-01"], dtype=object)]))
+    assert fuzz._assert_equal(expected, got) is None
+    assert fuzz._assert_equal(expected["a"], got["a"]) is None
+    other = pandas.DataFrame({"a": [1.0]}, index=pandas.MultiIndex.from_arrays([[1.0], [datetime.date(2020, 1, 1)]]))
+    assert fuzz._assert_equal(expected, other) is not None
+
+
 def test_generation_is_deterministic_and_code_is_runnable_pandas() -> None:
     for seed in (0, 1, 7, 123):
         a, b = fuzz.generate(seed), fuzz.generate(seed)

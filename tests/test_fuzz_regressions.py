@@ -2524,6 +2524,16 @@ FZ11_CASES = {
     "groupby_sum_int8_narrows_by_column_as_built": case(
         "df = pd.DataFrame({'c0': [1, 2], 'c1': [100, 67], 'c2': ['a', 'a']}).astype({'c0': 'int8', 'c1': 'int8'})",
         "df = df.dropna()\ndf = df.groupby('c2').sum(numeric_only=True)\ndf = df.assign(n=df['c0'] // 7)"),
+    # 1034471 (harness): a group-by's MultiIndex level keeps, in pandas, the key value of a group
+    # ``dropna`` dropped by another key (a date beside the string kept); pandas' assert compared the
+    # levels' inferred type over the unused value too ("mixed" vs gframe's "string")
+    "groupby_multiindex_unused_level_value_not_compared": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), 'c0': [-2]})"
+        ".astype({'c0': 'int32'})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), "
+        "'x0': ['2021-06-15 08:00:01']}).astype({'x0': 'datetime64[s]'})",
+        "df = df.astype({'k': pd.ArrowDtype(pa.large_string())})\ndf = df.merge(df2, on='k', how='outer')\n"
+        "df = df.groupby(['c0', 'k']).agg({'x0': ['std', 'nunique']})\ndf = df.tail(1)"),
 }
 
 
