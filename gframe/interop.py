@@ -206,8 +206,7 @@ def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
         return host_family(dtype)  # complex, bytes, sparse: shown as their dtype
     if dtype == object and pandas_dtype(arr.type, arr.null_count > 0) != object:
         return _object_marker(values, arr)
-    if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None \
-            and not any(v is None for v in np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]):
+    if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None:
         return _object_marker(values, arr)
     if dtype == object and not pa.types.is_boolean(arr.type) and arr.null_count and _object_marker(values, arr) != OBJECT:
         # values object in pandas too (dates, decimals: ``astype(object)`` of an ArrowDtype) missing as

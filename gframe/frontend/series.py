@@ -75,6 +75,7 @@ from gframe.plan.schema import (
     OBJECT_FAMILIES,
     OBJECT_NA,
     OBJECT_NAT,
+    OBJECT_NONE,
     PYOBJECT,
     Field,
     arrow_reduction_native,
@@ -299,6 +300,12 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if src is not None and (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
         # numpy's int64 view of NaT is the smallest int64, not a missing value
         return func("fillna", func("cast", e, dtype=target), Lit(np.iinfo(np.int64).min))
+    if pa.types.is_boolean(target) and f.family in OBJECT_FAMILIES:
+        # numpy's bool() of each object: a missing None is False, NaN and NaT are True (pd.NA raises,
+        # ``_check_cast``); a date or time object is true, which the engines' casts do not say
+        if src is not None and pa.types.is_temporal(src):
+            raise NotImplementedError("astype(bool) of date / time objects")
+        return func("fillna", func("cast", e, dtype=target), Lit(f.family != OBJECT_NONE))
     return func("cast", e, dtype=target)
 
 
@@ -516,7 +523,7 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
                 raise ValueError("cannot convert float NaN to integer")
             if pa.types.is_integer(target):
                 raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not '{na}'")
-            if f.family == MASKED:
+            if f.family in (MASKED, OBJECT_NA):
                 raise TypeError("boolean value of NA is ambiguous")
         else:  # a masked number's to_numpy
             raise ValueError("cannot convert NA to integer" if pa.types.is_integer(target) else "cannot convert float NaN to bool")
