@@ -2534,6 +2534,31 @@ FZ11_CASES = {
         "'x0': ['2021-06-15 08:00:01']}).astype({'x0': 'datetime64[s]'})",
         "df = df.astype({'k': pd.ArrowDtype(pa.large_string())})\ndf = df.merge(df2, on='k', how='outer')\n"
         "df = df.groupby(['c0', 'k']).agg({'x0': ['std', 'nunique']})\ndf = df.tail(1)"),
+    # 1054959 (9 float semantics): a whole ArrowDtype column's std / var is pyarrow's kernel in pandas,
+    # whose blockwise sums give seven 39.6 between nulls a std of 7.7e-15; Polars' (and libcudf's)
+    # gave 0.0, which no relative tolerance accepts
+    "arrow_float_std_of_equal_values_is_pyarrows": arrow_case(
+        "df = pd.DataFrame({'k': ['e'] * 7})\n"
+        "df2 = pd.DataFrame({'k': ['e', 'e'], 'x0': pd.array([None, 39.6], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.merge(df2, on='k', how='inner')\ndf = df.std(numeric_only=True)"),
+    "arrow_var_and_int_std_are_pyarrows": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, 39.6] * 7, dtype=pd.ArrowDtype(pa.float64())), "
+        "'b': pd.array([1, 2, None, 4] * 3 + [None, 5], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.assign(v=df['a'].var(), w=df['a'].std(ddof=0), x=df['b'].std())"),
+    # known gap (fz10): an object column of bools and None was held as the numpy family's bools with
+    # nulls, so fillna(0) left None and astype(int8) gave floats (pandas: int(None)'s TypeError); it is
+    # the OBJECT_NONE family now. astype(bool) of objects is numpy's bool() of each: None False, NaN
+    # and NaT True
+    "object_bools_with_none_fillna_fills": case(
+        "df = pd.DataFrame({'a': pd.array([True, None, False], dtype=object), 'b': [1, 2, 3]})",
+        "df = df.assign(f=df['a'].fillna(0), g=df['a'].astype(bool), h=df['a'].isna())"),
+    "object_bools_with_none_astype_int_raises_type_error": case(
+        "df = pd.DataFrame({'a': pd.array([True, None], dtype=object)})",
+        "df = df.astype({'a': 'int8'})"),
+    "object_missing_astype_bool_by_marker": case(
+        "df = pd.DataFrame({'a': pd.array([1.5, None], dtype=object), 'b': pd.array([0.0, nan], dtype=object), "
+        "'t': pd.array([pd.Timestamp('2020-01-01'), pd.NaT], dtype=object)})",
+        "df = df.assign(c=df['a'].astype(bool), d=df['b'].astype(bool), e=df['t'].astype(bool))"),
 }
 
 

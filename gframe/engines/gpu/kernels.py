@@ -617,6 +617,11 @@ def _aggregate_reason(node: L.Aggregate) -> str | None:
         r = agg_reason(a, look)
         if r is not None:
             return r
+        if not node.keys and a.fn in ("std", "var") \
+                and expr_family(a.child, node.child.schema.family_of, look) in ARROW_FAMILIES:
+            # pandas reduces an ArrowDtype column with pyarrow's blockwise variance, whose last bits
+            # (a tiny std of equal values, not 0) the CPU engine takes from pyarrow (``_arrow_variance``)
+            return f"whole ArrowDtype column's {a.fn} (pyarrow's kernel)"
         if node.keys and a.fn == "std" and expr_type(a.child, look) == pa.float32():
             # float32 or float64 by the values (``plan.dtypes.group_float32_downcast``): the CPU engine decides
             return "group std of float32 (pandas types it by the values)"
