@@ -2559,6 +2559,31 @@ FZ11_CASES = {
         "df = pd.DataFrame({'a': pd.array([1.5, None], dtype=object), 'b': pd.array([0.0, nan], dtype=object), "
         "'t': pd.array([pd.Timestamp('2020-01-01'), pd.NaT], dtype=object)})",
         "df = df.assign(c=df['a'].astype(bool), d=df['b'].astype(bool), e=df['t'].astype(bool))"),
+    # 1056583 (12 raise parity): fillna of a categorical (of bools, from a nullable column) with a value
+    # none of its categories where something is missing: pandas' TypeError; the CPU engine skipped the
+    # fill as for a numpy column of another kind, and a categorical made by astype in the same node
+    # (its categories the values present) was not checked at all
+    "fillna_categorical_of_bools_new_category_raises": case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype='boolean')})",
+        "df = df.astype({'c0': 'category'})\ndf = df.fillna({'c0': 1.5})"),
+    "fillna_categorical_of_floats_made_here_new_category_raises": case(
+        "df = pd.DataFrame({'c0': [nan, 1.0]})",
+        "df = df.assign(c0=df['c0'].astype('category').fillna(1.5))"),
+    "fillna_categorical_of_floats_own_category_fills": case(
+        "df = pd.DataFrame({'c0': [nan, 1.0, 2.0]})",
+        "df = df.assign(c0=df['c0'].astype('category').fillna(2.0))"),
+    # 1057086 (12 raise parity, and silent): reductions of dt.date (datetime.date objects, held as
+    # date64 in the numpy family): pandas reduces the objects (std of none: NaN; a mean raises
+    # TypeError, a min is a date); the engines raised Polars' error, gave a mean in ms and a datetime min
+    "std_of_no_dates_is_nan": case(
+        "df = pd.DataFrame({'k': [], 'c0': []}).astype({'k': 'str', 'c0': 'datetime64[ns]'})",
+        "df = df[df['k'].isna()]\ndf = df.assign(n=df['c0'].dt.date)\ndf = df['n'].std()"),
+    "mean_of_dates_raises": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None]}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df['n'].mean()"),
+    "min_of_dates_is_a_date": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None, '2019-05-01']}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df['n'].min()"),
 }
 
 

@@ -1294,9 +1294,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # missing: pandas reduces the objects (Python scalars)
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
-        if t is not None and pa.types.is_temporal(t) and self._family in OBJECT_FAMILIES and fn not in ("count", "nunique"):
-            # Timestamps / Timedeltas / dates in an object column: numpy's object reduction by Python's
-            # rules (no value at all: NaN, a sum 0; a mean of Timestamps a TypeError) - pandas'
+        if t is not None and pa.types.is_temporal(t) and (self._family in OBJECT_FAMILIES or t == OBJECT_DATE) \
+                and fn not in ("count", "nunique"):
+            # Timestamps / Timedeltas / dates in an object column (``dt.date``'s too, of the numpy family):
+            # numpy's object reduction by Python's rules (no value at all: NaN, a sum 0; a mean of
+            # Timestamps a TypeError; a min a ``datetime.date``) - pandas'
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
         if t is not None and fn not in ("count", "nunique", "min", "max", "first", "last") \

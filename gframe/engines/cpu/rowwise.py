@@ -65,8 +65,16 @@ def _fillna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     nothing is missing (pandas keeps the column), and makes an object column otherwise."""
     x, value = args
     xt, vt, t = lo.type_of(e.children[0]), lo.type_of(e.children[1]), lo.type_of(e)
+    if t is not None and t == xt and pa.types.is_dictionary(t) and isinstance(e.children[1], Lit) \
+            and C.holds_values(e.children[0]) and lo.data is not None:
+        # a categorical made here (``astype('category')``): its categories are the values present,
+        # and pandas refuses a fill value that is none of them where something is missing
+        held = lo.data.select(x.alias("v")).get_column("v")
+        fill = e.children[1].value
+        if held.null_count() and not any(fill == c for c in held.drop_nulls().unique().to_list()):
+            raise TypeError(f"Cannot setitem on a Categorical with a new category ({fill}), set the categories first")
     if t is not None and xt is not None and t == xt:
-        if vt is not None and vt != t and not _fits_kind(vt, t):
+        if vt is not None and vt != t and not _fits_kind(vt, t) and not pa.types.is_dictionary(t):
             return x  # an int / bool column of pandas' numpy dtypes: nothing missing to fill
         if pa.types.is_dictionary(t) and isinstance(e.children[1], Lit) and not C.holds_values(e.children[0]):
             # a category of the column's own, as the Enum's string for it; pandas refuses another
