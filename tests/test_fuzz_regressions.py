@@ -2584,6 +2584,16 @@ FZ11_CASES = {
     "min_of_dates_is_a_date": case(
         "df = pd.DataFrame({'c0': ['2020-01-01', None, '2019-05-01']}).astype({'c0': 'datetime64[ns]'})",
         "df = df.assign(n=df['c0'].dt.date)\ndf = df['n'].min()"),
+    # known gap (fz10): isin of bools on a number column: numpy compares in the common type, True is
+    # 1 (the CPU engine dropped bools from a float column's values); and a fraction matches no int
+    # (the cast to the int column's type truncated np.float32(0.1) to 0, a silent match)
+    "float32_isin_float32_and_bool": case(
+        "df = pd.DataFrame({'a': [0.1, 1.0, 2.0, 0.0], 'b': [0, 1, 2, 3]}).astype({'a': 'float32'})",
+        "df = df.assign(x=df['a'].isin([np.float32(0.1), True]), y=df['a'].isin([False, 2]), "
+        "z=df['b'].isin([np.float32(0.1), True]), w=df['b'].isin([2.0, 2.5]))"),
+    "masked_isin_bools": case(
+        "df = pd.DataFrame({'a': pd.array([0.0, 1.0, None], dtype='Float64'), 'b': pd.array([0, 1, None], dtype='Int64')})",
+        "df = df.assign(x=df['a'].isin([True]), y=df['b'].isin([False, 0.5]))"),
 }
 
 

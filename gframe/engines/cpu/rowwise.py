@@ -232,6 +232,11 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         if xt is not None:
             # pandas: values of another type never match (1 in a string column, "a" in ints)
             values = [v for v in values if _same_kind(v, xt)]
+            if _is_int(xt) or _is_float(xt):
+                # numbers compare as numbers (numpy's common type): a bool is 0 / 1, and a fraction
+                # equals no int (the cast to the column's int type would truncate 0.1 to 0)
+                values = [int(v) if isinstance(v, bool) else v for v in values
+                          if not (_is_int(xt) and isinstance(v, float) and not v.is_integer())]
         if C.encoded(xt) and not C.holds_values(e.children[0]):
             # a categorical of numbers (etc.): the Enum's strings of the values that are of its kind
             codes = [C.encode_scalar(v, xt.value_type) for v in values]
@@ -292,7 +297,7 @@ def _same_kind(v: Any, t: Any) -> bool:
     if isinstance(v, str) and pa.types.is_temporal(t):
         return False  # pandas' isin does not parse strings against dates ("2012-01-01" matches nothing)
     if pa.types.is_integer(t) or pa.types.is_floating(t):
-        return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool) and pa.types.is_integer(t)
+        return isinstance(v, (int, float))  # (a bool too: 1.0 is True)
     if pa.types.is_boolean(t):
         return isinstance(v, (bool, int)) and v in (0, 1)
     if pa.types.is_large_string(t) or pa.types.is_string(t):
