@@ -2594,6 +2594,15 @@ FZ11_CASES = {
     "masked_isin_bools": case(
         "df = pd.DataFrame({'a': pd.array([0.0, 1.0, None], dtype='Float64'), 'b': pd.array([0, 1, None], dtype='Int64')})",
         "df = df.assign(x=df['a'].isin([True]), y=df['b'].isin([False, 0.5]))"),
+    # seen beside 1040838: a frame reduction over an object column (a concat's missing bools, an
+    # object column of numbers) is object in pandas (the object block's result, the int 1 for the
+    # bools' sum); gframe made float64 of all the columns' results
+    "frame_sum_with_concat_missing_bools_is_object": case(
+        "df = pd.DataFrame({'k': [True]})\ndf2 = pd.DataFrame({'x': [1]})",
+        "df = pd.concat([df, df2])\ndf = df.sum()"),
+    "frame_reductions_with_object_numbers_are_object": case(
+        "df = pd.DataFrame({'o': pd.array([1, 2], dtype=object), 'x': [1.5, 2.0], 'i': [1, 2]})",
+        "df = pd.concat([df.sum(), df.max(), df.mean(), df.std()], axis=1)"),
 }
 
 

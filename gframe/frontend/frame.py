@@ -969,6 +969,15 @@ class DataFrame(NumpyProtocols, NDFrame):
         if not all(native(f) for f in cols) or not skipna and fn in ("any", "all"):
             return fallback()
         values = reduce_columns(self._plan, [(Col(f.name), f.dtype) for f in cols], fn, skipna, min_count, params)
+        if fn not in ("count", "nunique", "any", "all") and any(f.family in OBJECT_FAMILIES for f in cols):
+            # an object column's block reduces to an object array, and the common type with any other
+            # block's is object: pandas' result is object, the object columns' results Python scalars
+            # (``Series._reduce``; a concat's missing bools summed: the int 1, not 1.0)
+            # (the statistics pandas computes in float64 over the frame's values: Python floats for all)
+            values = [v.item() if (f.family in OBJECT_FAMILIES or fn in ("mean", "median", "std", "var", "sem"))
+                      and isinstance(v, np.generic) else v for f, v in zip(cols, values)]
+            out = pd.Series(values, index=pd.Index([f.label for f in cols]), dtype=object)
+            return Series._from_pandas(out, origin=f"DataFrame.{fn}")
         out = pd.Series(values, index=pd.Index([f.label for f in cols]))
         kinds = [np.asarray(v).dtype for v in values]
         dtypes = [_reduction_dtype(fn, f, k, self._schema) for f, k in zip(cols, kinds)]
