@@ -2603,6 +2603,16 @@ FZ11_CASES = {
     "frame_reductions_with_object_numbers_are_object": case(
         "df = pd.DataFrame({'o': pd.array([1, 2], dtype=object), 'x': [1.5, 2.0], 'i': [1, 2]})",
         "df = pd.concat([df.sum(), df.max(), df.mean(), df.std()], axis=1)"),
+    # 997958 (GPU): a float32 column's product: numpy multiplies in float32 one value after another;
+    # libcudf's tree order rounds otherwise (whole column: left to the CPU engine). And pandas'
+    # group_prod of float32 multiplies in float32 too, where the CPU engine multiplied in float64
+    "float32_prod_in_numpys_order": case(
+        "df = pd.DataFrame({'c1': [-81.41, 3.0, 2.25, -55.9]}).astype({'c1': 'float32'})",
+        "df = df.prod(numeric_only=True)"),
+    "float32_group_prod_in_float32": case(
+        "df = pd.DataFrame({'k': [1, 2, 1, 2, 1, 3, 1, 2, 1], 'x': [1.1, -2.3, 3.7, nan, 0.31, nan, -7.9, 1.01, 2.2]})"
+        ".astype({'x': 'float32'})",
+        "df = df.groupby('k').agg(p=('x', 'prod'), s=('x', 'sum'), c=('x', 'count'))"),
 }
 
 

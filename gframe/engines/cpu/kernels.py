@@ -599,7 +599,7 @@ def _order_sensitive(a: Agg, low: Lowering) -> bool:
     if a.fn not in FLOAT64_ACCUMULATED:
         return False
     t = low.type_of(a.child)
-    if t is not None and pa.types.is_float32(t) and a.fn in ("sum", "mean", "var"):
+    if t is not None and pa.types.is_float32(t) and a.fn in ("sum", "mean", "var", "prod"):
         return False
     return t is None or pa.types.is_floating(t) or a.fn in ("var", "std")
 
@@ -818,7 +818,9 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         col = src.get_column(a.child.name)
         if a.fn in ("min", "max") and not (col.dtype == pl.Float64 or col.dtype in _ORDERED_VALUES and not col.null_count()):
             return None  # (pandas keeps the column's type: floats, or integers without missing values)
-        if col.dtype == pl.Float32 and a.fn in ("std", "prod"):  # pandas: in float64
+        if col.dtype == pl.Float32 and a.fn == "prod":
+            return None  # pandas' group_prod multiplies in float32: ``_float32_group``
+        if col.dtype == pl.Float32 and a.fn == "std":  # pandas: in float64
             col = col.cast(pl.Float64)
         elif col.dtype == pl.Boolean and a.fn != "median":  # pandas adds bools as ints
             col = col.cast(pl.Int64)
