@@ -80,6 +80,33 @@ def test_unused_level_values_are_not_compared_used_ones_are() -> None:
     assert fuzz._assert_equal(expected, other) is not None
 
 
+def test_arrow_dates_past_pythons_range_are_compared() -> None:
+    """A date32 Python's ``date`` cannot hold made pandas' assert raise OverflowError (seed 997923, a
+    skipped case); such columns are compared as Arrow's integers."""
+    import pyarrow as pa
+
+    def frame(days: list[int]) -> pandas.DataFrame:
+        arr = pa.array(days, pa.int32()).cast(pa.date32())
+        return pandas.DataFrame({"d": pandas.arrays.ArrowExtensionArray(arr), "x": [1.0, 2.0]})
+
+    assert fuzz._assert_equal(frame([2147483646, 1]), frame([2147483646, 1])) is None
+    assert fuzz._assert_equal(frame([2147483646, 1])["d"], frame([2147483646, 1])["d"]) is None
+    assert fuzz._assert_equal(frame([2147483646, 1]), frame([2147483645, 1])) is not None
+
+
+def test_integers_are_compared_exactly() -> None:
+    """pandas' asserts with an rtol compare ints within it (10**12 + 1 passed for 10**12): an int
+    rounded through float64 would have gone unseen."""
+    for dtype in ("int64", "Int64", "uint64"):
+        a = pandas.DataFrame({"a": pandas.array([10**12, 1], dtype=dtype)})
+        b = pandas.DataFrame({"a": pandas.array([10**12 + 1, 1], dtype=dtype)})
+        assert fuzz._assert_equal(a, b) is not None
+        assert fuzz._assert_equal(a["a"], b["a"]) is not None
+        assert fuzz._assert_equal(a, a.copy()) is None
+    assert fuzz._assert_equal(pandas.Index([10**12]), pandas.Index([10**12 + 1])) is not None
+    assert fuzz._assert_equal(pandas.Series([1.0], index=[10**12]), pandas.Series([1.0], index=[10**12 + 1])) is not None
+
+
 def test_generation_is_deterministic_and_code_is_runnable_pandas() -> None:
     for seed in (0, 1, 7, 123):
         a, b = fuzz.generate(seed), fuzz.generate(seed)

@@ -944,10 +944,55 @@ def _used_levels(obj: Any) -> Any:
     return obj
 
 
+def _arrow_times_as_ints(obj: Any) -> Any:
+    """``obj`` with its ArrowDtype date / time / duration columns as their integer storage: pandas'
+    asserts iterate them as Python objects, which cannot hold every value Arrow can (a date32 of
+    2**31 - 2 days: OverflowError, seed 997923); the dtypes were compared before."""
+    import pyarrow as pa
+
+    def conv(s: Any) -> Any:
+        dt = getattr(s, "dtype", None)
+        if isinstance(dt, pandas.ArrowDtype) and pa.types.is_temporal(dt.pyarrow_dtype):
+            arr = pa.chunked_array(s.array._pa_array)
+            width = pa.int32() if pa.types.is_date32(dt.pyarrow_dtype) or pa.types.is_time32(dt.pyarrow_dtype) else pa.int64()
+            return pandas.Series(pandas.arrays.ArrowExtensionArray(arr.cast(width)), index=s.index, name=s.name)
+        return s
+
+    if isinstance(obj, pandas.DataFrame):
+        out = obj.copy(deep=False)
+        for i in range(out.shape[1]):
+            out.isetitem(i, conv(out.iloc[:, i]))
+        return out
+    if isinstance(obj, pandas.Series):
+        return conv(obj)
+    return obj
+
+
 def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
     """None when equal, else (category, detail). In details, pandas comes first ([left], "X vs Y")."""
-    kw = {"check_exact": False, "rtol": RTOL, "atol": 0.0}
     expected, got = _used_levels(expected), _used_levels(got)
+    try:
+        return _assert_equal_checked(expected, got)
+    except OverflowError:  # values Python's date / datetime cannot hold: compared as Arrow's integers
+        return _assert_equal_checked(_arrow_times_as_ints(expected), _arrow_times_as_ints(got))
+
+
+def _exact_ints(expected: Any, got: Any, obj: str) -> None:
+    """Integers compared exactly: with ``check_exact=False`` and an ``rtol``, pandas' asserts compare
+    integer columns within the tolerance too (10**12 and 10**12 + 1 pass), which would hide an int
+    rounded through float64. Values only (the dtypes, index and names were compared before)."""
+    if isinstance(expected, pandas.MultiIndex) or not pandas.api.types.is_integer_dtype(expected.dtype):
+        return
+    if isinstance(expected, pandas.Index):
+        if not expected.equals(got):
+            raise AssertionError(f"{obj} values are different (integers, compared exactly)\n[left]:  {list(expected)[:10]}"
+                                 f"\n[right]: {list(got)[:10]}")
+        return
+    pdt.assert_series_equal(expected, got, check_exact=True, check_index=False, check_names=False, obj=obj)
+
+
+def _assert_equal_checked(expected: Any, got: Any) -> tuple[str, str] | None:
+    kw = {"check_exact": False, "rtol": RTOL, "atol": 0.0}
     try:
         if isinstance(expected, pandas.DataFrame):
             if not isinstance(got, pandas.DataFrame):
@@ -956,16 +1001,22 @@ def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
                 diffs = [f"{c}: {e} vs {g}" for c, e, g in zip(expected.columns, expected.dtypes, got.dtypes) if str(e) != str(g)]
                 return "dtype", "; ".join(diffs[:3])
             pdt.assert_frame_equal(expected, got, check_freq=False, **kw)  # [left] is pandas
+            for i in range(expected.shape[1]):
+                _exact_ints(expected.iloc[:, i], got.iloc[:, i], f"DataFrame.iloc[:, {i}] (column name={expected.columns[i]!r})")
+            _exact_ints(expected.index, got.index, "DataFrame.index")
         elif isinstance(expected, pandas.Series):
             if not isinstance(got, pandas.Series):
                 return "type", f"expected Series, got {type(got).__name__}"
             if str(expected.dtype) != str(got.dtype):
                 return "dtype", f"series: {expected.dtype} vs {got.dtype}"
             pdt.assert_series_equal(expected, got, check_freq=False, **kw)
+            _exact_ints(expected, got, "Series")
+            _exact_ints(expected.index, got.index, "Series.index")
         elif isinstance(expected, pandas.Index):
             if not isinstance(got, pandas.Index):
                 return "type", f"expected Index, got {type(got).__name__}"
             pdt.assert_index_equal(expected, got, exact=True, check_exact=False, rtol=RTOL)
+            _exact_ints(expected, got, "Index")
         else:
             return _compare_scalar(expected, got)
     except AssertionError as exc:
