@@ -92,6 +92,12 @@ def test_arrow_dates_past_pythons_range_are_compared() -> None:
     assert fuzz._assert_equal(frame([2147483646, 1]), frame([2147483646, 1])) is None
     assert fuzz._assert_equal(frame([2147483646, 1])["d"], frame([2147483646, 1])["d"]) is None
     assert fuzz._assert_equal(frame([2147483646, 1]), frame([2147483645, 1])) is not None
+    # (seed 1066205: in the index, a timestamp past Python's datetime)
+    far = pa.array([2**62, 0], pa.int64()).cast(pa.timestamp("us"))
+    idx = pandas.Index(pandas.arrays.ArrowExtensionArray(far))
+    x = pandas.DataFrame({"x": [1.0, 2.0]}, index=idx)
+    assert fuzz._assert_equal(x, x.copy()) is None
+    assert fuzz._assert_equal(x, x.set_axis(idx[::-1])) is not None
 
 
 def test_integers_are_compared_exactly() -> None:

@@ -945,7 +945,7 @@ def _used_levels(obj: Any) -> Any:
 
 
 def _arrow_times_as_ints(obj: Any) -> Any:
-    """``obj`` with its ArrowDtype date / time / duration columns as their integer storage: pandas'
+    """``obj`` with its ArrowDtype date / time / duration columns (and flat index) as their integer storage: pandas'
     asserts iterate them as Python objects, which cannot hold every value Arrow can (a date32 of
     2**31 - 2 days: OverflowError, seed 997923); the dtypes were compared before."""
     import pyarrow as pa
@@ -958,14 +958,23 @@ def _arrow_times_as_ints(obj: Any) -> Any:
             return pandas.Series(pandas.arrays.ArrowExtensionArray(arr.cast(width)), index=s.index, name=s.name)
         return s
 
+    def conv_index(index: Any) -> Any:
+        if isinstance(index, pandas.MultiIndex):
+            return index
+        if isinstance(index, pandas.Index) and isinstance(index.dtype, pandas.ArrowDtype):
+            return pandas.Index(conv(pandas.Series(index.array)).array, name=index.name)
+        return index
+
     if isinstance(obj, pandas.DataFrame):
         out = obj.copy(deep=False)
         for i in range(out.shape[1]):
             out.isetitem(i, conv(out.iloc[:, i]))
+        out.index = conv_index(out.index)
         return out
     if isinstance(obj, pandas.Series):
-        return conv(obj)
-    return obj
+        out = conv(obj)
+        return out.set_axis(conv_index(out.index))
+    return conv_index(obj)
 
 
 def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
