@@ -199,15 +199,16 @@ def _stored_family(dtype: Any, arr: pa.Array, values: Any = None) -> str:
     nulls) stays object (the family) when it comes back - an empty ``pd.Index([])`` is object, and so
     is pandas' ``datetime.fillna(1.5)`` of a column with no dates left.
 
-    Bools with missing values are object in pandas either way; the missing value says which:
-    ``None`` (a file's or Arrow's nulls) is the numpy rule for a typed bool column, NaN (what pandas'
-    reindex, join and shift put in a bool column) is the object family, which shows NaN."""
+    Bools with missing values are object in pandas either way, and an object column here too (a
+    numpy-family bool column with nulls would compute as bools: ``fillna(0)`` kept None, and
+    ``astype(int)`` made floats): the missing value says which object family - NaN (what pandas'
+    reindex, join and shift put in a bool column), None (a file's or Arrow's nulls, a user's
+    column), ``pd.NA``."""
     if arr.type == PYOBJECT and dtype != object:
         return host_family(dtype)  # complex, bytes, sparse: shown as their dtype
     if dtype == object and pandas_dtype(arr.type, arr.null_count > 0) != object:
         return _object_marker(values, arr)
-    if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None \
-            and not any(v is None for v in np.asarray(values, dtype=object)[np.asarray(pd.isna(values))]):
+    if dtype == object and pa.types.is_boolean(arr.type) and arr.null_count and values is not None:
         return _object_marker(values, arr)
     if dtype == object and not pa.types.is_boolean(arr.type) and arr.null_count and _object_marker(values, arr) != OBJECT:
         # values object in pandas too (dates, decimals: ``astype(object)`` of an ArrowDtype) missing as

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
 import pandas
 import pytest
 
@@ -54,6 +55,62 @@ def test_self_check_finds_nothing_with_pandas_on_both_sides() -> None:
     for seed in range(60):
         res = fuzz.run_case(fuzz.generate(seed), target=pandas)
         assert not res.failures, (seed, res.failures)
+
+
+def test_pandas_runs_on_the_frames_as_the_case_builds_them() -> None:
+    """The pandas side must not consolidate the inputs' blocks (a deep copy does): some pandas
+    results depend on them (seed 1048280: a group sum of int8 columns narrows block by block)."""
+    frame = pandas.DataFrame({'c0': [1, 2], 'c1': [100, 67], 'k': ['a', 'a']}).astype({'c0': 'int8', 'c1': 'int8'})
+    got = fuzz._run_pandas_steps({"df": frame}, "df = df.groupby('k').sum()")
+    assert got.dtypes.tolist() == [np.dtype('int8'), np.dtype('int64')]
+    assert frame._mgr.nblocks == 3  # (the input itself untouched)
+
+
+def test_unused_level_values_are_not_compared_used_ones_are() -> None:
+    """pandas keeps level values no row uses; only their inferred type leaked into the comparison
+    (seed 1034471). The values in use are still compared, their inferred type too."""
+    import datetime
+
+    mi = pandas.MultiIndex(levels=[[1.0], [datetime.date(2020, 1, 1), "2020-01-01"]], codes=[[0], [1]])
+    expected = pandas.DataFrame({"a": [1.0]}, index=mi)
+    got = pandas.DataFrame({"a": [1.0]}, index=pandas.MultiIndex.from_arrays([[1.0], pandas.Index(["2020-01-01"], dtype=object)]))
+    assert fuzz._assert_equal(expected, got) is None
+    assert fuzz._assert_equal(expected["a"], got["a"]) is None
+    other = pandas.DataFrame({"a": [1.0]}, index=pandas.MultiIndex.from_arrays([[1.0], [datetime.date(2020, 1, 1)]]))
+    assert fuzz._assert_equal(expected, other) is not None
+
+
+def test_arrow_dates_past_pythons_range_are_compared() -> None:
+    """A date32 Python's ``date`` cannot hold made pandas' assert raise OverflowError (seed 997923, a
+    skipped case); such columns are compared as Arrow's integers."""
+    import pyarrow as pa
+
+    def frame(days: list[int]) -> pandas.DataFrame:
+        arr = pa.array(days, pa.int32()).cast(pa.date32())
+        return pandas.DataFrame({"d": pandas.arrays.ArrowExtensionArray(arr), "x": [1.0, 2.0]})
+
+    assert fuzz._assert_equal(frame([2147483646, 1]), frame([2147483646, 1])) is None
+    assert fuzz._assert_equal(frame([2147483646, 1])["d"], frame([2147483646, 1])["d"]) is None
+    assert fuzz._assert_equal(frame([2147483646, 1]), frame([2147483645, 1])) is not None
+    # (seed 1066205: in the index, a timestamp past Python's datetime)
+    far = pa.array([2**62, 0], pa.int64()).cast(pa.timestamp("us"))
+    idx = pandas.Index(pandas.arrays.ArrowExtensionArray(far))
+    x = pandas.DataFrame({"x": [1.0, 2.0]}, index=idx)
+    assert fuzz._assert_equal(x, x.copy()) is None
+    assert fuzz._assert_equal(x, x.set_axis(idx[::-1])) is not None
+
+
+def test_integers_are_compared_exactly() -> None:
+    """pandas' asserts with an rtol compare ints within it (10**12 + 1 passed for 10**12): an int
+    rounded through float64 would have gone unseen."""
+    for dtype in ("int64", "Int64", "uint64"):
+        a = pandas.DataFrame({"a": pandas.array([10**12, 1], dtype=dtype)})
+        b = pandas.DataFrame({"a": pandas.array([10**12 + 1, 1], dtype=dtype)})
+        assert fuzz._assert_equal(a, b) is not None
+        assert fuzz._assert_equal(a["a"], b["a"]) is not None
+        assert fuzz._assert_equal(a, a.copy()) is None
+    assert fuzz._assert_equal(pandas.Index([10**12]), pandas.Index([10**12 + 1])) is not None
+    assert fuzz._assert_equal(pandas.Series([1.0], index=[10**12]), pandas.Series([1.0], index=[10**12 + 1])) is not None
 
 
 def test_generation_is_deterministic_and_code_is_runnable_pandas() -> None:

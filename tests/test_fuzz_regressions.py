@@ -2486,3 +2486,136 @@ S9_LEAD_CASES = {
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in S9_LEAD_CASES.items()])
 def test_fuzz_regression_s9_lead(code: str) -> None:
     check_code(code)
+
+
+# session 10, fz11
+FZ11_CASES = {
+    # 1040838: a right / outer merge's bool keys (a type the data decides in the plan): pandas' sum of
+    # bools is int64; Polars' sum of the engine's bools is UInt32
+    "sum_of_right_merge_bool_keys_is_int64": case(
+        "df = pd.DataFrame({'k': [True, False]})\ndf2 = pd.DataFrame({'k': [True, True]})",
+        "df = df.merge(df2, on='k', how='right')\ndf = df['k'].sum()"),
+    "frame_sum_of_outer_merge_bool_keys_is_int64": case(
+        "df = pd.DataFrame({'k': [True, False], 'a': [1, 2]})\ndf2 = pd.DataFrame({'k': [True, True]})",
+        "df = df.merge(df2, on='k', how='outer')\ndf = df.sum()"),
+    # 1038560 (12 exception type): a concat's missing bools are pandas' object column of NaN, so a
+    # cast to a numpy int raises int(nan)'s ValueError (the frame names the column); gframe named
+    # NoneType (TypeError), the marker of another object family
+    "astype_int8_of_concat_missing_bools_is_nan_value_error": case(
+        "df = pd.DataFrame({'c0': [False]})\ndf2 = pd.DataFrame({'x0': [1]}).astype({'x0': 'uint8'})",
+        "df = pd.concat([df, df2], ignore_index=True)\ndf = df.astype({'c0': 'int8'})"),
+    "series_astype_int_of_concat_missing_bools": case(
+        "df = pd.DataFrame({'c0': [True, False]})\ndf2 = pd.DataFrame({'x0': [1]})",
+        "df = pd.concat([df, df2], ignore_index=True)\ndf = df['c0'].astype('int64')"),
+    # 1046561 (12 raise parity): a group-by key naming both a column and an index level (a named
+    # aggregation's label equal to the key: ``groupby('o0').agg(o0=...)``): pandas' ValueError
+    # ("... is both an index level and a column label, which is ambiguous"); gframe took the column
+    "groupby_key_both_column_and_index_level_is_ambiguous": case(
+        "df = pd.DataFrame({'k': [1, 2, 2], 'c0': [3, 4, 5]})",
+        "df = df.groupby('k').agg(o0=('c0', 'max'))\ndf = df.groupby('o0').agg(o0=('o0', 'std'))\n"
+        "df = df.groupby('o0', sort=True).size()"),
+    "groupby_list_key_both_column_and_index_level": case(
+        "df = pd.DataFrame({'o0': [1, 2, 2], 'v': [1, 2, 3]}, index=pd.Index([5, 6, 6], name='o0'))",
+        "df = df.groupby(['v', 'o0']).sum()"),
+    # 1048280 (harness): pandas narrows a group sum of int8 columns back to int8 block by block, where
+    # every sum of the block fits; the harness's deep copy of the inputs consolidated the two int8
+    # columns that the case's ``astype`` leaves in blocks of their own, so its pandas answer (int64
+    # for both) was not the printed repro's (int8 where the column's sums fit: gframe's)
+    "groupby_sum_int8_narrows_by_column_as_built": case(
+        "df = pd.DataFrame({'c0': [1, 2], 'c1': [100, 67], 'c2': ['a', 'a']}).astype({'c0': 'int8', 'c1': 'int8'})",
+        "df = df.dropna()\ndf = df.groupby('c2').sum(numeric_only=True)\ndf = df.assign(n=df['c0'] // 7)"),
+    # 1034471 (harness): a group-by's MultiIndex level keeps, in pandas, the key value of a group
+    # ``dropna`` dropped by another key (a date beside the string kept); pandas' assert compared the
+    # levels' inferred type over the unused value too ("mixed" vs gframe's "string")
+    "groupby_multiindex_unused_level_value_not_compared": arrow_case(
+        "df = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), 'c0': [-2]})"
+        ".astype({'c0': 'int32'})\n"
+        "df2 = pd.DataFrame({'k': pd.array(['2020-01-01'], dtype=pd.ArrowDtype(pa.date32())), "
+        "'x0': ['2021-06-15 08:00:01']}).astype({'x0': 'datetime64[s]'})",
+        "df = df.astype({'k': pd.ArrowDtype(pa.large_string())})\ndf = df.merge(df2, on='k', how='outer')\n"
+        "df = df.groupby(['c0', 'k']).agg({'x0': ['std', 'nunique']})\ndf = df.tail(1)"),
+    # 1054959 (9 float semantics): a whole ArrowDtype column's std / var is pyarrow's kernel in pandas,
+    # whose blockwise sums give seven 39.6 between nulls a std of 7.7e-15; Polars' (and libcudf's)
+    # gave 0.0, which no relative tolerance accepts
+    "arrow_float_std_of_equal_values_is_pyarrows": arrow_case(
+        "df = pd.DataFrame({'k': ['e'] * 7})\n"
+        "df2 = pd.DataFrame({'k': ['e', 'e'], 'x0': pd.array([None, 39.6], dtype=pd.ArrowDtype(pa.float64()))})",
+        "df = df.merge(df2, on='k', how='inner')\ndf = df.std(numeric_only=True)"),
+    "arrow_var_and_int_std_are_pyarrows": arrow_case(
+        "df = pd.DataFrame({'a': pd.array([None, 39.6] * 7, dtype=pd.ArrowDtype(pa.float64())), "
+        "'b': pd.array([1, 2, None, 4] * 3 + [None, 5], dtype=pd.ArrowDtype(pa.int64()))})",
+        "df = df.assign(v=df['a'].var(), w=df['a'].std(ddof=0), x=df['b'].std())"),
+    # known gap (fz10): an object column of bools and None was held as the numpy family's bools with
+    # nulls, so fillna(0) left None and astype(int8) gave floats (pandas: int(None)'s TypeError); it is
+    # the OBJECT_NONE family now. astype(bool) of objects is numpy's bool() of each: None False, NaN
+    # and NaT True
+    "object_bools_with_none_fillna_fills": case(
+        "df = pd.DataFrame({'a': pd.array([True, None, False], dtype=object), 'b': [1, 2, 3]})",
+        "df = df.assign(f=df['a'].fillna(0), g=df['a'].astype(bool), h=df['a'].isna())"),
+    "object_bools_with_none_astype_int_raises_type_error": case(
+        "df = pd.DataFrame({'a': pd.array([True, None], dtype=object)})",
+        "df = df.astype({'a': 'int8'})"),
+    "object_missing_astype_bool_by_marker": case(
+        "df = pd.DataFrame({'a': pd.array([1.5, None], dtype=object), 'b': pd.array([0.0, nan], dtype=object), "
+        "'t': pd.array([pd.Timestamp('2020-01-01'), pd.NaT], dtype=object)})",
+        "df = df.assign(c=df['a'].astype(bool), d=df['b'].astype(bool), e=df['t'].astype(bool))"),
+    # 1056583 (12 raise parity): fillna of a categorical (of bools, from a nullable column) with a value
+    # none of its categories where something is missing: pandas' TypeError; the CPU engine skipped the
+    # fill as for a numpy column of another kind, and a categorical made by astype in the same node
+    # (its categories the values present) was not checked at all
+    "fillna_categorical_of_bools_new_category_raises": case(
+        "df = pd.DataFrame({'c0': pd.array([None], dtype='boolean')})",
+        "df = df.astype({'c0': 'category'})\ndf = df.fillna({'c0': 1.5})"),
+    "fillna_categorical_of_floats_made_here_new_category_raises": case(
+        "df = pd.DataFrame({'c0': [nan, 1.0]})",
+        "df = df.assign(c0=df['c0'].astype('category').fillna(1.5))"),
+    "fillna_categorical_of_floats_own_category_fills": case(
+        "df = pd.DataFrame({'c0': [nan, 1.0, 2.0]})",
+        "df = df.assign(c0=df['c0'].astype('category').fillna(2.0))"),
+    # 1057086 (12 raise parity, and silent): reductions of dt.date (datetime.date objects, held as
+    # date64 in the numpy family): pandas reduces the objects (std of none: NaN; a mean raises
+    # TypeError, a min is a date); the engines raised Polars' error, gave a mean in ms and a datetime min
+    "std_of_no_dates_is_nan": case(
+        "df = pd.DataFrame({'k': [], 'c0': []}).astype({'k': 'str', 'c0': 'datetime64[ns]'})",
+        "df = df[df['k'].isna()]\ndf = df.assign(n=df['c0'].dt.date)\ndf = df['n'].std()"),
+    "mean_of_dates_raises": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None]}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df['n'].mean()"),
+    "min_of_dates_is_a_date": case(
+        "df = pd.DataFrame({'c0': ['2020-01-01', None, '2019-05-01']}).astype({'c0': 'datetime64[ns]'})",
+        "df = df.assign(n=df['c0'].dt.date)\ndf = df['n'].min()"),
+    # known gap (fz10): isin of bools on a number column: numpy compares in the common type, True is
+    # 1 (the CPU engine dropped bools from a float column's values); and a fraction matches no int
+    # (the cast to the int column's type truncated np.float32(0.1) to 0, a silent match)
+    "float32_isin_float32_and_bool": case(
+        "df = pd.DataFrame({'a': [0.1, 1.0, 2.0, 0.0], 'b': [0, 1, 2, 3]}).astype({'a': 'float32'})",
+        "df = df.assign(x=df['a'].isin([np.float32(0.1), True]), y=df['a'].isin([False, 2]), "
+        "z=df['b'].isin([np.float32(0.1), True]), w=df['b'].isin([2.0, 2.5]))"),
+    "masked_isin_bools": case(
+        "df = pd.DataFrame({'a': pd.array([0.0, 1.0, None], dtype='Float64'), 'b': pd.array([0, 1, None], dtype='Int64')})",
+        "df = df.assign(x=df['a'].isin([True]), y=df['b'].isin([False, 0.5]))"),
+    # seen beside 1040838: a frame reduction over an object column (a concat's missing bools, an
+    # object column of numbers) is object in pandas (the object block's result, the int 1 for the
+    # bools' sum); gframe made float64 of all the columns' results
+    "frame_sum_with_concat_missing_bools_is_object": case(
+        "df = pd.DataFrame({'k': [True]})\ndf2 = pd.DataFrame({'x': [1]})",
+        "df = pd.concat([df, df2])\ndf = df.sum()"),
+    "frame_reductions_with_object_numbers_are_object": case(
+        "df = pd.DataFrame({'o': pd.array([1, 2], dtype=object), 'x': [1.5, 2.0], 'i': [1, 2]})",
+        "df = pd.concat([df.sum(), df.max(), df.mean(), df.std()], axis=1)"),
+    # 997958 (GPU): a float32 column's product: numpy multiplies in float32 one value after another;
+    # libcudf's tree order rounds otherwise (whole column: left to the CPU engine). And pandas'
+    # group_prod of float32 multiplies in float32 too, where the CPU engine multiplied in float64
+    "float32_prod_in_numpys_order": case(
+        "df = pd.DataFrame({'c1': [-81.41, 3.0, 2.25, -55.9]}).astype({'c1': 'float32'})",
+        "df = df.prod(numeric_only=True)"),
+    "float32_group_prod_in_float32": case(
+        "df = pd.DataFrame({'k': [1, 2, 1, 2, 1, 3, 1, 2, 1], 'x': [1.1, -2.3, 3.7, nan, 0.31, nan, -7.9, 1.01, 2.2]})"
+        ".astype({'x': 'float32'})",
+        "df = df.groupby('k').agg(p=('x', 'prod'), s=('x', 'sum'), c=('x', 'count'))"),
+}
+
+
+@pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in FZ11_CASES.items()])
+def test_fuzz_regression_fz11(code: str) -> None:
+    check_code(code)

@@ -638,7 +638,7 @@ class DataFrame(NumpyProtocols, NDFrame):
             if isinstance(dtype, (pd.Series, Series)):  # a mapping of labels to dtypes, as pandas takes
                 raise NotImplementedError("astype(Series of dtypes)")
             if isinstance(dtype, dict):
-                return self._map_columns(lambda f, e: cast_expr(e, f, dtype[f.label], self._plan), dtype.keys())
+                return self._map_columns(lambda f, e: _cast_column(e, f, dtype[f.label], self._plan), dtype.keys())
             return self._map_columns(lambda f, e: cast_expr(e, f, dtype, self._plan))
         except NotImplementedError:
             return call_method(self, "astype", (dtype,), {"errors": errors})
@@ -969,6 +969,15 @@ class DataFrame(NumpyProtocols, NDFrame):
         if not all(native(f) for f in cols) or not skipna and fn in ("any", "all"):
             return fallback()
         values = reduce_columns(self._plan, [(Col(f.name), f.dtype) for f in cols], fn, skipna, min_count, params)
+        if fn not in ("count", "nunique", "any", "all") and any(f.family in OBJECT_FAMILIES for f in cols):
+            # an object column's block reduces to an object array, and the common type with any other
+            # block's is object: pandas' result is object, the object columns' results Python scalars
+            # (``Series._reduce``; a concat's missing bools summed: the int 1, not 1.0)
+            # (the statistics pandas computes in float64 over the frame's values: Python floats for all)
+            values = [v.item() if (f.family in OBJECT_FAMILIES or fn in ("mean", "median", "std", "var", "sem"))
+                      and isinstance(v, np.generic) else v for f, v in zip(cols, values)]
+            out = pd.Series(values, index=pd.Index([f.label for f in cols]), dtype=object)
+            return Series._from_pandas(out, origin=f"DataFrame.{fn}")
         out = pd.Series(values, index=pd.Index([f.label for f in cols]))
         kinds = [np.asarray(v).dtype for v in values]
         dtypes = [_reduction_dtype(fn, f, k, self._schema) for f, k in zip(cols, kinds)]
@@ -1355,6 +1364,16 @@ def _value_kind(t: Any) -> str | None:
         return _value_kind(t.value_type)
     k = type_kind(t)
     return "number" if k in ("bool", "int", "float") else k or "other"
+
+
+def _cast_column(e: Expr, f: Field, dtype: Any, plan: L.Plan) -> Expr:
+    """One column of ``astype({label: dtype})``: pandas names the column in a cast's ValueError
+    (``DataFrame.astype`` re-raises it with the label appended; its TypeErrors are left as they are)."""
+    try:
+        return cast_expr(e, f, dtype, plan)
+    except ValueError as ex:
+        ex.args = (f"{ex}: Error while type casting for column '{f.label}'",)
+        raise
 
 
 def fill_fits(dtype: Any, value: Any, family: str = NUMPY) -> bool:

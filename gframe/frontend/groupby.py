@@ -302,6 +302,10 @@ class _GroupBy:
                     # them labels, is one key of values (``df.groupby(len(df) * [ts])``)
                     return None
                 raise KeyError(k)
+            if isinstance(self._obj, DataFrame) and schema.index is not None \
+                    and any(f.label is not None and f.label == k for f in schema.index):
+                # pandas' ``_check_label_or_level_ambiguity``: a key naming a column and an index level
+                raise ValueError(f"'{k}' is both an index level and a column label, which is ambiguous.")
             f = schema.field(k)
             names.append(f.name)
             labels.append(k)

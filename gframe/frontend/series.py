@@ -70,10 +70,12 @@ from gframe.plan.schema import (
     MASKED,
     NA_FAMILIES,
     NUMPY,
+    OBJECT,
     OBJECT_DATE,
     OBJECT_FAMILIES,
     OBJECT_NA,
     OBJECT_NAT,
+    OBJECT_NONE,
     PYOBJECT,
     Field,
     arrow_reduction_native,
@@ -298,6 +300,12 @@ def cast_expr(e: Expr, f: Field, dtype: Any, plan: L.Plan | None = None) -> Expr
     if src is not None and (pa.types.is_timestamp(src) or pa.types.is_duration(src)) and target == pa.int64():
         # numpy's int64 view of NaT is the smallest int64, not a missing value
         return func("fillna", func("cast", e, dtype=target), Lit(np.iinfo(np.int64).min))
+    if pa.types.is_boolean(target) and f.family in OBJECT_FAMILIES:
+        # numpy's bool() of each object: a missing None is False, NaN and NaT are True (pd.NA raises,
+        # ``_check_cast``); a date or time object is true, which the engines' casts do not say
+        if src is not None and pa.types.is_temporal(src):
+            raise NotImplementedError("astype(bool) of date / time objects")
+        return func("fillna", func("cast", e, dtype=target), Lit(f.family != OBJECT_NONE))
     return func("cast", e, dtype=target)
 
 
@@ -510,9 +518,12 @@ def _check_cast(plan: L.Plan, e: Expr, f: Field, src: Any, target: Any, family: 
         # a missing value into numpy's int / bool: each source array refuses it its own way
         na = "NAType" if f.family in (MASKED, OBJECT_NA) else "NaTType" if f.family == OBJECT_NAT else "NoneType"
         if is_string(src) or f.family in OBJECT_FAMILIES:  # object values go through int() / bool()
+            if pa.types.is_integer(target) and f.family == OBJECT:
+                # the object family's missing value is NaN (a concat's or merge's missing bools): int(nan)
+                raise ValueError("cannot convert float NaN to integer")
             if pa.types.is_integer(target):
                 raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not '{na}'")
-            if f.family == MASKED:
+            if f.family in (MASKED, OBJECT_NA):
                 raise TypeError("boolean value of NA is ambiguous")
         else:  # a masked number's to_numpy
             raise ValueError("cannot convert NA to integer" if pa.types.is_integer(target) else "cannot convert float NaN to bool")
@@ -1283,9 +1294,11 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # missing: pandas reduces the objects (Python scalars)
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
-        if t is not None and pa.types.is_temporal(t) and self._family in OBJECT_FAMILIES and fn not in ("count", "nunique"):
-            # Timestamps / Timedeltas / dates in an object column: numpy's object reduction by Python's
-            # rules (no value at all: NaN, a sum 0; a mean of Timestamps a TypeError) - pandas'
+        if t is not None and pa.types.is_temporal(t) and (self._family in OBJECT_FAMILIES or t == OBJECT_DATE) \
+                and fn not in ("count", "nunique"):
+            # Timestamps / Timedeltas / dates in an object column (``dt.date``'s too, of the numpy family):
+            # numpy's object reduction by Python's rules (no value at all: NaN, a sum 0; a mean of
+            # Timestamps a TypeError; a min a ``datetime.date``) - pandas'
             return call_method(self, fn, (), {"skipna": skipna, **({"min_count": min_count} if min_count else {}),
                                               **params})
         if t is not None and fn not in ("count", "nunique", "min", "max", "first", "last") \

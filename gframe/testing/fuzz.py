@@ -809,7 +809,11 @@ def _build_frames(case: Case) -> dict:
 
 def _run_pandas_steps(frames: dict, code: str) -> Any:
     ns = _namespace(pandas)
-    ns.update({k: v.copy() for k, v in frames.items()})
+    # a shallow copy (copy-on-write keeps the frames apart): a deep one consolidates pandas' blocks,
+    # and some of pandas' results depend on them - a group sum of int8 columns goes back to int8
+    # block by block, where every sum of the block fits - so the frames must stay as the case's
+    # code builds them (the printed repro's pandas answer; seed 1048280)
+    ns.update({k: v.copy(deep=False) for k, v in frames.items()})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         exec(code, ns)  # noqa: S102
@@ -919,8 +923,84 @@ class CaseResult:
                 "failures": [dataclasses.asdict(f) for f in self.failures]}
 
 
+def _used_levels(obj: Any) -> Any:
+    """``obj`` with its MultiIndex axes holding the level values in use only (``remove_unused_levels``).
+
+    pandas keeps level values no row uses (a group-by's keys of groups ``dropna`` dropped by another
+    key, rows a filter or ``tail`` dropped); gframe's levels are the values present. pandas' asserts
+    compare the levels' *values* by ``get_level_values`` but their ``inferred_type`` over every value,
+    used or not (seed 1034471: an unused date beside a used string: "mixed" vs "string"), so the
+    unused values are left out on both sides (docs/fuzzing.md, "not compared")."""
+    if isinstance(obj, pandas.MultiIndex):
+        return obj.remove_unused_levels()
+    if isinstance(obj, (pandas.DataFrame, pandas.Series)):
+        axes = [obj.index] + ([obj.columns] if isinstance(obj, pandas.DataFrame) else [])
+        if any(isinstance(a, pandas.MultiIndex) for a in axes):
+            obj = obj.copy(deep=False)
+            if isinstance(obj.index, pandas.MultiIndex):
+                obj.index = obj.index.remove_unused_levels()
+            if isinstance(obj, pandas.DataFrame) and isinstance(obj.columns, pandas.MultiIndex):
+                obj.columns = obj.columns.remove_unused_levels()
+    return obj
+
+
+def _arrow_times_as_ints(obj: Any) -> Any:
+    """``obj`` with its ArrowDtype date / time / duration columns (and flat index) as their integer storage: pandas'
+    asserts iterate them as Python objects, which cannot hold every value Arrow can (a date32 of
+    2**31 - 2 days: OverflowError, seed 997923); the dtypes were compared before."""
+    import pyarrow as pa
+
+    def conv(s: Any) -> Any:
+        dt = getattr(s, "dtype", None)
+        if isinstance(dt, pandas.ArrowDtype) and pa.types.is_temporal(dt.pyarrow_dtype):
+            arr = pa.chunked_array(s.array._pa_array)
+            width = pa.int32() if pa.types.is_date32(dt.pyarrow_dtype) or pa.types.is_time32(dt.pyarrow_dtype) else pa.int64()
+            return pandas.Series(pandas.arrays.ArrowExtensionArray(arr.cast(width)), index=s.index, name=s.name)
+        return s
+
+    def conv_index(index: Any) -> Any:
+        if isinstance(index, pandas.MultiIndex):
+            return index
+        if isinstance(index, pandas.Index) and isinstance(index.dtype, pandas.ArrowDtype):
+            return pandas.Index(conv(pandas.Series(index.array)).array, name=index.name)
+        return index
+
+    if isinstance(obj, pandas.DataFrame):
+        out = obj.copy(deep=False)
+        for i in range(out.shape[1]):
+            out.isetitem(i, conv(out.iloc[:, i]))
+        out.index = conv_index(out.index)
+        return out
+    if isinstance(obj, pandas.Series):
+        out = conv(obj)
+        return out.set_axis(conv_index(out.index))
+    return conv_index(obj)
+
+
 def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
     """None when equal, else (category, detail). In details, pandas comes first ([left], "X vs Y")."""
+    expected, got = _used_levels(expected), _used_levels(got)
+    try:
+        return _assert_equal_checked(expected, got)
+    except OverflowError:  # values Python's date / datetime cannot hold: compared as Arrow's integers
+        return _assert_equal_checked(_arrow_times_as_ints(expected), _arrow_times_as_ints(got))
+
+
+def _exact_ints(expected: Any, got: Any, obj: str) -> None:
+    """Integers compared exactly: with ``check_exact=False`` and an ``rtol``, pandas' asserts compare
+    integer columns within the tolerance too (10**12 and 10**12 + 1 pass), which would hide an int
+    rounded through float64. Values only (the dtypes, index and names were compared before)."""
+    if isinstance(expected, pandas.MultiIndex) or not pandas.api.types.is_integer_dtype(expected.dtype):
+        return
+    if isinstance(expected, pandas.Index):
+        if not expected.equals(got):
+            raise AssertionError(f"{obj} values are different (integers, compared exactly)\n[left]:  {list(expected)[:10]}"
+                                 f"\n[right]: {list(got)[:10]}")
+        return
+    pdt.assert_series_equal(expected, got, check_exact=True, check_index=False, check_names=False, obj=obj)
+
+
+def _assert_equal_checked(expected: Any, got: Any) -> tuple[str, str] | None:
     kw = {"check_exact": False, "rtol": RTOL, "atol": 0.0}
     try:
         if isinstance(expected, pandas.DataFrame):
@@ -930,16 +1010,22 @@ def _assert_equal(expected: Any, got: Any) -> tuple[str, str] | None:
                 diffs = [f"{c}: {e} vs {g}" for c, e, g in zip(expected.columns, expected.dtypes, got.dtypes) if str(e) != str(g)]
                 return "dtype", "; ".join(diffs[:3])
             pdt.assert_frame_equal(expected, got, check_freq=False, **kw)  # [left] is pandas
+            for i in range(expected.shape[1]):
+                _exact_ints(expected.iloc[:, i], got.iloc[:, i], f"DataFrame.iloc[:, {i}] (column name={expected.columns[i]!r})")
+            _exact_ints(expected.index, got.index, "DataFrame.index")
         elif isinstance(expected, pandas.Series):
             if not isinstance(got, pandas.Series):
                 return "type", f"expected Series, got {type(got).__name__}"
             if str(expected.dtype) != str(got.dtype):
                 return "dtype", f"series: {expected.dtype} vs {got.dtype}"
             pdt.assert_series_equal(expected, got, check_freq=False, **kw)
+            _exact_ints(expected, got, "Series")
+            _exact_ints(expected.index, got.index, "Series.index")
         elif isinstance(expected, pandas.Index):
             if not isinstance(got, pandas.Index):
                 return "type", f"expected Index, got {type(got).__name__}"
             pdt.assert_index_equal(expected, got, exact=True, check_exact=False, rtol=RTOL)
+            _exact_ints(expected, got, "Index")
         else:
             return _compare_scalar(expected, got)
     except AssertionError as exc:

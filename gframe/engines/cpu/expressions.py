@@ -334,7 +334,7 @@ class Lowering:
             raise UnsupportedError(f"{fn} of a column of mixed Python objects is not native")
         x = self.lower(e.child)
         xt = self.type_of(e.child)
-        if grouped and xt is not None and pa.types.is_float32(xt) and fn in ("var", "sum", "mean"):
+        if grouped and xt is not None and pa.types.is_float32(xt) and fn in ("var", "sum", "mean", "prod"):
             return _float32_group(x, fn, e.param("ddof", 1), isinstance(e.child, Col) and e.child.name in self.sorted_groups)
         if grouped and xt is not None and pa.types.is_float32(xt) and fn in FLOAT64_ACCUMULATED:
             x = x.cast(pl.Float64)  # pandas' group std of float32 is computed in float64
@@ -426,9 +426,9 @@ def _reduceat_group(x: pl.Expr, fn: str) -> pl.Expr:
 
 
 def _float32_group(x: pl.Expr, fn: str, ddof: int, sorted_groups: bool) -> pl.Expr:
-    """pandas' group sum / mean / variance of float32, in its Cython kernels' float32 accumulators:
-    a Kahan-compensated sum, Welford's update (a float64 result rounded to float32 differs from
-    them in the 7th digit); or, with the rows in group order and no NaN, numpy's reduceat as
+    """pandas' group sum / mean / variance / product of float32, in its Cython kernels' float32
+    accumulators: a Kahan-compensated sum, Welford's update, a product row by row (a float64 result
+    rounded to float32 differs from them in the 7th digit); or, with the rows in group order and no NaN, numpy's reduceat as
     pandas 3.1 then does. One loop per group, in row order."""
     import numpy as np
 
@@ -495,7 +495,15 @@ def _kernels() -> dict[str, Any]:
                 n += not np.isnan(v)
             return f32(total(x, ddof) / f32(n)) if n else np.nan
 
-        _KERNELS.update(var=var, sum=total, mean=mean)
+        @numba.njit(cache=False, nogil=True)
+        def prod(x: Any, ddof: int) -> float:
+            acc = f32(1.0)  # pandas' group_prod: in the values' float32, row by row
+            for v in x:
+                if not np.isnan(v):
+                    acc = f32(acc * v)
+            return acc
+
+        _KERNELS.update(var=var, sum=total, mean=mean, prod=prod)
     return _KERNELS
 
 

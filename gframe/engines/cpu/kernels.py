@@ -468,6 +468,12 @@ def _numpy_sums(df: pl.DataFrame, out: pl.DataFrame, low: Lowering, named: list[
             median = _arrow_median if expr_family(a.child, low.family, low.lookup) in ARROW_FAMILIES else _numpy_median
             todo.append(median(col, out.schema[name], name))
             continue
+        if a.fn in ("std", "var") and t is not None and (pa.types.is_floating(t) and not pa.types.is_float16(t)
+                                                          or pa.types.is_integer(t)) \
+                and expr_family(a.child, low.family, low.lookup) in ARROW_FAMILIES:
+            col = df.select(low.lower(a.child).alias("x")).get_column("x")
+            todo.append(_arrow_variance(col, a.fn, a.param("ddof", 1), out.schema[name], name))
+            continue
         if a.fn not in ("sum", "mean"):
             continue
         if a.fn == "mean" and t is not None and (pa.types.is_timestamp(t) or pa.types.is_duration(t)):
@@ -541,6 +547,15 @@ def _arrow_median(col: pl.Series, target: pl.DataType, name: str) -> pl.Series:
     for ``[98.61, -inf]`` (pandas -inf). NaN made by the values is null, as the sums' branch has it."""
     with np.errstate(invalid="ignore", over="ignore"):
         found = pc.quantile(col.to_arrow(), q=0.5, skip_nulls=True)[0].as_py()
+    return pl.Series(name, [None if found is None or found != found else float(found)], dtype=pl.Float64).cast(target)
+
+
+def _arrow_variance(col: pl.Series, fn: str, ddof: int, target: pl.DataType, name: str) -> pl.Series:
+    """A whole ArrowDtype column's std / var as pandas reduces it: pyarrow's ``stddev`` / ``variance``,
+    whose blockwise sums leave their own last bits - seven 39.6 between nulls: 7.7e-15, where Polars'
+    std is 0.0 (seed 1054959). NaN made by the values is null, as the sums' branch has it."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        found = (pc.stddev if fn == "std" else pc.variance)(col.to_arrow(), ddof=ddof, skip_nulls=True).as_py()
     return pl.Series(name, [None if found is None or found != found else float(found)], dtype=pl.Float64).cast(target)
 
 
@@ -649,7 +664,7 @@ def _order_sensitive(a: Agg, low: Lowering) -> bool:
     if a.fn not in FLOAT64_ACCUMULATED:
         return False
     t = low.type_of(a.child)
-    if t is not None and pa.types.is_float32(t) and a.fn in ("sum", "mean", "var"):
+    if t is not None and pa.types.is_float32(t) and a.fn in ("sum", "mean", "var", "prod"):
         return False
     return t is None or pa.types.is_floating(t) or a.fn in ("var", "std")
 
@@ -871,7 +886,9 @@ def _ordered_aggregate(src: pl.DataFrame, keys: list[str], key_out: list[str], n
         col = src.get_column(a.child.name)
         if a.fn in ("min", "max") and not (col.dtype == pl.Float64 or col.dtype in _ORDERED_VALUES and not col.null_count()):
             return None  # (pandas keeps the column's type: floats, or integers without missing values)
-        if col.dtype == pl.Float32 and a.fn in ("std", "prod"):  # pandas: in float64
+        if col.dtype == pl.Float32 and a.fn == "prod":
+            return None  # pandas' group_prod multiplies in float32: ``_float32_group``
+        if col.dtype == pl.Float32 and a.fn == "std":  # pandas: in float64
             col = col.cast(pl.Float64)
         elif col.dtype == pl.Boolean and a.fn != "median":  # pandas adds bools as ints
             col = col.cast(pl.Int64)
@@ -1269,10 +1286,11 @@ def _finish(out: pl.DataFrame, low: Lowering, named: list[tuple[str, Any]], grou
             continue
         t = aggregate_type(a, low.lookup, grouped)
         if t is None and source is not None and a.fn in ("sum", "prod") and isinstance(a.child, Col) \
-                and a.child.name in source and source[a.child.name].is_integer():
+                and a.child.name in source and (source[a.child.name].is_integer() or source[a.child.name] == pl.Boolean):
             # a column whose type the data decides (``7 // uint32``: ints, or float64 where a divisor
-            # is 0): pandas' sum / product of its ints is uint64 for unsigned ones, else int64 (Polars'
-            # product of unsigned ints is Int64, its sum keeps the width)
+            # is 0; a right / outer merge's bool keys): pandas' sum / product of its ints is uint64 for
+            # unsigned ones, else int64, of bools int64 (Polars' product of unsigned ints is Int64, its
+            # sum keeps the width; its sum of bools is UInt32)
             todo.append(pl.col(name).cast(pl.UInt64 if source[a.child.name].is_unsigned_integer() else pl.Int64))
             continue
         if t is None and name in out.columns and out.schema[name].is_float() and _has_nan(out.get_column(name)):

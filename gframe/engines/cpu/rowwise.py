@@ -65,8 +65,16 @@ def _fillna(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     nothing is missing (pandas keeps the column), and makes an object column otherwise."""
     x, value = args
     xt, vt, t = lo.type_of(e.children[0]), lo.type_of(e.children[1]), lo.type_of(e)
+    if t is not None and t == xt and pa.types.is_dictionary(t) and isinstance(e.children[1], Lit) \
+            and C.holds_values(e.children[0]) and lo.data is not None:
+        # a categorical made here (``astype('category')``): its categories are the values present,
+        # and pandas refuses a fill value that is none of them where something is missing
+        held = lo.data.select(x.alias("v")).get_column("v")
+        fill = e.children[1].value
+        if held.null_count() and not any(fill == c for c in held.drop_nulls().unique().to_list()):
+            raise TypeError(f"Cannot setitem on a Categorical with a new category ({fill}), set the categories first")
     if t is not None and xt is not None and t == xt:
-        if vt is not None and vt != t and not _fits_kind(vt, t):
+        if vt is not None and vt != t and not _fits_kind(vt, t) and not pa.types.is_dictionary(t):
             return x  # an int / bool column of pandas' numpy dtypes: nothing missing to fill
         if pa.types.is_dictionary(t) and isinstance(e.children[1], Lit) and not C.holds_values(e.children[0]):
             # a category of the column's own, as the Enum's string for it; pandas refuses another
@@ -224,6 +232,11 @@ def _isin(lo: Lowering, e: Func, args: Args) -> pl.Expr:
         if xt is not None:
             # pandas: values of another type never match (1 in a string column, "a" in ints)
             values = [v for v in values if _same_kind(v, xt)]
+            if _is_int(xt) or _is_float(xt):
+                # numbers compare as numbers (numpy's common type): a bool is 0 / 1, and a fraction
+                # equals no int (the cast to the column's int type would truncate 0.1 to 0)
+                values = [int(v) if isinstance(v, bool) else v for v in values
+                          if not (_is_int(xt) and isinstance(v, float) and not v.is_integer())]
         if C.encoded(xt) and not C.holds_values(e.children[0]):
             # a categorical of numbers (etc.): the Enum's strings of the values that are of its kind
             codes = [C.encode_scalar(v, xt.value_type) for v in values]
@@ -284,7 +297,7 @@ def _same_kind(v: Any, t: Any) -> bool:
     if isinstance(v, str) and pa.types.is_temporal(t):
         return False  # pandas' isin does not parse strings against dates ("2012-01-01" matches nothing)
     if pa.types.is_integer(t) or pa.types.is_floating(t):
-        return isinstance(v, (int, float)) and not isinstance(v, bool) or isinstance(v, bool) and pa.types.is_integer(t)
+        return isinstance(v, (int, float))  # (a bool too: 1.0 is True)
     if pa.types.is_boolean(t):
         return isinstance(v, (bool, int)) and v in (0, 1)
     if pa.types.is_large_string(t) or pa.types.is_string(t):
