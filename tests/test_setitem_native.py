@@ -148,6 +148,12 @@ def test_frame_scalar_assignment_is_pandas(kind, op, index):
     lambda d: d.loc.__setitem__((0, "new"), 1),
     lambda d: d.iloc.__setitem__(slice(1, 3), np.nan),
     lambda d: d.loc.__setitem__((d["int"] > 10, "int"), 1.5),
+    lambda d: d.iloc.__setitem__(([2, 0], [0, 1]), np.array([[10, 11], [12, 13]])),
+    lambda d: d.iloc.__setitem__((slice(None), [0, 1]), np.arange(8).reshape(4, 2)),
+    lambda d: d.iloc.__setitem__((slice(None, None, -1), [1, 0]), np.arange(8).reshape(4, 2) / 2),
+    lambda d: d.iloc.__setitem__(([0, 1], [0, 1]), np.arange(6).reshape(3, 2)),
+    lambda d: d.iloc.__setitem__((slice(None), 2), [4, None, 6, 7]),
+    lambda d: d.loc.__setitem__((slice(None), "str"), np.array(["a", "b", "c", "d"], dtype=object)),
 ])
 def test_frame_assignment_cases_are_pandas(op):
     _same(_frame, op)

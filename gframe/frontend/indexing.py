@@ -22,7 +22,7 @@ from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index
 from gframe.frontend.series import Series
-from gframe.frontend.setitem import assign, label_rows, position_rows
+from gframe.frontend.setitem import assign, label_rows, position_rows, settable
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, Lit, func
 from gframe.plan.schema import PYOBJECT, index_name
@@ -671,7 +671,7 @@ def _iloc_columns(obj: Any, cols: Any) -> list[Any] | None:
 def _assign(obj: Any, rows: Any, labels: Any, value: Any, rows_of: Any) -> Any:
     """Native assignment of ``value`` to ``rows`` (read by ``rows_of``: ``label_rows`` or
     ``position_rows``) x ``labels`` of ``obj`` (``setitem.assign``); NotImplemented where pandas assigns."""
-    if labels is NotImplemented or isinstance(rows, tuple):
+    if labels is NotImplemented or isinstance(rows, tuple) or not settable(obj):
         return NotImplemented
     if callable(rows) and not isinstance(rows, Series):
         rows = rows(obj)

@@ -31,7 +31,7 @@ from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.dtypes import field_pandas_dtype
 from gframe.plan.expr import BinOp, Col, Expr, Lit, func
-from gframe.plan.schema import OBJECT_FAMILIES, index_name
+from gframe.plan.schema import NUMPY, OBJECT_FAMILIES, index_name
 
 # values of several rows are set by a chain of ``where`` over the rows' keys: at most this many
 MAX_ROW_VALUES = 64
@@ -47,6 +47,7 @@ class Rows:
         self.everything, self.mask, self.positions = everything, mask, positions
         # a slice of every row: pandas may set a frame's column in place as a whole (``is_full_setter``)
         self.all_by_slice = everything
+        self.scalar = False  # one row by a scalar key
 
     def count(self, n: int) -> int:
         return n if self.everything else len(self.positions)
@@ -90,7 +91,7 @@ def position_rows(frame: DataFrame, key: Any) -> Rows | None:
         n = _length(frame)
         if not -n <= key < n:
             raise IndexError("iloc cannot enlarge its target object")
-        return Rows(positions=[int(key) % n])
+        return _one_row(int(key) % n)
     mask = _bool_array(key)
     if mask is not None:
         n = _length(frame)
@@ -159,8 +160,14 @@ def label_rows(frame: DataFrame, key: Any) -> Rows | None:
             return Rows(positions=range(len(idx))[found])
         if isinstance(found, np.ndarray):
             return Rows(positions=[int(i) for i in np.flatnonzero(found)])
-        return Rows(positions=[int(found)])
+        return _one_row(int(found))
     return None
+
+
+def _one_row(pos: int) -> Rows:
+    out = Rows(positions=[pos])
+    out.scalar = True
+    return out
 
 
 def _slice_rows(positions: range) -> Rows:
@@ -197,7 +204,7 @@ class _Target:
     def usable(self, frame: DataFrame) -> bool:
         if self.by_position:
             return True
-        if len(self.plan.schema.index) != 1:
+        if len(self.plan.schema.index) != 1 or not _plain_index(self.plan.schema.index[0]):
             return False
         self.labels = _host_index(frame)
         return bool(self.labels.is_unique)
@@ -228,6 +235,15 @@ class _Target:
 
     def finish(self, plan: L.Plan) -> L.Plan:
         return L.ResetIndex(True, (), plan) if self.by_position else plan
+
+
+def _plain_index(f: Any) -> bool:
+    """An index level whose labels the engines match exactly (``isin``): numbers, strings, naive times."""
+    t = f.dtype
+    if t is None or f.family in OBJECT_FAMILIES or pa.types.is_dictionary(t):
+        return False
+    return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_string(t) or pa.types.is_large_string(t) \
+        or pa.types.is_timestamp(t) and t.tz is None
 
 
 # ------------------------------------------------------------------------------ the values
@@ -303,6 +319,16 @@ def _column_dtype(frame: DataFrame, f: Any) -> Any:
     return field_pandas_dtype(f)
 
 
+def settable(obj: Any) -> bool:
+    """Whether ``assign`` may set values of ``obj`` (asked before its rows are looked up): a Series
+    pandas built and gframe has not planned yet (``_pending``) is judged by its pandas dtype, as a
+    plan of it may not exist (interval categories)."""
+    pending = obj.__dict__.get("_pending") if not isinstance(obj, DataFrame) else None
+    if pending is not None:
+        return _stand_in(pending.dtype, 1) is not None
+    return True
+
+
 def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any) -> Any:
     """Assign ``value`` to ``rows`` x ``labels`` (None: a Series' values) of ``obj`` natively: None when
     done, NotImplemented where pandas assigns."""
@@ -336,6 +362,8 @@ def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any) -> Any:
         if mask is None:
             return NotImplemented
     n_rows = None if rows.positions is None else len(rows.positions)
+    if rows.scalar and not is_scalar(value) and not (is_frame and len(fields) > 1):
+        return NotImplemented  # one cell and a list-like: pandas unpacks a length-1 array, or refuses
 
     # the value of each column: one scalar, or one value per selected row (in key order)
     per_column: list[Any]
@@ -363,10 +391,17 @@ def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any) -> Any:
             if not rows.everything and k > MAX_ROW_VALUES:
                 return NotImplemented
             per_column = [("rows", value)]
+    elif isinstance(value, np.ndarray) and value.ndim == 2 and value.dtype != object and is_frame:
+        # rows x columns: each column its values, row by row in the key's order
+        k = _length(frame) if rows.everything else n_rows
+        if k is None or value.shape != (k, len(fields)) or not rows.everything and k > MAX_ROW_VALUES:
+            return NotImplemented  # (a shape pandas broadcasts or refuses: its verdict)
+        per_column = [("rows", value[:, j]) for j in range(len(fields))]
     else:
         return NotImplemented
 
     new_exprs: dict[str, tuple[Expr, Any]] = {}
+    whole: list[tuple[Any, pd.Series]] = []  # columns whose every row is given, in order
     for f, (kind, v) in zip(fields, per_column):
         pdt = _column_dtype(frame, f)
         if pdt is None:
@@ -405,7 +440,8 @@ def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any) -> Any:
         if fitted is None or fitted is NotImplemented or fitted.dtype != pdt:
             return NotImplemented
         if rows.everything or isinstance(rows.positions, range) and rows.positions == range(_length(frame)):
-            return _whole_column(obj, frame, f, fitted)
+            whole.append((f, fitted))
+            continue
         if not target.by_position and target.labels is None:
             return NotImplemented  # (rows by a mask: pandas)
         expr = col
@@ -416,6 +452,8 @@ def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any) -> Any:
             expr = func("where", expr, BinOp("ne", target.key, Lit(key)), _lit(got, f.dtype))
         new_exprs[f.name] = (expr, pdt)
 
+    if whole:
+        return _whole_columns(obj, frame, whole) if not new_exprs else NotImplemented
     outputs = tuple((f.label, new_exprs[f.name][0] if f.name in new_exprs else Col(f.name)) for f in schema.columns)
     uses_key = mask is not None or any(kind == "rows" for kind, _ in per_column)
     plan: L.Plan = L.Select(outputs, target.base if uses_key else frame._plan)
@@ -432,16 +470,28 @@ def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any) -> Any:
     return None
 
 
-def _whole_column(obj: Any, frame: DataFrame, f: Any, fitted: pd.Series) -> Any:
-    """Every row's value given in order: the column is the host values (kept the column's dtype)."""
+def _whole_columns(obj: Any, frame: DataFrame, whole: list[tuple[Any, pd.Series]]) -> Any:
+    """Every row's value given in order: each column is the host values (of the column's dtype)."""
     idx = frame.index.to_pandas() if frame._schema.index is not None else None
     if idx is not None and not idx.is_unique:
         return NotImplemented
-    new = frame._with_column(f.label, fitted.set_axis(idx) if idx is not None else fitted)
-    hits = [c for c in new._schema.columns if c.label == f.label and type(c.label) is type(f.label)]
-    if len(new._schema.columns) != len(frame._schema.columns) or len(hits) != 1 \
-            or field_pandas_dtype(hits[0]) != fitted.dtype:
-        return NotImplemented
+    new = frame
+    for f, fitted in whole:
+        new = new._with_column(f.label, fitted.set_axis(idx) if idx is not None else fitted)
+        if len(new._schema.columns) != len(frame._schema.columns):
+            return NotImplemented
+        # every label (position) of the rows is the value's own, so none is missing: an int column
+        # the alignment left to the data is of the column's type
+        outputs = []
+        for c in new._schema.columns:
+            e: Expr = Col(c.name)
+            if c.label == f.label and type(c.label) is type(f.label) and c.dtype is None:
+                e = func("cast", e, dtype=f.dtype, family=f.family) if f.family != NUMPY else func("cast", e, dtype=f.dtype)
+            outputs.append((c.label, e))
+        new = DataFrame._from_plan(L.Select(tuple(outputs), new._plan))
+        hits = [c for c in new._schema.columns if c.label == f.label and type(c.label) is type(f.label)]
+        if len(hits) != 1 or field_pandas_dtype(hits[0]) != fitted.dtype:
+            return NotImplemented
     if isinstance(obj, DataFrame):
         obj._replace_from(new)
     else:
