@@ -240,3 +240,52 @@ def test_common_assignments_run_natively(case, index):
         gpd.options.fallback = old
     pdt.assert_frame_equal(got_d.to_pandas(), want_d)
     pdt.assert_series_equal(got_s.to_pandas(), want_s)
+
+
+ENLARGE_OPS = {
+    "series loc": lambda new, c, v: lambda s: s.loc.__setitem__(new, v),
+    "series getitem": lambda new, c, v: lambda s: s.__setitem__(new, v),
+    "series at": lambda new, c, v: lambda s: s.at.__setitem__(new, v),
+}
+
+FRAME_ENLARGE_OPS = {
+    "frame row": lambda new, c, v: lambda d: d.loc.__setitem__(new, v),
+    "frame cell": lambda new, c, v: lambda d: d.loc.__setitem__((new, c), v),
+    "frame cells": lambda new, c, v: lambda d: d.loc.__setitem__((new, [c, "int"]), v),
+    "frame at": lambda new, c, v: lambda d: d.at.__setitem__((new, c), v),
+}
+
+NEW_LABELS = {"range": 4, "labels": 50, "strings": "kapow"}
+
+
+@pytest.mark.parametrize("index", list(INDEXES))
+@pytest.mark.parametrize("kind", list(COLUMNS))
+def test_a_new_label_adds_the_row_as_pandas(kind, index):
+    ix = INDEXES[index]
+    for v in VALUES[kind]:
+        for op in ENLARGE_OPS.values():
+            _same(lambda lib: _series(lib, kind, ix), op(NEW_LABELS[index], kind, v))
+            _same(lambda lib: _series(lib, kind, ix), op(7, kind, v))
+        for op in FRAME_ENLARGE_OPS.values():
+            _same(lambda lib: _frame(lib, ix), op(NEW_LABELS[index], kind, v))
+
+
+@pytest.mark.parametrize("op", [
+    lambda s, d: s.loc.__setitem__(4, 5),
+    lambda s, d: s.__setitem__(9, np.nan),
+    lambda s, d: d.loc.__setitem__(4, [5, 0.5, "z"]),
+    lambda s, d: d.loc.__setitem__((4, "a"), 5),
+    lambda s, d: d.loc.__setitem__((4, "c"), "q"),
+])
+def test_a_new_row_is_native(op):
+    want_s, want_d = pandas.Series([1, 2, 3, 4]), pandas.DataFrame({"a": [1, 2, 3, 4], "b": 0.25, "c": "x"})
+    op(want_s, want_d)
+    got_s, got_d = gpd.Series([1, 2, 3, 4]), gpd.DataFrame({"a": [1, 2, 3, 4], "b": 0.25, "c": "x"})
+    old = gpd.options.fallback
+    gpd.options.fallback = "raise"
+    try:
+        op(got_s, got_d)
+    finally:
+        gpd.options.fallback = old
+    pdt.assert_series_equal(got_s.to_pandas(), want_s)
+    pdt.assert_frame_equal(got_d.to_pandas(), want_d)

@@ -507,6 +507,7 @@ class _AxisIndexer(_Indexer):
 
 class LocIndexer(_Indexer):
     name = "loc"
+    enlarges = True  # (``at`` adds a row with pandas' deprecation warning: pandas)
 
     def _get(self, key: Any) -> Any:
 
@@ -594,7 +595,7 @@ class LocIndexer(_Indexer):
     def _set(self, key: Any, value: Any) -> Any:
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, None)
-        out = _assign(obj, rows, _loc_columns(obj, cols), value, label_rows)
+        out = _assign(obj, rows, _loc_columns(obj, cols), value, label_rows, cols, self.enlarges)
         if out is not NotImplemented:
             return out
         if isinstance(rows, Series) and (is_scalar(value) or isinstance(value, Series)):
@@ -668,7 +669,8 @@ def _iloc_columns(obj: Any, cols: Any) -> list[Any] | None:
     return NotImplemented
 
 
-def _assign(obj: Any, rows: Any, labels: Any, value: Any, rows_of: Any) -> Any:
+def _assign(obj: Any, rows: Any, labels: Any, value: Any, rows_of: Any, columns_key: Any = None,
+            enlarges: bool = False) -> Any:
     """Native assignment of ``value`` to ``rows`` (read by ``rows_of``: ``label_rows`` or
     ``position_rows``) x ``labels`` of ``obj`` (``setitem.assign``); NotImplemented where pandas assigns."""
     if labels is NotImplemented or isinstance(rows, tuple) or not settable(obj):
@@ -680,6 +682,8 @@ def _assign(obj: Any, rows: Any, labels: Any, value: Any, rows_of: Any) -> Any:
     sel = rows_of(_as_frame(obj), rows)
     if sel is None:
         return NotImplemented
+    if enlarges:
+        return assign(obj, sel, labels, value, columns_key)
     return assign(obj, sel, labels, value)
 
 
@@ -694,7 +698,7 @@ def series_setitem(obj: Any, key: Any, value: Any) -> Any:
     else:
         return NotImplemented
     try:
-        return _assign(obj, key, None, value, rows_of)
+        return _assign(obj, key, None, value, rows_of, None, True)
     except NATIVE_ERRORS as exc:
         pkey, pvalue = as_pandas(key), as_pandas(value)
 
@@ -821,7 +825,9 @@ class _ScalarIndexer(_Indexer):
         keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
         if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(self.is_key(k) for k in keys) or not is_scalar(value):
             return NotImplemented
-        return self.inner(self.obj)._set(key, value)
+        inner = self.inner(self.obj)
+        inner.enlarges = False
+        return inner._set(key, value)
 
 
 class AtIndexer(_ScalarIndexer):

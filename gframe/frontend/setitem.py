@@ -37,6 +37,7 @@ from gframe.plan.schema import NUMPY, OBJECT_FAMILIES, index_name
 MAX_ROW_VALUES = 64
 
 _LABEL_TYPES = (int, float, str, pd.Timestamp)
+_NONE = object()
 
 
 class Rows:
@@ -48,6 +49,7 @@ class Rows:
         # a slice of every row: pandas may set a frame's column in place as a whole (``is_full_setter``)
         self.all_by_slice = everything
         self.scalar = False  # one row by a scalar key
+        self.new_label: Any = _NONE  # a label the index lacks: the row ``loc`` adds
 
     def count(self, n: int) -> int:
         return n if self.everything else len(self.positions)
@@ -154,7 +156,9 @@ def label_rows(frame: DataFrame, key: Any) -> Rows | None:
         if isinstance(key, str) and not (idx.dtype == object or isinstance(idx.dtype, pd.StringDtype)):
             return None  # (a partial date of a DatetimeIndex)
         if key not in idx:
-            return None  # a new row (enlargement): pandas
+            out = Rows(positions=[])
+            out.new_label = key  # a new row (``enlarge``)
+            return out
         found = idx.get_loc(key)
         if isinstance(found, slice):
             return Rows(positions=range(len(idx))[found])
@@ -329,9 +333,12 @@ def settable(obj: Any) -> bool:
     return True
 
 
-def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any) -> Any:
+def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any, columns_key: Any = _NONE) -> Any:
     """Assign ``value`` to ``rows`` x ``labels`` (None: a Series' values) of ``obj`` natively: None when
-    done, NotImplemented where pandas assigns."""
+    done, NotImplemented where pandas assigns. A row the key adds (``rows.new_label``) is ``enlarge``'s,
+    given ``columns_key`` (the key's columns part, as the caller wrote it)."""
+    if rows.new_label is not _NONE:
+        return NotImplemented if columns_key is _NONE else enlarge(obj, rows.new_label, columns_key, value)
     is_frame = isinstance(obj, DataFrame)
     frame = obj if is_frame else obj._frame()
     schema = frame._schema
@@ -496,4 +503,72 @@ def _whole_columns(obj: Any, frame: DataFrame, whole: list[tuple[Any, pd.Series]
         obj._replace_from(new)
     else:
         obj._replace_from(Series._back(new))
+    return None
+
+
+def enlarge(obj: Any, label: Any, columns_key: Any, value: Any) -> Any:
+    """``loc[label] = value`` (``loc[label, columns]``, ``ser[label]``) for a label the index lacks:
+    pandas appends the row (``_setitem_with_indexer_missing``; columns not given are missing). The
+    columns' dtypes after it, and the row as they hold it, are pandas' verdict on a one-row stand-in
+    of the columns' dtypes and the index's first label; the object's rows and the new one are then
+    concatenated natively (``Union``), the new index being the labels' ``insert`` (a RangeIndex that
+    continues stays one). NotImplemented where pandas would warn, where a dtype changes other than
+    an int column taking a missing value, or the index is not plain labels."""
+    is_frame = isinstance(obj, DataFrame)
+    if not is_scalar(value) and not (is_frame and isinstance(value, (list, tuple, np.ndarray)) and np.ndim(value) == 1
+                                     and all(is_scalar(v) for v in value)):
+        return NotImplemented
+    frame = obj if is_frame else obj._frame()
+    schema = frame._schema
+    if not schema.columns or schema.index is not None and (len(schema.index) != 1 or not _plain_index(schema.index[0])
+                                                            or schema.index[0].freq is not None):
+        return NotImplemented
+    n = _length(frame)
+    if n == 0:
+        return NotImplemented  # (pandas builds the frame from the value)
+    idx = _host_index(frame)
+    grown = idx.insert(n, label)
+    range_kept = schema.index is None and isinstance(grown, pd.RangeIndex)
+    if not range_kept and grown.dtype != (np.dtype(np.int64) if schema.index is None else idx.dtype):
+        return NotImplemented  # (an object index: pandas)
+    pdts = [_column_dtype(frame, f) for f in schema.columns]
+    stand = [None if p is None else _stand_in(p, 1) for p in pdts]
+    if any(s is None for s in stand):
+        return NotImplemented
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if is_frame:
+            probe = pd.DataFrame({i: st.array for i, st in enumerate(stand)}, index=idx[:1])
+            probe.columns = schema.columns_index()
+            probe.loc[label, columns_key] = value
+        else:
+            probe = pd.Series(stand[0].array, index=idx[:1], name=obj.name)
+            probe.loc[label] = value
+            probe = probe.to_frame(schema.columns[0].label)
+    if caught or len(probe) != 2 or list(probe.columns) != list(schema.labels):
+        return NotImplemented
+    outputs = []
+    for f, pdt, (_, col) in zip(schema.columns, pdts, probe.items()):
+        e: Expr = Col(f.name)
+        if col.dtype != pdt:
+            if not (isinstance(pdt, np.dtype) and pdt.kind in "iu" and col.dtype == np.float64):
+                return NotImplemented
+            e = func("cast", e, dtype=pa.float64())
+        outputs.append((f.label, e))
+    row = DataFrame._from_pandas(probe.iloc[1:], "the row loc adds")
+    left: L.Plan = L.Select(tuple(outputs), frame._plan)
+    right: L.Plan = L.Select(tuple((f.label, Col(g.name)) for f, g in zip(schema.columns, row._schema.columns)), row._plan)
+    if range_kept:
+        plan: L.Plan = L.Union(True, left, L.ResetIndex(True, (), right))
+    else:
+        plan = L.Union(False, L.RowIndex(left) if schema.index is None else left, right)
+    out = DataFrame._from_plan(plan)
+    for f, (_, col) in zip(out._schema.columns, probe.items()):
+        if field_pandas_dtype(f) != col.dtype:
+            return NotImplemented
+    if not range_kept and (out._schema.index is None or len(out._schema.index) != 1
+                           or out._schema.index[0].dtype != (pa.int64() if schema.index is None else schema.index[0].dtype)
+                           or out._schema.index[0].label != idx.name):
+        return NotImplemented
+    obj._replace_from(out if is_frame else Series._back(out))
     return None
