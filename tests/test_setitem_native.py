@@ -169,6 +169,9 @@ def gpd_or_pandas_series(like, values, index):
     lambda lib: lib.DataFrame({"a": [1], "b": ["x"]}),
     lambda lib: lib.DataFrame({"a": [1, 2], "b": ["x", "y"]}, index=pandas.Index([5, 5], name="k")),
     lambda lib: lib.DataFrame({"a": [1, 2], "b": ["x", "y"]}, index=pandas.date_range("2020", periods=2, name="t")),
+    lambda lib: lib.DataFrame({"a": [1, 2], "b": ["x", "y"]}, index=pandas.CategoricalIndex(["p", "q"])),
+    lambda lib: lib.DataFrame({"a": [1, 2], "b": ["x", "y"]}, index=pandas.CategoricalIndex([1.5, 2.5], ordered=True)),
+    lambda lib: lib.DataFrame({"a": [1, 2], "b": ["x", "y"]}, index=pandas.Index(["p", 1], dtype=object)),
 ])
 @pytest.mark.parametrize("op", [
     lambda d: d.loc.__setitem__((d["a"] > 0, "a"), 0),
@@ -176,6 +179,9 @@ def gpd_or_pandas_series(like, values, index):
     lambda d: d.iloc.__setitem__((0, 1), "z"),
     lambda d: d.iloc.__setitem__(-1, np.nan),
     lambda d: d.loc.__setitem__((slice(None), "b"), "u"),
+    lambda d: d.loc.__setitem__(d.index[-1:].tolist()[0] if len(d) else 0, 3),
+    lambda d: d.loc.__setitem__((d.index[:1].tolist()[0] if len(d) else 0, ["b"]), ["w"]),
+    lambda d: d.iloc.__setitem__((0, [0]), [9]),
 ])
 def test_empty_one_row_and_other_indexes(make, op):
     _same(make, op)

@@ -682,9 +682,7 @@ def _assign(obj: Any, rows: Any, labels: Any, value: Any, rows_of: Any, columns_
     sel = rows_of(_as_frame(obj), rows)
     if sel is None:
         return NotImplemented
-    if enlarges:
-        return assign(obj, sel, labels, value, columns_key)
-    return assign(obj, sel, labels, value)
+    return assign(obj, sel, labels, value, columns_key, enlarges)
 
 
 def series_setitem(obj: Any, key: Any, value: Any) -> Any:
@@ -754,7 +752,7 @@ class ILocIndexer(_Indexer):
             cols = cols(obj)
         if isinstance(rows, Series):
             return NotImplemented  # (pandas' iloc refuses a Series mask: its verdict)
-        return _assign(obj, rows, _iloc_columns(obj, cols), value, position_rows)
+        return _assign(obj, rows, _iloc_columns(obj, cols), value, position_rows, cols)
 
     def _rows(self, obj: Any, frame: Any, rows: Any) -> Any:
         if _is_full(rows):

@@ -153,7 +153,8 @@ def label_rows(frame: DataFrame, key: Any) -> Rows | None:
         return Rows(positions=[int(p) for p in got])
     if isinstance(key, _LABEL_TYPES) and not isinstance(key, bool) and key == key:
         idx = _host_index(frame)
-        if isinstance(key, str) and not (idx.dtype == object or isinstance(idx.dtype, pd.StringDtype)):
+        labels_dtype = idx.dtype.categories.dtype if isinstance(idx.dtype, pd.CategoricalDtype) else idx.dtype
+        if isinstance(key, str) and not (labels_dtype == object or isinstance(labels_dtype, pd.StringDtype)):
             return None  # (a partial date of a DatetimeIndex)
         if key not in idx:
             out = Rows(positions=[])
@@ -210,6 +211,9 @@ class _Target:
             return True
         if len(self.plan.schema.index) != 1 or not _plain_index(self.plan.schema.index[0]):
             return False
+        t = self.plan.schema.index[0].dtype
+        if pa.types.is_dictionary(t):  # (a categorical's membership is its values')
+            self.key = func("cast", self.key, dtype=t.value_type)
         self.labels = _host_index(frame)
         return bool(self.labels.is_unique)
 
@@ -242,10 +246,13 @@ class _Target:
 
 
 def _plain_index(f: Any) -> bool:
-    """An index level whose labels the engines match exactly (``isin``): numbers, strings, naive times."""
+    """An index level whose labels the engines match exactly (``isin``): numbers, strings, naive times
+    (a CategoricalIndex of them: its values)."""
     t = f.dtype
-    if t is None or f.family in OBJECT_FAMILIES or pa.types.is_dictionary(t):
+    if t is None or f.family in OBJECT_FAMILIES:
         return False
+    if pa.types.is_dictionary(t):
+        t = t.value_type
     return pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_string(t) or pa.types.is_large_string(t) \
         or pa.types.is_timestamp(t) and t.tz is None
 
@@ -333,12 +340,13 @@ def settable(obj: Any) -> bool:
     return True
 
 
-def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any, columns_key: Any = _NONE) -> Any:
+def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any, columns_key: Any = None,
+           enlarges: bool = False) -> Any:
     """Assign ``value`` to ``rows`` x ``labels`` (None: a Series' values) of ``obj`` natively: None when
-    done, NotImplemented where pandas assigns. A row the key adds (``rows.new_label``) is ``enlarge``'s,
-    given ``columns_key`` (the key's columns part, as the caller wrote it)."""
+    done, NotImplemented where pandas assigns. ``columns_key``: the key's columns part, as the caller
+    wrote it. A row the key adds (``rows.new_label``) is ``enlarge``'s where the indexer ``enlarges``."""
     if rows.new_label is not _NONE:
-        return NotImplemented if columns_key is _NONE else enlarge(obj, rows.new_label, columns_key, value)
+        return enlarge(obj, rows.new_label, columns_key, value) if enlarges else NotImplemented
     is_frame = isinstance(obj, DataFrame)
     frame = obj if is_frame else obj._frame()
     schema = frame._schema
@@ -369,7 +377,7 @@ def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any, columns_k
         if mask is None:
             return NotImplemented
     n_rows = None if rows.positions is None else len(rows.positions)
-    if rows.scalar and not is_scalar(value) and not (is_frame and len(fields) > 1):
+    if rows.scalar and not is_scalar(value) and not (is_frame and (len(fields) > 1 or isinstance(columns_key, list))):
         return NotImplemented  # one cell and a list-like: pandas unpacks a length-1 array, or refuses
 
     # the value of each column: one scalar, or one value per selected row (in key order)
@@ -385,7 +393,7 @@ def assign(obj: Any, rows: Rows, labels: list[Any] | None, value: Any, columns_k
         vals = list(value) if not isinstance(value, (np.ndarray, pd.api.extensions.ExtensionArray)) else value
         if isinstance(value, pd.Series):
             return NotImplemented  # (pandas aligns a Series value on the labels)
-        if len(fields) > 1:
+        if len(fields) > 1 or rows.scalar:
             if n_rows != 1 or len(vals) != len(fields) or not all(is_scalar(v) for v in vals):
                 return NotImplemented
             per_column = [("scalar", v) for v in vals]
