@@ -179,8 +179,8 @@ def gpd_or_pandas_series(like, values, index):
     lambda d: d.iloc.__setitem__((0, 1), "z"),
     lambda d: d.iloc.__setitem__(-1, np.nan),
     lambda d: d.loc.__setitem__((slice(None), "b"), "u"),
-    lambda d: d.loc.__setitem__(d.index[-1:].tolist()[0] if len(d) else 0, 3),
-    lambda d: d.loc.__setitem__((d.index[:1].tolist()[0] if len(d) else 0, ["b"]), ["w"]),
+    lambda d: d.loc.__setitem__(d.index[-1:].tolist()[0] if len(d) > 0 else 0, 3),
+    lambda d: d.loc.__setitem__((d.index[:1].tolist()[0] if len(d) > 0 else 0, ["b"]), ["w"]),
     lambda d: d.iloc.__setitem__((0, [0]), [9]),
 ])
 def test_empty_one_row_and_other_indexes(make, op):

@@ -691,7 +691,8 @@ def series_setitem(obj: Any, key: Any, value: Any) -> Any:
     pandas' verdict on an error (None: done; NotImplemented: pandas assigns)."""
     if isinstance(key, slice) and all(v is None or _is_int(v) for v in (key.start, key.stop, key.step)):
         rows_of = position_rows
-    elif isinstance(key, Series) or (is_scalar(key) and not isinstance(key, tuple)):
+    elif isinstance(key, Series) or (is_scalar(key) and not isinstance(key, tuple)) \
+            or isinstance(key, np.ndarray) and key.ndim > 1:
         rows_of = label_rows
     else:
         return NotImplemented

@@ -81,8 +81,18 @@ def _length(frame: DataFrame) -> int:
     return len(frame)
 
 
+def _refused(key: Any) -> None:
+    """Keys pandas refuses to assign by (a 2-d or deeper array): an error, so that the caller's error
+    path has pandas' own verdict (its exception; where pandas assigns after all, its recorded answer)."""
+    if isinstance(key, np.ndarray) and key.ndim > 1:
+        raise ValueError(f"Cannot set values with ndim > 1 (a key of {key.ndim} dimensions)")
+
+
 def position_rows(frame: DataFrame, key: Any) -> Rows | None:
     """``iloc``'s rows; pandas' IndexError for a position outside the rows (iloc never enlarges)."""
+    _refused(key)
+    if is_scalar(key) and not _is_int(key) and not isinstance(key, (bool, np.bool_)):
+        raise IndexError("iloc cannot enlarge its target object")  # (a float, a label: pandas' verdict)
     if isinstance(key, slice):
         if key == slice(None):
             return Rows(everything=True)
@@ -120,6 +130,7 @@ def _host_index(frame: DataFrame) -> pd.Index:
 def label_rows(frame: DataFrame, key: Any) -> Rows | None:
     """``loc``'s rows by pandas' lookup on the index labels; a missing label of a list is pandas'
     KeyError; a missing scalar label (a row to add) is pandas' (None)."""
+    _refused(key)
     if isinstance(key, slice) and key == slice(None):
         return Rows(everything=True)
     if isinstance(key, Series):
