@@ -22,7 +22,7 @@ from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index
 from gframe.frontend.series import Series
-from gframe.frontend.setitem import assign, label_rows, position_rows, settable
+from gframe.frontend.setitem import NO_COLUMNS, assign, label_rows, position_rows, settable
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, Lit, func
 from gframe.plan.schema import PYOBJECT, index_name
@@ -595,7 +595,8 @@ class LocIndexer(_Indexer):
     def _set(self, key: Any, value: Any) -> Any:
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, None)
-        out = _assign(obj, rows, _loc_columns(obj, cols), value, label_rows, cols, self.enlarges)
+        out = _assign(obj, rows, _loc_columns(obj, cols), value, label_rows,
+                      cols if isinstance(key, tuple) and len(key) == 2 else NO_COLUMNS, self.enlarges)
         if out is not NotImplemented:
             return out
         if isinstance(rows, Series) and (is_scalar(value) or isinstance(value, Series)):

@@ -38,6 +38,7 @@ MAX_ROW_VALUES = 64
 
 _LABEL_TYPES = (int, float, str, pd.Timestamp)
 _NONE = object()
+NO_COLUMNS = object()  # a ``loc`` key of rows only (``df.loc[label]``, not ``df.loc[label, :]``)
 
 
 class Rows:
@@ -278,10 +279,13 @@ def _stand_in(pdt: Any, k: int) -> pd.Series | None:
         return None  # objects (None and NaN apart), bytes, complex
     if isinstance(pdt, (pd.CategoricalDtype, pd.PeriodDtype, pd.IntervalDtype, pd.SparseDtype)):
         return None
-    try:
-        return pd.Series(pd.array([None] * k, dtype=pdt))
-    except (TypeError, ValueError, NotImplementedError):
-        return None
+    # values, not missing ones: pandas' casts may depend on whether a column holds a missing value
+    for fill in (0, "", None):
+        try:
+            return pd.Series(pd.array([fill] * k, dtype=pdt))
+        except (TypeError, ValueError, NotImplementedError):
+            continue
+    return None
 
 
 def fit(pdt: Any, value: Any, k: int | None, how: str) -> pd.Series | None:
@@ -294,14 +298,19 @@ def fit(pdt: Any, value: Any, k: int | None, how: str) -> pd.Series | None:
     if ps is None:
         return None
     at = 0 if k is None else list(range(k))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        if how == "series":
-            ps.iloc[at] = value
-        else:
-            pdf = ps.to_frame("x")
-            pdf.iloc[slice(None) if how == "column" else [at] if k is None else at, 0] = value
-            ps = pdf["x"]
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if how == "series":
+                ps.iloc[at] = value
+            else:
+                pdf = ps.to_frame("x")
+                pdf.iloc[slice(None) if how == "column" else [at] if k is None else at, 0] = value
+                ps = pdf["x"]
+    except (TypeError, ValueError):
+        raise  # (the caller's error path: pandas' verdict on the object itself)
+    except Exception:  # noqa: BLE001 - another failure of the stand-in: pandas assigns
+        return None
     return None if caught else ps
 
 
@@ -554,16 +563,22 @@ def enlarge(obj: Any, label: Any, columns_key: Any, value: Any) -> Any:
     stand = [None if p is None else _stand_in(p, 1) for p in pdts]
     if any(s is None for s in stand):
         return NotImplemented
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        if is_frame:
-            probe = pd.DataFrame({i: st.array for i, st in enumerate(stand)}, index=idx[:1])
-            probe.columns = schema.columns_index()
-            probe.loc[label, columns_key] = value
-        else:
-            probe = pd.Series(stand[0].array, index=idx[:1], name=obj.name)
-            probe.loc[label] = value
-            probe = probe.to_frame(schema.columns[0].label)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if is_frame:
+                probe = pd.DataFrame({i: st.array for i, st in enumerate(stand)}, index=idx[:1])
+                probe.columns = schema.columns_index()
+                if columns_key is NO_COLUMNS:
+                    probe.loc[label] = value
+                else:
+                    probe.loc[label, columns_key] = value
+            else:
+                probe = pd.Series(stand[0].array, index=idx[:1], name=obj.name)
+                probe.loc[label] = value
+                probe = probe.to_frame(schema.columns[0].label)
+    except Exception:  # noqa: BLE001 - whatever pandas makes of it, on the object itself: pandas assigns
+        return NotImplemented
     if caught or len(probe) != 2 or list(probe.columns) != list(schema.labels):
         return NotImplemented
     outputs = []
