@@ -67,7 +67,8 @@ def test_series_assignments_are_recorded():
 
     def set_item(pd):
         s = pd.Series([1, 2, 3], index=["x", "y", "z"])
-        s["y"] = 20
+        s["y"] = 20  # (native: ``frontend/setitem.py``)
+        s[["x", "z"]] = [10, 30]  # a list of labels: pandas assigns
         return s
 
     assert_matches_pandas(set_index)

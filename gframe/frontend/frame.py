@@ -403,8 +403,9 @@ class DataFrame(NumpyProtocols, NDFrame):
             for k in key:
                 self[k] = value
             return
-        if isinstance(key, Series):
-            self._replace(self.mask(key, value)._plan)
+        if isinstance(key, Series) and is_scalar(value):
+            # pandas: the mask's rows set in place (``iloc[positions] = value``), as ``loc[mask]``
+            self.loc[key] = value
             return
         if isinstance(key, slice) or not isinstance(key, Hashable):
             # rows by a slice, an array or frame mask: pandas assigns (and raises what it raises)

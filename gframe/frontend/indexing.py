@@ -22,6 +22,7 @@ from gframe.frontend.coerce import is_scalar, literal, scalar_value
 from gframe.frontend.frame import DataFrame
 from gframe.frontend.index import Index
 from gframe.frontend.series import Series
+from gframe.frontend.setitem import NO_COLUMNS, assign, label_rows, position_rows, settable
 from gframe.plan import logical as L
 from gframe.plan.expr import Col, Lit, func
 from gframe.plan.schema import PYOBJECT, index_name
@@ -443,7 +444,7 @@ class _Indexer:
             # ``df["a"].loc[0] = 1`` makes - so the assignment can change nothing the caller sees
             warnings.warn(_chained_assignment_msg, ChainedAssignmentError, stacklevel=2)
         try:
-            out = self._set(key, value)
+            out = self._set(self._expand(key), value)
         except NATIVE_ERRORS as exc:
             pkey, pvalue = as_pandas(key), as_pandas(value)
 
@@ -506,6 +507,7 @@ class _AxisIndexer(_Indexer):
 
 class LocIndexer(_Indexer):
     name = "loc"
+    enlarges = True  # (``at`` adds a row with pandas' deprecation warning: pandas)
 
     def _get(self, key: Any) -> Any:
 
@@ -593,13 +595,17 @@ class LocIndexer(_Indexer):
     def _set(self, key: Any, value: Any) -> Any:
         obj = self.obj
         rows, cols = _split(key) if _is_frame(obj) else (key, None)
+        out = _assign(obj, rows, _loc_columns(obj, cols), value, label_rows,
+                      cols if isinstance(key, tuple) and len(key) == 2 else NO_COLUMNS, self.enlarges)
+        if out is not NotImplemented:
+            return out
         if isinstance(rows, Series) and (is_scalar(value) or isinstance(value, Series)):
             if _is_frame(obj) and (is_scalar(cols) or isinstance(cols, list)) and not _is_full(cols):
                 updates = {}
                 for c in ([cols] if is_scalar(cols) else cols):
                     if c in obj._plan.schema.labels:
-                        new_col = obj[c].where(~rows.fillna(False), value)
-                    elif is_scalar(value):
+                        return NotImplemented  # (an existing column ``assign`` left: pandas' setitem rules)
+                    if is_scalar(value):
                         # a new column: the value where the mask holds, missing elsewhere
                         cond = rows.fillna(False)
                         if cond._plan != obj._plan:
@@ -615,17 +621,91 @@ class LocIndexer(_Indexer):
                 for c, new_col in updates.items():
                     obj[c] = new_col
                 return None
-            if not _is_frame(obj):
-                obj._replace_from(obj.mask(rows, value))
-                return None
         if _is_frame(obj) and _is_full(rows) and is_scalar(cols):
-            if cols in obj._plan.schema.labels and not is_scalar(value) and not _same_rows_and_dtype(obj, cols, value):
+            if cols in obj._plan.schema.labels and not _same_rows_and_dtype(obj, cols, value):
                 # an existing column keeps its dtype (pandas sets in place: a value it cannot hold,
                 # a missing label's NaN in an int column, raises TypeError): pandas decides
                 return NotImplemented
             obj[cols] = value
             return None
         return NotImplemented
+
+
+def _loc_columns(obj: Any, cols: Any) -> list[Any] | None:
+    """The existing columns ``loc`` assigns to (None: a Series; NotImplemented: a new column, a key
+    pandas reads another way)."""
+    if not _is_frame(obj):
+        return None
+    labels = obj._schema.labels
+    if _is_full(cols):
+        return list(labels)
+    if is_scalar(cols) and not isinstance(cols, tuple):
+        return [cols] if obj._schema.has(cols) else NotImplemented
+    col_list = _key_list(cols)
+    if col_list and not _is_bool_list(col_list) and all(is_scalar(c) and not isinstance(c, tuple) and obj._schema.has(c)
+                                                        for c in col_list) and len(set(col_list)) == len(col_list):
+        return col_list
+    return NotImplemented
+
+
+def _iloc_columns(obj: Any, cols: Any) -> list[Any] | None:
+    """The columns ``iloc`` assigns to, by position (pandas' IndexError for one out of range)."""
+    if not _is_frame(obj):
+        return None
+    labels = list(obj._schema.labels)
+    if _is_full(cols):
+        return labels
+    if _is_int(cols):
+        if not -len(labels) <= cols < len(labels):
+            raise IndexError("iloc cannot enlarge its target object")
+        return [labels[cols]]
+    if isinstance(cols, slice) and all(v is None or _is_int(v) for v in (cols.start, cols.stop, cols.step)):
+        return labels[cols] or NotImplemented
+    col_list = _key_list(cols)
+    if col_list and all(_is_int(c) for c in col_list):
+        if any(not -len(labels) <= c < len(labels) for c in col_list):
+            raise IndexError("positional indexers are out-of-bounds")
+        picked = [labels[c] for c in col_list]
+        return picked if len(set(picked)) == len(picked) else NotImplemented
+    return NotImplemented
+
+
+def _assign(obj: Any, rows: Any, labels: Any, value: Any, rows_of: Any, columns_key: Any = None,
+            enlarges: bool = False) -> Any:
+    """Native assignment of ``value`` to ``rows`` (read by ``rows_of``: ``label_rows`` or
+    ``position_rows``) x ``labels`` of ``obj`` (``setitem.assign``); NotImplemented where pandas assigns."""
+    if labels is NotImplemented or isinstance(rows, tuple) or not settable(obj):
+        return NotImplemented
+    if callable(rows) and not isinstance(rows, Series):
+        rows = rows(obj)
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    sel = rows_of(_as_frame(obj), rows)
+    if sel is None:
+        return NotImplemented
+    return assign(obj, sel, labels, value, columns_key, enlarges)
+
+
+def series_setitem(obj: Any, key: Any, value: Any) -> Any:
+    """``ser[key] = value``: a boolean Series or a label as ``loc``, a slice of positions as ``iloc``
+    (pandas 3 reads a scalar key as a label always); natively where ``setitem.assign`` can, with
+    pandas' verdict on an error (None: done; NotImplemented: pandas assigns)."""
+    if isinstance(key, slice) and all(v is None or _is_int(v) for v in (key.start, key.stop, key.step)):
+        rows_of = position_rows
+    elif isinstance(key, Series) or (is_scalar(key) and not isinstance(key, tuple)) \
+            or isinstance(key, np.ndarray) and key.ndim > 1:
+        rows_of = label_rows
+    else:
+        return NotImplemented
+    try:
+        return _assign(obj, key, None, value, rows_of, None, True)
+    except NATIVE_ERRORS as exc:
+        pkey, pvalue = as_pandas(key), as_pandas(value)
+
+        def put(p: Any) -> None:
+            p.copy()[pkey] = pvalue
+
+        return pandas_verdict(obj, put, exc)
 
 
 def _same_rows_and_dtype(frame: Any, label: Any, value: Any) -> bool:
@@ -666,6 +746,15 @@ class ILocIndexer(_Indexer):
         if scalar_col and _is_frame(out):
             return out[out._schema.labels[0]]
         return out
+
+    def _set(self, key: Any, value: Any) -> Any:
+        obj = self.obj
+        rows, cols = _split(key) if _is_frame(obj) else (key, None)
+        if callable(cols):
+            cols = cols(obj)
+        if isinstance(rows, Series):
+            return NotImplemented  # (pandas' iloc refuses a Series mask: its verdict)
+        return _assign(obj, rows, _iloc_columns(obj, cols), value, position_rows, cols)
 
     def _rows(self, obj: Any, frame: Any, rows: Any) -> Any:
         if _is_full(rows):
@@ -731,6 +820,14 @@ class _ScalarIndexer(_Indexer):
         if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(self.is_key(k) for k in keys):
             return NotImplemented
         return _scalar_answer(self.inner(self.obj)._get(key))
+
+    def _set(self, key: Any, value: Any) -> Any:
+        keys = key if _is_frame(self.obj) and isinstance(key, tuple) and len(key) == 2 else (key,)
+        if len(keys) != (2 if _is_frame(self.obj) else 1) or not all(self.is_key(k) for k in keys) or not is_scalar(value):
+            return NotImplemented
+        inner = self.inner(self.obj)
+        inner.enlarges = False
+        return inner._set(key, value)
 
 
 class AtIndexer(_ScalarIndexer):

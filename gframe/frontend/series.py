@@ -812,11 +812,8 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
             # nothing else holds - a temporary, as ``df["a"][0] = 1`` makes - can change nothing
             # the caller sees (pandas' helpers read the caller's frame: called from here)
             warnings.warn(_chained_assignment_msg, ChainedAssignmentError, stacklevel=2)
-        if isinstance(key, Series) and (is_scalar(value) or value is pd.NA and self._family not in OBJECT_FAMILIES) \
-                and not is_opaque(self._dtype_arrow):
-            # (over values engines only move, pandas' setitem decides: an interval refuses NaN)
-            self._replace_from(self.mask(key, value))
-            return
+        if series_setitem(self, key, value) is None:
+            return  # natively, by pandas' rules of setting in place (``frontend/setitem.py``)
         new = set_item(self, key, value, "label-based assignment is not native")
         self._replace_from(new)
 
@@ -1997,4 +1994,4 @@ def _repeat_counts(repeats: Any) -> int | tuple[int, ...] | None:
 
 
 from gframe.frontend.groupby import SeriesGroupBy  # noqa: E402
-from gframe.frontend.indexing import ILocIndexer, LocIndexer  # noqa: E402
+from gframe.frontend.indexing import ILocIndexer, LocIndexer, series_setitem  # noqa: E402
