@@ -1,6 +1,9 @@
 """CPU declarations of the functions of a whole column (a row's value depends on other rows):
-``shift``, ``duplicated``, ``rank`` (``functions.py``)."""
+``shift``, ``duplicated``, ``rank``, and pandas' window aggregations ``rolling`` (also expanding)
+and ``ewm`` (``functions.py``)."""
 from __future__ import annotations
+
+from typing import Any
 
 import polars as pl
 import pyarrow as pa
@@ -70,3 +73,79 @@ def _rank(lo: Lowering, e: Func, args: Args) -> pl.Expr:
             denom = top_rank + (missing_count > 0).cast(pl.Float64) if dense else pl.len().cast(pl.Float64)
         r = r / denom
     return r
+
+
+# ------------------------------------------------------------------------- rolling / expanding / ewm
+
+# an expanding window: a fixed window longer than any column (Polars' rolling kernels keep running
+# state, not a buffer of the window's size, so the width costs nothing)
+EXPANDING_ROWS = 2**31 - 1
+# pandas' ``closed`` of a fixed window of ``w`` rows -> (rows in the window, rows it ends before the row)
+# (pandas' ``FixedWindowIndexer``: "left" and "both" start a row earlier, "left" and "neither" end one)
+_FIXED_CLOSED = {None: (0, 0), "right": (0, 0), "left": (0, 1), "both": (1, 0), "neither": (-1, 1)}
+_POLARS_CLOSED = {None: "right", "right": "right", "left": "left", "both": "both", "neither": "none"}
+
+
+def _rolling_agg(x: pl.Expr, e: Func, by: pl.Expr | None, window: Any, min_samples: int, center: bool,
+                 closed: str) -> pl.Expr:
+    """pandas' rolling aggregation ``e.param("agg")`` of the float64 values ``x`` (missing values are
+    nulls, which Polars' kernels skip and ``min_samples`` does not count, as pandas' NaN)."""
+    fn = e.param("agg")
+    if fn == "count":  # pandas counts the present values of every window of at least min_periods rows
+        x, fn = x.is_not_null().cast(pl.Float64), "sum"
+    if by is not None:
+        kw: dict[str, Any] = {"window_size": f"{window}ns", "min_samples": min_samples, "closed": closed}
+        if fn in ("std", "var"):
+            kw["ddof"] = e.param("ddof", 1)
+        if fn == "quantile":
+            return x.rolling_quantile_by(by, quantile=e.param("q"), interpolation=e.param("interpolation"), **kw)
+        return getattr(x, f"rolling_{fn}_by")(by, **kw)
+    kw = {"window_size": window, "min_samples": min_samples, "center": center}
+    if fn in ("std", "var"):
+        return getattr(x, f"rolling_{fn}")(ddof=e.param("ddof", 1), **kw)
+    if fn == "quantile":
+        return x.rolling_quantile(e.param("q"), e.param("interpolation"), **kw)
+    if fn == "skew":
+        return x.rolling_skew(bias=False, **kw)
+    if fn == "kurt":
+        return x.rolling_kurtosis(fisher=True, bias=False, **kw)
+    return getattr(x, f"rolling_{fn}")(**kw)
+
+
+@declare("rolling")
+def _rolling(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """pandas' rolling / expanding aggregations over float64 values (pandas computes every numeric
+    input as float64). Polars' kernels match pandas' NaN and ``min_periods`` rules; sums and means
+    are running sums as pandas' (last bits may differ, as between pandas versions). A fixed window
+    closed other than on the right is the right-closed window of its row count, shifted down by the
+    rows it ends before the row (``_FIXED_CLOSED``); a time window (a second input: the timestamps,
+    strictly increasing, which the frontend checked) is Polars' ``rolling_*_by`` of the same closure."""
+    x = args[0].cast(pl.Float64)
+    window, min_periods = e.param("window"), e.param("min_periods")
+    center, closed = bool(e.param("center")), e.param("closed")
+    if len(args) == 2:
+        return _rolling_agg(x, e, args[1], window, min_periods, False, _POLARS_CLOSED[closed])
+    if window is None:
+        return _rolling_agg(x, e, None, EXPANDING_ROWS, min_periods, False, "right")
+    extra, before = _FIXED_CLOSED[closed]
+    rows = window + extra
+    if min_periods > rows:  # no window holds min_periods rows (the frontend sends windows of a row or more)
+        return pl.when(pl.int_range(pl.len()) < 0).then(x).otherwise(None)
+    out = _rolling_agg(x, e, None, rows, min_periods, center, "right")
+    return out.shift(before) if before else out
+
+
+@declare("ewm")
+def _ewm(lo: Lowering, e: Func, args: Args) -> pl.Expr:
+    """pandas' exponentially weighted mean / std / var: Polars' ``ewm_*`` with pandas' weights
+    (``adjust``, ``ignore_na``); Polars leaves a missing row missing where pandas repeats the
+    previous value (the row adds no observation), hence the forward fill."""
+    x = args[0].cast(pl.Float64)
+    kw = {"alpha": e.param("alpha"), "adjust": e.param("adjust"), "min_samples": e.param("min_periods"),
+          "ignore_nulls": e.param("ignore_na")}
+    fn = e.param("agg")
+    if fn == "mean":
+        out = x.ewm_mean(**kw)
+    else:
+        out = getattr(x, f"ewm_{fn}")(bias=bool(e.param("bias")), **kw)
+    return out.forward_fill()

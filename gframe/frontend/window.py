@@ -1,0 +1,455 @@
+"""``rolling`` / ``expanding`` / ``ewm``: pandas' window objects over a gframe DataFrame or Series.
+
+A window object holds the frame or series, pandas' window arguments and pandas' own window object
+over a no-row copy of it (the *probe*: same columns, dtypes and index type, nothing computed on
+rows). The probe gives pandas' verdict at each call - the constructor's argument errors, an
+aggregation's ``DataError`` for non-numeric columns, the result's column labels (``numeric_only``,
+the ``on`` column) - and pandas' repr and settings (``window``, ``min_periods``...), so gframe
+copies none of pandas' validation rules.
+
+Native (an expression per column: the ``rolling`` / ``ewm`` functions of ``plan/dtypes.py``,
+lowered by the engines' ``window.py``):
+
+- ``rolling`` with an integer window (``min_periods``, ``center``, ``closed``, ``step``) or a
+  fixed-frequency time window (``"2s"``, a Timedelta) over a single-level DatetimeIndex or an ``on``
+  column of timestamps that are strictly increasing (checked when the window is made; duplicates,
+  NaT or a decreasing index are pandas'); ``expanding``; aggregations ``sum``, ``mean``, ``min``,
+  ``max``, ``count``, ``std``, ``var``, ``sem``, ``median``, ``quantile``, ``skew``, ``kurt`` (the
+  last two not over a time window), ``agg`` of one of their names;
+- ``ewm`` (com / span / halflife / alpha, ``adjust``, ``ignore_na``, ``min_periods``) ``mean``,
+  ``std``, ``var``;
+
+over numeric columns (numpy, nullable or Arrow ints, floats and bools: pandas computes them as
+float64 and answers numpy float64). Everything else - ``apply``, ``win_type``, ``method="table"``,
+a ``BaseIndexer``, ``times=``, ``cov`` / ``corr``, ``rank``, ``engine="numba"``, object or
+categorical columns, iteration - runs through pandas for that call, recorded
+(``bridge.via_pandas``), with pandas' answer.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from gframe import engines
+from gframe.frontend.bridge import call_method, full_signatures, holds_gframe, user_warnings, via_pandas
+from gframe.plan import logical as L
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
+from gframe.plan.schema import index_name
+
+_NO_SELECTION = object()
+# the settings pandas' window objects show as attributes (read from the probe: no data in them)
+_SETTINGS = frozenset({"window", "min_periods", "center", "win_type", "on", "closed", "step", "method", "axis",
+                       "com", "span", "halflife", "alpha", "adjust", "ignore_na", "times", "exclusions",
+                       "ndim"})
+
+
+def _numeric(t: Any) -> bool:
+    """A column pandas' window aggregations compute as float64 and gframe's engines lower."""
+    return t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t))
+
+
+def _no_rows(obj: Any) -> Any:
+    """pandas' object of ``obj``'s columns, dtypes and index type, without rows."""
+    return obj.iloc[:0].to_pandas()
+
+
+def _any_true(plan: L.Plan, pred: Expr) -> bool:
+    agg = L.Aggregate((), (), (("any", Agg("any", (), pred)),), False, True, False, plan)
+    table = engines.materialize(agg).to_arrow()
+    return bool(table.num_rows and table.column(0)[0].as_py())
+
+
+def _strictly_increasing(plan: L.Plan, name: str) -> bool:
+    """Whether the timestamps ``name`` of ``plan`` hold no NaT and increase from row to row: where
+    pandas' time windows (each row's window ends at the row) are Polars' (which end at the last
+    row of equal time). One small aggregation, computed now, as pandas checks monotonicity at the call."""
+    x = Col(name)
+    bad = BinOp("or", func("isna", x), func("fillna", BinOp("le", x, func("shift", x, periods=1)), Lit(False)))
+    return not _any_true(plan, bad)
+
+
+def _time_window_ns(window: Any) -> int | None:
+    """A time window's span in nanoseconds (pandas takes a fixed frequency: "2s", a Timedelta, a Tick)."""
+    if isinstance(window, (bool, np.bool_, int, np.integer)) or window is None:
+        return None
+    try:
+        offset = pd.tseries.frequencies.to_offset(window)
+        return int(offset.nanos)
+    except (TypeError, ValueError):
+        return None
+
+
+class _Window:
+    """What the three window objects share: the probe, pandas' verdict, the native outputs, the fallback."""
+
+    _kind = ""  # pandas' method that makes the window: "rolling", "expanding", "ewm"
+    _pandas_type: type = object
+
+    def __init__(self, obj: Any, params: dict[str, Any], probe: Any, selection: Any = _NO_SELECTION) -> None:
+        self._obj = obj
+        self._params = params
+        self._probe = probe
+        self._selection = selection
+
+    @classmethod
+    def _make(cls, obj: Any, params: dict[str, Any]) -> Any:
+        """The window object, native where ``_native_reason`` finds nothing against it, else pandas'
+        window over the data (a ``PandasProxy``: its calls keep falling back, recorded)."""
+        if holds_gframe(params) or any(isinstance(v, (list, tuple, np.ndarray, pd.Index, pd.Series))
+                                       for v in params.values()):
+            return call_method(obj, cls._kind, (), params, "window arguments holding data")
+        probe_obj = _no_rows(obj)
+        with user_warnings():
+            probe = getattr(probe_obj, cls._kind)(**params)  # pandas' own argument errors, raised here
+        window = cls(obj, params, probe)
+        why = window._native_reason()
+        if why is not None:
+            return call_method(obj, cls._kind, (), params, why)
+        return window
+
+    def _native_reason(self) -> str | None:
+        if self._params.get("method", "single") != "single":
+            return "method='table'"
+        return None
+
+    # ------------------------------------------------------------------ pandas' object, as pandas shows it
+    @property
+    def obj(self) -> Any:
+        return self._obj
+
+    def __repr__(self) -> str:
+        return repr(self._probe)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("_obj", "_params", "_probe", "_selection"):
+            raise AttributeError(name)
+        attr = getattr(self._probe, name)  # pandas' AttributeError for a name it lacks
+        if name in _SETTINGS:
+            return attr
+        if callable(attr):
+            def method(*args: Any, **kwargs: Any) -> Any:
+                return self._fallback(name, args, kwargs, "not native")
+
+            method.__name__ = name
+            return method
+        return self._fallback_read(name)
+
+    def __iter__(self) -> Any:
+        return iter(self._fallback("__iter__", (), {}, "iterating over windows"))
+
+    def __getitem__(self, key: Any) -> Any:
+        with user_warnings():
+            self._probe[key]  # pandas' KeyError for a column the frame lacks
+        if self._selection is not _NO_SELECTION or self._params.get("on") is not None or self._obj.ndim != 2:
+            return _Selected(self, key)
+        return type(self)._make(self._obj[key], self._params)
+
+    # ------------------------------------------------------------------ the fallback
+    def _pandas_window(self, pobj: Any, params: dict[str, Any]) -> Any:
+        w = getattr(pobj, self._kind)(**params)
+        return w if self._selection is _NO_SELECTION else w[self._selection]
+
+    def _fallback(self, name: str, args: tuple, kwargs: dict[str, Any], reason: str) -> Any:
+        def run(pobj: Any, params: dict[str, Any], *a: Any, **k: Any) -> Any:
+            attr = getattr(self._pandas_window(pobj, params), name)
+            return list(attr()) if name == "__iter__" else attr(*a, **k)
+
+        api = f"{self._pandas_type.__name__}.{name}"
+        return via_pandas(api, run, (self._obj, self._params, *args), kwargs, reason)
+
+    def _fallback_read(self, name: str) -> Any:
+        def run(pobj: Any, params: dict[str, Any]) -> Any:
+            return getattr(self._pandas_window(pobj, params), name)
+
+        return via_pandas(f"{self._pandas_type.__name__}.{name}", run, (self._obj, self._params), {}, "not native")
+
+    # ------------------------------------------------------------------ native aggregation
+    def _verdict(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+        """pandas' answer on the probe: its exception (raised), else its no-row result (labels)."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return getattr(self._probe, name)(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - pandas' verdict, whatever its type
+            raise exc.with_traceback(None) from None
+
+    def _aggregate(self, name: str, args: tuple, kwargs: dict[str, Any], make: Any) -> Any:
+        """``make(column expression) -> expression`` over each column pandas' result holds, or the
+        call through pandas where a column is not one the engines compute (``_numeric``)."""
+        if kwargs.get("engine") not in (None, "cython"):
+            return self._fallback(name, args, kwargs, f"engine={kwargs.get('engine')!r}")
+        expected = self._verdict(name, args, kwargs)
+        obj = self._obj
+        plan = obj._plan
+        schema = plan.schema
+        on = self._params.get("on")
+        if obj.ndim == 1:
+            if not _numeric(obj._dtype_arrow):
+                return self._fallback(name, args, kwargs, f"{self._kind} of {obj.dtype} values")
+            out = type(obj)._over(plan, make(obj._expr), obj._name)
+        else:
+            outputs = []
+            for label in expected.columns:
+                f = schema.field(label)
+                if on is not None and label == on:
+                    outputs.append((label, Col(f.name)))
+                    continue
+                if not _numeric(f.dtype):
+                    return self._fallback(name, args, kwargs, f"{self._kind} of a column of {f.dtype}")
+                outputs.append((label, make(Col(f.name))))
+            out = type(obj)._from_plan(L.Select(tuple(outputs), plan))
+        step = self._params.get("step")
+        return out.iloc[::step] if step not in (None, 1) else out
+
+
+class _Selected:
+    """``window[key]`` where gframe keeps no native window (a selection of a selection, ``on=``):
+    pandas' window over the data, selected, each call recorded."""
+
+    def __init__(self, parent: _Window, key: Any) -> None:
+        self._parent, self._key = parent, key
+
+    def __getattr__(self, name: str) -> Any:
+        parent, key = self._parent, self._key
+
+        def run(pobj: Any, params: dict[str, Any], *a: Any, **k: Any) -> Any:
+            return getattr(parent._pandas_window(pobj, params)[key], name)(*a, **k)
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            api = f"{parent._pandas_type.__name__}.{name}"
+            return via_pandas(api, run, (parent._obj, parent._params, *args), kwargs, "selected window")
+
+        return method
+
+
+# --------------------------------------------------------------------------------------- rolling
+
+class _RollingBase(_Window):
+    """rolling and expanding: the ``rolling`` function of each column."""
+
+    def _spec(self) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def _by(self) -> Expr | None:
+        return None
+
+    def _rolling(self, name: str, args: tuple, kwargs: dict[str, Any], **params: Any) -> Any:
+        spec = self._spec()
+        assert spec is not None
+        fn = params["agg"]
+        if self._by() is not None and fn in ("skew", "kurt"):
+            return self._fallback(name, args, kwargs, f"{fn} over a time window")
+        by = self._by()
+
+        def make(e: Expr) -> Expr:
+            def one(**p: Any) -> Expr:
+                kids = (e,) if by is None else (e, by)
+                return func("rolling", *kids, **{**spec, **p})
+
+            if fn == "sem":  # pandas: std / sqrt(count)
+                return BinOp("truediv", one(agg="std", ddof=params["ddof"]), BinOp("pow", one(agg="count"), Lit(0.5)))
+            return one(**params)
+
+        return self._aggregate(name, args, kwargs, make)
+
+    def sum(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        return self._rolling("sum", (), {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs}, agg="sum")
+
+    def mean(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        return self._rolling("mean", (), {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs}, agg="mean")
+
+    def median(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        return self._rolling("median", (), {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs},
+                             agg="median")
+
+    def min(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        return self._rolling("min", (), {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs}, agg="min")
+
+    def max(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        return self._rolling("max", (), {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs}, agg="max")
+
+    def count(self, numeric_only: bool = False) -> Any:
+        return self._rolling("count", (), {"numeric_only": numeric_only}, agg="count")
+
+    def std(self, ddof: int = 1, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        kwargs = {"ddof": ddof, "numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs}
+        if not isinstance(ddof, (int, np.integer)) or isinstance(ddof, bool):
+            return self._fallback("std", (), kwargs, "ddof not an int")
+        return self._rolling("std", (), kwargs, agg="std", ddof=int(ddof))
+
+    def var(self, ddof: int = 1, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        kwargs = {"ddof": ddof, "numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs}
+        if not isinstance(ddof, (int, np.integer)) or isinstance(ddof, bool):
+            return self._fallback("var", (), kwargs, "ddof not an int")
+        return self._rolling("var", (), kwargs, agg="var", ddof=int(ddof))
+
+    def sem(self, ddof: int = 1, numeric_only: bool = False) -> Any:
+        kwargs = {"ddof": ddof, "numeric_only": numeric_only}
+        if not isinstance(ddof, (int, np.integer)) or isinstance(ddof, bool):
+            return self._fallback("sem", (), kwargs, "ddof not an int")
+        return self._rolling("sem", (), kwargs, agg="sem", ddof=int(ddof))
+
+    def skew(self, numeric_only: bool = False) -> Any:
+        return self._rolling("skew", (), {"numeric_only": numeric_only}, agg="skew")
+
+    def kurt(self, numeric_only: bool = False) -> Any:
+        return self._rolling("kurt", (), {"numeric_only": numeric_only}, agg="kurt")
+
+    def quantile(self, q: float, interpolation: str = "linear", numeric_only: bool = False) -> Any:
+        kwargs = {"q": q, "interpolation": interpolation, "numeric_only": numeric_only}
+        if not isinstance(q, (float, int, np.floating, np.integer)) or isinstance(q, bool) \
+                or interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
+            return self._fallback("quantile", (), kwargs, "quantile arguments not native")
+        self._verdict("quantile", (), kwargs)  # pandas' error for q outside [0, 1]
+        return self._rolling("quantile", (), kwargs, agg="quantile", q=float(q), interpolation=interpolation)
+
+    def aggregate(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(func, str) and not args and not kwargs and func in _NATIVE_AGGS:
+            return getattr(self, func)()
+        return self._fallback("aggregate", (func, *args), kwargs, "aggregations other than one name")
+
+    agg = aggregate
+
+
+_NATIVE_AGGS = frozenset({"sum", "mean", "median", "min", "max", "count", "std", "var", "sem", "skew", "kurt"})
+
+
+@full_signatures(pd.api.typing.Rolling, lambda w, name, a, k, why: w._fallback(name, a, k, why))
+class Rolling(_RollingBase):
+    """pandas' ``Rolling`` (``df.rolling(3)``, ``s.rolling("2s")``): see the module's docstring.
+
+    >>> import gframe as pd
+    >>> pd.Series([1.0, 2.0, 4.0]).rolling(2).sum().tolist()
+    [nan, 3.0, 6.0]
+    """
+
+    _kind = "rolling"
+    _pandas_type = pd.api.typing.Rolling
+
+    def _time_column(self) -> str | None:
+        """The internal name of the timestamps a time window runs over (the index, or ``on``)."""
+        schema = self._obj._plan.schema
+        on = self._params.get("on")
+        if on is not None:
+            if self._obj.ndim != 2 or not schema.has(on):
+                return None
+            f = schema.field(on)
+            return f.name if isinstance(f.dtype, pa.TimestampType) else None
+        if schema.index is None or len(schema.index) != 1 or not isinstance(schema.index[0].dtype, pa.TimestampType):
+            return None
+        return schema.index[0].name if schema.index[0].name == index_name(0) else None
+
+    def _native_reason(self) -> str | None:
+        why = super()._native_reason()
+        if why is not None:
+            return why
+        p = self._params
+        window, closed, center = p.get("window"), p.get("closed"), p.get("center", False)
+        if p.get("win_type") is not None:
+            return "weighted windows (win_type)"
+        if isinstance(window, (int, np.integer)) and not isinstance(window, (bool, np.bool_)):
+            if center and closed not in (None, "right"):
+                return "a centered window closed other than on the right"
+            rows = int(window) + {None: 0, "right": 0, "left": 0, "both": 1, "neither": -1}.get(closed, 0)
+            if rows < 1:
+                return "a window of no rows"
+            return None
+        ns = _time_window_ns(window)
+        if ns is None:
+            return "a window of this kind (a BaseIndexer)"
+        if center:
+            return "a centered time window"
+        name = self._time_column()
+        if name is None:
+            return "a time window over timestamps of this kind"
+        if not _strictly_increasing(self._obj._plan, name):
+            return "a time window over timestamps with NaT, duplicates or out of order"
+        return None
+
+    def _spec(self) -> dict[str, Any]:
+        p = self._params
+        window, closed = p.get("window"), p.get("closed")
+        mp = self._probe.min_periods
+        if isinstance(window, (int, np.integer)) and not isinstance(window, (bool, np.bool_)):
+            return {"window": int(window), "min_periods": int(window) if mp is None else int(mp),
+                    "center": bool(p.get("center", False)), "closed": closed}
+        return {"window": _time_window_ns(window), "min_periods": 1 if mp is None else int(mp), "center": False,
+                "closed": closed}
+
+    def _by(self) -> Expr | None:
+        if isinstance(self._params.get("window"), (int, np.integer)):
+            return None
+        name = self._time_column()
+        return None if name is None else Col(name)
+
+
+@full_signatures(pd.api.typing.Expanding, lambda w, name, a, k, why: w._fallback(name, a, k, why))
+class Expanding(_RollingBase):
+    """pandas' ``Expanding`` (``df.expanding()``): see the module's docstring.
+
+    >>> import gframe as pd
+    >>> pd.Series([1.0, 2.0, 4.0]).expanding().sum().tolist()
+    [1.0, 3.0, 7.0]
+    """
+
+    _kind = "expanding"
+    _pandas_type = pd.api.typing.Expanding
+
+    def _spec(self) -> dict[str, Any]:
+        mp = self._probe.min_periods
+        return {"window": None, "min_periods": 1 if mp is None else int(mp), "center": False, "closed": None}
+
+
+# ------------------------------------------------------------------------------------------- ewm
+
+@full_signatures(pd.api.typing.ExponentialMovingWindow, lambda w, name, a, k, why: w._fallback(name, a, k, why))
+class ExponentialMovingWindow(_Window):
+    """pandas' ``ExponentialMovingWindow`` (``df.ewm(span=3)``): see the module's docstring.
+
+    >>> import gframe as pd
+    >>> pd.Series([1.0, 2.0, 4.0]).ewm(alpha=0.5).mean().round(4).tolist()
+    [1.0, 1.6667, 3.0]
+    """
+
+    _kind = "ewm"
+    _pandas_type = pd.api.typing.ExponentialMovingWindow
+
+    def _native_reason(self) -> str | None:
+        why = super()._native_reason()
+        if why is not None:
+            return why
+        if self._params.get("times") is not None:
+            return "times="
+        com = getattr(self._probe, "_com", None)
+        if com is None or not np.isfinite(com):
+            return "a decay pandas derives from times"
+        return None
+
+    def _ewm(self, name: str, kwargs: dict[str, Any], **params: Any) -> Any:
+        probe = self._probe
+        spec = {"alpha": 1.0 / (1.0 + float(probe._com)), "adjust": bool(probe.adjust),
+                "ignore_na": bool(probe.ignore_na), "min_periods": int(probe.min_periods or 0)}
+        return self._aggregate(name, (), kwargs, lambda e: func("ewm", e, **spec, **params))
+
+    def mean(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        return self._ewm("mean", {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs},
+                         agg="mean")
+
+    def std(self, bias: bool = False, numeric_only: bool = False) -> Any:
+        return self._ewm("std", {"bias": bias, "numeric_only": numeric_only}, agg="std", bias=bool(bias))
+
+    def var(self, bias: bool = False, numeric_only: bool = False) -> Any:
+        return self._ewm("var", {"bias": bias, "numeric_only": numeric_only}, agg="var", bias=bool(bias))
+
+
+def make_window(obj: Any, kind: str, params: dict[str, Any]) -> Any:
+    """``obj.rolling / expanding / ewm(**params)`` (the frontend's methods call this)."""
+    cls = {"rolling": Rolling, "expanding": Expanding, "ewm": ExponentialMovingWindow}[kind]
+    return cls._make(obj, params)
+
+
+__all__ = ["Expanding", "ExponentialMovingWindow", "Rolling", "make_window"]
