@@ -33,23 +33,54 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+from pandas.errors import DataError
 
 from gframe import engines
 from gframe.frontend.bridge import call_method, full_signatures, holds_gframe, user_warnings, via_pandas
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
-from gframe.plan.schema import index_name
+from gframe.plan.schema import index_name, is_opaque
 
 _NO_SELECTION = object()
+# methods gframe leaves to pandas whose argument errors pandas raises on the no-row probe as on the
+# data (not ``apply`` / ``agg`` / ``pipe``: a user's function may fail on no rows only)
+_JUDGED = frozenset({"cov", "corr", "rank", "nunique", "first", "last", "sum", "mean", "std", "var"})
 # the settings pandas' window objects show as attributes (read from the probe: no data in them)
 _SETTINGS = frozenset({"window", "min_periods", "center", "win_type", "on", "closed", "step", "method", "axis",
                        "com", "span", "halflife", "alpha", "adjust", "ignore_na", "times", "exclusions",
-                       "ndim"})
+                       "ndim", "_attributes", "_on", "_win_freq_i8", "_com", "_deltas", "_constructor"})
 
 
 def _numeric(t: Any) -> bool:
-    """A column pandas' window aggregations compute as float64 and gframe's engines lower."""
+    """A column pandas' window aggregations compute as float64 and gframe's engines lower (a
+    categorical of numbers: pandas computes on its values)."""
+    if t is not None and pa.types.is_dictionary(t):
+        t = t.value_type
     return t is not None and (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t))
+
+
+def _values(e: Expr, t: Any) -> Expr:
+    """The values pandas aggregates: a categorical's values, not its codes."""
+    return func("cast", e, dtype=t.value_type) if t is not None and pa.types.is_dictionary(t) else e
+
+
+def _unconvertible(plan: L.Plan, e: Expr, t: Any) -> bool:
+    """Whether pandas' float64 conversion of the values refuses them (its ``DataError``): dates
+    always, strings where one does not parse as a number (computed now; pandas converts strings of
+    numbers)."""
+    if t is None:
+        return False
+    if pa.types.is_date32(t) or pa.types.is_date64(t):
+        return True
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return _any_true(plan, BinOp("and", func("notna", e), func("isna", func("cast", e, dtype=pa.float64(),
+                                                                                   strict=False))))
+    return False
+
+
+def _countable(t: Any) -> bool:
+    """A column whose present values ``count`` counts (any type the engines hold, not Python objects)."""
+    return t is not None and not is_opaque(t)
 
 
 def _no_rows(obj: Any) -> Any:
@@ -77,8 +108,9 @@ def _time_window_ns(window: Any) -> int | None:
     if isinstance(window, (bool, np.bool_, int, np.integer)) or window is None:
         return None
     try:
-        offset = pd.tseries.frequencies.to_offset(window)
-        return int(offset.nanos)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (pandas warned of a deprecated alias when the window was made)
+            return int(pd.tseries.frequencies.to_offset(window).nanos)
     except (TypeError, ValueError):
         return None
 
@@ -94,22 +126,29 @@ class _Window:
         self._params = params
         self._probe = probe
         self._selection = selection
+        self._why: str | None = None  # why the aggregations run through pandas (None: native)
 
     @classmethod
     def _make(cls, obj: Any, params: dict[str, Any]) -> Any:
         """The window object, native where ``_native_reason`` finds nothing against it, else pandas'
         window over the data (a ``PandasProxy``: its calls keep falling back, recorded)."""
-        if holds_gframe(params) or any(isinstance(v, (list, tuple, np.ndarray, pd.Index, pd.Series))
-                                       for v in params.values()):
+        if holds_gframe(params) or params.get("times") is not None and not isinstance(params["times"], str):
             return call_method(obj, cls._kind, (), params, "window arguments holding data")
         probe_obj = _no_rows(obj)
         with user_warnings():
             probe = getattr(probe_obj, cls._kind)(**params)  # pandas' own argument errors, raised here
         window = cls(obj, params, probe)
-        why = window._native_reason()
+        why = window._made_by_pandas()
         if why is not None:
             return call_method(obj, cls._kind, (), params, why)
+        window._why = window._native_reason()
         return window
+
+    def _made_by_pandas(self) -> str | None:
+        """Why pandas must make the window object itself (its class, or an error it raises from the
+        data), or None: then a setting gframe does not compute (``_native_reason``) sends each
+        aggregation to pandas instead, and the object itself stays gframe's."""
+        return None
 
     def _native_reason(self) -> str | None:
         if self._params.get("method", "single") != "single":
@@ -121,17 +160,23 @@ class _Window:
     def obj(self) -> Any:
         return self._obj
 
+    @property
+    def _selected_obj(self) -> Any:
+        return self._obj if self._selection is _NO_SELECTION else self._obj[self._selection]
+
     def __repr__(self) -> str:
         return repr(self._probe)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_obj", "_params", "_probe", "_selection"):
+        if name.startswith("__") or name in ("_obj", "_params", "_probe", "_selection", "_why"):
             raise AttributeError(name)
         attr = getattr(self._probe, name)  # pandas' AttributeError for a name it lacks
         if name in _SETTINGS:
             return attr
         if callable(attr):
             def method(*args: Any, **kwargs: Any) -> Any:
+                if name in _JUDGED and not holds_gframe((args, kwargs)):
+                    self._verdict(name, args, kwargs)  # pandas' error for the arguments, raised without a trip
                 return self._fallback(name, args, kwargs, "not native")
 
             method.__name__ = name
@@ -183,14 +228,20 @@ class _Window:
         if kwargs.get("engine") not in (None, "cython"):
             return self._fallback(name, args, kwargs, f"engine={kwargs.get('engine')!r}")
         expected = self._verdict(name, args, kwargs)
+        if self._why is not None:
+            return self._fallback(name, args, kwargs, self._why)
         obj = self._obj
         plan = obj._plan
         schema = plan.schema
         on = self._params.get("on")
+        takes = _countable if name == "count" else _numeric
         if obj.ndim == 1:
-            if not _numeric(obj._dtype_arrow):
-                return self._fallback(name, args, kwargs, f"{self._kind} of {obj.dtype} values")
-            out = type(obj)._over(plan, make(obj._expr), obj._name)
+            t = obj._dtype_arrow
+            if not takes(t):
+                if _unconvertible(plan, obj._expr, t):
+                    raise DataError("No numeric types to aggregate")
+                return self._fallback(name, args, kwargs, f"{self._kind} of {t} values")
+            out = type(obj)._over(plan, make(_values(obj._expr, t)), obj._name)
         else:
             outputs = []
             for label in expected.columns:
@@ -198,9 +249,12 @@ class _Window:
                 if on is not None and label == on:
                     outputs.append((label, Col(f.name)))
                     continue
-                if not _numeric(f.dtype):
+                if not takes(f.dtype):
+                    if _unconvertible(plan, Col(f.name), f.dtype):
+                        dtype = self._probe.obj[label].dtype
+                        raise DataError(f"Cannot aggregate non-numeric type: {dtype}")
                     return self._fallback(name, args, kwargs, f"{self._kind} of a column of {f.dtype}")
-                outputs.append((label, make(Col(f.name))))
+                outputs.append((label, make(_values(Col(f.name), f.dtype))))
             out = type(obj)._from_plan(L.Select(tuple(outputs), plan))
         step = self._params.get("step")
         return out.iloc[::step] if step not in (None, 1) else out
@@ -238,8 +292,10 @@ class _RollingBase(_Window):
         return None
 
     def _rolling(self, name: str, args: tuple, kwargs: dict[str, Any], **params: Any) -> Any:
+        if self._why is not None:
+            self._verdict(name, args, kwargs)
+            return self._fallback(name, args, kwargs, self._why)
         spec = self._spec()
-        assert spec is not None
         fn = params["agg"]
         if self._by() is not None and fn in ("skew", "kurt"):
             return self._fallback(name, args, kwargs, f"{fn} over a time window")
@@ -255,6 +311,19 @@ class _RollingBase(_Window):
             return one(**params)
 
         return self._aggregate(name, args, kwargs, make)
+
+    def __iter__(self) -> Any:
+        """pandas' windows, each the rows ``iloc[start:end]`` of the bounds pandas' indexer gives for
+        the row count (fixed and expanding windows; a time window's bounds need the timestamps: pandas')."""
+        if self._why is not None or self._by() is not None or self._params.get("on") is not None \
+                or self._selection is not _NO_SELECTION:
+            return super().__iter__()
+        p = self._probe
+        obj = self._obj
+        start, end = p._get_window_indexer().get_window_bounds(
+            num_values=len(obj), min_periods=p.min_periods, center=getattr(p, "center", False),
+            closed=getattr(p, "closed", None), step=getattr(p, "step", None))
+        return (obj.iloc[int(a):int(b)] for a, b in zip(start, end))
 
     def sum(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
         return self._rolling("sum", (), {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs}, agg="sum")
@@ -343,31 +412,30 @@ class Rolling(_RollingBase):
             return None
         return schema.index[0].name if schema.index[0].name == index_name(0) else None
 
+    def _made_by_pandas(self) -> str | None:
+        if self._params.get("win_type") is not None:
+            return "weighted windows (win_type)"  # (pandas' ``Window``, another class)
+        if _time_window_ns(self._params.get("window")) is not None:
+            name = self._time_column()
+            if name is not None and not _strictly_increasing(self._obj._plan, name):
+                # pandas refuses timestamps out of order or NaT when the window is made
+                return "a time window over timestamps with NaT, duplicates or out of order"
+        return None
+
     def _native_reason(self) -> str | None:
         why = super()._native_reason()
         if why is not None:
             return why
         p = self._params
-        window, closed, center = p.get("window"), p.get("closed"), p.get("center", False)
-        if p.get("win_type") is not None:
-            return "weighted windows (win_type)"
+        window, center = p.get("window"), p.get("center", False)
         if isinstance(window, (int, np.integer)) and not isinstance(window, (bool, np.bool_)):
-            if center and closed not in (None, "right"):
-                return "a centered window closed other than on the right"
-            rows = int(window) + {None: 0, "right": 0, "left": 0, "both": 1, "neither": -1}.get(closed, 0)
-            if rows < 1:
-                return "a window of no rows"
             return None
-        ns = _time_window_ns(window)
-        if ns is None:
+        if _time_window_ns(window) is None:
             return "a window of this kind (a BaseIndexer)"
         if center:
             return "a centered time window"
-        name = self._time_column()
-        if name is None:
+        if self._time_column() is None:
             return "a time window over timestamps of this kind"
-        if not _strictly_increasing(self._obj._plan, name):
-            return "a time window over timestamps with NaT, duplicates or out of order"
         return None
 
     def _spec(self) -> dict[str, Any]:
@@ -430,6 +498,9 @@ class ExponentialMovingWindow(_Window):
         return None
 
     def _ewm(self, name: str, kwargs: dict[str, Any], **params: Any) -> Any:
+        if self._why is not None:
+            self._verdict(name, (), kwargs)
+            return self._fallback(name, (), kwargs, self._why)
         probe = self._probe
         spec = {"alpha": 1.0 / (1.0 + float(probe._com)), "adjust": bool(probe.adjust),
                 "ignore_na": bool(probe.ignore_na), "min_periods": int(probe.min_periods or 0)}
@@ -438,6 +509,13 @@ class ExponentialMovingWindow(_Window):
     def mean(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
         return self._ewm("mean", {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs},
                          agg="mean")
+
+    def sum(self, numeric_only: bool = False, engine: Any = None, engine_kwargs: Any = None) -> Any:
+        kwargs = {"numeric_only": numeric_only, "engine": engine, "engine_kwargs": engine_kwargs}
+        if not self._probe.ignore_na:
+            self._verdict("sum", (), kwargs)
+            return self._fallback("sum", (), kwargs, "ewm sum with ignore_na=False")
+        return self._ewm("sum", kwargs, agg="sum")
 
     def std(self, bias: bool = False, numeric_only: bool = False) -> Any:
         return self._ewm("std", {"bias": bias, "numeric_only": numeric_only}, agg="std", bias=bool(bias))

@@ -318,7 +318,7 @@ def _rolling(e: Func, type_of: TypeOf) -> ArrowType | None:
 
 @declare("ewm", rowwise=False)
 def _ewm(e: Func, type_of: TypeOf) -> ArrowType | None:
-    """pandas' exponentially weighted ``mean`` / ``std`` / ``var`` (numpy float64). Params: ``agg``,
+    """pandas' exponentially weighted ``mean`` / ``sum`` / ``std`` / ``var`` (numpy float64). Params: ``agg``,
     ``alpha`` (from com / span / halflife), ``adjust``, ``ignore_na``, ``min_periods``, ``bias``."""
     return pa.float64()
 

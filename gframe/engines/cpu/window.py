@@ -86,13 +86,13 @@ _FIXED_CLOSED = {None: (0, 0), "right": (0, 0), "left": (0, 1), "both": (1, 0), 
 _POLARS_CLOSED = {None: "right", "right": "right", "left": "left", "both": "both", "neither": "none"}
 
 
-def _rolling_agg(x: pl.Expr, e: Func, by: pl.Expr | None, window: Any, min_samples: int, center: bool,
-                 closed: str) -> pl.Expr:
-    """pandas' rolling aggregation ``e.param("agg")`` of the float64 values ``x`` (missing values are
-    nulls, which Polars' kernels skip and ``min_samples`` does not count, as pandas' NaN)."""
+def _window_kernel(x: pl.Expr, e: Func, by: pl.Expr | None, window: Any, min_samples: int, closed: str) -> pl.Expr:
+    """pandas' rolling aggregation ``e.param("agg")`` of the float64 values ``x`` over the windows of
+    ``window`` rows ending at each row (or, with ``by``, of ``window`` ns of time): missing values
+    are nulls, which Polars' kernels skip and ``min_samples`` does not count, as pandas' NaN."""
     fn = e.param("agg")
-    if fn == "count":  # pandas counts the present values of every window of at least min_periods rows
-        x, fn = x.is_not_null().cast(pl.Float64), "sum"
+    if fn == "count":
+        fn = "sum"
     if by is not None:
         kw: dict[str, Any] = {"window_size": f"{window}ns", "min_samples": min_samples, "closed": closed}
         if fn in ("std", "var"):
@@ -100,7 +100,7 @@ def _rolling_agg(x: pl.Expr, e: Func, by: pl.Expr | None, window: Any, min_sampl
         if fn == "quantile":
             return x.rolling_quantile_by(by, quantile=e.param("q"), interpolation=e.param("interpolation"), **kw)
         return getattr(x, f"rolling_{fn}_by")(by, **kw)
-    kw = {"window_size": window, "min_samples": min_samples, "center": center}
+    kw = {"window_size": window, "min_samples": min_samples}
     if fn in ("std", "var"):
         return getattr(x, f"rolling_{fn}")(ddof=e.param("ddof", 1), **kw)
     if fn == "quantile":
@@ -115,29 +115,42 @@ def _rolling_agg(x: pl.Expr, e: Func, by: pl.Expr | None, window: Any, min_sampl
 @declare("rolling")
 def _rolling(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     """pandas' rolling / expanding aggregations over float64 values (pandas computes every numeric
-    input as float64). Polars' kernels match pandas' NaN and ``min_periods`` rules; sums and means
-    are running sums as pandas' (last bits may differ, as between pandas versions). A fixed window
-    closed other than on the right is the right-closed window of its row count, shifted down by the
-    rows it ends before the row (``_FIXED_CLOSED``); a time window (a second input: the timestamps,
-    strictly increasing, which the frontend checked) is Polars' ``rolling_*_by`` of the same closure."""
-    x = args[0].cast(pl.Float64)
-    window, min_periods = e.param("window"), e.param("min_periods")
-    center, closed = bool(e.param("center")), e.param("closed")
+    input as float64; ``count`` counts the present values of any column). Polars' kernels match
+    pandas' NaN and ``min_periods`` rules; sums and means are running sums as pandas' (last bits may
+    differ). A fixed window is pandas' ``FixedWindowIndexer``: row ``i``'s window is the ``rows``
+    rows ending at ``i + shift`` (``center`` moves the end down by (window-1)//2 rows, ``closed``
+    adds or drops a row and ends a row earlier: ``_FIXED_CLOSED``), i.e. the right-aligned window
+    of Polars read ``shift`` rows further on, past the end over missing values (windows pandas
+    clips at the last row). A time window (a second input: strictly increasing timestamps, which
+    the frontend checked) is Polars' ``rolling_*_by`` of the same closure. An empty window is
+    missing, but its ``sum`` / ``count`` is 0 where ``min_periods`` is 0 (as pandas)."""
+    x = args[0]
+    window, min_periods, closed = e.param("window"), e.param("min_periods"), e.param("closed")
+    x = x.is_not_null().cast(pl.Float64) if e.param("agg") == "count" else x.cast(pl.Float64)
+    zero_when_empty = min_periods == 0 and e.param("agg") in ("sum", "count")
     if len(args) == 2:
-        return _rolling_agg(x, e, args[1], window, min_periods, False, _POLARS_CLOSED[closed])
-    if window is None:
-        return _rolling_agg(x, e, None, EXPANDING_ROWS, min_periods, False, "right")
-    extra, before = _FIXED_CLOSED[closed]
-    rows = window + extra
-    if min_periods > rows:  # no window holds min_periods rows (the frontend sends windows of a row or more)
-        return pl.when(pl.int_range(pl.len()) < 0).then(x).otherwise(None)
-    out = _rolling_agg(x, e, None, rows, min_periods, center, "right")
-    return out.shift(before) if before else out
+        out = _window_kernel(x, e, args[1], window, min_periods, _POLARS_CLOSED[closed])
+    elif window is None:
+        out = _window_kernel(x, e, None, EXPANDING_ROWS, min_periods, "right")
+    else:
+        extra, before = _FIXED_CLOSED[closed]
+        rows = window + extra
+        if rows < 1 or min_periods > rows:  # every window is empty, or holds fewer rows than min_periods
+            out = pl.when(pl.int_range(pl.len()) < 0).then(pl.lit(0.0)).otherwise(None)
+        else:
+            # (pandas centers a window of 0 rows too: its "both" window is the row before)
+            shift = ((window - 1) // 2 if e.param("center") or window == 0 else 0) - before
+            if shift > 0:
+                padded = x.append(pl.repeat(None, shift, dtype=pl.Float64))
+                out = _window_kernel(padded, e, None, rows, min_periods, "right").slice(shift, pl.len())
+            else:
+                out = _window_kernel(x, e, None, rows, min_periods, "right").shift(-shift)
+    return out.fill_null(0.0) if zero_when_empty else out
 
 
 @declare("ewm")
 def _ewm(lo: Lowering, e: Func, args: Args) -> pl.Expr:
-    """pandas' exponentially weighted mean / std / var: Polars' ``ewm_*`` with pandas' weights
+    """pandas' exponentially weighted mean / sum / std / var: Polars' ``ewm_*`` with pandas' weights
     (``adjust``, ``ignore_na``); Polars leaves a missing row missing where pandas repeats the
     previous value (the row adds no observation), hence the forward fill."""
     x = args[0].cast(pl.Float64)
@@ -146,6 +159,8 @@ def _ewm(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     fn = e.param("agg")
     if fn == "mean":
         out = x.ewm_mean(**kw)
+    elif fn == "sum":  # (with ignore_na: the frontend sends no other; pandas refuses adjust=False)
+        out = x.ewm_sum(alpha=kw["alpha"], min_samples=kw["min_samples"], ignore_nulls=True)
     else:
         out = getattr(x, f"ewm_{fn}")(bias=bool(e.param("bias")), **kw)
     return out.forward_fill()
