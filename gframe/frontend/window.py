@@ -37,6 +37,8 @@ from pandas.errors import DataError
 
 from gframe import engines
 from gframe.frontend.bridge import call_method, full_signatures, holds_gframe, user_warnings, via_pandas
+from gframe.frontend.frame import _align_expr
+from gframe.frontend.generic import WINDOWS
 from gframe.plan import logical as L
 from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import index_name, is_opaque
@@ -76,6 +78,14 @@ def _unconvertible(plan: L.Plan, e: Expr, t: Any) -> bool:
         return _any_true(plan, BinOp("and", func("notna", e), func("isna", func("cast", e, dtype=pa.float64(),
                                                                                    strict=False))))
     return False
+
+
+def _same_label(a: Any, b: Any) -> bool:
+    """pandas' name of ``a <op> b``: kept where the two names are equal (``ops._maybe_match_name``)."""
+    try:
+        return bool(a == b) or (a is None and b is None)
+    except Exception:  # noqa: BLE001 - names that do not compare: different
+        return False
 
 
 def _countable(t: Any) -> bool:
@@ -376,6 +386,91 @@ class _RollingBase(_Window):
         self._verdict("quantile", (), kwargs)  # pandas' error for q outside [0, 1]
         return self._rolling("quantile", (), kwargs, agg="quantile", q=float(q), interpolation=interpolation)
 
+    # ------------------------------------------------------------------ cov / corr
+    def cov(self, other: Any = None, pairwise: Any = None, ddof: int = 1, numeric_only: bool = False) -> Any:
+        return self._binary("cov", other, pairwise, ddof, numeric_only)
+
+    def corr(self, other: Any = None, pairwise: Any = None, ddof: int = 1, numeric_only: bool = False) -> Any:
+        return self._binary("corr", other, pairwise, ddof, numeric_only)
+
+    def _binary(self, name: str, other: Any, pairwise: Any, ddof: Any, numeric_only: bool) -> Any:
+        """pandas' rolling ``cov`` / ``corr`` (``RollingAndExpandingMixin``) of a Series with itself or
+        another Series, or of each column of a frame with a Series or (``pairwise=False``) with itself:
+        the two aligned on the sorted union of their indexes and each missing where the other is
+        (pandas' ``prep_binary``), then pandas' formula over rolling means, counts and variances.
+        Pairwise results (a MultiIndex of column pairs) and frames against frames are pandas'."""
+        kwargs = {"other": other, "pairwise": pairwise, "ddof": ddof, "numeric_only": numeric_only}
+        obj = self._obj
+        same = other is None or other is obj
+        gframe_other = hasattr(type(other), "_plan") or hasattr(other, "_plan")
+        pother = None if other is None else self._probe.obj if other is obj else _no_rows(other) if gframe_other else other
+        expected = self._verdict(name, (), {**kwargs, "other": pother})  # (pandas refuses a step here)
+        if self._why is not None:
+            return self._fallback(name, (), kwargs, self._why)
+        if not isinstance(ddof, (int, np.integer)) or isinstance(ddof, bool):
+            return self._fallback(name, (), kwargs, "ddof not an int")
+        if obj.ndim == 2 and same and pairwise is not False:
+            return self._fallback(name, (), kwargs, "pairwise results (a MultiIndex of column pairs)")
+        if not same and not (gframe_other and getattr(other, "ndim", 0) == 1):
+            return self._fallback(name, (), kwargs, f"{name} with a frame or a pandas object")
+        spec, by = self._spec(), self._by()
+
+        def roll(e: Expr, **p: Any) -> Expr:
+            return func("rolling", *((e,) if by is None else (e, by)), **{**spec, **p})
+
+        def masked(x: Expr, y: Expr) -> tuple[Expr, Expr]:
+            """The pair as pandas computes on it: float64, each missing where the other is."""
+            x, y = func("cast", x, dtype=pa.float64()), func("cast", y, dtype=pa.float64())
+            return BinOp("add", x, BinOp("mul", Lit(0.0), y)), BinOp("add", y, BinOp("mul", Lit(0.0), x))
+
+        def formula(x: Expr, y: Expr) -> Expr:
+            count = roll(x, agg="count", min_periods=0)
+            mean_x, mean_y, mean_xy = roll(x, agg="mean"), roll(y, agg="mean"), roll(BinOp("mul", x, y), agg="mean")
+            num = BinOp("mul", BinOp("sub", mean_xy, BinOp("mul", mean_x, mean_y)),
+                        BinOp("truediv", count, BinOp("sub", count, Lit(float(ddof)))))
+            if name == "cov":
+                return num
+            den = BinOp("pow", BinOp("mul", roll(x, agg="var", ddof=int(ddof)), roll(y, agg="var", ddof=int(ddof))),
+                        Lit(0.5))
+            return BinOp("truediv", num, den)
+
+        def over(plan: L.Plan, pairs: list[tuple[Any, Expr, Expr]]) -> L.Plan:
+            """The pairs masked in one projection (kept with the index for a time window), then the formula."""
+            keep = [(f.label, Col(f.name)) for f in plan.schema.columns if by is not None and f.name == by.name]
+            cols = []
+            for i, (_, x, y) in enumerate(pairs):
+                mx, my = masked(x, y)
+                cols += [(f"__gf_x{i}", mx), (f"__gf_y{i}", my)]
+            inner = L.Select(tuple(keep + cols), plan)
+            names = {label: inner.schema.field(label).name for label, _ in cols}
+            return L.Select(tuple((label, formula(Col(names[f"__gf_x{i}"]), Col(names[f"__gf_y{i}"])))
+                                  for i, (label, _, _) in enumerate(pairs)), inner)
+
+        if obj.ndim == 1:
+            if not _numeric(obj._dtype_arrow) or not same and not _numeric(other._dtype_arrow):
+                return self._fallback(name, (), kwargs, f"{name} of values of this type")
+            if same:
+                plan, x, y, label = obj._plan, obj._expr, obj._expr, obj._name
+            else:
+                hit = _align_expr(obj._frame_plan(), other, "outer")
+                if hit is None:
+                    return self._fallback(name, (), kwargs, "indexes the engines do not align")
+                plan, y = hit
+                x = Col(plan.schema.columns[0].name)
+                label = obj._name if _same_label(obj._name, other._name) else None
+            return type(obj)._from_frame_plan(over(plan, [(label, x, y)]))
+        schema = obj._plan.schema
+        fields = [schema.field(label) for label in expected.columns]
+        if not all(_numeric(f.dtype) for f in fields) or not same and not _numeric(other._dtype_arrow):
+            return self._fallback(name, (), kwargs, f"{name} of columns of this type")
+        if same:
+            return type(obj)._from_plan(over(obj._plan, [(f.label, Col(f.name), Col(f.name)) for f in fields]))
+        hit = _align_expr(obj._plan, other, "outer")
+        if hit is None or hit[0] != obj._plan:
+            # (pandas computes each column on the union of the indexes, then keeps the frame's rows)
+            return self._fallback(name, (), kwargs, "a frame and a Series of other rows")
+        return type(obj)._from_plan(over(obj._plan, [(f.label, Col(f.name), hit[1]) for f in fields]))
+
     def aggregate(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
         if isinstance(func, str) and not args and not kwargs and func in _NATIVE_AGGS:
             return getattr(self, func)()
@@ -529,5 +624,7 @@ def make_window(obj: Any, kind: str, params: dict[str, Any]) -> Any:
     cls = {"rolling": Rolling, "expanding": Expanding, "ewm": ExponentialMovingWindow}[kind]
     return cls._make(obj, params)
 
+
+WINDOWS["make"] = make_window
 
 __all__ = ["Expanding", "ExponentialMovingWindow", "Rolling", "make_window"]
