@@ -314,7 +314,7 @@ class _RollingBase(_Window):
         def make(e: Expr) -> Expr:
             def one(**p: Any) -> Expr:
                 kids = (e,) if by is None else (e, by)
-                return func("rolling", *kids, **{**spec, **p})
+                return func("rolling", *kids, by=by is not None, **{**spec, **p})
 
             if fn == "sem":  # pandas: std / sqrt(count)
                 return BinOp("truediv", one(agg="std", ddof=params["ddof"]), BinOp("pow", one(agg="count"), Lit(0.5)))
@@ -397,12 +397,15 @@ class _RollingBase(_Window):
         """pandas' rolling ``cov`` / ``corr`` (``RollingAndExpandingMixin``) of a Series with itself or
         another Series, or of each column of a frame with a Series or (``pairwise=False``) with itself:
         the two aligned on the sorted union of their indexes and each missing where the other is
-        (pandas' ``prep_binary``), then pandas' formula over rolling means, counts and variances.
+        (pandas' ``prep_binary``), then pandas' ``roll_cov`` / ``roll_corr`` (the engines' ``rolling``
+        of the two).
         Pairwise results (a MultiIndex of column pairs) and frames against frames are pandas'."""
         kwargs = {"other": other, "pairwise": pairwise, "ddof": ddof, "numeric_only": numeric_only}
         obj = self._obj
         same = other is None or other is obj
-        gframe_other = hasattr(type(other), "_plan") or hasattr(other, "_plan")
+        gframe_other = type(other).__module__.startswith("gframe.")
+        if gframe_other and not hasattr(other, "_plan") or not hasattr(obj, "_plan"):
+            return self._fallback(name, (), kwargs, "a frame gframe holds as pandas'")  # (HostFrame)
         pother = None if other is None else self._probe.obj if other is obj else _no_rows(other) if gframe_other else other
         expected = self._verdict(name, (), {**kwargs, "other": pother})  # (pandas refuses a step here)
         if self._why is not None:
@@ -415,36 +418,11 @@ class _RollingBase(_Window):
             return self._fallback(name, (), kwargs, f"{name} with a frame or a pandas object")
         spec, by = self._spec(), self._by()
 
-        def roll(e: Expr, **p: Any) -> Expr:
-            return func("rolling", *((e,) if by is None else (e, by)), **{**spec, **p})
-
-        def masked(x: Expr, y: Expr) -> tuple[Expr, Expr]:
-            """The pair as pandas computes on it: float64, each missing where the other is."""
-            x, y = func("cast", x, dtype=pa.float64()), func("cast", y, dtype=pa.float64())
-            return BinOp("add", x, BinOp("mul", Lit(0.0), y)), BinOp("add", y, BinOp("mul", Lit(0.0), x))
+        extra = {"ddof": int(ddof)} if name == "cov" else {}
 
         def formula(x: Expr, y: Expr) -> Expr:
-            count = roll(x, agg="count", min_periods=0)
-            mean_x, mean_y, mean_xy = roll(x, agg="mean"), roll(y, agg="mean"), roll(BinOp("mul", x, y), agg="mean")
-            num = BinOp("mul", BinOp("sub", mean_xy, BinOp("mul", mean_x, mean_y)),
-                        BinOp("truediv", count, BinOp("sub", count, Lit(float(ddof)))))
-            if name == "cov":
-                return num
-            den = BinOp("pow", BinOp("mul", roll(x, agg="var", ddof=int(ddof)), roll(y, agg="var", ddof=int(ddof))),
-                        Lit(0.5))
-            return BinOp("truediv", num, den)
-
-        def over(plan: L.Plan, pairs: list[tuple[Any, Expr, Expr]]) -> L.Plan:
-            """The pairs masked in one projection (kept with the index for a time window), then the formula."""
-            keep = [(f.label, Col(f.name)) for f in plan.schema.columns if by is not None and f.name == by.name]
-            cols = []
-            for i, (_, x, y) in enumerate(pairs):
-                mx, my = masked(x, y)
-                cols += [(f"__gf_x{i}", mx), (f"__gf_y{i}", my)]
-            inner = L.Select(tuple(keep + cols), plan)
-            names = {label: inner.schema.field(label).name for label, _ in cols}
-            return L.Select(tuple((label, formula(Col(names[f"__gf_x{i}"]), Col(names[f"__gf_y{i}"])))
-                                  for i, (label, _, _) in enumerate(pairs)), inner)
+            kids = (x, y) if by is None else (x, y, by)
+            return func("rolling", *kids, by=by is not None, agg=name, **spec, **extra)
 
         if obj.ndim == 1:
             if not _numeric(obj._dtype_arrow) or not same and not _numeric(other._dtype_arrow):
@@ -458,18 +436,19 @@ class _RollingBase(_Window):
                 plan, y = hit
                 x = Col(plan.schema.columns[0].name)
                 label = obj._name if _same_label(obj._name, other._name) else None
-            return type(obj)._from_frame_plan(over(plan, [(label, x, y)]))
+            return type(obj)._over(plan, formula(x, y), label)
         schema = obj._plan.schema
         fields = [schema.field(label) for label in expected.columns]
         if not all(_numeric(f.dtype) for f in fields) or not same and not _numeric(other._dtype_arrow):
             return self._fallback(name, (), kwargs, f"{name} of columns of this type")
         if same:
-            return type(obj)._from_plan(over(obj._plan, [(f.label, Col(f.name), Col(f.name)) for f in fields]))
+            return type(obj)._from_plan(L.Select(tuple((f.label, formula(Col(f.name), Col(f.name))) for f in fields),
+                                                 obj._plan))
         hit = _align_expr(obj._plan, other, "outer")
         if hit is None or hit[0] != obj._plan:
             # (pandas computes each column on the union of the indexes, then keeps the frame's rows)
             return self._fallback(name, (), kwargs, "a frame and a Series of other rows")
-        return type(obj)._from_plan(over(obj._plan, [(f.label, Col(f.name), hit[1]) for f in fields]))
+        return type(obj)._from_plan(L.Select(tuple((f.label, formula(Col(f.name), hit[1])) for f in fields), obj._plan))
 
     def aggregate(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
         if isinstance(func, str) and not args and not kwargs and func in _NATIVE_AGGS:

@@ -306,13 +306,14 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
     return pa.float64()
 
 
-@declare("rolling", args=(1, 2), rowwise=False)
+@declare("rolling", args=(1, 3), rowwise=False)
 def _rolling(e: Func, type_of: TypeOf) -> ArrowType | None:
     """pandas' rolling / expanding aggregations (``frontend/window.py``) are numpy float64 for every
     numeric input. Params: ``agg`` (sum, mean, min, max, count, std, var, median, quantile, skew,
-    kurt), ``window`` (rows; None: expanding), ``min_periods``, ``center``, ``closed``, and ``ddof`` /
-    ``q`` / ``interpolation`` of their aggregations. With a second input, ``window`` is a time
-    span in nanoseconds over that (strictly increasing) timestamp column."""
+    kurt, cov, corr), ``window`` (rows; None: expanding), ``min_periods``, ``center``, ``closed``, and ``ddof`` /
+    ``q`` / ``interpolation`` of their aggregations; ``cov`` / ``corr`` take a second input (the other
+    values). With ``by``, the last input holds strictly increasing timestamps and ``window`` is a
+    time span in nanoseconds over them."""
     return pa.float64()
 
 

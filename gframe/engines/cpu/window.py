@@ -86,11 +86,11 @@ _FIXED_CLOSED = {None: (0, 0), "right": (0, 0), "left": (0, 1), "both": (1, 0), 
 _POLARS_CLOSED = {None: "right", "right": "right", "left": "left", "both": "both", "neither": "none"}
 
 
-def _window_kernel(x: pl.Expr, e: Func, by: pl.Expr | None, window: Any, min_samples: int, closed: str) -> pl.Expr:
-    """pandas' rolling aggregation ``e.param("agg")`` of the float64 values ``x`` over the windows of
-    ``window`` rows ending at each row (or, with ``by``, of ``window`` ns of time): missing values
-    are nulls, which Polars' kernels skip and ``min_samples`` does not count, as pandas' NaN."""
-    fn = e.param("agg")
+def _window_kernel(x: pl.Expr, fn: str, e: Func, by: pl.Expr | None, window: Any, min_samples: int,
+                   closed: str) -> pl.Expr:
+    """pandas' rolling aggregation ``fn`` of the float64 values ``x`` over the windows of ``window``
+    rows ending at each row (or, with ``by``, of ``window`` ns of time): missing values are nulls,
+    which Polars' kernels skip and ``min_samples`` does not count, as pandas' NaN."""
     if fn == "count":
         fn = "sum"
     if by is not None:
@@ -105,47 +105,82 @@ def _window_kernel(x: pl.Expr, e: Func, by: pl.Expr | None, window: Any, min_sam
         return getattr(x, f"rolling_{fn}")(ddof=e.param("ddof", 1), **kw)
     if fn == "quantile":
         return x.rolling_quantile(e.param("q"), e.param("interpolation"), **kw)
-    if fn == "skew":
-        return x.rolling_skew(bias=False, **kw)
-    if fn == "kurt":
+    if fn in ("skew", "kurt"):
+        # both are unchanged by a shift of the values: centred on the column's mean, Polars' power
+        # sums keep the digits that pandas' (mean-shifted) moments keep for values far from 0
+        x = x - _finite_mean(x)
+        if fn == "skew":
+            return x.rolling_skew(bias=False, **kw)
         return x.rolling_kurtosis(fisher=True, bias=False, **kw)
     return getattr(x, f"rolling_{fn}")(**kw)
+
+
+def _finite(x: pl.Expr) -> pl.Expr:
+    """The values as pandas' window functions take them: float64, infinities missing (``_prep_values``)."""
+    x = x.cast(pl.Float64)
+    return pl.when(x.is_finite()).then(x)
+
+
+def _finite_mean(x: pl.Expr) -> pl.Expr:
+    """The mean of the finite values (0 without any): a shift that keeps a window's spread exact."""
+    m = x.filter(x.is_finite()).mean()
+    return pl.when(m.is_not_null()).then(m).otherwise(0.0)
 
 
 @declare("rolling")
 def _rolling(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     """pandas' rolling / expanding aggregations over float64 values (pandas computes every numeric
-    input as float64; ``count`` counts the present values of any column). Polars' kernels match
+    input as float64, infinities as missing; ``count`` counts the present values of any column). Polars' kernels match
     pandas' NaN and ``min_periods`` rules; sums and means are running sums as pandas' (last bits may
     differ). A fixed window is pandas' ``FixedWindowIndexer``: row ``i``'s window is the ``rows``
     rows ending at ``i + shift`` (``center`` moves the end down by (window-1)//2 rows, ``closed``
     adds or drops a row and ends a row earlier: ``_FIXED_CLOSED``), i.e. the right-aligned window
     of Polars read ``shift`` rows further on, past the end over missing values (windows pandas
-    clips at the last row). A time window (a second input: strictly increasing timestamps, which
-    the frontend checked) is Polars' ``rolling_*_by`` of the same closure. An empty window is
-    missing, but its ``sum`` / ``count`` is 0 where ``min_periods`` is 0 (as pandas)."""
-    x = args[0]
+    clips at the last row). A time window (``by``: the last input, strictly increasing timestamps,
+    which the frontend checked) is Polars' ``rolling_*_by`` of the same closure. An empty window is
+    missing, but its ``sum`` / ``count`` is 0 where ``min_periods`` is 0 (as pandas).
+
+    ``cov`` / ``corr`` take a second input: pandas' ``roll_cov`` / ``roll_corr`` of the pair, each
+    missing where the other is, as rolling means of the products minus the products of the means
+    (``n / (n - ddof)``), over the values less their column's mean (the shift keeps the digits
+    pandas' online co-moments keep). A pair holding an infinite value is missing (pandas' ``x + 0 * y``
+    makes the other NaN); a correlation of values without spread is NaN."""
+    fn, by = e.param("agg"), args[-1] if e.param("by") else None
     window, min_periods, closed = e.param("window"), e.param("min_periods"), e.param("closed")
-    x = x.is_not_null().cast(pl.Float64) if e.param("agg") == "count" else x.cast(pl.Float64)
-    zero_when_empty = min_periods == 0 and e.param("agg") in ("sum", "count")
-    if len(args) == 2:
-        out = _window_kernel(x, e, args[1], window, min_periods, _POLARS_CLOSED[closed])
-    elif window is None:
-        out = _window_kernel(x, e, None, EXPANDING_ROWS, min_periods, "right")
-    else:
+
+    def place(x: pl.Expr, fn: str, min_periods: int) -> pl.Expr:
+        if by is not None:
+            return _window_kernel(x, fn, e, by, window, min_periods, _POLARS_CLOSED[closed])
+        if window is None:
+            return _window_kernel(x, fn, e, None, EXPANDING_ROWS, min_periods, "right")
         extra, before = _FIXED_CLOSED[closed]
         rows = window + extra
         if rows < 1 or min_periods > rows:  # every window is empty, or holds fewer rows than min_periods
-            out = pl.when(pl.int_range(pl.len()) < 0).then(pl.lit(0.0)).otherwise(None)
-        else:
-            # (pandas centers a window of 0 rows too: its "both" window is the row before)
-            shift = ((window - 1) // 2 if e.param("center") or window == 0 else 0) - before
-            if shift > 0:
-                padded = x.append(pl.repeat(None, shift, dtype=pl.Float64))
-                out = _window_kernel(padded, e, None, rows, min_periods, "right").slice(shift, pl.len())
-            else:
-                out = _window_kernel(x, e, None, rows, min_periods, "right").shift(-shift)
-    return out.fill_null(0.0) if zero_when_empty else out
+            return pl.when(pl.int_range(pl.len()) < 0).then(pl.lit(0.0)).otherwise(None)
+        # (pandas centers a window of 0 rows too: its "both" window is the row before)
+        shift = ((window - 1) // 2 if e.param("center") or window == 0 else 0) - before
+        if shift > 0:
+            padded = x.append(pl.repeat(None, shift, dtype=pl.Float64))
+            return _window_kernel(padded, fn, e, None, rows, min_periods, "right").slice(shift, pl.len())
+        return _window_kernel(x, fn, e, None, rows, min_periods, "right").shift(-shift)
+
+    if fn in ("cov", "corr"):
+        x, y = args[0].cast(pl.Float64), args[1].cast(pl.Float64)
+        both = x.is_finite() & y.is_finite()  # (pandas' x + 0 * y is NaN where y is infinite, and so on)
+        x = pl.when(both).then(x - _finite_mean(pl.when(both).then(x))).otherwise(None)
+        y = pl.when(both).then(y - _finite_mean(pl.when(both).then(y))).otherwise(None)
+        ddof = e.param("ddof", 1) if fn == "cov" else 1
+        n = place(x.is_not_null().cast(pl.Float64), "sum", 0)
+        out = (place(x * y, "mean", min_periods) - place(x, "mean", min_periods) * place(y, "mean", min_periods)) \
+            * (n / (n - ddof))
+        if fn == "cov":
+            return out
+        spread = place(x, "var", min_periods) * place(y, "var", min_periods)
+        return pl.when(spread > 0).then(out / spread.sqrt()).otherwise(pl.when(spread.is_not_null()).then(float("nan")))
+    x = args[0]
+    x = x.is_not_null().cast(pl.Float64) if fn == "count" else _finite(x)
+    out = place(x, fn, min_periods)
+    return out.fill_null(0.0) if min_periods == 0 and fn in ("sum", "count") else out
 
 
 @declare("ewm")
@@ -153,7 +188,7 @@ def _ewm(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     """pandas' exponentially weighted mean / sum / std / var: Polars' ``ewm_*`` with pandas' weights
     (``adjust``, ``ignore_na``); Polars leaves a missing row missing where pandas repeats the
     previous value (the row adds no observation), hence the forward fill."""
-    x = args[0].cast(pl.Float64)
+    x = _finite(args[0])
     kw = {"alpha": e.param("alpha"), "adjust": e.param("adjust"), "min_samples": e.param("min_periods"),
           "ignore_nulls": e.param("ignore_na")}
     fn = e.param("agg")
