@@ -383,7 +383,9 @@ class _RollingBase(_Window):
         if not isinstance(q, (float, int, np.floating, np.integer)) or isinstance(q, bool) \
                 or interpolation not in ("linear", "lower", "higher", "nearest", "midpoint"):
             return self._fallback("quantile", (), kwargs, "quantile arguments not native")
-        self._verdict("quantile", (), kwargs)  # pandas' error for q outside [0, 1]
+        self._verdict("quantile", (), kwargs)
+        if not 0 <= q <= 1:
+            raise ValueError(f"quantile value {q} not in [0, 1]")  # (pandas' kernel raises it, also where no row)
         return self._rolling("quantile", (), kwargs, agg="quantile", q=float(q), interpolation=interpolation)
 
     # ------------------------------------------------------------------ cov / corr
@@ -569,6 +571,10 @@ class ExponentialMovingWindow(_Window):
         com = getattr(self._probe, "_com", None)
         if com is None or not np.isfinite(com):
             return "a decay pandas derives from times"
+        if com == 1.0 and not self._probe.adjust and not self._probe.ignore_na:
+            # Polars' ewm with alpha 0.5, adjust=False decays over missing values otherwise than
+            # pandas (other alphas agree)
+            return "alpha=0.5 with adjust=False and ignore_na=False"
         return None
 
     def _ewm(self, name: str, kwargs: dict[str, Any], **params: Any) -> Any:

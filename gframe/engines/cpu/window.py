@@ -91,20 +91,25 @@ def _window_kernel(x: pl.Expr, fn: str, e: Func, by: pl.Expr | None, window: Any
     """pandas' rolling aggregation ``fn`` of the float64 values ``x`` over the windows of ``window``
     rows ending at each row (or, with ``by``, of ``window`` ns of time): missing values are nulls,
     which Polars' kernels skip and ``min_samples`` does not count, as pandas' NaN."""
+    interpolation, ddof = e.param("interpolation"), e.param("ddof", 1)
+    if fn.startswith("quantile:"):  # (an interpolation of the caller's choosing)
+        fn, interpolation = fn.split(":")
+    if fn.startswith("var:"):  # (a ddof of the caller's choosing)
+        fn, ddof = "var", int(fn.split(":")[1])
     if fn == "count":
         fn = "sum"
     if by is not None:
         kw: dict[str, Any] = {"window_size": f"{window}ns", "min_samples": min_samples, "closed": closed}
         if fn in ("std", "var"):
-            kw["ddof"] = e.param("ddof", 1)
+            kw["ddof"] = ddof
         if fn == "quantile":
-            return x.rolling_quantile_by(by, quantile=e.param("q"), interpolation=e.param("interpolation"), **kw)
+            return x.rolling_quantile_by(by, quantile=e.param("q"), interpolation=interpolation, **kw)
         return getattr(x, f"rolling_{fn}_by")(by, **kw)
     kw = {"window_size": window, "min_samples": min_samples}
     if fn in ("std", "var"):
-        return getattr(x, f"rolling_{fn}")(ddof=e.param("ddof", 1), **kw)
+        return getattr(x, f"rolling_{fn}")(ddof=ddof, **kw)
     if fn == "quantile":
-        return x.rolling_quantile(e.param("q"), e.param("interpolation"), **kw)
+        return x.rolling_quantile(e.param("q"), interpolation, **kw)
     if fn in ("skew", "kurt"):
         # both are unchanged by a shift of the values: centred on the column's mean, Polars' power
         # sums keep the digits that pandas' (mean-shifted) moments keep for values far from 0
@@ -119,6 +124,11 @@ def _finite(x: pl.Expr) -> pl.Expr:
     """The values as pandas' window functions take them: float64, infinities missing (``_prep_values``)."""
     x = x.cast(pl.Float64)
     return pl.when(x.is_finite()).then(x)
+
+
+def _window_kernel_ddof(place: Any, v: pl.Expr, ddof: int, min_periods: int) -> pl.Expr:
+    """``place``'s rolling variance of ``v`` with this ``ddof`` (a ``var:<ddof>`` aggregation)."""
+    return place(v, f"var:{ddof}", min_periods)
 
 
 def _finite_mean(x: pl.Expr) -> pl.Expr:
@@ -141,10 +151,10 @@ def _rolling(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     missing, but its ``sum`` / ``count`` is 0 where ``min_periods`` is 0 (as pandas).
 
     ``cov`` / ``corr`` take a second input: pandas' ``roll_cov`` / ``roll_corr`` of the pair, each
-    missing where the other is, as rolling means of the products minus the products of the means
-    (``n / (n - ddof)``), over the values less their column's mean (the shift keeps the digits
-    pandas' online co-moments keep). A pair holding an infinite value is missing (pandas' ``x + 0 * y``
-    makes the other NaN); a correlation of values without spread is NaN."""
+    missing where the other is, from Polars' (online, stable) rolling variances:
+    ``cov = (var(x + y) - var(x) - var(y)) / 2``, ``corr = cov / sqrt(var(x) var(y))``. A pair
+    holding an infinite value is missing (pandas' ``x + 0 * y`` makes the other NaN); a correlation
+    of values without spread is NaN."""
     fn, by = e.param("agg"), args[-1] if e.param("by") else None
     window, min_periods, closed = e.param("window"), e.param("min_periods"), e.param("closed")
 
@@ -167,18 +177,29 @@ def _rolling(lo: Lowering, e: Func, args: Args) -> pl.Expr:
     if fn in ("cov", "corr"):
         x, y = args[0].cast(pl.Float64), args[1].cast(pl.Float64)
         both = x.is_finite() & y.is_finite()  # (pandas' x + 0 * y is NaN where y is infinite, and so on)
-        x = pl.when(both).then(x - _finite_mean(pl.when(both).then(x))).otherwise(None)
-        y = pl.when(both).then(y - _finite_mean(pl.when(both).then(y))).otherwise(None)
+        x, y = pl.when(both).then(x), pl.when(both).then(y)
         ddof = e.param("ddof", 1) if fn == "cov" else 1
-        n = place(x.is_not_null().cast(pl.Float64), "sum", 0)
-        out = (place(x * y, "mean", min_periods) - place(x, "mean", min_periods) * place(y, "mean", min_periods)) \
-            * (n / (n - ddof))
+
+        def var(v: pl.Expr) -> pl.Expr:
+            return _window_kernel_ddof(place, v, ddof, min_periods)
+
+        vx, vy = var(x), var(y)
+        cov = (var(x + y) - vx - vy) / 2
         if fn == "cov":
-            return out
-        spread = place(x, "var", min_periods) * place(y, "var", min_periods)
-        return pl.when(spread > 0).then(out / spread.sqrt()).otherwise(pl.when(spread.is_not_null()).then(float("nan")))
+            return cov
+        spread = vx * vy
+        return pl.when(spread > 0).then(cov / spread.sqrt()).otherwise(pl.when(spread.is_not_null()).then(float("nan")))
     x = args[0]
     x = x.is_not_null().cast(pl.Float64) if fn == "count" else _finite(x)
+    if fn == "quantile" and e.param("interpolation") == "nearest":
+        # pandas rounds a position halfway between two values to the even one (numpy's round);
+        # Polars rounds it up: at such a tie, the lower value for an even lower position
+        n = place(x.is_not_null().cast(pl.Float64), "sum", 0)
+        position = (n - 1) * e.param("q")
+        low = position.floor()
+        tie = (position - low) == 0.5
+        return pl.when(tie & (low % 2 == 0)).then(place(x, "quantile:lower", min_periods)) \
+            .when(tie).then(place(x, "quantile:higher", min_periods)).otherwise(place(x, fn, min_periods))
     out = place(x, fn, min_periods)
     return out.fill_null(0.0) if min_periods == 0 and fn in ("sum", "count") else out
 
