@@ -11,7 +11,6 @@ import itertools
 import numpy as np
 import pandas
 import pytest
-from pandas.errors import DataError
 
 import gframe
 from gframe.testing import assert_matches_pandas, assert_raises_like_pandas
