@@ -181,7 +181,6 @@ def test_cov_corr(name, window):
     assert_matches_pandas(lambda pd: getattr(roll(pd.Series(a, name="x")), name)(pd.Series(b, name="x", index=range(2, 11))))
     assert_matches_pandas(lambda pd: getattr(roll(pd.Series(a)), name)())
     assert_matches_pandas(lambda pd: getattr(roll(pd.DataFrame({"a": a, "b": b})), name)(pairwise=False))
-    _native(lambda pd: getattr(roll(pd.Series(a)), name)(pd.Series(b)))
 
 
 def test_iteration_and_settings():

@@ -111,9 +111,9 @@ def _window_kernel(x: pl.Expr, fn: str, e: Func, by: pl.Expr | None, window: Any
     if fn == "quantile":
         return x.rolling_quantile(e.param("q"), interpolation, **kw)
     if fn in ("skew", "kurt"):
-        # both are unchanged by a shift of the values: centred on the column's mean, Polars' power
-        # sums keep the digits that pandas' (mean-shifted) moments keep for values far from 0
-        x = x - _finite_mean(x)
+        # both are unchanged by a shift of the values: shifted by the column's first value, Polars'
+        # power sums keep the digits that pandas' (mean-shifted) moments keep for values far from 0
+        x = x - _first_finite(x)
         if fn == "skew":
             return x.rolling_skew(bias=False, **kw)
         return x.rolling_kurtosis(fisher=True, bias=False, **kw)
@@ -131,9 +131,10 @@ def _window_kernel_ddof(place: Any, v: pl.Expr, ddof: int, min_periods: int) -> 
     return place(v, f"var:{ddof}", min_periods)
 
 
-def _finite_mean(x: pl.Expr) -> pl.Expr:
-    """The mean of the finite values (0 without any): a shift that keeps a window's spread exact."""
-    m = x.filter(x.is_finite()).mean()
+def _first_finite(x: pl.Expr) -> pl.Expr:
+    """The first finite value (0 without any): a shift that keeps a window's spread exact and does
+    not depend on the rows after it (a longer column gives the same first results)."""
+    m = x.filter(x.is_finite()).first()
     return pl.when(m.is_not_null()).then(m).otherwise(0.0)
 
 
