@@ -244,9 +244,9 @@ class _Window:
         call through pandas where a column is not one the engines compute (``_numeric``)."""
         if kwargs.get("engine") not in (None, "cython"):
             return self._fallback(name, args, kwargs, f"engine={kwargs.get('engine')!r}")
-        expected = self._verdict(name, args, kwargs)
-        if self._why is not None:
+        if self._why is not None:  # (no verdict: a BaseIndexer's bounds are for the data's rows)
             return self._fallback(name, args, kwargs, self._why)
+        expected = self._verdict(name, args, kwargs)
         obj = self._obj
         plan = obj._plan
         schema = plan.schema
@@ -310,7 +310,6 @@ class _RollingBase(_Window):
 
     def _rolling(self, name: str, args: tuple, kwargs: dict[str, Any], **params: Any) -> Any:
         if self._why is not None:
-            self._verdict(name, args, kwargs)
             return self._fallback(name, args, kwargs, self._why)
         spec = self._spec()
         fn = params["agg"]
