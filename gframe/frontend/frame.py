@@ -1747,3 +1747,4 @@ from gframe.frontend.series import Series, cast_expr, check_binop, cross_kind_eq
 from gframe.frontend import readwrite, reshape  # noqa: E402
 from gframe.frontend.groupby import DataFrameGroupBy  # noqa: E402
 from gframe.frontend.indexing import NATIVE_ERRORS, ILocIndexer, LocIndexer, pandas_verdict  # noqa: E402
+from gframe.frontend import window as _window  # noqa: E402,F401  (registers rolling / expanding / ewm)

@@ -15,6 +15,9 @@ from gframe.frontend.device import DeviceInterop
 
 
 _DEFAULT = object()
+# ``make(obj, kind, params)``: pandas' window objects (``rolling`` / ``expanding`` / ``ewm``), registered by
+# ``frontend/window.py``, which builds on DataFrame and Series (this module is below them)
+WINDOWS: dict[str, Any] = {}
 
 
 def _flex_method(name: str, op: str, reflected: bool = False, comparison: bool = False) -> Any:
@@ -178,6 +181,22 @@ class NDFrame(ArrowInterop, DeviceInterop):
     le = _flex_method("le", "le", comparison=True)
     gt = _flex_method("gt", "gt", comparison=True)
     ge = _flex_method("ge", "ge", comparison=True)
+
+    # pandas' window objects (``frontend/window.py``): native aggregations, the rest through pandas
+    def rolling(self, window: Any, min_periods: Any = None, center: bool = False, win_type: Any = None,
+                on: Any = None, closed: Any = None, step: Any = None, method: str = "single") -> Any:
+        return WINDOWS["make"](self, "rolling", {"window": window, "min_periods": min_periods, "center": center,
+                                             "win_type": win_type, "on": on, "closed": closed, "step": step,
+                                             "method": method})
+
+    def expanding(self, min_periods: int = 1, method: str = "single") -> Any:
+        return WINDOWS["make"](self, "expanding", {"min_periods": min_periods, "method": method})
+
+    def ewm(self, com: Any = None, span: Any = None, halflife: Any = None, alpha: Any = None, min_periods: Any = 0,
+            adjust: bool = True, ignore_na: bool = False, times: Any = None, method: str = "single") -> Any:
+        return WINDOWS["make"](self, "ewm", {"com": com, "span": span, "halflife": halflife, "alpha": alpha,
+                                         "min_periods": min_periods, "adjust": adjust, "ignore_na": ignore_na,
+                                         "times": times, "method": method})
 
     __iadd__ = _inplace_operator("__iadd__", "add")
     __isub__ = _inplace_operator("__isub__", "sub")

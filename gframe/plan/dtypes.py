@@ -306,6 +306,24 @@ def _rank(e: Func, type_of: TypeOf) -> ArrowType | None:
     return pa.float64()
 
 
+@declare("rolling", args=(1, 3), rowwise=False)
+def _rolling(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """pandas' rolling / expanding aggregations (``frontend/window.py``) are numpy float64 for every
+    numeric input. Params: ``agg`` (sum, mean, min, max, count, std, var, median, quantile, skew,
+    kurt, cov, corr), ``window`` (rows; None: expanding), ``min_periods``, ``center``, ``closed``, and ``ddof`` /
+    ``q`` / ``interpolation`` of their aggregations; ``cov`` / ``corr`` take a second input (the other
+    values). With ``by``, the last input holds strictly increasing timestamps and ``window`` is a
+    time span in nanoseconds over them."""
+    return pa.float64()
+
+
+@declare("ewm", rowwise=False)
+def _ewm(e: Func, type_of: TypeOf) -> ArrowType | None:
+    """pandas' exponentially weighted ``mean`` / ``sum`` / ``std`` / ``var`` (numpy float64). Params: ``agg``,
+    ``alpha`` (from com / span / halflife), ``adjust``, ``ignore_na``, ``min_periods``, ``bias``."""
+    return pa.float64()
+
+
 def fill_makes_objects(column: ArrowType | None, value: ArrowType | None, family: str = NUMPY) -> bool:
     """Whether ``fillna`` of a column of type ``column`` with a value of type ``value`` gives
     pandas' object column where values are missing (a value of another kind): the frontend has
@@ -569,7 +587,8 @@ FamilyLookup = Callable[[str], str]
 
 _FAMILY_RANK = {NUMPY: 0, OBJECT: 1, OBJECT_NA: 1, OBJECT_NAT: 1, OBJECT_NONE: 1, MASKED: 2, ARROW: 3, ARROW_LARGE: 3}
 # functions whose result is a plain numpy column whatever the input (``Int64.isna()`` is bool)
-_NUMPY_RESULT = frozenset({"isna", "notna", "duplicated", "str.split_get", "udf", "dt.date", "str.to_datetime"})
+_NUMPY_RESULT = frozenset({"isna", "notna", "duplicated", "str.split_get", "udf", "dt.date", "str.to_datetime",
+                           "rolling", "ewm"})
 # functions whose missing values pandas' numpy rules make a new dtype (ints with NaN -> float64):
 # in an NA family the values stay ints (``string.str.len()`` is Int64, ``date32[pyarrow].dt.year`` int64[pyarrow])
 _INT_RESULT = frozenset({"dt.year", "dt.month", "dt.day", "dt.hour", "dt.minute", "dt.second", "dt.dayofweek",

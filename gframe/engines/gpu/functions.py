@@ -54,6 +54,8 @@ HOST_ONLY: dict[str, str] = {
     "str.isupper": "Unicode case classes differ in libcudf",
     "dt.nanosecond": "no GPU lowering of dt.nanosecond",
     "dt.date": "the result is an object column (datetime.date objects)",
+    "rolling": "pandas' rolling aggregations (running sums, Welford variances, skipped NaN) run on the CPU engine",
+    "ewm": "no GPU lowering of exponentially weighted windows",
 }
 
 
