@@ -11,7 +11,7 @@ from typing import Any, Hashable
 import pandas as pd
 from pandas.core.indexes.frozen import FrozenList
 from gframe import engines
-from gframe.frontend.bridge import as_pandas, from_pandas_result, via_pandas, wraps_pandas
+from gframe.frontend.bridge import NotNative, as_pandas, from_pandas_result, via_pandas, wraps_pandas
 from gframe.frontend.arrow import ArrowInterop
 from gframe.interop import arrow_to_pandas, host_copy
 from gframe.plan.logical import Plan, ResetIndex, Select
@@ -162,6 +162,14 @@ class Index(ArrowInterop):
     __pandas_priority__ = 2001  # pandas' arrays and Index defer to ours (pandas' Index: 2000)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from pandas._libs.ops_dispatch import maybe_dispatch_ufunc_to_dunder_op
+
+        # pandas' dispatch: a ufunc with an operator form is the operator (``np.equal(idx, 1)`` is
+        # ``idx == 1``, ``np.subtract(ts, idx)`` is ``idx.__rsub__(ts)``): as native as the operators
+        out = maybe_dispatch_ufunc_to_dunder_op(self, ufunc, method, *inputs, **kwargs)
+        if out is not NotImplemented:
+            return out
+
         def run(*args: Any, **kw: Any) -> Any:
             return getattr(ufunc, method)(*args, **kw)
 
@@ -187,9 +195,6 @@ class Index(ArrowInterop):
 
     def __repr__(self) -> str:
         return repr(self.to_pandas())
-
-    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
-        return self.to_pandas() == (other.to_pandas() if isinstance(other, Index) else other)
 
     def __getitem__(self, key: Any) -> Any:
         return from_pandas_result(self.to_pandas()[key], "Index.__getitem__")
@@ -240,9 +245,10 @@ class Index(ArrowInterop):
 
 
 def _operator(name: str, reflected: bool = False) -> Any:
-    """An arithmetic or comparison operator of pandas' index (``idx + Timedelta``, ``idx < 3``): it runs
-    on the pandas labels through the bridge (recorded); a gframe Series or frame operand gets pandas'
-    answer too (pandas defers to the Series), wrapped back."""
+    """An arithmetic, comparison or logical operator of pandas' Index (``idx + Timedelta``, ``idx < 3``,
+    ``divmod(idx, 2)``): computed by the engines on the labels (``_native_binary``), given back as
+    pandas' Index gives it; pandas' operator on the labels (recorded) where the native path declines.
+    A gframe Series or frame operand: ``NotImplemented``, as pandas' Index defers to them."""
     base = name.strip("_").removeprefix("r") if reflected else name.strip("_")
     op = divmod if base == "divmod" else getattr(operator, base + "_" if base in ("and", "or") else base)
 
@@ -250,17 +256,26 @@ def _operator(name: str, reflected: bool = False) -> Any:
         def run(a: Any, b: Any) -> Any:
             return op(b, a) if reflected else op(a, b)
 
-        return via_pandas(f"Index.{name}", run, (self, other), {}, "not native")
+        try:
+            return _native_binary(self, base, other, reflected)
+        except NotNative as why:
+            return via_pandas(f"Index.{name}", run, (self, other), {}, str(why))
 
     method.__name__ = name
     return method
 
 
 def _unary(name: str) -> Any:
+    """A unary operator of pandas' Index (``-idx``, ``abs(idx)``, ``~idx``): the Series operator on the
+    labels (the engines'), the Index pandas gives back (its name, ``freq`` and dtype from the operator
+    on the labels without rows); pandas' on the labels (recorded) where the native path declines."""
     op = getattr(operator, name.strip("_"))
 
     def method(self: Index) -> Any:
-        return via_pandas(f"Index.{name}", op, (self,), {}, "not native")
+        try:
+            return _native_unary(self, op)
+        except NotNative as why:
+            return via_pandas(f"Index.{name}", op, (self,), {}, str(why))
 
     method.__name__ = name
     return method
@@ -269,13 +284,194 @@ def _unary(name: str) -> Any:
 for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor", "matmul"):
     setattr(Index, f"__{_name}__", _operator(f"__{_name}__"))
     setattr(Index, f"__r{_name}__", _operator(f"__r{_name}__", reflected=True))
-for _name in ("lt", "le", "gt", "ge", "ne"):
+for _name in ("eq", "lt", "le", "gt", "ge", "ne"):
     setattr(Index, f"__{_name}__", _operator(f"__{_name}__"))
 for _name in ("neg", "pos", "abs", "invert"):
     setattr(Index, f"__{_name}__", _unary(f"__{_name}__"))
 Index.__divmod__ = _operator("__divmod__")  # type: ignore[attr-defined]
 Index.__rdivmod__ = _operator("__rdivmod__", reflected=True)  # type: ignore[attr-defined]
 Index.__hash__ = None  # type: ignore[assignment]  # pandas' indexes are unhashable (mutable names)
+
+
+# ------------------------------------------------------------------ operators, natively
+
+def _labels(obj: Any) -> Any:
+    """The pandas labels of a gframe Index (computed by the engine where it is a plan's), else ``obj``."""
+    return obj.to_pandas() if isinstance(obj, Index) else obj
+
+
+def _labels_series(pidx: pd.Index) -> Any:
+    """The labels as a gframe Series (a source of their values, as a Series of pandas values is;
+    positions as its index): the operand of the Series operators."""
+    from gframe.frontend.series import Series
+
+    return Series(pd.Series(pidx.array, copy=False))
+
+
+def _pandas_meta(fn: Any, args: tuple[Any, ...]) -> Any:
+    """pandas' answer to the operator on operands without rows (the labels' ``[:0]``; a scalar as it
+    is): its exception (raised here, as pandas would at the call), else its result - the class,
+    dtype, name and ``freq`` pandas' Index gives, all rules of the operands' kinds, not of their
+    values (``frontend/verdict.py`` asks the same of Series operands)."""
+    import warnings
+
+    import numpy as np
+
+    from gframe.frontend.verdict import _copy
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            try:
+                return fn(*args)
+            except Exception as err:  # noqa: BLE001 - pandas' refusal, whatever its type, is the answer
+                raise _copy(err) from None
+
+
+def _operand(other: Any, n: int) -> Any:
+    """``other`` as the native path takes it (a 0-d array its scalar, a list numpy's array of it, an
+    Index its array); ``NotNative`` where pandas' rules for it are not the Series operator's."""
+    import numpy as np
+
+    from gframe.frontend.coerce import is_date_offset, is_scalar
+
+    if isinstance(other, np.ndarray) and other.ndim == 0:
+        return other[()]  # pandas' item_from_zerodim
+    if is_scalar(other) or is_date_offset(other) or pd.api.types.is_scalar(other):
+        return other
+    if isinstance(other, list):
+        other = np.asarray(other)
+        if other.dtype == object:
+            raise NotNative("a list of Python objects: pandas reads it")
+    if isinstance(other, pd.MultiIndex) or not isinstance(
+            other, (pd.Index, np.ndarray, pd.api.extensions.ExtensionArray)):
+        # a pandas Series or frame (pandas' Index defers to them), a tuple or a range (pandas warns,
+        # reading it as a list-like), an object of another kind: pandas' rules
+        raise NotNative(f"a {type(other).__name__} operand")
+    if other.ndim != 1:
+        raise NotNative("an operand of more dimensions")
+    if len(other) != n:
+        raise NotNative("operands of different lengths (pandas' error)")
+    return other
+
+
+def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
+    """``self <op> other`` (``other <op> self`` when ``reflected``) computed by the engines: the labels
+    become a Series (``_labels_series``) and the Series operator computes it (dtype rules, pandas'
+    verdict, exception types); pandas' operator on no-row operands gives the Index's exception or the
+    result's class, dtype, name and ``freq`` (``_pandas_meta``). Raises ``NotNative`` where the native
+    path declines (a pandas trip inside the Series operator included: the whole operator is then
+    pandas' Index operator)."""
+    from gframe.config import option_context
+    from gframe.errors import FallbackError
+    from gframe.frontend.frame import DataFrame
+    from gframe.frontend.series import Series
+    from gframe.frontend.verdict import _OPERATORS
+
+    if isinstance(other, (Series, DataFrame)):
+        return NotImplemented  # pandas' Index defers to a Series or a frame (their __pandas_priority__)
+    if op == "matmul":
+        raise NotNative("@ of an Index")
+    pidx = self.to_pandas()
+    if isinstance(pidx, pd.MultiIndex):
+        raise NotNative("a MultiIndex's tuples")
+    if isinstance(pidx, pd.RangeIndex) and op not in _COMPARISONS:
+        raise NotNative("a RangeIndex's arithmetic (pandas keeps a range where it can)")
+    same = other is self
+    other = _operand(_labels(other), len(pidx))
+    fn = _OPERATORS[op]
+    import numpy as np
+
+    listlike = isinstance(other, (pd.Index, np.ndarray, pd.api.extensions.ExtensionArray))
+    rempty = other[:0] if listlike else other
+    meta = _pandas_meta(lambda a, b: fn(b, a) if reflected else fn(a, b), (pidx[:0], rempty))
+    if same and op in ("eq", "ne", "le", "ge"):
+        # pandas' fast path for an index compared with itself: equal but where a label is missing
+        missing = _labels_series(pidx).isna().to_pandas().to_numpy(dtype=bool)
+        return missing if op == "ne" else ~missing
+    left = _labels_series(pidx)
+    right = other.array if isinstance(other, pd.Index) else other
+    try:
+        with option_context(fallback="raise"):
+            ops = ("floordiv", "mod") if op == "divmod" else (op,)
+            parts = [left._binary(o, right, reflected) for o in ops]
+            if any(p is NotImplemented for p in parts):
+                raise NotNative("the Series operator declines these operands")
+            values = [p.to_pandas() for p in parts]
+    except FallbackError as err:
+        raise NotNative(_inner_reason(err)) from None
+    if op == "divmod":
+        if not isinstance(meta, tuple) or len(meta) != 2:
+            raise NotNative(f"pandas' divmod gives a {type(meta).__name__}")
+        return tuple(_result(m, v) for m, v in zip(meta, values))
+    return _result(meta, values[0])
+
+
+def _native_unary(self: Index, op: Any) -> Any:
+    """``op(self)`` for a unary operator, computed by the Series operator on the labels (see
+    ``_native_binary``); ``+idx`` is the labels themselves where pandas takes it."""
+    if isinstance(self.to_pandas(), pd.RangeIndex):
+        raise NotNative("a RangeIndex's unary operator (pandas keeps a range)")
+    return _native_values(self, op, lambda s: s if op is operator.pos else op(s))
+
+
+def _native_values(self: Index, meta_fn: Any, compute: Any) -> Any:
+    """An Index method or unary operator computed by the engines: ``compute`` on the labels as a
+    Series (``_labels_series``; any pandas trip inside it makes the whole call pandas',
+    ``NotNative``), shaped as pandas' Index answer ``meta_fn`` gives it on the labels without rows
+    (``_pandas_meta``: its exception, or the result's class, dtype, name and ``freq``)."""
+    from gframe.config import option_context
+    from gframe.errors import FallbackError
+
+    pidx = self.to_pandas()
+    if isinstance(pidx, pd.MultiIndex):
+        raise NotNative("a MultiIndex's tuples")
+    meta = _pandas_meta(meta_fn, (pidx[:0],))
+    left = _labels_series(pidx)
+    try:
+        with option_context(fallback="raise"):
+            values = compute(left).to_pandas()
+    except FallbackError as err:
+        raise NotNative(_inner_reason(err)) from None
+    return _result(meta, values)
+
+
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _inner_reason(err: Exception) -> str:
+    """The reason of the pandas trip the Series operator would have made (``FallbackError``'s text)."""
+    text = str(err)
+    head = text.split(" and would run through pandas", maxsplit=1)[0]
+    return "as a Series: " + head.replace(" is not implemented natively by gframe ", " ")
+
+
+def _result(meta: Any, values: pd.Series) -> Any:
+    """The native ``values`` (a pandas Series the engine computed) as pandas' Index operator gives
+    them, shaped by ``meta`` (pandas' answer without rows): an Index with its name and ``freq``, or
+    a comparison's numpy bool array / ExtensionArray. ``NotNative`` where the dtypes differ (a dtype
+    rule gframe lacks), so that the answer is pandas'."""
+    import numpy as np
+
+    from gframe.frontend.verdict import _same
+
+    if isinstance(meta, pd.Index) and not isinstance(meta, (pd.MultiIndex, pd.RangeIndex)):
+        out = pd.Index(values.array, dtype=values.dtype, name=meta.name, copy=False)
+        if type(out) is not type(meta) or not _same(out.dtype, meta.dtype):
+            raise NotNative("the native result's dtype is not pandas'")
+        freq = getattr(meta, "freq", None)
+        if freq is not None:
+            out = out._with_freq(freq)
+        return Index._from_pandas(out)
+    if isinstance(meta, np.ndarray) and meta.ndim == 1:
+        if isinstance(values.dtype, np.dtype) and values.dtype == meta.dtype:
+            return values.to_numpy()
+        raise NotNative("the native result's dtype is not pandas'")
+    if isinstance(meta, pd.api.extensions.ExtensionArray):
+        if _same(values.dtype, meta.dtype):
+            return values.array
+        raise NotNative("the native result's dtype is not pandas'")
+    raise NotNative(f"pandas gives a {type(meta).__name__}")
 
 
 def _forwarded(name: str) -> bool:

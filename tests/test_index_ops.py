@@ -1,0 +1,162 @@
+"""Index operators computed by the engines (``frontend/index.py``: ``_native_binary``, ``_native_unary``),
+checked against pandas: values, dtype, class, name, ``freq``, the comparison's array type and the
+exception type. The native cases run with ``fallback="raise"`` (no pandas trip allowed); the cases
+pandas keeps (a RangeIndex's arithmetic, operands of different lengths) must still give pandas' answer."""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import gframe as gf
+from gframe.config import option_context
+
+
+def _index(pidx: pd.Index) -> gf.Index:
+    return gf.Index(pidx)
+
+
+def _check(got: object, exp: object) -> None:
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp)
+        for g, e in zip(got, exp):
+            _check(g, e)
+        return
+    if isinstance(exp, pd.Index):
+        assert isinstance(got, gf.Index)
+        got = got.to_pandas()
+        assert type(got) is type(exp)
+        pd.testing.assert_index_equal(got, exp, exact=True)
+        assert got.name == exp.name or (got.name is None and exp.name is None)
+        assert getattr(got, "freq", None) == getattr(exp, "freq", None)
+        return
+    if isinstance(exp, pd.api.extensions.ExtensionArray):
+        assert type(got) is type(exp)
+        pd.testing.assert_extension_array_equal(got, exp)
+        return
+    if isinstance(exp, np.ndarray):
+        assert type(got) is np.ndarray and got.dtype == exp.dtype
+        np.testing.assert_array_equal(got, exp)
+        return
+    if isinstance(exp, pd.Series):
+        pd.testing.assert_series_equal(got.to_pandas(), exp)
+        return
+    raise AssertionError(f"unexpected pandas result {type(exp)}")
+
+
+def _compare(pidx: pd.Index, fn, native: bool = True) -> None:
+    """``fn`` on pandas' Index and on gframe's: the same result or the same exception type; with
+    ``native`` it must run without a pandas trip."""
+    try:
+        exp = fn(pidx)
+    except Exception as err:  # noqa: BLE001 - pandas' exception type is the spec
+        with option_context(fallback="raise" if native else "silent"):
+            with pytest.raises(type(err)):
+                fn(_index(pidx))
+        return
+    with option_context(fallback="raise" if native else "silent"):
+        got = fn(_index(pidx))
+    _check(got, exp)
+
+
+INTS = pd.Index([3, 1, 2, -4], name="a")
+FLOATS = pd.Index([1.5, np.nan, -2.0, 0.0], name="f")
+NULLABLE = pd.Index([1, None, 3, 0], dtype="Int64", name="n")
+DATES = pd.date_range("2000-01-01", periods=4, freq="D", name="d")
+DATES_TZ = pd.date_range("2000-01-01", periods=4, freq="h", tz="US/Eastern", name="d")
+DELTAS = pd.timedelta_range("1D", periods=4, freq="h", name="t")
+STRINGS = pd.Index(["a", "b", None, "d"], dtype="str", name="s")
+BOOLS = pd.Index([True, False, True, False], name="b")
+EMPTY = pd.Index([], dtype="float64", name="e")
+ONE = pd.Index([7], name="o")
+
+NUMERIC_OPS = [
+    lambda x: x + 1, lambda x: 1 + x, lambda x: x * 2.5, lambda x: x - 1, lambda x: 10 - x,
+    lambda x: x / 2, lambda x: x // 2, lambda x: x % 3, lambda x: x ** 2, lambda x: x / 0,
+    lambda x: x == 2, lambda x: x != 2, lambda x: x < 2, lambda x: x >= 1, lambda x: 2 < x,
+    lambda x: -x, lambda x: abs(x), lambda x: +x, lambda x: divmod(x, 2),
+    lambda x: x + np.arange(len(x)), lambda x: x == list(range(len(x))),
+    lambda x: x + pd.Index(np.arange(len(x)), name=x.name), lambda x: x * pd.Index(np.ones(len(x)), name="other"),
+    lambda x: x == x, lambda x: x != x, lambda x: x + x, lambda x: np.add(x, 1), lambda x: np.equal(x, 1),
+    lambda x: np.int64(3) - x, lambda x: x + pd.Timestamp("2000-01-01"),
+]
+
+
+@pytest.mark.parametrize("pidx", [INTS, FLOATS, NULLABLE, EMPTY, ONE], ids=["int", "float", "Int64", "empty", "one"])
+@pytest.mark.parametrize("fn", NUMERIC_OPS)
+def test_numeric_operators(pidx, fn):
+    _compare(pidx, fn)
+
+
+@pytest.mark.parametrize("fn", [lambda x: ~x, lambda x: x & 1, lambda x: x | 2, lambda x: x ^ 3])
+def test_int_bitwise(fn):
+    _compare(INTS, fn)
+
+
+@pytest.mark.parametrize("fn", [lambda x: x & True, lambda x: x | BOOLS, lambda x: x ^ True, lambda x: ~x,
+                                lambda x: x == True, lambda x: x + 1])  # noqa: E712
+def test_bools(fn):
+    _compare(BOOLS, fn)
+
+
+@pytest.mark.parametrize("pidx", [DATES, DATES_TZ], ids=["naive", "tz"])
+@pytest.mark.parametrize("fn", [
+    lambda x: x + pd.Timedelta("1h"), lambda x: pd.Timedelta("1h") + x, lambda x: x - pd.Timedelta("2D"),
+    lambda x: x - x[0], lambda x: x[0] - x, lambda x: x - x, lambda x: x > x[1], lambda x: x == x[2],
+    lambda x: x + 1, lambda x: x * 2, lambda x: -x, lambda x: x + x,
+    lambda x: x + pd.TimedeltaIndex(["1h", "2h", "3h", "NaT"]), lambda x: np.subtract(x, x[0]),
+])
+def test_datetimes(pidx, fn):
+    _compare(pidx, fn)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x + pd.Timedelta("1h"), lambda x: x - pd.Timedelta("30min"), lambda x: -x, lambda x: abs(x),
+    lambda x: x + x, lambda x: x > pd.Timedelta("1D 1h"), lambda x: pd.Timestamp("2000-01-01") + x,
+    lambda x: x + 1, lambda x: x == x,
+])
+def test_timedeltas(fn):
+    _compare(DELTAS, fn)
+
+
+@pytest.mark.parametrize("fn", [lambda x: x == "a", lambda x: x != "b", lambda x: x + "z", lambda x: "z" + x,
+                                lambda x: x < "c", lambda x: x * 2, lambda x: -x])
+def test_strings(fn):
+    _compare(STRINGS, fn)
+
+
+def test_series_operand_defers():
+    # pandas' Index defers to a Series: the result is the Series' reflected operator (a Series)
+    pidx, ps = INTS, pd.Series([1, 2, 3, 4], index=list("wxyz"))
+    with option_context(fallback="raise"):
+        got = _index(pidx) + gf.Series(ps)
+    pd.testing.assert_series_equal(got.to_pandas(), pidx + ps)
+
+
+def test_plan_index():
+    # the index of a frame built by the engine (a plan's index column)
+    pdf = pd.DataFrame({"k": [3, 1, 2], "v": [1.0, 2.0, 3.0]}).set_index("k")
+    gdf = gf.DataFrame(pd.DataFrame({"k": [3, 1, 2], "v": [1.0, 2.0, 3.0]})).set_index("k")
+    with option_context(fallback="raise"):
+        _check(gdf.index * 2, pdf.index * 2)
+        _check(gdf.index > 1, pdf.index > 1)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x + 1, lambda x: x * 2, lambda x: -x,  # a RangeIndex's arithmetic: pandas keeps a range
+    lambda x: x + np.arange(2), lambda x: x == np.arange(2),  # different lengths: pandas' error
+])
+def test_pandas_answers(fn):
+    _compare(pd.RangeIndex(5, name="r"), fn, native=False)
+
+
+def test_range_index_compares_natively():
+    _compare(pd.RangeIndex(5, name="r"), lambda x: x > 2)
+
+
+@pytest.mark.parametrize("fn", [operator.mul, operator.truediv])
+def test_timedelta_scaled(fn):
+    # the Series operator's dtype rules decide: native or pandas', the answer is pandas'
+    _compare(DELTAS, lambda x: fn(x, 2), native=False)
