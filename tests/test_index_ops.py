@@ -160,3 +160,30 @@ def test_range_index_compares_natively():
 def test_timedelta_scaled(fn):
     # the Series operator's dtype rules decide: native or pandas', the answer is pandas'
     _compare(DELTAS, lambda x: fn(x, 2), native=False)
+
+
+@pytest.mark.parametrize("pidx", [DATES, DATES_TZ, DELTAS], ids=["naive", "tz", "delta"])
+@pytest.mark.parametrize("freq", [None, "keep"])
+def test_with_freq(pidx, freq):
+    value = pidx.freq if freq == "keep" else None
+    _compare(pidx, lambda x: x._with_freq(value))
+
+
+def test_with_freq_refused():
+    with pytest.raises(AttributeError):
+        _index(INTS)._with_freq(None)
+
+
+@pytest.mark.parametrize("pidx,dtype", [
+    (INTS, "float64"), (INTS, "Int64"), (INTS, "int32"), (INTS, "str"), (INTS, object), (FLOATS, "Float64"),
+    (NULLABLE, "float64"), (BOOLS, "int64"), (EMPTY, "int64"), (ONE, "float32"), (DATES, "int64"),
+    (FLOATS, "int64"),  # NaN to int: pandas' IntCastingNaNError from the native cast
+])
+def test_astype(pidx, dtype):
+    _compare(pidx, lambda x: x.astype(dtype))
+
+
+@pytest.mark.parametrize("pidx,dtype", [(INTS, "category"), (DATES, "datetime64[s]")])
+def test_astype_pandas(pidx, dtype):
+    # categories the values decide; a unit cast the Series cast does not compute: pandas' answer
+    _compare(pidx, lambda x: x.astype(dtype), native=False)

@@ -225,6 +225,31 @@ class Index(ArrowInterop):
             raise ValueError("Supported units are 's', 'ms', 'us', 'ns'")
         return Index._from_pandas(retimed(pidx, unit))
 
+    def _with_freq(self, freq: Any) -> "Index":
+        """pandas' ``DatetimeIndex._with_freq`` / ``TimedeltaIndex._with_freq`` (pandas' tests and
+        testing helpers call it): the labels with ``freq`` set as pandas sets it, unchecked against
+        the values - metadata, no value moves; ``"infer"`` reads the values: pandas' (recorded)."""
+        pidx = self.to_pandas()
+        if not isinstance(pidx, (pd.DatetimeIndex, pd.TimedeltaIndex)):
+            raise AttributeError(f"{type(pidx).__name__!r} object has no attribute '_with_freq'")
+        if isinstance(freq, str) and freq == "infer":
+            return via_pandas("Index._with_freq", lambda p, f: p._with_freq(f), (self, freq), {},
+                              "a frequency inferred from the values")
+        return Index._from_pandas(pidx._with_freq(freq))
+
+    def astype(self, dtype: Any, copy: bool = True) -> "Index":
+        """pandas' ``Index.astype``: the Series cast of the labels (the engines'), the Index pandas
+        gives back (class, dtype, name, ``freq`` from the cast of the labels without rows: its
+        exception too); pandas' cast (recorded) where the native one declines or its dtype differs
+        (a categorical's categories, which the values decide)."""
+        def run(p: Any) -> Any:
+            return p.astype(dtype, copy=copy)
+
+        try:
+            return _native_values(self, run, lambda s: s.astype(dtype))
+        except NotNative as why:
+            return via_pandas("Index.astype", run, (self,), {}, str(why))
+
     def get_level_values(self, level: Any) -> "Index":
         """A single-level index is its own level (no pandas round trip: pyarrow's ``Table.from_pandas``
         asks for it); a MultiIndex level runs through pandas."""
