@@ -187,3 +187,23 @@ def test_astype(pidx, dtype):
 def test_astype_pandas(pidx, dtype):
     # categories the values decide; a unit cast the Series cast does not compute: pandas' answer
     _compare(pidx, lambda x: x.astype(dtype), native=False)
+
+
+def test_int_division_by_zero_is_float():
+    # pandas' int // 0 and % 0 are float64 (inf / NaN where the divisor is 0): the values decide
+    for op in (operator.floordiv, operator.mod, operator.truediv, divmod):
+        _compare(pd.Index([1, 2, 0], name="a"), lambda x, op=op: op(x, pd.Index([0, 1, 0], name="a")))
+
+
+@pytest.mark.parametrize("fn", [operator.truediv, operator.add, operator.lt, operator.eq, operator.ge, divmod])
+def test_pandas_series_operand_defers(fn):
+    # pandas' Index defers to a pandas Series: the Series' reflected operator, a Series (gframe's)
+    pidx, ps = pd.Index([1, 2, 0], name="a"), pd.Series([1, 2, 3], name="a")
+    exp = fn(pidx, ps)
+    with option_context(fallback="raise"):
+        got = fn(_index(pidx), ps)
+    if isinstance(exp, tuple):
+        for g, e in zip(got, exp):
+            pd.testing.assert_series_equal(g.to_pandas(), e)
+    else:
+        pd.testing.assert_series_equal(got.to_pandas(), exp)

@@ -395,6 +395,14 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
 
     if isinstance(other, (Series, DataFrame)):
         return NotImplemented  # pandas' Index defers to a Series or a frame (their __pandas_priority__)
+    if isinstance(other, (pd.Series, pd.DataFrame)):
+        # pandas' Index defers to them too: their reflected operator, with this Index as the operand
+        # (the Series' or frame's values taken as gframe's at the edge, as a user's pandas input is)
+        box = (Series if isinstance(other, pd.Series) else DataFrame)(other)
+        flipped = _REFLECTED.get(op) if reflected else _FORWARD.get(op)
+        if flipped is None or not hasattr(box, flipped):
+            raise NotNative(f"a pandas {type(other).__name__} operand")
+        return getattr(box, flipped)(self)
     if op == "matmul":
         raise NotNative("@ of an Index")
     pidx = self.to_pandas()
@@ -462,6 +470,13 @@ def _native_values(self: Index, meta_fn: Any, compute: Any) -> Any:
 
 
 _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+# ``idx <op> other`` as ``other``'s method (``other.__radd__(idx)``, ``other.__gt__(idx)`` for ``idx < other``),
+# and ``other <op> idx`` (a reflected call) as ``other.__add__(idx)``
+_FORWARD = {**{o: f"__r{o}__" for o in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or",
+                                        "xor", "divmod")},
+            "eq": "__eq__", "ne": "__ne__", "lt": "__gt__", "le": "__ge__", "gt": "__lt__", "ge": "__le__"}
+_REFLECTED = {o: f"__{o}__" for o in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or",
+                                      "xor", "divmod")}
 
 
 def _inner_reason(err: Exception) -> str:
@@ -469,6 +484,16 @@ def _inner_reason(err: Exception) -> str:
     text = str(err)
     head = text.split(" and would run through pandas", maxsplit=1)[0]
     return "as a Series: " + head.replace(" is not implemented natively by gframe ", " ")
+
+
+def _numbers(native: Any, meta: Any) -> bool:
+    """Whether both dtypes are numpy numbers: pandas' dtype is then the values' as much as the
+    operands' (``int // 0`` is float64, inf where the divisor is 0: ``dispatch_fill_zeros``), which
+    the Series operator computed as pandas does (its own verdict checked it); the no-row answer
+    cannot see the zeros."""
+    import numpy as np
+
+    return all(isinstance(d, np.dtype) and d.kind in "iuf" for d in (native, meta))
 
 
 def _result(meta: Any, values: pd.Series) -> Any:
@@ -482,7 +507,7 @@ def _result(meta: Any, values: pd.Series) -> Any:
 
     if isinstance(meta, pd.Index) and not isinstance(meta, (pd.MultiIndex, pd.RangeIndex)):
         out = pd.Index(values.array, dtype=values.dtype, name=meta.name, copy=False)
-        if type(out) is not type(meta) or not _same(out.dtype, meta.dtype):
+        if (type(out) is not type(meta) or not _same(out.dtype, meta.dtype)) and not _numbers(out.dtype, meta.dtype):
             raise NotNative("the native result's dtype is not pandas'")
         freq = getattr(meta, "freq", None)
         if freq is not None:
