@@ -43,7 +43,11 @@ def _check(got: object, exp: object) -> None:
     if isinstance(exp, pd.Series):
         pd.testing.assert_series_equal(got.to_pandas(), exp)
         return
-    raise AssertionError(f"unexpected pandas result {type(exp)}")
+    if isinstance(exp, pd.DataFrame):
+        pd.testing.assert_frame_equal(got.to_pandas(), exp)
+        return
+    # a scalar (a reduction): pandas' value and type
+    assert type(got) is type(exp) and (got == exp or pd.isna(got) and pd.isna(exp)), (got, exp)
 
 
 def _compare(pidx: pd.Index, fn, native: bool = True) -> None:
@@ -207,3 +211,52 @@ def test_pandas_series_operand_defers(fn):
             pd.testing.assert_series_equal(g.to_pandas(), e)
     else:
         pd.testing.assert_series_equal(got.to_pandas(), exp)
+
+
+@pytest.mark.parametrize("name", [None, "z", ["w"], [["x"]]])
+def test_copy(name):
+    pdf = pd.DataFrame({"v": [1, 2]}, index=pd.Index(["a", "b"], name="k"))
+    gdf = gf.DataFrame(pdf)
+    for pidx, gidx in ((pdf.index, gdf.index), (INTS, _index(INTS))):
+        try:
+            exp = pidx.copy(name=name)
+        except TypeError:
+            with option_context(fallback="raise"), pytest.raises(TypeError):
+                gidx.copy(name=name)
+            continue
+        with option_context(fallback="raise"):
+            got = gidx.copy(name=name)
+        _check(got, exp)
+        assert gidx.name == pidx.name  # the copy's name only
+
+
+DATES_NAIVE_NOFREQ = pd.DatetimeIndex(["2000-01-01 10:30", "2000-03-02 23:59", None, "2001-12-31"], name="d")
+
+
+@pytest.mark.parametrize("pidx,fn", [
+    (FLOATS, lambda x: x.isna()), (FLOATS, lambda x: x.notna()), (NULLABLE, lambda x: x.isna()),
+    (INTS, lambda x: x.isin([1, 3])), (STRINGS, lambda x: x.isin(["a"])), (FLOATS, lambda x: x.fillna(0)),
+    (FLOATS, lambda x: x.round()), (INTS, lambda x: x.min()), (INTS, lambda x: x.max()), (FLOATS, lambda x: x.min()),
+    (FLOATS, lambda x: x.max(skipna=False)), (EMPTY, lambda x: x.min()), (DATES_TZ, lambda x: x.max()),
+    (BOOLS, lambda x: x.any()), (BOOLS, lambda x: x.all()), (STRINGS, lambda x: x.min()),
+    (DATES_NAIVE_NOFREQ, lambda x: x.year), (DATES_NAIVE_NOFREQ, lambda x: x.month),
+    (DATES_NAIVE_NOFREQ, lambda x: x.normalize()), (DATES_NAIVE_NOFREQ, lambda x: x.floor("h")),
+    (DATES_NAIVE_NOFREQ, lambda x: x.isna()), (DATES, lambda x: x.dayofweek), (DELTAS, lambda x: x.days),
+    (STRINGS, lambda x: x.str.upper()), (STRINGS, lambda x: x.str.startswith("a")), (STRINGS, lambda x: x.str.len()),
+])
+def test_value_methods(pidx, fn):
+    _compare(pidx, fn)
+
+
+@pytest.mark.parametrize("pidx,fn", [
+    (DATES, lambda x: x.normalize()),  # pandas infers the freq from the values
+    (STRINGS, lambda x: x.str.extract("(a)")),  # a frame
+    (INTS, lambda x: x.min(axis=1)),  # pandas' error
+])
+def test_value_methods_pandas(pidx, fn):
+    _compare(pidx, fn, native=False)
+
+
+def test_str_refused():
+    with pytest.raises(AttributeError):
+        _index(INTS).str  # noqa: B018

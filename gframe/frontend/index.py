@@ -225,6 +225,17 @@ class Index(ArrowInterop):
             raise ValueError("Supported units are 's', 'ms', 'us', 'ns'")
         return Index._from_pandas(retimed(pidx, unit))
 
+    def copy(self, name: Hashable | None = None, deep: bool = False) -> "Index":
+        """pandas' ``Index.copy``: the same labels with ``name`` set (pandas' TypeError for an
+        unhashable one). No value is computed: a plan's index stays the plan's (an Index's labels are
+        never changed in place, so sharing them is a copy), pandas' labels are copied as pandas does."""
+        if self._pandas is not None or self._plan.schema.index is None or len(self._plan.schema.index) != 1:
+            return Index._from_pandas(self.to_pandas().copy(name=name, deep=deep))
+        out = Index._of(self._plan)
+        if name is not None:  # pandas' reading of ``name`` (a one-item list is the name; its TypeError)
+            out._set_names([pd.Index([], dtype=object).copy(name=name).name], attr="name")
+        return out
+
     def _with_freq(self, freq: Any) -> "Index":
         """pandas' ``DatetimeIndex._with_freq`` / ``TimedeltaIndex._with_freq`` (pandas' tests and
         testing helpers call it): the labels with ``freq`` set as pandas sets it, unchecked against
@@ -264,9 +275,26 @@ class Index(ArrowInterop):
         if getattr(type(pidx), name, None) is None and not (name.startswith("_") and hasattr(pidx, name)):
             raise AttributeError(f"{type(pidx).__name__!r} object has no attribute {name!r}")
         value = getattr(pidx, name)
+        compute = None if isinstance(pidx, pd.MultiIndex) else _series_call(name, pidx)
         if callable(value):
-            return lambda *a, **k: via_pandas(f"Index.{name}", value, a, k, "not native")
+            if compute is None:
+                return lambda *a, **k: via_pandas(f"Index.{name}", value, a, k, "not native")
+            return _native_method(self, name, compute)
+        if compute is not None:  # a property of the labels' values (``dti.year``): the engines' where they can
+            try:
+                return _native_values(self, lambda p: getattr(p, name), compute, freq_kept=False)
+            except NotNative:
+                pass
         return from_pandas_result(value, f"Index.{name}")
+
+    @property
+    def str(self) -> Any:
+        """pandas' ``Index.str``: each method the Series' string method of the labels (the engines'),
+        the result as pandas' Index gives it (an Index, a bool array); pandas' (recorded) where the
+        native one declines (a frame from ``extract``, a MultiIndex from ``split(expand=True)``)."""
+        pidx = self.to_pandas()
+        pidx.str  # noqa: B018 - pandas' AttributeError for labels that are not strings
+        return _IndexStrings(self)
 
 
 def _operator(name: str, reflected: bool = False) -> Any:
@@ -316,6 +344,107 @@ for _name in ("neg", "pos", "abs", "invert"):
 Index.__divmod__ = _operator("__divmod__")  # type: ignore[attr-defined]
 Index.__rdivmod__ = _operator("__rdivmod__", reflected=True)  # type: ignore[attr-defined]
 Index.__hash__ = None  # type: ignore[assignment]  # pandas' indexes are unhashable (mutable names)
+
+
+# ------------------------------------------------------------------ value methods, natively
+
+# Index methods that are the Series method of the same name over the labels, value for value
+_LABEL_METHODS = frozenset({"isna", "notna", "isnull", "notnull", "isin", "fillna", "round"})
+# DatetimeIndex / TimedeltaIndex methods and properties that are the Series' ``dt`` ones
+_TIME_METHODS = frozenset({"tz_localize", "tz_convert", "normalize", "floor", "ceil", "round", "strftime",
+                           "day_name", "month_name", "total_seconds"})
+_TIME_PROPERTIES = frozenset({
+    "year", "month", "day", "hour", "minute", "second", "microsecond", "nanosecond", "dayofweek", "day_of_week",
+    "weekday", "dayofyear", "day_of_year", "quarter", "days_in_month", "daysinmonth", "is_month_start",
+    "is_month_end", "is_quarter_start", "is_quarter_end", "is_year_start", "is_year_end", "is_leap_year",
+    "days", "seconds", "microseconds", "nanoseconds"})
+# reductions: the Series' over the labels (a scalar either way)
+_REDUCTIONS = frozenset({"min", "max", "any", "all"})
+
+
+def _series_call(name: str, pidx: pd.Index) -> Any:
+    """How the Series computes the Index method or property ``name`` of these labels (a callable of
+    the labels' Series and the call's arguments), None where it is not a value method."""
+    timelike = isinstance(pidx, (pd.DatetimeIndex, pd.TimedeltaIndex))
+    if timelike and (name in _TIME_METHODS or name in _TIME_PROPERTIES):
+        if name in _TIME_PROPERTIES:
+            return lambda s: getattr(s.dt, name)
+        return lambda s, *a, **k: getattr(s.dt, name)(*a, **k)
+    if name in _LABEL_METHODS or name in _REDUCTIONS:
+        return lambda s, *a, **k: getattr(s, name)(*a, **k)
+    return None
+
+
+def _native_method(self: Index, name: str, compute: Any) -> Any:
+    """Index method ``name`` as the Series method ``compute`` of the labels (``_native_values``);
+    pandas' method on the labels (recorded) where the native one declines."""
+    def call(*a: Any, **k: Any) -> Any:
+        def run(p: Any, *a: Any, **k: Any) -> Any:
+            return getattr(p, name)(*a, **k)
+
+        try:
+            if name in _REDUCTIONS:
+                return _native_scalar(self, name, a, k)
+            return _native_values(self, lambda p: run(p, *a, **k), lambda s: compute(s, *a, **k), freq_kept=False)
+        except NotNative as why:
+            return via_pandas(f"Index.{name}", run, (self, *a), k, str(why))
+
+    call.__name__ = name
+    return call
+
+
+def _native_scalar(self: Index, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``idx.min()`` / ``max`` / ``any`` / ``all``: the Series reduction of the labels (pandas' Index
+    takes ``axis=None`` and ``skipna`` only; its errors for others come from the labels without rows)."""
+    from gframe.config import option_context
+    from gframe.errors import FallbackError
+
+    pidx = self.to_pandas()
+    _pandas_meta(lambda p: getattr(p, name)(*args, **kwargs), (pidx[:0],))  # pandas' refusal, as at the call
+    if args or set(kwargs) - {"axis", "skipna"} or kwargs.get("axis") not in (None, 0):
+        raise NotNative("arguments of the Index's own")
+    skipna = kwargs.get("skipna", True)
+    try:
+        with option_context(fallback="raise"):
+            if name in ("any", "all"):
+                # pandas' Index.any / all: numpy's truth of the values, missing ones skipped
+                return getattr(_labels_series(pidx), name)(skipna=True)
+            out = getattr(_labels_series(pidx), name)(skipna=skipna)
+    except FallbackError as err:
+        raise NotNative(_inner_reason(err)) from None
+    # no value (no labels, only missing ones, or one missing without skipna): pandas' Index answers
+    # its missing-value marker (NaN, NaT, NA), the Series its own scalar type
+    return pidx[:0]._na_value if pd.api.types.is_scalar(out) and pd.isna(out) else out
+
+
+class _IndexStrings:
+    """``Index.str``: pandas' string methods, each the Series' of the labels (``_native_values``)."""
+
+    def __init__(self, index: Index) -> None:
+        self._index = index
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        attr = getattr(self._index.to_pandas().str, name)  # pandas' AttributeError for a name it lacks
+        if not callable(attr):
+            return from_pandas_result(attr, f"Index.str.{name}")
+        index = self._index
+
+        def call(*a: Any, **k: Any) -> Any:
+            def run(p: Any, *a: Any, **k: Any) -> Any:
+                return getattr(p.str, name)(*a, **k)
+
+            try:
+                return _native_values(index, lambda p: run(p, *a, **k), lambda s: getattr(s.str, name)(*a, **k))
+            except NotNative as why:
+                return via_pandas(f"Index.str.{name}", run, (index, *a), k, str(why))
+
+        call.__name__ = name
+        return call
+
+    def __iter__(self) -> Any:
+        raise TypeError("'StringMethods' object is not iterable")
 
 
 # ------------------------------------------------------------------ operators, natively
@@ -448,11 +577,13 @@ def _native_unary(self: Index, op: Any) -> Any:
     return _native_values(self, op, lambda s: s if op is operator.pos else op(s))
 
 
-def _native_values(self: Index, meta_fn: Any, compute: Any) -> Any:
+def _native_values(self: Index, meta_fn: Any, compute: Any, freq_kept: bool = True) -> Any:
     """An Index method or unary operator computed by the engines: ``compute`` on the labels as a
     Series (``_labels_series``; any pandas trip inside it makes the whole call pandas',
     ``NotNative``), shaped as pandas' Index answer ``meta_fn`` gives it on the labels without rows
-    (``_pandas_meta``: its exception, or the result's class, dtype, name and ``freq``)."""
+    (``_pandas_meta``: its exception, or the result's class, dtype, name and ``freq``). Without
+    ``freq_kept``, a method whose ``freq`` pandas may infer from the values (``normalize``: its
+    ``_with_freq("infer")``) is pandas' where the labels have one and the result is times."""
     from gframe.config import option_context
     from gframe.errors import FallbackError
 
@@ -460,6 +591,8 @@ def _native_values(self: Index, meta_fn: Any, compute: Any) -> Any:
     if isinstance(pidx, pd.MultiIndex):
         raise NotNative("a MultiIndex's tuples")
     meta = _pandas_meta(meta_fn, (pidx[:0],))
+    if not freq_kept and getattr(pidx, "freq", None) is not None and isinstance(meta, (pd.DatetimeIndex, pd.TimedeltaIndex)):
+        raise NotNative("a frequency the values decide")
     left = _labels_series(pidx)
     try:
         with option_context(fallback="raise"):
