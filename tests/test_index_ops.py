@@ -149,11 +149,23 @@ def test_plan_index():
 
 
 @pytest.mark.parametrize("fn", [
-    lambda x: x + 1, lambda x: x * 2, lambda x: -x,  # a RangeIndex's arithmetic: pandas keeps a range
+    lambda x: -x,  # a RangeIndex's unary operator: pandas keeps a range
     lambda x: x + np.arange(2), lambda x: x == np.arange(2),  # different lengths: pandas' error
 ])
 def test_pandas_answers(fn):
     _compare(pd.RangeIndex(5, name="r"), fn, native=False)
+
+
+@pytest.mark.parametrize("pidx", [pd.RangeIndex(0, 10, 1, name="r"), pd.RangeIndex(5, -5, -1), pd.RangeIndex(-10, 10, 2),
+                                  pd.RangeIndex(0), pd.RangeIndex(3, 4)])
+@pytest.mark.parametrize("fn", [
+    lambda x: x + 1, lambda x: 1 - x, lambda x: x * 2, lambda x: x * 0, lambda x: 3 * x, lambda x: x / 2,
+    lambda x: x // 2, lambda x: x // 3, lambda x: x - np.int64(3), lambda x: x * 1.5, lambda x: x % 3,
+    lambda x: divmod(x, 3), lambda x: x + pd.Timedelta(1), lambda x: x == 3, lambda x: x + pd.RangeIndex(len(x)),
+])
+def test_range_index_arithmetic(pidx, fn):
+    # pandas' range rule (start, stop, step) where it keeps a RangeIndex, the values' operator elsewhere
+    _compare(pidx, fn)
 
 
 def test_range_index_compares_natively():

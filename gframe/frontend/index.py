@@ -537,8 +537,10 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
     pidx = self.to_pandas()
     if isinstance(pidx, pd.MultiIndex):
         raise NotNative("a MultiIndex's tuples")
-    if isinstance(pidx, pd.RangeIndex) and op not in _COMPARISONS:
-        raise NotNative("a RangeIndex's arithmetic (pandas keeps a range where it can)")
+    if isinstance(pidx, pd.RangeIndex):
+        ranged = _range_arithmetic(pidx, op, other, reflected)
+        if ranged is not None:
+            return ranged
     same = other is self
     other = _operand(_labels(other), len(pidx))
     fn = _OPERATORS[op]
@@ -546,7 +548,9 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
 
     listlike = isinstance(other, (pd.Index, np.ndarray, pd.api.extensions.ExtensionArray))
     rempty = other[:0] if listlike else other
-    meta = _pandas_meta(lambda a, b: fn(b, a) if reflected else fn(a, b), (pidx[:0], rempty))
+    # (a RangeIndex the range rule above did not keep: pandas' Index operator on its values)
+    lempty = pd.Index(pidx[:0].to_numpy(), name=pidx.name) if isinstance(pidx, pd.RangeIndex) else pidx[:0]
+    meta = _pandas_meta(lambda a, b: fn(b, a) if reflected else fn(a, b), (lempty, rempty))
     if same and op in ("eq", "ne", "le", "ge"):
         # pandas' fast path for an index compared with itself: equal but where a label is missing
         missing = _labels_series(pidx).isna().to_pandas().to_numpy(dtype=bool)
@@ -567,6 +571,39 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
             raise NotNative(f"pandas' divmod gives a {type(meta).__name__}")
         return tuple(_result(m, v) for m, v in zip(meta, values))
     return _result(meta, values[0])
+
+
+def _range_arithmetic(pidx: pd.RangeIndex, op: str, other: Any, reflected: bool) -> Any:
+    """pandas' RangeIndex rule: ``+``, ``-``, ``*`` with an integer map start, stop and step (three
+    Python ints: no label is computed) to another RangeIndex, where they make one (a nonzero step);
+    None where pandas' Index operator on the values answers instead (computed as any Index's)."""
+    if op == "floordiv" and not reflected and pd.api.types.is_integer(other) and other != 0:
+        n, other = len(pidx), int(other)  # (pandas' RangeIndex.__floordiv__)
+        if n == 0 or pidx.start % other == 0 and pidx.step % other == 0:
+            start, step = pidx.start // other, pidx.step // other
+            return Index._from_pandas(pd.RangeIndex(start, start + n * step, step or 1, name=pidx.name))
+        if n == 1:
+            start = pidx.start // other
+            return Index._from_pandas(pd.RangeIndex(start, start + 1, 1, name=pidx.name))
+        return None
+    if op not in ("add", "sub", "mul") or not pd.api.types.is_integer(other):
+        return None
+    fn = _OPS[op]
+    other = int(other)
+
+    def apply(a: int) -> int:
+        return fn(other, a) if reflected else fn(a, other)
+
+    if op == "mul":
+        step = apply(pidx.step)
+        if not step:
+            return None
+    else:
+        step = -pidx.step if op == "sub" and reflected else pidx.step
+    return Index._from_pandas(pd.RangeIndex(apply(pidx.start), apply(pidx.stop), step, name=pidx.name))
+
+
+_OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
 
 
 def _native_unary(self: Index, op: Any) -> Any:
