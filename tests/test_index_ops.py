@@ -272,3 +272,15 @@ def test_value_methods_pandas(pidx, fn):
 def test_str_refused():
     with pytest.raises(AttributeError):
         _index(INTS).str  # noqa: B018
+
+
+@pytest.mark.parametrize("pidx", [INTS, STRINGS, NULLABLE, DATES_NAIVE_NOFREQ, EMPTY, ONE])
+@pytest.mark.parametrize("positions", [[0], [-1, 0], [], [0, 0, 0], [5], np.array([0, -1], dtype=np.int32)])
+def test_take(pidx, positions):
+    _compare(pidx, lambda x: x.take(positions))
+
+
+@pytest.mark.parametrize("pidx,kw", [(DATES, {}), (pd.RangeIndex(4), {}), (INTS, {"fill_value": 0})])
+def test_take_pandas(pidx, kw):
+    # a freq or a range kept where the positions make a slice, a fill value: pandas decides
+    _compare(pidx, lambda x: x.take([1, 2], **kw), native=False)

@@ -17,6 +17,9 @@ from gframe.interop import arrow_to_pandas, host_copy
 from gframe.plan.logical import Plan, ResetIndex, Select
 
 
+_NO_DEFAULT = pd.api.extensions.no_default
+
+
 @wraps_pandas(pd.Index, lambda cls, pidx, api: cls._from_pandas(pidx))
 class Index(ArrowInterop):
     """The index of a DataFrame or Series (RangeIndex, column-backed Index or MultiIndex)."""
@@ -236,6 +239,22 @@ class Index(ArrowInterop):
             out._set_names([pd.Index([], dtype=object).copy(name=name).name], attr="name")
         return out
 
+    def take(self, indices: Any, axis: Any = 0, allow_fill: Any = _NO_DEFAULT, fill_value: Any = _NO_DEFAULT,
+             **kwargs: Any) -> "Index":
+        """pandas' ``Index.take``: the labels at ``indices`` (negative ones from the end), the Series'
+        positional selection of the labels (the engines'); pandas' out-of-bounds IndexError. pandas'
+        (recorded) where it decides from the values: a fill value (-1 is missing), a ``freq`` or a
+        range kept where the positions make a slice."""
+        given = {k: v for k, v in (("allow_fill", allow_fill), ("fill_value", fill_value)) if v is not _NO_DEFAULT}
+
+        def run(p: Any) -> Any:  # the arguments as given (a RangeIndex's defaults are its own)
+            return p.take(indices, axis=axis, **given, **kwargs)
+
+        try:
+            return _native_take(self, indices, axis, given.get("allow_fill", True), given.get("fill_value"), kwargs)
+        except NotNative as why:
+            return via_pandas("Index.take", run, (self,), {}, str(why))
+
     def _with_freq(self, freq: Any) -> "Index":
         """pandas' ``DatetimeIndex._with_freq`` / ``TimedeltaIndex._with_freq`` (pandas' tests and
         testing helpers call it): the labels with ``freq`` set as pandas sets it, unchecked against
@@ -391,6 +410,29 @@ def _native_method(self: Index, name: str, compute: Any) -> Any:
 
     call.__name__ = name
     return call
+
+
+def _native_take(self: Index, indices: Any, axis: Any, allow_fill: bool, fill_value: Any, kwargs: dict[str, Any]) -> Any:
+    """``Index.take`` as the labels' Series ``iloc`` (see ``Index.take``); ``NotNative`` where pandas decides."""
+    import numpy as np
+
+    pidx = self.to_pandas()
+    if kwargs or isinstance(pidx, (pd.MultiIndex, pd.RangeIndex)) or getattr(pidx, "freq", None) is not None:
+        raise NotNative("pandas' take keeps a range or a frequency where the positions make a slice")
+    if allow_fill and fill_value is not None:
+        raise NotNative("a fill value (-1 is a missing label)")
+    if not pd.api.types.is_list_like(indices):
+        raise NotNative("a scalar position")
+    pos = np.asarray(indices)
+    if pos.ndim != 1 or len(pos) and pos.dtype.kind not in "iu":
+        raise NotNative("positions that are not integers")
+    pos = pos.astype(np.int64)
+    n = len(pidx)
+    bad = (pos >= n) | (pos < -n)
+    if bad.any():
+        raise IndexError(f"index {pos[bad][0]} is out of bounds for axis 0 with size {n}")
+    return _native_values(self, lambda p: p.take(np.array([], dtype=np.intp), axis=axis),
+                          lambda s: s.iloc[np.where(pos < 0, pos + n, pos)])
 
 
 def _native_scalar(self: Index, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
