@@ -284,3 +284,19 @@ def test_take(pidx, positions):
 def test_take_pandas(pidx, kw):
     # a freq or a range kept where the positions make a slice, a fill value: pandas decides
     _compare(pidx, lambda x: x.take([1, 2], **kw), native=False)
+
+
+@pytest.mark.parametrize("level", [0, 1, -1, "a", "b", 5, "zz"])
+def test_get_level_values_of_a_plan(level):
+    pdf = pd.DataFrame({"a": [2, 1, 2], "b": ["x", "y", "x"], "v": [1.0, 2.0, 3.0]})
+    exp_frame = pdf.groupby(["a", "b"]).sum()
+    got_frame = gf.DataFrame(pdf).groupby(["a", "b"]).sum()
+    try:
+        exp = exp_frame.index.get_level_values(level)
+    except (KeyError, IndexError) as err:
+        with option_context(fallback="raise"), pytest.raises(type(err)):
+            got_frame.index.get_level_values(level)
+        return
+    with option_context(fallback="raise"):
+        got = got_frame.index.get_level_values(level)
+    _check(got, exp)

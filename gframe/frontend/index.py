@@ -282,9 +282,15 @@ class Index(ArrowInterop):
 
     def get_level_values(self, level: Any) -> "Index":
         """A single-level index is its own level (no pandas round trip: pyarrow's ``Table.from_pandas``
-        asks for it); a MultiIndex level runs through pandas."""
+        asks for it); a level of a plan's MultiIndex is the plan with the other levels dropped
+        (``reset_index(others, drop=True)``, the engines'); a MultiIndex of pandas labels runs
+        through pandas."""
         if self.nlevels == 1 and isinstance(level, (int, str, type(None))) and level in (0, -1, self.name):
             return self
+        if self._plan is not None and self.nlevels > 1:
+            level_values = _plan_level(self, level)
+            if level_values is not None:
+                return level_values
         return self.__getattr__("get_level_values")(level)
 
     def __getattr__(self, name: str) -> Any:
@@ -490,6 +496,25 @@ class _IndexStrings:
 
 
 # ------------------------------------------------------------------ operators, natively
+
+def _plan_level(self: Index, level: Any) -> "Index | None":
+    """Level ``level`` of a plan's MultiIndex as an Index of the plan (pandas' KeyError / IndexError
+    for a level it does not have, from a MultiIndex of the same names without rows); None where
+    dropping the other levels is not native."""
+    from gframe.config import option_context
+    from gframe.errors import FallbackError
+    from gframe.frontend.frame import DataFrame
+
+    names = list(self.names)
+    num = pd.MultiIndex.from_arrays([[] for _ in names], names=names)._get_level_number(level)
+    others = [i for i in range(len(names)) if i != num]
+    try:
+        with option_context(fallback="raise"):
+            frame = DataFrame._from_plan(Select((), self._plan)).reset_index(level=others, drop=True)
+    except FallbackError:
+        return None
+    return Index._of(frame._plan)
+
 
 def _labels(obj: Any) -> Any:
     """The pandas labels of a gframe Index (computed by the engine where it is a plan's), else ``obj``."""
