@@ -1,7 +1,16 @@
 """Index: the row labels of a frame, as a lazy view of the plan's index columns.
 
-An ``Index`` is a thin handle: the plan of its frame and nothing else. Its values are computed
-when asked for (``to_pandas``, ``len``, iteration). Anything beyond the basics runs through pandas.
+An ``Index`` is a thin handle: the plan of its frame (or pandas' labels, where it was built from
+them) and nothing else. Its values are computed when asked for (``to_pandas``, ``len``, iteration).
+
+Operators (arithmetic, comparison, logical, unary, ``divmod``) and the value methods (``astype``,
+``isin``, ``isna``, ``fillna``, ``take``, ``min`` / ``max``, the DatetimeIndex fields, ``str``) are
+the Series' on the labels: the labels become a Series source, the Series operator or method computes
+(its dtype rules, pandas' verdict, its exception types), and the result is shaped as pandas' Index
+gives it - the class, dtype, name and ``freq`` that pandas' own call answers on the labels without
+rows (``_pandas_meta``, as ``frontend/verdict.py`` asks of Series operands). Where the Series would
+go to pandas, or pandas decides from the values (a ``freq`` inferred, a RangeIndex kept), the whole
+call is pandas' Index call, recorded. Anything else runs through pandas (``__getattr__``).
 """
 from __future__ import annotations
 
