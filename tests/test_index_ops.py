@@ -300,3 +300,14 @@ def test_get_level_values_of_a_plan(level):
     with option_context(fallback="raise"):
         got = got_frame.index.get_level_values(level)
     _check(got, exp)
+
+
+@pytest.mark.parametrize("pidx", [INTS, FLOATS, EMPTY])
+@pytest.mark.parametrize("ufunc", [np.sqrt, np.exp, np.floor, np.negative, np.absolute])
+def test_elementwise_ufuncs(pidx, ufunc):
+    with np.errstate(all="ignore"):
+        _compare(pidx, ufunc)
+
+
+def test_other_ufuncs_pandas():
+    _compare(INTS, np.cbrt, native=False)

@@ -181,6 +181,11 @@ class Index(ArrowInterop):
         out = maybe_dispatch_ufunc_to_dunder_op(self, ufunc, method, *inputs, **kwargs)
         if out is not NotImplemented:
             return out
+        if method == "__call__" and len(inputs) == 1 and inputs[0] is self and not kwargs:
+            try:  # elementwise math (``np.sqrt(idx)``): the Series' ufunc of the labels
+                return _native_values(self, ufunc, ufunc)
+            except NotNative:
+                pass
 
         def run(*args: Any, **kw: Any) -> Any:
             return getattr(ufunc, method)(*args, **kw)
