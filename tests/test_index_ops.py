@@ -311,3 +311,10 @@ def test_elementwise_ufuncs(pidx, ufunc):
 
 def test_other_ufuncs_pandas():
     _compare(INTS, np.cbrt, native=False)
+
+
+def test_str_accessor_is_pandas_class():
+    from pandas.core.strings.accessor import StringMethods
+
+    assert isinstance(_index(STRINGS).str, StringMethods)
+    assert not hasattr(_index(INTS), "str")

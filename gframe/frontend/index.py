@@ -485,6 +485,12 @@ class _IndexStrings:
     def __init__(self, index: Index) -> None:
         self._index = index
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        """pandas' ``StringMethods``, as the Series' accessor answers (``frontend/accessors.py``):
+        ``isinstance(idx.str, StringMethods)`` holds as on pandas."""
+        return pd.core.strings.accessor.StringMethods
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
