@@ -318,3 +318,18 @@ def test_str_accessor_is_pandas_class():
 
     assert isinstance(_index(STRINGS).str, StringMethods)
     assert not hasattr(_index(INTS), "str")
+
+
+FOO_ZONE = pd.date_range("2016-01-01", periods=3, tz=__import__("datetime").timezone(
+    __import__("datetime").timedelta(hours=-1), "foo"), name="z")
+
+
+@pytest.mark.parametrize("pidx,fn", [
+    # datetimes of two zones (pandas subtracts in UTC), naive against aware (== False), a zone the
+    # engines cannot name: the engines refuse while computing, pandas' Index operator answers
+    (pd.date_range("2016-01-01", periods=3, tz="US/Eastern"), lambda x: x - pd.date_range("2016-01-01", periods=3, tz="CET")),
+    (pd.date_range("2016-01-01", periods=3), lambda x: x == pd.date_range("2016-01-01", periods=3, tz="UTC")),
+    (FOO_ZONE, lambda x: x == x[0]), (FOO_ZONE, lambda x: x > x[1]),
+])
+def test_engine_refusals_are_pandas(pidx, fn):
+    _compare(pidx, fn, native=False)

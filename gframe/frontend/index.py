@@ -650,7 +650,7 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
             parts = [left._binary(o, right, reflected) for o in ops]
             if any(p is NotImplemented for p in parts):
                 raise NotNative("the Series operator declines these operands")
-            values = [p.to_pandas() for p in parts]
+            values = [_computed(p) for p in parts]
     except FallbackError as err:
         raise NotNative(_inner_reason(err)) from None
     if op == "divmod":
@@ -720,13 +720,28 @@ def _native_values(self: Index, meta_fn: Any, compute: Any, freq_kept: bool = Tr
     left = _labels_series(pidx)
     try:
         with option_context(fallback="raise"):
-            values = compute(left).to_pandas()
+            values = _computed(compute(left))
     except FallbackError as err:
         raise NotNative(_inner_reason(err)) from None
     return _result(meta, values)
 
 
 _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _computed(series: Any) -> pd.Series:
+    """The values of the Series the operator or method built (pandas' exceptions of the operands'
+    dtypes were raised while building it). An engine's refusal while computing (a zone Polars cannot
+    name, datetimes of two zones it will not compare or subtract, values past a unit's range) makes
+    the call pandas' Index call (``NotNative``), which answers, or raises, as pandas does."""
+    from gframe.errors import UnsupportedError
+
+    try:
+        return series.to_pandas()
+    except (UnsupportedError, TypeError, ValueError) as err:
+        if isinstance(err, pd.errors.IntCastingNaNError) or type(err).__module__.startswith("pandas"):
+            raise  # pandas' own error for the values, raised by the native computation
+        raise NotNative(f"the engines could not compute it ({type(err).__name__})") from None
 # ``idx <op> other`` as ``other``'s method (``other.__radd__(idx)``, ``other.__gt__(idx)`` for ``idx < other``),
 # and ``other <op> idx`` (a reflected call) as ``other.__add__(idx)``
 _FORWARD = {**{o: f"__r{o}__" for o in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or",
