@@ -333,3 +333,20 @@ FOO_ZONE = pd.date_range("2016-01-01", periods=3, tz=__import__("datetime").time
 ])
 def test_engine_refusals_are_pandas(pidx, fn):
     _compare(pidx, fn, native=False)
+
+
+@pytest.mark.parametrize("unit", ["s", "ms", "us", "ns"])
+@pytest.mark.parametrize("tz", [None, "UTC"])
+def test_time_overflow(unit, tz):
+    # pandas' checked int64 arithmetic: a result past int64 or on NaT's value is its OverflowError
+    from pandas._libs.tslibs import iNaT
+
+    dti = pd.DatetimeIndex(np.array([iNaT + 1, 0], dtype=f"M8[{unit}]"))
+    dti = dti if tz is None else dti.tz_localize(tz)
+    _compare(dti, lambda x: x + pd.Timedelta(-1, unit).as_unit(unit))
+    _compare(dti, lambda x: x - pd.Timedelta(1, unit).as_unit(unit))
+    # no overflow: values at the edge of the range the engines hold ([s] as [ms]) may be pandas'
+    _compare(dti, lambda x: x + pd.Timedelta(1, unit).as_unit(unit), native=False)
+    big = pd.to_datetime(["2021-12-28 17:19", pd.Timestamp.max]).as_unit("ns")
+    _compare(big, lambda x: x - pd.Timestamp("1950-01-01").as_unit("ns"))
+    _compare(big, lambda x: pd.Timestamp("1950-01-01").as_unit("ns") - x)

@@ -638,6 +638,7 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
     # (a RangeIndex the range rule above did not keep: pandas' Index operator on its values)
     lempty = pd.Index(pidx[:0].to_numpy(), name=pidx.name) if isinstance(pidx, pd.RangeIndex) else pidx[:0]
     meta = _pandas_meta(lambda a, b: fn(b, a) if reflected else fn(a, b), (lempty, rempty))
+    _check_time_overflow(pidx, op, other, reflected, meta)
     if same and op in ("eq", "ne", "le", "ge"):
         # pandas' fast path for an index compared with itself: equal but where a label is missing
         missing = _labels_series(pidx).isna().to_pandas().to_numpy(dtype=bool)
@@ -727,6 +728,46 @@ def _native_values(self: Index, meta_fn: Any, compute: Any, freq_kept: bool = Tr
 
 
 _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _check_time_overflow(pidx: pd.Index, op: str, other: Any, reflected: bool, meta: Any) -> None:
+    """pandas' ``checked_add_with_arr`` for times: ``+`` / ``-`` of datetimes and timedeltas whose
+    int64 values (in the result's unit) overflow, or land on NaT's value, raise pandas' OverflowError
+    (the engines' int64 arithmetic would wrap). Checked on the labels and the operand's int64 values
+    with numpy (vectorized), missing values skipped."""
+    import numpy as np
+
+    if op not in ("add", "sub") or not isinstance(meta, (pd.DatetimeIndex, pd.TimedeltaIndex)) \
+            or pidx.dtype.kind not in "mM":
+        return
+    unit = meta.unit
+    nat = np.iinfo(np.int64).min
+    try:
+        left = np.asarray(pidx.as_unit(unit).asi8)
+        if isinstance(other, (pd.Index, np.ndarray, pd.api.extensions.ExtensionArray)):
+            right_idx = pd.Index(other)
+            if right_idx.dtype.kind not in "mM":
+                return
+            right = np.asarray(right_idx.as_unit(unit).asi8)
+        else:
+            value = pd.Timestamp(other) if isinstance(other, (pd.Timestamp, np.datetime64)) or (
+                hasattr(other, "year") and not isinstance(other, pd.Timedelta)) else pd.Timedelta(other)
+            if value is pd.NaT:
+                return
+            right = np.full(len(left), value.as_unit(unit)._value, dtype=np.int64)
+    except (TypeError, ValueError, OverflowError, AttributeError):
+        return  # no int64 values to check (pandas' conversion refuses): the operator decides
+    a, b = (right, left) if reflected else (left, right)
+    valid = (a != nat) & (b != nat)
+    with np.errstate(over="ignore"):
+        if op == "add":
+            out = a + b
+            over = (a > 0) & (b > 0) & (out < 0) | (a < 0) & (b < 0) & (out >= 0)
+        else:
+            out = a - b
+            over = (a >= 0) & (b < 0) & (out < 0) | (a < 0) & (b > 0) & (out >= 0)
+    if ((over | (out == nat)) & valid).any():
+        raise OverflowError("Overflow in int64 addition")
 
 
 def _computed(series: Any) -> pd.Series:
