@@ -350,3 +350,20 @@ def test_time_overflow(unit, tz):
     big = pd.to_datetime(["2021-12-28 17:19", pd.Timestamp.max]).as_unit("ns")
     _compare(big, lambda x: x - pd.Timestamp("1950-01-01").as_unit("ns"))
     _compare(big, lambda x: pd.Timestamp("1950-01-01").as_unit("ns") - x)
+
+
+def test_object_labels_are_pandas():
+    # Python objects: pandas applies the operator to each value (its message for the values)
+    pidx = pd.Index(["a", "b"], dtype=object)
+    with pytest.raises(TypeError) as exp:
+        pidx + 1
+    with option_context(fallback="silent"), pytest.raises(TypeError) as got:
+        _index(pidx) + 1
+    assert str(got.value) == str(exp.value)
+    _compare(pd.Index([1, "a"], dtype=object), lambda x: x == 1, native=False)
+
+
+def test_zone_the_engines_cannot_name():
+    from dateutil.tz import tzlocal
+
+    _compare(pd.date_range("2016-01-01", periods=3, tz=tzlocal()), lambda x: x + pd.Timedelta("1h"), native=False)

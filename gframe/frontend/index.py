@@ -459,7 +459,7 @@ def _native_scalar(self: Index, name: str, args: tuple[Any, ...], kwargs: dict[s
     """``idx.min()`` / ``max`` / ``any`` / ``all``: the Series reduction of the labels (pandas' Index
     takes ``axis=None`` and ``skipna`` only; its errors for others come from the labels without rows)."""
     from gframe.config import option_context
-    from gframe.errors import FallbackError
+    from gframe.errors import FallbackError, UnsupportedError
 
     pidx = self.to_pandas()
     _pandas_meta(lambda p: getattr(p, name)(*args, **kwargs), (pidx[:0],))  # pandas' refusal, as at the call
@@ -474,6 +474,10 @@ def _native_scalar(self: Index, name: str, args: tuple[Any, ...], kwargs: dict[s
             out = getattr(_labels_series(pidx), name)(skipna=skipna)
     except FallbackError as err:
         raise NotNative(_inner_reason(err)) from None
+    except (UnsupportedError, TypeError, ValueError, KeyError) as err:
+        if type(err).__module__.startswith("pandas"):
+            raise
+        raise NotNative(f"the engines could not compute it ({type(err).__name__})") from None
     # no value (no labels, only missing ones, or one missing without skipna): pandas' Index answers
     # its missing-value marker (NaN, NaT, NA), the Series its own scalar type
     return pidx[:0]._na_value if pd.api.types.is_scalar(out) and pd.isna(out) else out
@@ -543,10 +547,20 @@ def _labels(obj: Any) -> Any:
 
 def _labels_series(pidx: pd.Index) -> Any:
     """The labels as a gframe Series (a source of their values, as a Series of pandas values is;
-    positions as its index): the operand of the Series operators."""
+    positions as its index): the operand of the Series operators. ``NotNative`` for Python objects
+    (pandas applies the operator to each, its messages per value) and where the engines refuse the
+    values as a source (a zone they cannot name)."""
+    from gframe.errors import UnsupportedError
     from gframe.frontend.series import Series
 
-    return Series(pd.Series(pidx.array, copy=False))
+    if pidx.dtype == object:
+        raise NotNative("Python objects: pandas' operator per value")
+    s = Series(pd.Series(pidx.array, copy=False))
+    try:
+        s._plan  # noqa: B018 - the source is built here, where a refusal is still pandas' to answer
+    except (UnsupportedError, TypeError, ValueError, KeyError) as err:
+        raise NotNative(f"the engines do not take these labels ({type(err).__name__})") from None
+    return s
 
 
 def _pandas_meta(fn: Any, args: tuple[Any, ...]) -> Any:
@@ -641,7 +655,7 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
     _check_time_overflow(pidx, op, other, reflected, meta)
     if same and op in ("eq", "ne", "le", "ge"):
         # pandas' fast path for an index compared with itself: equal but where a label is missing
-        missing = _labels_series(pidx).isna().to_pandas().to_numpy(dtype=bool)
+        missing = _computed(_labels_series(pidx).isna()).to_numpy(dtype=bool)
         return missing if op == "ne" else ~missing
     left = _labels_series(pidx)
     right = other.array if isinstance(other, pd.Index) else other
@@ -779,7 +793,7 @@ def _computed(series: Any) -> pd.Series:
 
     try:
         return series.to_pandas()
-    except (UnsupportedError, TypeError, ValueError) as err:
+    except (UnsupportedError, TypeError, ValueError, KeyError) as err:
         if isinstance(err, pd.errors.IntCastingNaNError) or type(err).__module__.startswith("pandas"):
             raise  # pandas' own error for the values, raised by the native computation
         raise NotNative(f"the engines could not compute it ({type(err).__name__})") from None
