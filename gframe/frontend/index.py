@@ -547,14 +547,11 @@ def _labels(obj: Any) -> Any:
 
 def _labels_series(pidx: pd.Index) -> Any:
     """The labels as a gframe Series (a source of their values, as a Series of pandas values is;
-    positions as its index): the operand of the Series operators. ``NotNative`` for Python objects
-    (pandas applies the operator to each, its messages per value) and where the engines refuse the
-    values as a source (a zone they cannot name)."""
+    positions as its index): the operand of the Series operators and methods. ``NotNative`` where
+    the engines refuse the values as a source (a zone they cannot name)."""
     from gframe.errors import UnsupportedError
     from gframe.frontend.series import Series
 
-    if pidx.dtype == object:
-        raise NotNative("Python objects: pandas' operator per value")
     s = Series(pd.Series(pidx.array, copy=False))
     try:
         s._plan  # noqa: B018 - the source is built here, where a refusal is still pandas' to answer
@@ -642,6 +639,9 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
         ranged = _range_arithmetic(pidx, op, other, reflected)
         if ranged is not None:
             return ranged
+    if pidx.dtype == object:
+        # Python objects: pandas applies the operator to each value (its errors and messages per value)
+        raise NotNative("Python objects: pandas' operator per value")
     same = other is self
     other = _operand(_labels(other), len(pidx))
     fn = _OPERATORS[op]
