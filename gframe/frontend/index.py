@@ -653,6 +653,9 @@ def _native_binary(self: Index, op: str, other: Any, reflected: bool) -> Any:
     lempty = pd.Index(pidx[:0].to_numpy(), name=pidx.name) if isinstance(pidx, pd.RangeIndex) else pidx[:0]
     meta = _pandas_meta(lambda a, b: fn(b, a) if reflected else fn(a, b), (lempty, rempty))
     _check_time_overflow(pidx, op, other, reflected, meta)
+    if op in _COMPARISONS and _naive_against_aware(pidx, other):
+        # pandas' invalid comparison (== all False, != all True): not the engines' timestamp compare
+        raise NotNative("datetimes without a zone compared with zoned ones")
     if same and op in ("eq", "ne", "le", "ge"):
         # pandas' fast path for an index compared with itself: equal but where a label is missing
         missing = _computed(_labels_series(pidx).isna()).to_numpy(dtype=bool)
@@ -782,6 +785,22 @@ def _check_time_overflow(pidx: pd.Index, op: str, other: Any, reflected: bool, m
             over = (a >= 0) & (b < 0) & (out < 0) | (a < 0) & (b > 0) & (out >= 0)
     if ((over | (out == nat)) & valid).any():
         raise OverflowError("Overflow in int64 addition")
+
+
+def _naive_against_aware(pidx: pd.Index, other: Any) -> bool:
+    """Whether one side is datetimes without a zone and the other zoned ones."""
+    def zoned(x: Any) -> bool | None:
+        dtype = getattr(x, "dtype", None)
+        if isinstance(dtype, pd.DatetimeTZDtype):
+            return True
+        if dtype is not None and getattr(dtype, "kind", "") == "M":
+            return False
+        if isinstance(x, (pd.Timestamp, __import__("datetime").datetime)):
+            return x.tzinfo is not None
+        return None
+
+    a, b = zoned(pidx), zoned(other)
+    return a is not None and b is not None and a != b
 
 
 def _computed(series: Any) -> pd.Series:
