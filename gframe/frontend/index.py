@@ -483,6 +483,9 @@ def _native_scalar(self: Index, name: str, args: tuple[Any, ...], kwargs: dict[s
     return pidx[:0]._na_value if pd.api.types.is_scalar(out) and pd.isna(out) else out
 
 
+_SHAPED_STR = frozenset({"split", "rsplit", "partition", "rpartition", "extract", "extractall", "get_dummies"})
+
+
 class _IndexStrings:
     """``Index.str``: pandas' string methods, each the Series' of the labels (``_native_values``)."""
 
@@ -508,7 +511,12 @@ class _IndexStrings:
                 return getattr(p.str, name)(*a, **k)
 
             try:
-                return _native_values(index, lambda p: run(p, *a, **k), lambda s: getattr(s.str, name)(*a, **k))
+                # arguments sized by the labels (``cat(others)``) or a shape the values decide
+                # (``split(expand=True)``): pandas' answer without rows is no verdict there
+                sized = name in _SHAPED_STR or any(pd.api.types.is_list_like(x) and not isinstance(x, str)
+                                                   for x in (*a, *k.values()))
+                return _native_values(index, lambda p: run(p, *a, **k), lambda s: getattr(s.str, name)(*a, **k),
+                                      meta_decides=not sized)
             except NotNative as why:
                 return via_pandas(f"Index.str.{name}", run, (index, *a), k, str(why))
 
@@ -517,6 +525,9 @@ class _IndexStrings:
 
     def __iter__(self) -> Any:
         raise TypeError("'StringMethods' object is not iterable")
+
+    def __getitem__(self, key: Any) -> Any:
+        return via_pandas("Index.str.__getitem__", lambda p: p.str[key], (self._index,), {}, "not native")
 
 
 # ------------------------------------------------------------------ operators, natively
@@ -719,7 +730,7 @@ def _native_unary(self: Index, op: Any) -> Any:
     return _native_values(self, op, lambda s: s if op is operator.pos else op(s))
 
 
-def _native_values(self: Index, meta_fn: Any, compute: Any, freq_kept: bool = True) -> Any:
+def _native_values(self: Index, meta_fn: Any, compute: Any, freq_kept: bool = True, meta_decides: bool = True) -> Any:
     """An Index method or unary operator computed by the engines: ``compute`` on the labels as a
     Series (``_labels_series``; any pandas trip inside it makes the whole call pandas',
     ``NotNative``), shaped as pandas' Index answer ``meta_fn`` gives it on the labels without rows
@@ -732,7 +743,14 @@ def _native_values(self: Index, meta_fn: Any, compute: Any, freq_kept: bool = Tr
     pidx = self.to_pandas()
     if isinstance(pidx, pd.MultiIndex):
         raise NotNative("a MultiIndex's tuples")
-    meta = _pandas_meta(meta_fn, (pidx[:0],))
+    try:
+        meta = _pandas_meta(meta_fn, (pidx[:0],))
+    except Exception:
+        if meta_decides:
+            raise
+        # (a string method whose arguments are sized by the labels, or whose result's shape the
+        # values decide - ``cat(others)``, ``split(expand=True)``: the no-row call is no verdict)
+        raise NotNative("pandas' answer without rows is no verdict for these arguments") from None
     if not freq_kept and getattr(pidx, "freq", None) is not None and isinstance(meta, (pd.DatetimeIndex, pd.TimedeltaIndex)):
         raise NotNative("a frequency the values decide")
     left = _labels_series(pidx)
