@@ -367,3 +367,12 @@ def test_zone_the_engines_cannot_name():
     from dateutil.tz import tzlocal
 
     _compare(pd.date_range("2016-01-01", periods=3, tz=tzlocal()), lambda x: x + pd.Timedelta("1h"), native=False)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x.str.split("_", expand=True), lambda x: x.str.partition("_"), lambda x: x.str[0],
+    lambda x: x.str.cat(["x", "y", "z"]),
+])
+def test_str_methods_pandas_decides(fn):
+    # arguments sized by the labels, results shaped by the values: pandas' (no verdict without rows)
+    _compare(pd.Index(["a_b", "c_d", "e"], name="s"), fn, native=False)
