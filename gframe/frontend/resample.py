@@ -278,6 +278,42 @@ class Resampler:
     def first(self, *args: Any, **kwargs: Any) -> Any: return self._run("first", args, kwargs)
     def last(self, *args: Any, **kwargs: Any) -> Any: return self._run("last", args, kwargs)
 
+    def _upsample(self, method: str, limit: Any = None, fill_value: Any = None) -> Any:
+        """pandas' upsampling (``DatetimeIndexResampler._upsample``): the object reindexed on the bin
+        edges (less the last, or the first where bins close right) with a fill method. The edges
+        come from pandas' ``TimeGrouper`` given the index's first and last timestamps (host
+        scalars: the edges depend on those only); the reindex is ``reshape.reindex_filled`` (or
+        ``reindex_series`` for ``asfreq``), in the engines."""
+        from gframe.frontend.reshape import reindex_filled, reindex_series
+
+        call = {"limit": limit} if method != "asfreq" else {"fill_value": fill_value}
+        obj = self._obj if self._selection is None else self._obj[self._selection]
+        if self._offset is None or self._on is not None or "level" in self._kwargs or "axis" in self._kwargs \
+                or "kind" in self._kwargs or (method == "asfreq" and getattr(obj, "ndim", 1) == 2) \
+                or not len(obj):
+            return self._fallback(method, (), call)
+        ax = obj.index.to_pandas()
+        if not isinstance(ax, pd.DatetimeIndex) or ax.hasnans:
+            return self._fallback(method, (), call)
+        grouper_kwargs = {k: v for k, v in self._kwargs.items() if k in _TIME_GROUPER_OPTIONS - {"level"}}
+        with user_warnings():
+            tg = pd.core.resample.TimeGrouper(freq=self._rule, **grouper_kwargs)
+        ends = ax[[int(ax.argmin()), int(ax.argmax())]]
+        binner, _, _ = tg._get_time_bins(ends)
+        target = binner[1:] if tg.closed == "right" else binner[:-1]
+        if method == "asfreq":
+            out = reindex_series(obj, target, fill_value)
+        else:
+            out = reindex_filled(obj, target, method, limit)
+        if out is None:
+            return self._fallback(method, (), call)
+        return out
+
+    def ffill(self, limit: Any = None) -> Any: return self._upsample("ffill", limit)
+    def bfill(self, limit: Any = None) -> Any: return self._upsample("bfill", limit)
+    def nearest(self, limit: Any = None) -> Any: return self._upsample("nearest", limit)
+    def asfreq(self, fill_value: Any = None) -> Any: return self._upsample("asfreq", fill_value=fill_value)
+
     def size(self) -> Any:
         out = self._run("size", (), {})
         if getattr(self._obj, "ndim", 1) == 1 and hasattr(out, "rename"):
