@@ -926,15 +926,25 @@ def reindex_filled(obj: Any, target: Any, method: Any, limit: Any) -> Any:
     if t is None or not (pa.types.is_timestamp(t) or pa.types.is_integer(t) or pa.types.is_floating(t)):
         return None
     index = obj.index.to_pandas()
-    if target.dtype != index.dtype or not index.is_unique or not index.is_monotonic_increasing or index.hasnans \
-            or target.hasnans:
+    if not index.is_unique or not index.is_monotonic_increasing or index.hasnans or target.hasnans:
+        return None
+    ix = schema.index_names[0]
+    key: Any = Col(ix)
+    labels: Any = target
+    if pa.types.is_timestamp(t):
+        # timestamps compare as their int64 values (instants, for zones: pandas compares a target in
+        # another zone by instant, and keeps the target's zone on the result)
+        both_aware = isinstance(index.dtype, pd.DatetimeTZDtype) and isinstance(target.dtype, pd.DatetimeTZDtype)
+        if not (target.dtype == index.dtype or both_aware and target.dtype.unit == index.dtype.unit):
+            return None
+        key, labels = func("cast", Col(ix), dtype=pa.int64()), target.asi8
+    elif target.dtype != index.dtype:
         return None
     k, sk, tp, r, c, pe = "k", "src", "t", "r", "c", "pe"  # (labels of these plans only)
     n = len(target)
-    host = pd.DataFrame({k: target, tp: np.arange(n, dtype=np.int64)}, index=target if named else target.rename(index.name))
+    host = pd.DataFrame({k: labels, tp: np.arange(n, dtype=np.int64)}, index=target if named else target.rename(index.name))
     lp = DataFrame._from_pandas(host, "reindex targets")._plan  # (host input: the labels given)
-    ix = schema.index_names[0]
-    src = L.ResetIndex(True, (), L.Select(((k, Col(ix)), (sk, Col(ix)), (tp, Lit(-1))), frame._plan))
+    src = L.ResetIndex(True, (), L.Select(((k, key), (sk, key), (tp, Lit(-1))), frame._plan))
     tgt = L.ResetIndex(True, (), L.Select(((k, Col(lp.schema.field(k).name)), (tp, Col(lp.schema.field(tp).name))), lp))
     u = L.RowIndex(L.Sort((k, tp), (False, False), True, L.Union(True, src, tgt)))
     row = u.schema.index_names[0]
@@ -980,7 +990,8 @@ def reindex_filled(obj: Any, target: Any, method: Any, limit: Any) -> Any:
     order = L.Join("left", (ltp,), (picks.schema.field(tp).name,),
                    ((tp, "left", ltp), ("chosen", "right", picks.schema.field("chosen").name)), "left", False,
                    lp, picks)
-    values = frame._plan
-    outputs = tuple((f.label, "right", f.name) for f in values.schema.columns)
-    plan = L.Join("left", (order.schema.field("chosen").name,), (ix,), outputs, "left", False, order, values)
+    values = L.Select(tuple((f.label, Col(f.name)) for f in schema.columns) + ((k, key),), frame._plan)
+    outputs = tuple((f.label, "right", f.name) for f in schema.columns)
+    plan = L.Join("left", (order.schema.field("chosen").name,), (values.schema.columns[-1].name,), outputs, "left",
+                  False, order, values)
     return Series._from_frame_plan(plan) if series else DataFrame._from_plan(plan)
