@@ -168,6 +168,8 @@ def _timestamp_key(obj: Any, on: Any) -> bool:
     return getattr(obj, "ndim", 1) == 2 and schema.has(on) and isinstance(schema.field(on).dtype, pa.TimestampType)
 
 
+_NATIVE_AGGS = frozenset({"sum", "mean", "min", "max", "count", "first", "last", "size", "median", "std", "var", "prod",
+                          "nunique"})
 _TIME_GROUPER_OPTIONS = frozenset({"closed", "label", "convention", "origin", "offset", "group_keys", "level"})
 
 
@@ -254,15 +256,15 @@ class Resampler:
             gb = gb[sel]
         return gb, restore, key
 
-    def _run(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+    def _run(self, name: str, args: tuple, kwargs: dict[str, Any], native_args: bool = False) -> Any:
         # a frame of timestamps only: pandas' frame result keeps the frame's (empty) column Index, which
         # the group-by over a key column types by the key's label (``size``, a Series, has no columns)
         bare = getattr(self._obj, "ndim", 1) == 2 and not self._obj._schema.columns and name != "size"
-        grouped = self._grouped() if not args and not bare else None
+        grouped = self._grouped() if (native_args or not args) and not bare else None
         if grouped is None:
             return self._fallback(name, args, kwargs)
         gb, restore, key = grouped
-        out = getattr(gb, name)(**kwargs)
+        out = getattr(gb, name)(*args, **kwargs)
         if key != restore:  # the index's own name back (labels only)
             plan = L.RenameIndex((restore,), out._plan if out.ndim == 2 else out._frame_plan())
             out = DataFrame._from_plan(plan) if out.ndim == 2 else type(out)._from_frame_plan(plan)
@@ -275,6 +277,11 @@ class Resampler:
     def min(self, *args: Any, **kwargs: Any) -> Any: return self._run("min", args, kwargs)
     def max(self, *args: Any, **kwargs: Any) -> Any: return self._run("max", args, kwargs)
     def count(self, *args: Any, **kwargs: Any) -> Any: return self._run("count", args, kwargs)
+    def median(self, *args: Any, **kwargs: Any) -> Any: return self._run("median", args, kwargs)
+    def std(self, *args: Any, **kwargs: Any) -> Any: return self._run("std", args, kwargs)
+    def var(self, *args: Any, **kwargs: Any) -> Any: return self._run("var", args, kwargs)
+    def prod(self, *args: Any, **kwargs: Any) -> Any: return self._run("prod", args, kwargs)
+    def nunique(self, *args: Any, **kwargs: Any) -> Any: return self._run("nunique", args, kwargs)
     def first(self, *args: Any, **kwargs: Any) -> Any: return self._run("first", args, kwargs)
     def last(self, *args: Any, **kwargs: Any) -> Any: return self._run("last", args, kwargs)
 
@@ -321,9 +328,15 @@ class Resampler:
         return out
 
     def agg(self, func_: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(func_, str) and func_ in ("sum", "mean", "min", "max", "count", "first", "last", "size") \
-                and not args and not kwargs:
+        if isinstance(func_, str) and func_ in _NATIVE_AGGS and not args and not kwargs:
             return getattr(self, func_)()
+        names = list(func_.values()) if isinstance(func_, dict) else func_
+        if isinstance(names, list) and names and not args and not kwargs \
+                and all(n in _NATIVE_AGGS and n != "size" if isinstance(n, str) else
+                        isinstance(n, list) and n and all(isinstance(m, str) and m in _NATIVE_AGGS and m != "size"
+                                                          for m in n) for n in names):
+            # lists / dicts of names: the group-by's ``agg`` of them (its own result layout)
+            return self._run("agg", (func_,), {}, native_args=True)
         return self._fallback("agg", (func_, *args), kwargs)
 
     aggregate = agg
