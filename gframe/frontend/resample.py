@@ -18,6 +18,7 @@ multiples of calendar frequencies, tz-aware timestamps and any non-default optio
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,7 @@ from gframe.frontend.bridge import pandas_private_method, user_warnings, via_pan
 from gframe.frontend.frame import DataFrame
 from gframe.interop import scan_pandas
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, Col, Expr, Lit, func
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import index_name
 
 _DAY_NS = 86_400_000_000_000
@@ -47,6 +48,7 @@ class Binned:
     label: Hashable
     offset: Any  # pandas' DateOffset of the bins
     unit: str
+    labels: Any = None  # pandas' labels of every bin, where not the rule's dates from the first to the last
 
 
 def bin_expr(x: Expr, offset: Any) -> Expr | None:
@@ -82,6 +84,63 @@ def _default_options(grouper: Any, offset: Any) -> bool:
             and getattr(grouper, "convention", "e") in ("e", "end"))
 
 
+_UNIT_NS = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
+
+
+def _other_options(grouper: Any) -> bool:
+    """Whether a TimeGrouper's options other than closed / label / origin / offset are pandas'
+    defaults (``_anchored_bins`` handles those four)."""
+    return (getattr(grouper, "level", None) is None and getattr(grouper, "dropna", True)
+            and getattr(grouper, "convention", "e") in ("e", "end", "s", "start"))
+
+
+def _anchored_bins(frame: Any, f: Any, grouper: Any, offset: Any) -> tuple[Expr, pd.DatetimeIndex] | None:
+    """The bin label of timestamps of a fixed frequency (``h``, ``min``, ``s``... ; ``D`` without a
+    zone), for any ``closed`` / ``label`` / ``origin`` / ``offset`` and zone: pandas' bins are then
+    ``first + k * freq`` apart in time (``_get_timestamp_range_edges``: ``Tick``, or ``Day`` of
+    naive timestamps, anchored to the origin), so a timestamp's bin is integer arithmetic on its
+    int64 value. ``first`` is pandas' own edge from the column's first and last timestamps (one
+    small aggregation: host scalars), which raises pandas' ValueError for an origin in another zone."""
+    t = f.dtype
+    tick = isinstance(offset, pd.offsets.Tick) or (isinstance(offset, pd.offsets.Day) and t.tz is None)
+    if not tick or not _other_options(grouper):
+        return None
+    every_ns = offset.nanos if isinstance(offset, pd.offsets.Tick) else offset.n * _DAY_NS
+    every, rest = divmod(every_ns, _UNIT_NS[t.unit])
+    if rest or every <= 0:
+        return None
+    x = Col(f.name)
+    ends = L.Aggregate((), (), (("lo", Agg("min", (), x)), ("hi", Agg("max", (), x))), False, True, False,
+                       frame._plan)
+    table = engines.materialize(ends).to_arrow()
+    if not table.num_rows or table.column(0)[0].as_py() is None:
+        return None  # no timestamps: pandas' empty result
+    ends = pd.DatetimeIndex([pd.Timestamp(table.column(i).to_pandas().iloc[0]) for i in range(2)]).as_unit(t.unit)
+    if t.tz is not None:
+        zone = getattr(f.tz, "tz", f.tz)  # (a zone object, or the dtype holding it)
+        ends = ends.tz_convert(zone if zone is not None else t.tz)
+    closed, label = grouper.closed, grouper.label
+    first, _ = pd.core.resample._get_timestamp_range_edges(ends[0], ends[1], offset, unit=t.unit, closed=closed,
+                                                           origin=grouper.origin, offset=grouper.offset)
+    # every bin pandas shows, empty ones at either end included (an origin at the end can add one)
+    _, _, labels = grouper._get_time_bins(ends)
+    base = int(first.as_unit(t.unit)._value)
+    v = func("cast", x, dtype=pa.int64())
+    if closed == "left":  # [edge, edge + freq): the edge at or before
+        k = BinOp("floordiv", BinOp("sub", v, Lit(base)), Lit(every))
+    else:  # (edge, edge + freq]: the edge before
+        k = BinOp("sub", func("neg", BinOp("floordiv", BinOp("sub", Lit(base), v), Lit(every))), Lit(1))
+    # pandas' bins hold the timestamps at the outer edges too (a timestamp on the first edge of bins
+    # closed right is in the first bin: ``generate_bins_dt64``)
+    last = len(labels) - 1
+    k = func("where", k, BinOp("ge", k, Lit(0)), Lit(0))
+    k = func("where", k, BinOp("le", k, Lit(last)), Lit(last))
+    start = BinOp("add", Lit(base), BinOp("mul", k, Lit(every)))
+    if label == "right":
+        start = BinOp("add", start, Lit(every))
+    return func("cast", start, dtype=t), labels
+
+
 def grouper_bins(frame: Any, grouper: Any) -> Binned | None:
     """``frame`` with ``grouper.key``'s timestamps replaced by their bin labels, or None (pandas)."""
     key, freq = getattr(grouper, "key", None), getattr(grouper, "freq", None)
@@ -89,17 +148,19 @@ def grouper_bins(frame: Any, grouper: Any) -> Binned | None:
         return None
     f = frame._schema.field(key)
     t = f.dtype
-    if not isinstance(t, pa.TimestampType) or t.tz is not None:
+    if not isinstance(t, pa.TimestampType):
         return None
     offset = pd.tseries.frequencies.to_offset(freq)
-    if not _default_options(grouper, offset):
-        return None
-    binned = bin_expr(Col(f.name), offset)
+    binned = bin_expr(Col(f.name), offset) if _default_options(grouper, offset) and t.tz is None else None
+    labels = None
     if binned is None:
-        return None
+        anchored = _anchored_bins(frame, f, grouper, offset)
+        if anchored is None:
+            return None
+        binned, labels = anchored
     outputs = tuple((c.label, binned if c.name == f.name else Col(c.name)) for c in frame._schema.columns)
     out = DataFrame._from_plan(L.Select(outputs, frame._plan))
-    return Binned(out, out._schema.field(key).name, key, offset, t.unit)
+    return Binned(out, out._schema.field(key).name, key, offset, t.unit, labels)
 
 
 def complete_bins(plan: L.Aggregate, binned: Binned) -> L.Plan:
@@ -126,7 +187,8 @@ def complete_bins(plan: L.Aggregate, binned: Binned) -> L.Plan:
 
     if lo is None or hi is None:
         return with_freq(plan)  # no bins at all
-    labels = pd.date_range(pd.Timestamp(lo), pd.Timestamp(hi), freq=binned.offset, unit=binned.unit, name=binned.label)
+    labels = binned.labels.rename(binned.label) if binned.labels is not None else \
+        pd.date_range(pd.Timestamp(lo), pd.Timestamp(hi), freq=binned.offset, unit=binned.unit, name=binned.label)
     if len(labels) == (n or 0):
         return with_freq(plan)  # no empty bin: the sorted aggregation is complete
     agg_fields = plan.schema.columns
@@ -189,9 +251,14 @@ class Resampler:
             try:
                 if not _timestamp_key(obj, on):
                     raise TypeError("not a timestamp key")
-                with user_warnings():
-                    self._offset = pd.core.resample.TimeGrouper(freq=rule, key=on, **grouper_kwargs).freq
-            except (ValueError, TypeError):
+                try:
+                    with user_warnings():
+                        self._offset = pd.core.resample.TimeGrouper(freq=rule, key=on, **grouper_kwargs).freq
+                except ValueError as exc:
+                    # pandas' own TimeGrouper refuses the rule or an option (``origin``, ``offset``,
+                    # ``closed``...): the ValueError pandas' resample raises on timestamps
+                    raise exc from None
+            except TypeError:
                 self._offset = None
                 via_pandas("resample", lambda pobj: pobj.resample(rule, on=on, **kwargs), (obj,), {},
                            "resample arguments not native")
@@ -224,7 +291,8 @@ class Resampler:
 
     def _grouped(self) -> Any:
         """(group-by over the binned timestamps, index name to restore, squeeze) or None."""
-        if any(self._kwargs.get(k, v) != v for k, v in _RESAMPLE_DEFAULTS.items()) \
+        binning = ("closed", "label", "origin", "offset")  # (the Grouper's: ``grouper_bins``)
+        if any(self._kwargs.get(k, v) != v for k, v in _RESAMPLE_DEFAULTS.items() if k not in binning) \
                 or set(self._kwargs) - set(_RESAMPLE_DEFAULTS):
             return None
         obj = self._obj
@@ -245,7 +313,9 @@ class Resampler:
         offset = self._offset
         if offset is None:
             return None
-        grouper = pd.Grouper(key=key, freq=offset)
+        with warnings.catch_warnings():  # (the call warned already, at ``resample``)
+            warnings.simplefilter("ignore")
+            grouper = pd.Grouper(key=key, freq=offset, **{k: v for k, v in self._kwargs.items() if k in binning})
         if grouper_bins(frame, grouper) is None:
             return None
         gb = frame.groupby(grouper)
