@@ -364,8 +364,9 @@ class Resampler:
         from gframe.frontend.reshape import reindex_filled, reindex_series
 
         call = {"limit": limit} if method != "asfreq" else {"fill_value": fill_value}
-        obj = self._obj if self._selection is None else self._obj[self._selection]
-        if self._offset is None or self._on is not None or "level" in self._kwargs or "axis" in self._kwargs \
+        obj = self._obj
+        # (a column selected first: pandas' result is not a reindex on the bins - left to pandas)
+        if self._offset is None or self._on is not None or self._selection is not None or "level" in self._kwargs or "axis" in self._kwargs \
                 or "kind" in self._kwargs or (method == "asfreq" and getattr(obj, "ndim", 1) == 2) \
                 or not len(obj):
             return self._fallback(method, (), call)

@@ -926,7 +926,8 @@ def reindex_filled(obj: Any, target: Any, method: Any, limit: Any) -> Any:
     if t is None or not (pa.types.is_timestamp(t) or pa.types.is_integer(t) or pa.types.is_floating(t)):
         return None
     index = obj.index.to_pandas()
-    if not index.is_unique or not index.is_monotonic_increasing or index.hasnans or target.hasnans:
+    if not index.is_unique or not index.is_monotonic_increasing or index.hasnans or target.hasnans \
+            or limit is not None and not target.is_monotonic_increasing:  # (pandas' ValueErrors)
         return None
     ix = schema.index_names[0]
     key: Any = Col(ix)
@@ -934,10 +935,13 @@ def reindex_filled(obj: Any, target: Any, method: Any, limit: Any) -> Any:
     if pa.types.is_timestamp(t):
         # timestamps compare as their int64 values (instants, for zones: pandas compares a target in
         # another zone by instant, and keeps the target's zone on the result)
-        both_aware = isinstance(index.dtype, pd.DatetimeTZDtype) and isinstance(target.dtype, pd.DatetimeTZDtype)
-        if not (target.dtype == index.dtype or both_aware and target.dtype.unit == index.dtype.unit):
+        aware = isinstance(index.dtype, pd.DatetimeTZDtype)
+        if not isinstance(target, pd.DatetimeIndex) or aware != isinstance(target.dtype, pd.DatetimeTZDtype):
             return None
-        key, labels = func("cast", Col(ix), dtype=pa.int64()), target.asi8
+        same_unit = target.as_unit(t.unit)  # (pandas compares across units; the target keeps its own)
+        if not same_unit.equals(target):
+            return None
+        key, labels = func("cast", Col(ix), dtype=pa.int64()), same_unit.asi8
     elif target.dtype != index.dtype:
         return None
     k, sk, tp, r, c, pe = "k", "src", "t", "r", "c", "pe"  # (labels of these plans only)
