@@ -348,9 +348,20 @@ class Resampler:
     def max(self, *args: Any, **kwargs: Any) -> Any: return self._run("max", args, kwargs)
     def count(self, *args: Any, **kwargs: Any) -> Any: return self._run("count", args, kwargs)
     def median(self, *args: Any, **kwargs: Any) -> Any: return self._run("median", args, kwargs)
-    def std(self, *args: Any, **kwargs: Any) -> Any: return self._run("std", args, kwargs)
-    def var(self, *args: Any, **kwargs: Any) -> Any: return self._run("var", args, kwargs)
-    def prod(self, *args: Any, **kwargs: Any) -> Any: return self._run("prod", args, kwargs)
+    def std(self, *args: Any, **kwargs: Any) -> Any: return self._numeric("std", args, kwargs)
+    def var(self, *args: Any, **kwargs: Any) -> Any: return self._numeric("var", args, kwargs)
+
+    def _numeric(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+        """A product / moment: natively where every value column is numbers (pandas' TypeError for
+        timestamps and others, or their own rules, are pandas')."""
+        obj = self._obj if self._selection is None else self._obj[self._selection]
+        frame = obj._frame() if getattr(obj, "ndim", 1) == 1 else obj
+        fields = [f for f in frame._schema.columns if f.label != self._on]
+        if not all(f.dtype is not None and (pa.types.is_integer(f.dtype) or pa.types.is_floating(f.dtype))
+                   for f in fields):
+            return self._fallback(name, args, kwargs)
+        return self._run(name, args, kwargs)
+    def prod(self, *args: Any, **kwargs: Any) -> Any: return self._numeric("prod", args, kwargs)
     def nunique(self, *args: Any, **kwargs: Any) -> Any: return self._run("nunique", args, kwargs)
     def first(self, *args: Any, **kwargs: Any) -> Any: return self._run("first", args, kwargs)
     def last(self, *args: Any, **kwargs: Any) -> Any: return self._run("last", args, kwargs)
@@ -402,6 +413,9 @@ class Resampler:
         if isinstance(func_, str) and func_ in _NATIVE_AGGS and not args and not kwargs:
             return getattr(self, func_)()
         names = list(func_.values()) if isinstance(func_, dict) else func_
+        if isinstance(func_, dict) and not (getattr(self._obj, "ndim", 1) == 2 and self._selection is None
+                                            and all(self._obj._schema.has(c) for c in func_)):
+            names = None  # (a column it does not have: pandas' KeyError / SpecificationError)
         if isinstance(names, list) and names and not args and not kwargs \
                 and all(n in _NATIVE_AGGS and n != "size" if isinstance(n, str) else
                         isinstance(n, list) and n and all(isinstance(m, str) and m in _NATIVE_AGGS and m != "size"
