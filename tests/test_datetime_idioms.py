@@ -232,18 +232,26 @@ def test_resample_empty():
 
 @pytest.mark.parametrize("make", [
     lambda pd: events(pd).set_index("ts").resample("2ME").sum(),
-    lambda pd: events(pd).set_index("ts").resample("D", closed="right").sum(),
     lambda pd: events(pd).set_index("ts").resample("W", label="left").sum(),
-    lambda pd: events(pd).set_index("ts").resample("h", origin="epoch", offset="5min").mean(),
     lambda pd: events(pd).set_index("ts").resample("BME").sum(),
     lambda pd: events(pd).set_index("ts").resample("ME").ohlc(),
-    lambda pd: events(pd).set_index("ts").resample("D").x.std(),
     lambda pd: events(pd).groupby(pd.Grouper(key="ts", freq="W-MON")).sum(),
     lambda pd: events(pd).groupby(pd.Grouper(key="ts", freq="ME", closed="left")).sum(),
-], ids=["multiple", "closed", "label", "origin", "business", "ohlc", "std", "W-MON", "grouper closed"])
+], ids=["multiple", "label", "business", "ohlc", "W-MON", "grouper closed"])
 def test_other_rules_and_options_fall_back_with_pandas_answer(make):
     assert_matches_pandas(make)
     assert [e.kind for e in gframe.fallback_report()].count("pandas") >= 1
+
+
+@pytest.mark.parametrize("make", [
+    lambda pd: events(pd).set_index("ts").resample("D", closed="right").sum(),
+    lambda pd: events(pd).set_index("ts").resample("h", origin="epoch", offset="5min").mean(),
+    lambda pd: events(pd).set_index("ts").resample("D").x.std(),
+], ids=["closed", "origin", "std"])
+def test_fixed_rules_with_options_are_native(make):
+    # (fixed frequencies with any closed / label / origin / offset: conf10res, tests/test_resample_native.py)
+    assert_matches_pandas(make)
+    _native()
 
 
 def test_tz_aware_resample_falls_back_with_pandas_answer():

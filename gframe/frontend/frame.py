@@ -810,6 +810,14 @@ class DataFrame(NumpyProtocols, NDFrame):
         columns = kwargs.get("columns")
         if columns is not None and not args and set(kwargs) == {"columns"} and all(self._schema.has(c) for c in columns):
             return self[list(columns)]
+        labels = args[0] if len(args) == 1 and "index" not in kwargs else kwargs.get("index") if not args else None
+        if labels is not None and kwargs.get("method") and set(kwargs) - {"index"} <= {"method", "limit"} \
+                and not callable(labels):
+            from gframe.frontend.reshape import reindex_filled
+
+            out = reindex_filled(self, labels, kwargs["method"], kwargs.get("limit"))
+            if out is not None:
+                return out
         return call_method(self, "reindex", args, kwargs)
 
     def filter(self, arg: Any = None, /, like: str | None = None, regex: str | None = None, axis: Any = None, *,

@@ -18,6 +18,7 @@ multiples of calendar frequencies, tz-aware timestamps and any non-default optio
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,7 @@ from gframe.frontend.bridge import pandas_private_method, user_warnings, via_pan
 from gframe.frontend.frame import DataFrame
 from gframe.interop import scan_pandas
 from gframe.plan import logical as L
-from gframe.plan.expr import Agg, Col, Expr, Lit, func
+from gframe.plan.expr import Agg, BinOp, Col, Expr, Lit, func
 from gframe.plan.schema import index_name
 
 _DAY_NS = 86_400_000_000_000
@@ -47,6 +48,7 @@ class Binned:
     label: Hashable
     offset: Any  # pandas' DateOffset of the bins
     unit: str
+    labels: Any = None  # pandas' labels of every bin, where not the rule's dates from the first to the last
 
 
 def bin_expr(x: Expr, offset: Any) -> Expr | None:
@@ -82,6 +84,63 @@ def _default_options(grouper: Any, offset: Any) -> bool:
             and getattr(grouper, "convention", "e") in ("e", "end"))
 
 
+_UNIT_NS = {"s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1}
+
+
+def _other_options(grouper: Any) -> bool:
+    """Whether a TimeGrouper's options other than closed / label / origin / offset are pandas'
+    defaults (``_anchored_bins`` handles those four)."""
+    return (getattr(grouper, "level", None) is None and getattr(grouper, "dropna", True)
+            and getattr(grouper, "convention", "e") in ("e", "end", "s", "start"))
+
+
+def _anchored_bins(frame: Any, f: Any, grouper: Any, offset: Any) -> tuple[Expr, pd.DatetimeIndex] | None:
+    """The bin label of timestamps of a fixed frequency (``h``, ``min``, ``s``... ; ``D`` without a
+    zone), for any ``closed`` / ``label`` / ``origin`` / ``offset`` and zone: pandas' bins are then
+    ``first + k * freq`` apart in time (``_get_timestamp_range_edges``: ``Tick``, or ``Day`` of
+    naive timestamps, anchored to the origin), so a timestamp's bin is integer arithmetic on its
+    int64 value. ``first`` is pandas' own edge from the column's first and last timestamps (one
+    small aggregation: host scalars), which raises pandas' ValueError for an origin in another zone."""
+    t = f.dtype
+    tick = isinstance(offset, pd.offsets.Tick) or (isinstance(offset, pd.offsets.Day) and t.tz is None)
+    if not tick or not _other_options(grouper):
+        return None
+    every_ns = offset.nanos if isinstance(offset, pd.offsets.Tick) else offset.n * _DAY_NS
+    every, rest = divmod(every_ns, _UNIT_NS[t.unit])
+    if rest or every <= 0:
+        return None
+    x = Col(f.name)
+    ends = L.Aggregate((), (), (("lo", Agg("min", (), x)), ("hi", Agg("max", (), x))), False, True, False,
+                       frame._plan)
+    table = engines.materialize(ends).to_arrow()
+    if not table.num_rows or table.column(0)[0].as_py() is None:
+        return None  # no timestamps: pandas' empty result
+    ends = pd.DatetimeIndex([pd.Timestamp(table.column(i).to_pandas().iloc[0]) for i in range(2)]).as_unit(t.unit)
+    if t.tz is not None:
+        zone = getattr(f.tz, "tz", f.tz)  # (a zone object, or the dtype holding it)
+        ends = ends.tz_convert(zone if zone is not None else t.tz)
+    closed, label = grouper.closed, grouper.label
+    first, _ = pd.core.resample._get_timestamp_range_edges(ends[0], ends[1], offset, unit=t.unit, closed=closed,
+                                                           origin=grouper.origin, offset=grouper.offset)
+    # every bin pandas shows, empty ones at either end included (an origin at the end can add one)
+    _, _, labels = grouper._get_time_bins(ends)
+    base = int(first.as_unit(t.unit)._value)
+    v = func("cast", x, dtype=pa.int64())
+    if closed == "left":  # [edge, edge + freq): the edge at or before
+        k = BinOp("floordiv", BinOp("sub", v, Lit(base)), Lit(every))
+    else:  # (edge, edge + freq]: the edge before
+        k = BinOp("sub", func("neg", BinOp("floordiv", BinOp("sub", Lit(base), v), Lit(every))), Lit(1))
+    # pandas' bins hold the timestamps at the outer edges too (a timestamp on the first edge of bins
+    # closed right is in the first bin: ``generate_bins_dt64``)
+    last = len(labels) - 1
+    k = func("where", k, BinOp("ge", k, Lit(0)), Lit(0))
+    k = func("where", k, BinOp("le", k, Lit(last)), Lit(last))
+    start = BinOp("add", Lit(base), BinOp("mul", k, Lit(every)))
+    if label == "right":
+        start = BinOp("add", start, Lit(every))
+    return func("cast", start, dtype=t), labels
+
+
 def grouper_bins(frame: Any, grouper: Any) -> Binned | None:
     """``frame`` with ``grouper.key``'s timestamps replaced by their bin labels, or None (pandas)."""
     key, freq = getattr(grouper, "key", None), getattr(grouper, "freq", None)
@@ -89,17 +148,19 @@ def grouper_bins(frame: Any, grouper: Any) -> Binned | None:
         return None
     f = frame._schema.field(key)
     t = f.dtype
-    if not isinstance(t, pa.TimestampType) or t.tz is not None:
+    if not isinstance(t, pa.TimestampType):
         return None
     offset = pd.tseries.frequencies.to_offset(freq)
-    if not _default_options(grouper, offset):
-        return None
-    binned = bin_expr(Col(f.name), offset)
+    binned = bin_expr(Col(f.name), offset) if _default_options(grouper, offset) and t.tz is None else None
+    labels = None
     if binned is None:
-        return None
+        anchored = _anchored_bins(frame, f, grouper, offset)
+        if anchored is None:
+            return None
+        binned, labels = anchored
     outputs = tuple((c.label, binned if c.name == f.name else Col(c.name)) for c in frame._schema.columns)
     out = DataFrame._from_plan(L.Select(outputs, frame._plan))
-    return Binned(out, out._schema.field(key).name, key, offset, t.unit)
+    return Binned(out, out._schema.field(key).name, key, offset, t.unit, labels)
 
 
 def complete_bins(plan: L.Aggregate, binned: Binned) -> L.Plan:
@@ -126,7 +187,8 @@ def complete_bins(plan: L.Aggregate, binned: Binned) -> L.Plan:
 
     if lo is None or hi is None:
         return with_freq(plan)  # no bins at all
-    labels = pd.date_range(pd.Timestamp(lo), pd.Timestamp(hi), freq=binned.offset, unit=binned.unit, name=binned.label)
+    labels = binned.labels.rename(binned.label) if binned.labels is not None else \
+        pd.date_range(pd.Timestamp(lo), pd.Timestamp(hi), freq=binned.offset, unit=binned.unit, name=binned.label)
     if len(labels) == (n or 0):
         return with_freq(plan)  # no empty bin: the sorted aggregation is complete
     agg_fields = plan.schema.columns
@@ -168,6 +230,8 @@ def _timestamp_key(obj: Any, on: Any) -> bool:
     return getattr(obj, "ndim", 1) == 2 and schema.has(on) and isinstance(schema.field(on).dtype, pa.TimestampType)
 
 
+_NATIVE_AGGS = frozenset({"sum", "mean", "min", "max", "count", "first", "last", "size", "median", "std", "var", "prod",
+                          "nunique"})
 _TIME_GROUPER_OPTIONS = frozenset({"closed", "label", "convention", "origin", "offset", "group_keys", "level"})
 
 
@@ -187,9 +251,14 @@ class Resampler:
             try:
                 if not _timestamp_key(obj, on):
                     raise TypeError("not a timestamp key")
-                with user_warnings():
-                    self._offset = pd.core.resample.TimeGrouper(freq=rule, key=on, **grouper_kwargs).freq
-            except (ValueError, TypeError):
+                try:
+                    with user_warnings():
+                        self._offset = pd.core.resample.TimeGrouper(freq=rule, key=on, **grouper_kwargs).freq
+                except ValueError as exc:
+                    # pandas' own TimeGrouper refuses the rule or an option (``origin``, ``offset``,
+                    # ``closed``...): the ValueError pandas' resample raises on timestamps
+                    raise exc from None
+            except TypeError:
                 self._offset = None
                 via_pandas("resample", lambda pobj: pobj.resample(rule, on=on, **kwargs), (obj,), {},
                            "resample arguments not native")
@@ -222,7 +291,8 @@ class Resampler:
 
     def _grouped(self) -> Any:
         """(group-by over the binned timestamps, index name to restore, squeeze) or None."""
-        if any(self._kwargs.get(k, v) != v for k, v in _RESAMPLE_DEFAULTS.items()) \
+        binning = ("closed", "label", "origin", "offset")  # (the Grouper's: ``grouper_bins``)
+        if any(self._kwargs.get(k, v) != v for k, v in _RESAMPLE_DEFAULTS.items() if k not in binning) \
                 or set(self._kwargs) - set(_RESAMPLE_DEFAULTS):
             return None
         obj = self._obj
@@ -243,7 +313,9 @@ class Resampler:
         offset = self._offset
         if offset is None:
             return None
-        grouper = pd.Grouper(key=key, freq=offset)
+        with warnings.catch_warnings():  # (the call warned already, at ``resample``)
+            warnings.simplefilter("ignore")
+            grouper = pd.Grouper(key=key, freq=offset, **{k: v for k, v in self._kwargs.items() if k in binning})
         if grouper_bins(frame, grouper) is None:
             return None
         gb = frame.groupby(grouper)
@@ -254,15 +326,15 @@ class Resampler:
             gb = gb[sel]
         return gb, restore, key
 
-    def _run(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+    def _run(self, name: str, args: tuple, kwargs: dict[str, Any], native_args: bool = False) -> Any:
         # a frame of timestamps only: pandas' frame result keeps the frame's (empty) column Index, which
         # the group-by over a key column types by the key's label (``size``, a Series, has no columns)
         bare = getattr(self._obj, "ndim", 1) == 2 and not self._obj._schema.columns and name != "size"
-        grouped = self._grouped() if not args and not bare else None
+        grouped = self._grouped() if (native_args or not args) and not bare else None
         if grouped is None:
             return self._fallback(name, args, kwargs)
         gb, restore, key = grouped
-        out = getattr(gb, name)(**kwargs)
+        out = getattr(gb, name)(*args, **kwargs)
         if key != restore:  # the index's own name back (labels only)
             plan = L.RenameIndex((restore,), out._plan if out.ndim == 2 else out._frame_plan())
             out = DataFrame._from_plan(plan) if out.ndim == 2 else type(out)._from_frame_plan(plan)
@@ -275,8 +347,61 @@ class Resampler:
     def min(self, *args: Any, **kwargs: Any) -> Any: return self._run("min", args, kwargs)
     def max(self, *args: Any, **kwargs: Any) -> Any: return self._run("max", args, kwargs)
     def count(self, *args: Any, **kwargs: Any) -> Any: return self._run("count", args, kwargs)
+    def median(self, *args: Any, **kwargs: Any) -> Any: return self._run("median", args, kwargs)
+    def std(self, *args: Any, **kwargs: Any) -> Any: return self._numeric("std", args, kwargs)
+    def var(self, *args: Any, **kwargs: Any) -> Any: return self._numeric("var", args, kwargs)
+
+    def _numeric(self, name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+        """A product / moment: natively where every value column is numbers (pandas' TypeError for
+        timestamps and others, or their own rules, are pandas')."""
+        obj = self._obj if self._selection is None else self._obj[self._selection]
+        frame = obj._frame() if getattr(obj, "ndim", 1) == 1 else obj
+        fields = [f for f in frame._schema.columns if f.label != self._on]
+        if not all(f.dtype is not None and (pa.types.is_integer(f.dtype) or pa.types.is_floating(f.dtype))
+                   for f in fields):
+            return self._fallback(name, args, kwargs)
+        return self._run(name, args, kwargs)
+    def prod(self, *args: Any, **kwargs: Any) -> Any: return self._numeric("prod", args, kwargs)
+    def nunique(self, *args: Any, **kwargs: Any) -> Any: return self._run("nunique", args, kwargs)
     def first(self, *args: Any, **kwargs: Any) -> Any: return self._run("first", args, kwargs)
     def last(self, *args: Any, **kwargs: Any) -> Any: return self._run("last", args, kwargs)
+
+    def _upsample(self, method: str, limit: Any = None, fill_value: Any = None) -> Any:
+        """pandas' upsampling (``DatetimeIndexResampler._upsample``): the object reindexed on the bin
+        edges (less the last, or the first where bins close right) with a fill method. The edges
+        come from pandas' ``TimeGrouper`` given the index's first and last timestamps (host
+        scalars: the edges depend on those only); the reindex is ``reshape.reindex_filled`` (or
+        ``reindex_series`` for ``asfreq``), in the engines."""
+        from gframe.frontend.reshape import reindex_filled, reindex_series
+
+        call = {"limit": limit} if method != "asfreq" else {"fill_value": fill_value}
+        obj = self._obj
+        # (a column selected first: pandas' result is not a reindex on the bins - left to pandas)
+        if self._offset is None or self._on is not None or self._selection is not None or "level" in self._kwargs or "axis" in self._kwargs \
+                or "kind" in self._kwargs or (method == "asfreq" and getattr(obj, "ndim", 1) == 2) \
+                or not len(obj):
+            return self._fallback(method, (), call)
+        ax = obj.index.to_pandas()
+        if not isinstance(ax, pd.DatetimeIndex) or ax.hasnans:
+            return self._fallback(method, (), call)
+        grouper_kwargs = {k: v for k, v in self._kwargs.items() if k in _TIME_GROUPER_OPTIONS - {"level"}}
+        with user_warnings():
+            tg = pd.core.resample.TimeGrouper(freq=self._rule, **grouper_kwargs)
+        ends = ax[[int(ax.argmin()), int(ax.argmax())]]
+        binner, _, _ = tg._get_time_bins(ends)
+        target = binner[1:] if tg.closed == "right" else binner[:-1]
+        if method == "asfreq":
+            out = reindex_series(obj, target, fill_value)
+        else:
+            out = reindex_filled(obj, target, method, limit)
+        if out is None:
+            return self._fallback(method, (), call)
+        return out
+
+    def ffill(self, limit: Any = None) -> Any: return self._upsample("ffill", limit)
+    def bfill(self, limit: Any = None) -> Any: return self._upsample("bfill", limit)
+    def nearest(self, limit: Any = None) -> Any: return self._upsample("nearest", limit)
+    def asfreq(self, fill_value: Any = None) -> Any: return self._upsample("asfreq", fill_value=fill_value)
 
     def size(self) -> Any:
         out = self._run("size", (), {})
@@ -285,9 +410,18 @@ class Resampler:
         return out
 
     def agg(self, func_: Any = None, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(func_, str) and func_ in ("sum", "mean", "min", "max", "count", "first", "last", "size") \
-                and not args and not kwargs:
+        if isinstance(func_, str) and func_ in _NATIVE_AGGS and not args and not kwargs:
             return getattr(self, func_)()
+        names = list(func_.values()) if isinstance(func_, dict) else func_
+        if isinstance(func_, dict) and not (getattr(self._obj, "ndim", 1) == 2 and self._selection is None
+                                            and all(self._obj._schema.has(c) for c in func_)):
+            names = None  # (a column it does not have: pandas' KeyError / SpecificationError)
+        if isinstance(names, list) and names and not args and not kwargs \
+                and all(n in _NATIVE_AGGS and n != "size" if isinstance(n, str) else
+                        isinstance(n, list) and n and all(isinstance(m, str) and m in _NATIVE_AGGS and m != "size"
+                                                          for m in n) for n in names):
+            # lists / dicts of names: the group-by's ``agg`` of them (its own result layout)
+            return self._run("agg", (func_,), {}, native_args=True)
         return self._fallback("agg", (func_, *args), kwargs)
 
     aggregate = agg

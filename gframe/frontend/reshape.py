@@ -17,7 +17,7 @@ from gframe.frontend.frame import DataFrame, _positions
 from gframe.frontend.series import Series
 from gframe.plan import logical as L
 from gframe.plan.dtypes import common_pandas_dtype, field_pandas_dtype, merge_keys_native
-from gframe.plan.expr import BinOp, Col, Func, Lit, func
+from gframe.plan.expr import Agg, BinOp, Col, Func, Lit, func
 from gframe.plan.schema import (HOST_PREFIX,
     MASKED,
     NUMPY,
@@ -886,3 +886,116 @@ def reindex_series(s: Any, labels: Any, fill_value: Any) -> Any:
         if pa.types.is_integer(t):  # every missing row filled with a value the ints hold: their dtype
             expr = func("cast", expr, dtype=t)
     return Series._over(plan, expr, s.name)
+
+
+
+_FILL_METHODS = {"pad": "pad", "ffill": "pad", "backfill": "backfill", "bfill": "backfill", "nearest": "nearest"}
+
+
+def reindex_filled(obj: Any, target: Any, method: Any, limit: Any) -> Any:
+    """``obj.reindex(target, method=..., limit=...)`` natively - a Series or a DataFrame on one
+    index level of timestamps or numbers, unique and increasing, targets of its dtype without
+    missing labels - or None where pandas decides (its ValueError for an index that is not
+    monotonic, not unique; other dtypes; a MultiIndex).
+
+    pandas' ``get_indexer(method=...)``: ``pad`` takes the last label at or before each target,
+    ``backfill`` the first at or after, ``nearest`` the closer of the two, the later on a tie, and
+    the one there is where a side has none (``Index._get_nearest_indexer``). ``limit`` counts, for
+    each source label, the targets it fills without matching exactly, the nearest first
+    (``pandas._libs.algos.pad``). As engine operations: the source labels and the targets in one
+    column, sorted (a source before an equal target) and numbered; each row's last / next source
+    label and row number are forward / backward fills over the source rows; a target's rank among
+    the targets a source fills is its distance in rows from that source (from the last row of the
+    source's label, exact targets included, on the left). The targets then take the rows of their
+    source label (a join), in the target's order, on the target labels (their name the index's)."""
+    how = _FILL_METHODS.get(method) if isinstance(method, str) else None
+    if how is None or not (limit is None or isinstance(limit, int) and not isinstance(limit, bool) and limit > 0):
+        return None
+    series = isinstance(obj, Series)
+    frame = obj._frame() if series else obj
+    schema = frame._plan.schema
+    named = hasattr(target, "name")  # pandas keeps an Index's own name, else the index's
+    try:
+        target = target.to_pandas() if hasattr(target, "to_pandas") else pd.Index(target)
+    except (TypeError, ValueError):
+        return None
+    if schema.index is None or len(schema.index) != 1 or not isinstance(target, pd.Index) \
+            or isinstance(target, pd.MultiIndex):
+        return None
+    t = schema.index[0].dtype
+    if t is None or not (pa.types.is_timestamp(t) or pa.types.is_integer(t) or pa.types.is_floating(t)):
+        return None
+    index = obj.index.to_pandas()
+    if not index.is_unique or not index.is_monotonic_increasing or index.hasnans or target.hasnans \
+            or limit is not None and not target.is_monotonic_increasing:  # (pandas' ValueErrors)
+        return None
+    ix = schema.index_names[0]
+    key: Any = Col(ix)
+    labels: Any = target
+    if pa.types.is_timestamp(t):
+        # timestamps compare as their int64 values (instants, for zones: pandas compares a target in
+        # another zone by instant, and keeps the target's zone on the result)
+        aware = isinstance(index.dtype, pd.DatetimeTZDtype)
+        if not isinstance(target, pd.DatetimeIndex) or aware != isinstance(target.dtype, pd.DatetimeTZDtype):
+            return None
+        same_unit = target.as_unit(t.unit)  # (pandas compares across units; the target keeps its own)
+        if not same_unit.equals(target):
+            return None
+        key, labels = func("cast", Col(ix), dtype=pa.int64()), same_unit.asi8
+    elif target.dtype != index.dtype:
+        return None
+    k, sk, tp, r, c, pe = "k", "src", "t", "r", "c", "pe"  # (labels of these plans only)
+    n = len(target)
+    host = pd.DataFrame({k: labels, tp: np.arange(n, dtype=np.int64)}, index=target if named else target.rename(index.name))
+    lp = DataFrame._from_pandas(host, "reindex targets")._plan  # (host input: the labels given)
+    src = L.ResetIndex(True, (), L.Select(((k, key), (sk, key), (tp, Lit(-1))), frame._plan))
+    tgt = L.ResetIndex(True, (), L.Select(((k, Col(lp.schema.field(k).name)), (tp, Col(lp.schema.field(tp).name))), lp))
+    u = L.RowIndex(L.Sort((k, tp), (False, False), True, L.Union(True, src, tgt)))
+    row = u.schema.index_names[0]
+
+    def window(outputs: list[tuple[str, Any]], child: L.Plan) -> L.Plan:
+        """Forward / backward fills over all rows, in their order (one group of a constant key)."""
+        keyed = L.Select(tuple((f.label, Col(f.name)) for f in child.schema.columns) + ((c, Lit(0)),), child)
+        return L.GroupWindow((c,), tuple((label, Agg(fn, (("limit", None),), e)) for label, fn, e in outputs),
+                             False, keyed)
+
+    sr = func("where", Col(row), BinOp("lt", Col(tp), Lit(0)), Lit(None))
+    w1 = window([(k, "ffill", Col(k)), (tp, "ffill", Col(tp)), (r, "ffill", Col(row)),
+                 ("pk", "ffill", Col(sk)), ("bk", "bfill", Col(sk)), ("br", "bfill", sr)],
+                u)
+    exact = BinOp("and", BinOp("ge", Col(tp), Lit(0)), func("fillna", BinOp("eq", Col(k), Col("pk")), Lit(False)))
+    marked = L.Select(tuple((f.label, Col(f.name)) for f in w1.schema.columns) + (("ex", exact),), w1)
+    er = func("where", Col(r), BinOp("or", BinOp("lt", Col(tp), Lit(0)), Col("ex")), Lit(None))
+    # (the columns carried through: a fill leaves a column as it is where its only gaps are at the
+    # end it fills from - the next source's label and row miss after the last source)
+    w2 = window([(f.label, "bfill" if f.label in ("bk", "br") else "ffill", Col(f.name))
+                 for f in marked.schema.columns] + [(pe, "ffill", er)], marked)
+    targets = L.Filter(BinOp("ge", Col(tp), Lit(0)), w2)
+    has_left = func("notna", Col("pk"))
+    has_right = func("notna", Col("bk"))
+    if limit is not None:
+        has_left = BinOp("and", has_left, func("fillna", BinOp("le", BinOp("sub", Col(r), Col(pe)), Lit(limit)),
+                                                Lit(False)))
+        has_right = BinOp("and", has_right, func("fillna", BinOp("le", BinOp("sub", Col("br"), Col(r)),
+                                                                 Lit(limit)), Lit(False)))
+    left_ok = BinOp("or", Col("ex"), has_left)
+    right_ok = BinOp("or", Col("ex"), has_right)
+    right = func("where", Col(k), Col("ex"), Col("bk"))
+    if how == "pad":
+        chosen = func("where", Col("pk"), left_ok, Lit(None))
+    elif how == "backfill":
+        chosen = func("where", right, right_ok, Lit(None))
+    else:
+        closer = func("fillna", BinOp("lt", BinOp("sub", Col(k), Col("pk")), BinOp("sub", right, Col(k))), Lit(False))
+        use_left = BinOp("and", left_ok, BinOp("or", func("invert", right_ok), closer))
+        chosen = func("where", Col("pk"), use_left, func("where", right, right_ok, Lit(None)))
+    picks = L.Select(((tp, Col(tp)), ("chosen", chosen)), targets)
+    ltp = lp.schema.field(tp).name
+    order = L.Join("left", (ltp,), (picks.schema.field(tp).name,),
+                   ((tp, "left", ltp), ("chosen", "right", picks.schema.field("chosen").name)), "left", False,
+                   lp, picks)
+    values = L.Select(tuple((f.label, Col(f.name)) for f in schema.columns) + ((k, key),), frame._plan)
+    outputs = tuple((f.label, "right", f.name) for f in schema.columns)
+    plan = L.Join("left", (order.schema.field("chosen").name,), (values.schema.columns[-1].name,), outputs, "left",
+                  False, order, values)
+    return Series._from_frame_plan(plan) if series else DataFrame._from_plan(plan)

@@ -1248,6 +1248,13 @@ class Series(SeriesDeviceInterop, NumpyProtocols, NDFrame):
     def reindex(self, index: Any = None, **kwargs: Any) -> "Series":
         # native: new labels with or without a fill value (reshape.reindex_series); the rest is pandas'
         fill = kwargs.get("fill_value")
+        if index is not None and set(kwargs) - {"fill_value"} <= {"method", "limit"} and kwargs.get("method") \
+                and fill is None and not callable(index):
+            from gframe.frontend.reshape import reindex_filled
+
+            out = reindex_filled(self, index, kwargs["method"], kwargs.get("limit"))
+            if out is not None:
+                return out
         if index is not None and set(kwargs) <= {"fill_value"} and not callable(index):
             from gframe.frontend.reshape import reindex_series
 

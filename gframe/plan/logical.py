@@ -385,7 +385,10 @@ class Aggregate(Plan):
                     else f for f, (_, a) in zip(aggf, self.aggs)]
         if self.keys_as_index and self.keys:
             in_levels = not self.dropna and len(keyf) > 1
-            index = tuple(IndexField(lab, t, i, fam, missing_in_levels=in_levels) for i, (lab, t, fam) in enumerate(keyf))
+            # (a tz-aware key keeps its zone object: ``Field.tz``)
+            zones = {f.name: f.tz for f in (*(s.index or ()), *s.columns) if f.tz is not None}
+            index = tuple(IndexField(lab, t, i, fam, missing_in_levels=in_levels, tz=zones.get(k))
+                          for i, ((lab, t, fam), k) in enumerate(zip(keyf, self.keys)))
             # no aggregations: pandas' empty column Index keeps the dtype of the grouped frame's labels
             return Schema(tuple(aggf), index, None if aggf else self.child.schema.with_columns(()).empty_columns_dtype)
         return Schema(tuple(Field(lab, t, fam) for lab, t, fam in keyf) + tuple(aggf), None)

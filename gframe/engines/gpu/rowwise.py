@@ -288,6 +288,8 @@ def _cast_reason(e: Func, args: Types, t: Any) -> str | None:
         if sk == "ts" and src.tz != dst.tz:  # type: ignore[union-attr]
             return f"cast from {src} to {dst} (between time zones)"
         return None
+    if (sk, dst) == ("ts", pa.int64()) or (src == pa.int64() and dk == "ts"):
+        return None  # a timestamp's int64 ticks and back (its bits: ``_cast``)
     return f"cast from {src} to {dst}"
 
 
@@ -295,6 +297,12 @@ def _cast_reason(e: Func, args: Types, t: Any) -> str | None:
 def _cast(ev: Any, e: Func) -> Any:
     x, xt = _x(ev, e)
     t = e.param("dtype")
+    if (kind(xt), t) == ("ts", pa.int64()) or (xt == pa.int64() and kind(t) == "ts"):
+        # the ticks since the epoch in the timestamp's unit, as Polars' cast (resample's bins compute on them)
+        col = E.as_column(x, ev.n)
+        if kind(xt) == "ts":  # (a column through Polars holds seconds as milliseconds: the plan's unit first)
+            col = plc.unary.cast(col, E.plc_type(xt))
+        return plc.unary.bit_cast(col, E.plc_type(t))
     if kind(xt) == "float" and t in (pa.int64(), pa.int32()) and not isinstance(x, E.Const):
         # numpy's cast on x86 (cvttsd2si): a finite value past the type's range is its minimum (pandas'
         # astype(int64) of 9.3e18 is -2**63); libcudf's cast saturates (2**63 - 1 on the H100, seed 864910)
