@@ -69,7 +69,7 @@ INTS = pd.Index([3, 1, 2, -4], name="a")
 FLOATS = pd.Index([1.5, np.nan, -2.0, 0.0], name="f")
 NULLABLE = pd.Index([1, None, 3, 0], dtype="Int64", name="n")
 DATES = pd.date_range("2000-01-01", periods=4, freq="D", name="d")
-DATES_TZ = pd.date_range("2000-01-01", periods=4, freq="h", tz="US/Eastern", name="d")
+DATES_TZ = pd.date_range("2000-01-01", periods=4, freq="h", tz="America/New_York", name="d")
 DELTAS = pd.timedelta_range("1D", periods=4, freq="h", name="t")
 STRINGS = pd.Index(["a", "b", None, "d"], dtype="str", name="s")
 BOOLS = pd.Index([True, False, True, False], name="b")
@@ -327,7 +327,7 @@ FOO_ZONE = pd.date_range("2016-01-01", periods=3, tz=__import__("datetime").time
 @pytest.mark.parametrize("pidx,fn", [
     # datetimes of two zones (pandas subtracts in UTC), naive against aware (== False), a zone the
     # engines cannot name: the engines refuse while computing, pandas' Index operator answers
-    (pd.date_range("2016-01-01", periods=3, tz="US/Eastern"), lambda x: x - pd.date_range("2016-01-01", periods=3, tz="CET")),
+    (pd.date_range("2016-01-01", periods=3, tz="America/New_York"), lambda x: x - pd.date_range("2016-01-01", periods=3, tz="CET")),
     (pd.date_range("2016-01-01", periods=3), lambda x: x == pd.date_range("2016-01-01", periods=3, tz="UTC")),
     (FOO_ZONE, lambda x: x == x[0]), (FOO_ZONE, lambda x: x > x[1]),
 ])

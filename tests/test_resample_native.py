@@ -19,7 +19,7 @@ import pytest
 
 import gframe as gf
 
-ZONES = [None, "US/Eastern", "UTC", datetime.timezone(datetime.timedelta(hours=1))]
+ZONES = [None, "America/New_York", "UTC", datetime.timezone(datetime.timedelta(hours=1))]
 
 
 def series(tz=None, unit="ns", n=3, freq="10h", name="v", nan=False):
@@ -65,7 +65,7 @@ def test_reindex_method_frame_keeps_nulls_and_dtypes(native):
 
 
 def test_reindex_method_other_zone_target(native):
-    ps = series(tz="US/Eastern")
+    ps = series(tz="America/New_York")
     target = pandas.date_range("1/1/2000", periods=5, freq="5h", tz="Asia/Tokyo")
     got = gf.Series(ps).reindex(target, method="nearest").to_pandas()
     pandas.testing.assert_series_equal(got, ps.reindex(target, method="nearest"))
@@ -128,7 +128,7 @@ def test_upsample_on_column_raises_like_pandas():
 @pytest.mark.parametrize("closed", [None, "left", "right"])
 @pytest.mark.parametrize("label", [None, "right"])
 @pytest.mark.parametrize("origin", ["start_day", "epoch", "start", "end", "end_day"])
-@pytest.mark.parametrize("tz", [None, "US/Eastern"])
+@pytest.mark.parametrize("tz", [None, "America/New_York"])
 def test_fixed_frequency_options(native, rule, closed, label, origin, tz):
     if tz is not None and rule == "3D":
         return  # a Day of a tz-aware index is a calendar day: not these bins (pandas', below)
@@ -192,7 +192,7 @@ def test_agg_lists_and_dicts(native, spec):
 
 
 def test_one_row_and_tz_aware_mean(native):
-    one = series(n=1, tz="US/Eastern")
+    one = series(n=1, tz="America/New_York")
     pandas.testing.assert_series_equal(gf.Series(one).resample("h").mean().to_pandas(), one.resample("h").mean())
     ps = series(n=30, freq="47min", tz=datetime.timezone(datetime.timedelta(hours=1)))
     pandas.testing.assert_series_equal(gf.Series(ps).resample("2h", label="right").mean().to_pandas(),
