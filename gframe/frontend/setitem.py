@@ -105,12 +105,9 @@ def position_rows(frame: DataFrame, key: Any) -> Rows | None:
         if not -n <= key < n:
             raise IndexError("iloc cannot enlarge its target object")
         return _one_row(int(key) % n)
-    mask = _bool_array(key)
-    if mask is not None:
-        n = _length(frame)
-        if len(mask) != n:
-            raise IndexError(f"Boolean index has wrong length: {len(mask)} instead of {n}")
-        return Rows(positions=[int(i) for i in np.flatnonzero(mask)])
+    rows = _mask_rows(frame, key)
+    if rows is not None:
+        return rows
     ints = _int_list(key)
     if ints is not None:
         n = _length(frame)
@@ -119,6 +116,18 @@ def position_rows(frame: DataFrame, key: Any) -> Rows | None:
                 raise IndexError(f"index {p} is out of bounds for axis 0 with size {n}")
         return Rows(positions=[p % n for p in ints])
     return None
+
+
+def _mask_rows(frame: DataFrame, key: Any) -> Rows | None:
+    """The rows a boolean array key selects (``loc`` and ``iloc`` alike), pandas' IndexError for
+    one of another length; None for other keys."""
+    mask = _bool_array(key)
+    if mask is None:
+        return None
+    n = _length(frame)
+    if len(mask) != n:
+        raise IndexError(f"Boolean index has wrong length: {len(mask)} instead of {n}")
+    return Rows(positions=[int(i) for i in np.flatnonzero(mask)])
 
 
 def _host_index(frame: DataFrame) -> pd.Index:
@@ -137,12 +146,9 @@ def label_rows(frame: DataFrame, key: Any) -> Rows | None:
     if isinstance(key, Series):
         t = key._dtype_arrow
         return Rows(mask=key) if t is not None and pa.types.is_boolean(t) else None
-    mask = _bool_array(key)
-    if mask is not None:
-        n = _length(frame)
-        if len(mask) != n:
-            raise IndexError(f"Boolean index has wrong length: {len(mask)} instead of {n}")
-        return Rows(positions=[int(i) for i in np.flatnonzero(mask)])
+    rows = _mask_rows(frame, key)
+    if rows is not None:
+        return rows
     if frame._schema.index is not None and len(frame._schema.index) != 1:
         return None  # a MultiIndex: partial keys, tuples - pandas
     if isinstance(key, slice):
