@@ -10,14 +10,12 @@ frontend, the optimizer, the engine's calls, numba-cuda's launches). Run on the 
 from __future__ import annotations
 
 import argparse
-import cProfile
 import gc
 import os
-import pstats
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from phase_timers import clocked, profile_calls  # noqa: E402  (benchmarks/profiles/)
 import dbbench_data as D  # noqa: E402  (benchmarks/: the data and the questions)
 import dbbench_questions as Q  # noqa: E402
 
@@ -36,12 +34,6 @@ def main() -> None:
     len(x)
     synchronize()
 
-    def timed(fn):
-        synchronize()
-        t0 = time.perf_counter()
-        out = fn()
-        synchronize()
-        return time.perf_counter() - t0, out
 
     def question(q):
         ans = getattr(Q, "g_" + q)(gframe, x)
@@ -54,26 +46,18 @@ def main() -> None:
         for _ in range(args.repeat):
             ans = None  # (the last run's answer would let the next one hit the result cache)
             gc.collect()
-            t_all, _ = timed(lambda: question(q))
-            t_g, ans = timed(lambda: getattr(Q, "g_" + q)(gframe, x))
-            t_len, _ = timed(lambda: len(ans))
+            t_all, _ = clocked(lambda: question(q))
+            t_g, ans = clocked(lambda: getattr(Q, "g_" + q)(gframe, x))
+            t_len, _ = clocked(lambda: len(ans))
             parts = [("question", t_all), ("group-by (lazy)", t_g), ("len (runs it)", t_len)]
             for c in Q.flat_chk(Q.CHK["groupby"][q]):
-                parts.append((f"{c}.sum", timed(lambda: float(ans[c].sum()))[0]))
+                parts.append((f"{c}.sum", clocked(lambda: float(ans[c].sum()))[0]))
             for k, v in parts:
                 best[k] = min(best.get(k, 1e9), v)
         print(f"== {q}: " + "  ".join(f"{k} {v * 1e3:.2f} ms" for k, v in best.items()), flush=True)
 
     for q in [s for s in args.profile.split(",") if s]:
-        pr = cProfile.Profile()
-        pr.enable()
-        for _ in range(20):
-            question(q)
-        synchronize()
-        pr.disable()
-        print(f"== cProfile, 20 x {q}")
-        pstats.Stats(pr).sort_stats("cumulative").print_stats(45)
-        pstats.Stats(pr).sort_stats("tottime").print_stats(30)
+        profile_calls(q, lambda: question(q), rows=45)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,12 @@ frontend, the optimizer and the engine's calls). Run on the GPU machine:
 from __future__ import annotations
 
 import argparse
-import cProfile
 import gc
 import os
-import pstats
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from phase_timers import clocked, profile_calls  # noqa: E402  (benchmarks/profiles/)
 from gpu_join_profile import QUERIES, make  # noqa: E402  (benchmarks/: the data and the questions)
 
 
@@ -36,12 +34,6 @@ def main() -> None:
         len(f)
     synchronize()
 
-    def timed(fn):
-        synchronize()
-        t0 = time.perf_counter()
-        out = fn()
-        synchronize()
-        return time.perf_counter() - t0, out
 
     def question(q):
         ans = q(frames["x"], frames["small"], frames["medium"], frames["big"])
@@ -52,11 +44,11 @@ def main() -> None:
         best: dict[str, float] = {}
         for _ in range(args.repeat):
             gc.collect()
-            t_all, _ = timed(lambda: question(q))
-            t_m, ans = timed(lambda: q(frames["x"], frames["small"], frames["medium"], frames["big"]))
-            t_len, _ = timed(lambda: len(ans))
-            t_v1, _ = timed(lambda: float(ans["v1"].sum()))
-            t_v2, _ = timed(lambda: float(ans["v2"].sum()))
+            t_all, _ = clocked(lambda: question(q))
+            t_m, ans = clocked(lambda: q(frames["x"], frames["small"], frames["medium"], frames["big"]))
+            t_len, _ = clocked(lambda: len(ans))
+            t_v1, _ = clocked(lambda: float(ans["v1"].sum()))
+            t_v2, _ = clocked(lambda: float(ans["v2"].sum()))
             for k, v in (("question", t_all), ("merge (lazy)", t_m), ("len (runs the merge)", t_len),
                          ("v1.sum", t_v1), ("v2.sum", t_v2)):
                 best[k] = min(best.get(k, 1e9), v)
@@ -65,15 +57,7 @@ def main() -> None:
     for name in [s for s in args.profile.split(",") if s]:
         title = next(t for t in QUERIES if t.startswith(name + " "))
         q = QUERIES[title]
-        pr = cProfile.Profile()
-        pr.enable()
-        for _ in range(20):
-            question(q)
-        synchronize()
-        pr.disable()
-        print(f"== cProfile, 20 x {title}")
-        pstats.Stats(pr).sort_stats("cumulative").print_stats(40)
-        pstats.Stats(pr).sort_stats("tottime").print_stats(25)
+        profile_calls(title, lambda: question(q), rows=40)
 
 
 if __name__ == "__main__":

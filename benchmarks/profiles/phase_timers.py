@@ -29,3 +29,29 @@ def timed(name: str, fn: Callable) -> Callable:
         TIMES[name].append(time.perf_counter() - t0)
         return out
     return wrapper
+
+
+def clocked(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """(seconds, result) of one call of ``fn``, the device synchronized before and after."""
+    SYNC()
+    t0 = time.perf_counter()
+    out = fn()
+    SYNC()
+    return time.perf_counter() - t0, out
+
+
+def profile_calls(title: str, fn: Callable[[], Any], n: int = 20, rows: int = 40) -> None:
+    """A cProfile of ``n`` calls of ``fn`` (the device synchronized at the end), printed by
+    cumulative and by own time: Python's share of a question (frontend, optimizer, engine calls)."""
+    import cProfile
+    import pstats
+
+    pr = cProfile.Profile()
+    pr.enable()
+    for _ in range(n):
+        fn()
+    SYNC()
+    pr.disable()
+    print(f"== cProfile, {n} x {title}")
+    pstats.Stats(pr).sort_stats("cumulative").print_stats(rows)
+    pstats.Stats(pr).sort_stats("tottime").print_stats(rows * 5 // 8)
